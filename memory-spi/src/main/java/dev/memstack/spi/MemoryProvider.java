@@ -1,0 +1,113 @@
+package dev.memstack.spi;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A configured memory provider instance: a layer of the host's memory stack.
+ *
+ * <h2>What the host guarantees</h2>
+ *
+ * <ul>
+ *   <li>Every method may be called from many threads at once; implementations are thread-safe.
+ *   <li>Each call runs with the plugin's class loader as the thread context class loader.
+ *   <li>{@link #syncTurn(Turn)} is never called on a request path; for one provider instance, turns
+ *       arrive in the order the host accepted them, one at a time.
+ *   <li>{@link #prefetch(RecallRequest)} and {@link #systemPromptBlock(AgentId)} are called on the
+ *       request path under a deadline; the host stops waiting at the deadline and leaves the
+ *       provider out of that answer (the call is interrupted).
+ *   <li>A call that throws is isolated: it never fails the other providers. Repeated failures open
+ *       a circuit breaker and the host stops calling the provider for a while.
+ *   <li>After {@link #close()} the host makes no further call; a call that does arrive must fail
+ *       with {@link IllegalStateException}.
+ * </ul>
+ */
+public interface MemoryProvider extends AutoCloseable {
+
+  /** The instance id from the host configuration (e.g. {@code builtin}); never {@code null}. */
+  String id();
+
+  /**
+   * Shared memory for the agent's system prompt: TEAM and GLOBAL memory only, never anything
+   * PERSONAL. Must be stable between writes so that model prompt caches hold; the provider calls
+   * {@link ProviderContext#systemPromptChanged(AgentId)} when it changes, and the host caches the
+   * block until then.
+   *
+   * @param agent the agent, never {@code null}
+   * @return the block, or the empty string when there is nothing; never {@code null}
+   */
+  String systemPromptBlock(AgentId agent);
+
+  /**
+   * What this owner needs for this query, at most {@code request.limit()} items in non-increasing
+   * score order, only memory the request {@link RecallRequest#maySee may see}. Must be fast: it is
+   * on the request path.
+   *
+   * @param request the request, never {@code null}
+   * @return the recall, never {@code null}
+   */
+  Recall prefetch(RecallRequest request);
+
+  /**
+   * Learns from a finished turn. May be slow; it is never on a request path. Idempotent by {@link
+   * Turn#turnId()}: the same turn delivered twice is stored once. Throwing makes the host retry the
+   * turn later with backoff.
+   *
+   * @param turn the turn, never {@code null}
+   */
+  void syncTurn(Turn turn);
+
+  /** The optional capabilities this provider implements; the default is none. */
+  default Set<Capability> capabilities() {
+    return Set.of();
+  }
+
+  /**
+   * Tools an agent may call to read or change this provider's memory. Names are unique per
+   * provider, {@code [a-z][a-z0-9_]*}. The default is none.
+   */
+  default List<ToolSpec> tools() {
+    return List.of();
+  }
+
+  /**
+   * Runs one of {@link #tools()}.
+   *
+   * @param call the tool name, its JSON arguments and who calls it; never {@code null}
+   * @return the tool's JSON answer, never {@code null}
+   * @throws ToolException for a bad argument, a missing target or a refused operation
+   */
+  default String callTool(ToolCall call) {
+    throw new ToolException(
+        ToolException.Kind.NOT_FOUND, "provider " + id() + " has no tool " + call.name());
+  }
+
+  /**
+   * Erases every memory of the owner held by this provider: PERSONAL memory of every agent. Only
+   * called when {@link #capabilities()} contains {@link Capability#FORGET}.
+   *
+   * @param owner the owner to erase, never {@code null}
+   * @return how many records, files or entries were removed (a best effort count)
+   */
+  default long forget(OwnerKey owner) {
+    throw new UnsupportedOperationException("provider " + id() + " cannot forget owners");
+  }
+
+  /**
+   * Called when a conversation has ended, so that a provider can consolidate it. The default does
+   * nothing. Never on a request path.
+   */
+  default void onSessionEnd(AgentId agent, OwnerKey owner, String conversationId) {}
+
+  /** A cheap health check; the default is {@link ProviderHealth#up()}. Must not block for long. */
+  default ProviderHealth health() {
+    return ProviderHealth.up();
+  }
+
+  /**
+   * Releases files, connections and threads. Called once, after the last call to any other method
+   * has returned or been abandoned. Must not throw.
+   */
+  @Override
+  default void close() {}
+}

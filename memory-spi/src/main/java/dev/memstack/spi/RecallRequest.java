@@ -1,0 +1,72 @@
+package dev.memstack.spi;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One per-turn recall: what {@code owner} needs from {@code agent}'s memory for {@code query}.
+ *
+ * <p>A provider returns only memory the owner may see: the owner's own {@link Scope#PERSONAL}
+ * memory of this agent, the agent's {@link Scope#TEAM} memory and {@link Scope#GLOBAL} memory. With
+ * no owner ({@code owner == null}) only TEAM and GLOBAL memory may be returned.
+ *
+ * @param agent the agent, never {@code null}
+ * @param owner the end user the recall is for; {@code null} when the caller has none
+ * @param conversationId the conversation the query comes from; {@code null} when unknown
+ * @param query the text to recall for (usually the user's message), never {@code null}, may be
+ *     blank
+ * @param limit the most items the provider should return, 1 to {@value #MAX_LIMIT}
+ * @param deadline when the host stops waiting; a provider should give up before it, never {@code
+ *     null}
+ */
+public record RecallRequest(
+    AgentId agent,
+    OwnerKey owner,
+    String conversationId,
+    String query,
+    int limit,
+    Instant deadline) {
+
+  /** Largest accepted {@link #limit()}. */
+  public static final int MAX_LIMIT = 200;
+
+  /** Longest accepted query, in characters. */
+  public static final int MAX_QUERY_LENGTH = 32_768;
+
+  /**
+   * @throws IllegalArgumentException if a field is out of range
+   * @throws NullPointerException if {@code agent}, {@code query} or {@code deadline} is null
+   */
+  public RecallRequest {
+    Objects.requireNonNull(agent, "agent");
+    Objects.requireNonNull(query, "query");
+    Objects.requireNonNull(deadline, "deadline");
+    Validation.requireText(query, "query", MAX_QUERY_LENGTH);
+    if (conversationId != null) {
+      Conversations.check(conversationId);
+    }
+    if (limit < 1 || limit > MAX_LIMIT) {
+      throw new IllegalArgumentException("limit must be 1-" + MAX_LIMIT + ", got: " + limit);
+    }
+  }
+
+  /** A request with no conversation, a limit of 10 and a deadline one second from now. */
+  public static RecallRequest of(AgentId agent, OwnerKey owner, String query) {
+    return new RecallRequest(agent, owner, null, query, 10, Instant.now().plusSeconds(1));
+  }
+
+  /** A copy with another limit. */
+  public RecallRequest withLimit(int newLimit) {
+    return new RecallRequest(agent, owner, conversationId, query, newLimit, deadline);
+  }
+
+  /**
+   * Whether an item of {@code scope} owned by {@code itemOwner} may be returned for this request.
+   */
+  public boolean maySee(Scope scope, OwnerKey itemOwner) {
+    return switch (scope) {
+      case TEAM, GLOBAL -> true;
+      case PERSONAL -> owner != null && owner.equals(itemOwner);
+    };
+  }
+}
