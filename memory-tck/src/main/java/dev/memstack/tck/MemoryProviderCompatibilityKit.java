@@ -1,0 +1,636 @@
+package dev.memstack.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Capability;
+import dev.memstack.spi.MemoryProvider;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.ProviderConfig;
+import dev.memstack.spi.ProviderContext;
+import dev.memstack.spi.Recall;
+import dev.memstack.spi.RecallItem;
+import dev.memstack.spi.RecallRequest;
+import dev.memstack.spi.Scope;
+import dev.memstack.spi.ToolSpec;
+import dev.memstack.spi.Turn;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * The tests every {@link MemoryProvider} passes. A provider's test class extends this kit and
+ * implements one hook, {@link #createProvider(ProviderContext)}; the kit builds the context itself
+ * (a fresh temporary data directory per test, a {@link HashingEmbedder}, {@link
+ * dev.memstack.spi.LanguageModel#none()} and a {@link MutableClock}) and closes the provider after
+ * each test. Tests that need an optional {@link Capability} are skipped by assumption, so a report
+ * shows what a provider does not claim.
+ *
+ * <pre>{@code
+ * class VectorMemoryProviderCompatibilityTest extends MemoryProviderCompatibilityKit {
+ *
+ *   @Override
+ *   protected MemoryProvider createProvider(ProviderContext context) {
+ *     return new VectorMemoryProviderFactory().create(context);
+ *   }
+ *
+ *   @Override
+ *   protected ProviderConfig config() { // optional: settings under config.*
+ *     return ProviderConfig.of("memstack.providers.tck.config", Map.of("store", "embedded"));
+ *   }
+ *
+ *   @Override
+ *   protected void writeShared(MemoryProvider p, AgentId agent, Scope scope, String text) {
+ *     p.callTool(new ToolCall(agent, null, "memory_add", "{\"scope\":\"team\",\"text\":\"...\"}"));
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>Other hooks: {@link #context(TestProviderContext.Builder)} to change the context, {@link
+ * #awaitIndexed(MemoryProvider)} for providers that make writes searchable asynchronously, {@link
+ * #recallTimeout()} for slow backends. A synced turn is expected to be findable by its exact words
+ * (capability {@link Capability#RECALLS_TURNS}); texts in the kit use rare words such as "marmalade
+ * zeppelin quartet" so that a keyword or a vector search finds them.
+ */
+public abstract class MemoryProviderCompatibilityKit {
+
+  /** The agent most tests use. */
+  protected static final AgentId AGENT = AgentId.of("tck-agent");
+
+  /** A second agent, for tests that check nothing crosses agents. */
+  protected static final AgentId OTHER_AGENT = AgentId.of("tck-other-agent");
+
+  /** The owner most tests use. */
+  protected static final OwnerKey ALICE = OwnerKey.of("user:alice");
+
+  /** A second owner, for isolation tests. */
+  protected static final OwnerKey BOB = OwnerKey.of("api:bob");
+
+  private static final String ALICE_PHRASE = "marmalade zeppelin quartet";
+  private static final String BOB_PHRASE = "tangerine submarine orchestra";
+  private static final String SHARED_WORD = "saffron";
+
+  private TestProviderContext context;
+  private MemoryProvider provider;
+  private boolean closed;
+
+  /**
+   * Builds the provider under test from {@code context}, as the provider's factory would. Called
+   * once per test.
+   */
+  protected abstract MemoryProvider createProvider(ProviderContext context);
+
+  /**
+   * The provider's {@code config.*} settings. The default is empty, under the prefix {@code
+   * memstack.providers.<instanceId()>.config}.
+   */
+  protected ProviderConfig config() {
+    return ProviderConfig.empty("memstack.providers." + instanceId() + ".config");
+  }
+
+  /** The instance id of the provider under test; {@code tck} by default. */
+  protected String instanceId() {
+    return "tck";
+  }
+
+  /**
+   * Builds the context the provider is created with. {@code defaults} already holds the instance
+   * id, {@link #config()}, a fresh data directory, a {@link MutableClock} at the current time, a
+   * {@link HashingEmbedder} and no language model; override to change any of them, e.g. {@code
+   * return defaults.languageModel(fakeModel).build();}.
+   */
+  protected TestProviderContext context(TestProviderContext.Builder defaults) {
+    return defaults.build();
+  }
+
+  /**
+   * Writes a TEAM or GLOBAL memory for {@code agent}, e.g. through one of the provider's tools.
+   * Providers with {@link Capability#SHARED_MEMORY} implement this; the default aborts the test
+   * (shown as skipped).
+   *
+   * @param scope {@link Scope#TEAM} or {@link Scope#GLOBAL}
+   */
+  protected void writeShared(MemoryProvider provider, AgentId agent, Scope scope, String text) {
+    throw new TestAbortedException(
+        getClass().getSimpleName()
+            + " does not implement writeShared(...), so shared memory"
+            + " is not tested");
+  }
+
+  /**
+   * Waits until writes so far are searchable. Called after every sync, shared write and forget; the
+   * default does nothing (writes are searchable at once).
+   */
+  protected void awaitIndexed(MemoryProvider provider) {}
+
+  /** How long a recall may take; {@link RecallRequest#deadline()} is set this far ahead. */
+  protected Duration recallTimeout() {
+    return Duration.ofSeconds(10);
+  }
+
+  /** The provider under the current test. */
+  protected final MemoryProvider provider() {
+    return provider;
+  }
+
+  /** The context the provider under the current test was built with. */
+  protected final TestProviderContext providerContext() {
+    return context;
+  }
+
+  @BeforeEach
+  void createProviderUnderTest(@TempDir Path dataRoot) {
+    TestProviderContext.Builder defaults =
+        TestProviderContext.builder()
+            .instanceId(instanceId())
+            .config(config())
+            .dataDir(dataRoot.resolve(instanceId()))
+            .clock(MutableClock.atSystemTime());
+    context = context(defaults);
+    assertThat(context).as("context(...) must return a context").isNotNull();
+    provider = createProvider(context);
+    assertThat(provider).as("createProvider(...) must return a provider").isNotNull();
+    closed = false;
+  }
+
+  @AfterEach
+  void closeProviderUnderTest() {
+    closeProvider();
+  }
+
+  /** Closes the provider under test once; later calls do nothing. */
+  protected final void closeProvider() {
+    if (provider != null && !closed) {
+      closed = true;
+      provider.close();
+    }
+  }
+
+  /** A turn timed by the context clock; a {@link MutableClock} moves one minute per turn. */
+  protected final Turn turn(AgentId agent, OwnerKey owner, String userMessage, String reply) {
+    Clock clock = context.clock();
+    if (clock instanceof MutableClock mutable) {
+      mutable.advance(Duration.ofMinutes(1));
+    }
+    return Turns.turn(clock, agent, owner, userMessage, reply);
+  }
+
+  /** Syncs the turns in order, then {@link #awaitIndexed(MemoryProvider) waits} for the index. */
+  protected final void sync(Turn... turns) {
+    for (Turn turn : turns) {
+      provider.syncTurn(turn);
+    }
+    awaitIndexed(provider);
+  }
+
+  /** Recalls for {@code owner} (may be {@code null}) from {@code agent}'s memory. */
+  protected final List<RecallItem> recall(AgentId agent, OwnerKey owner, String query, int limit) {
+    Recall recall = provider.prefetch(request(agent, owner, query, limit));
+    assertThat(recall).as("prefetch must not return null").isNotNull();
+    return recall.items();
+  }
+
+  private RecallRequest request(AgentId agent, OwnerKey owner, String query, int limit) {
+    Instant clockNow = context.clock().instant();
+    Instant systemNow = Instant.now();
+    Instant base = clockNow.isAfter(systemNow) ? clockNow : systemNow;
+    return new RecallRequest(
+        agent, owner, Turns.CONVERSATION, query, limit, base.plus(recallTimeout()));
+  }
+
+  private boolean has(Capability capability) {
+    return provider.capabilities().contains(capability);
+  }
+
+  private void assumeCapability(Capability capability) {
+    assumeTrue(
+        has(capability),
+        () -> provider.id() + " does not declare " + capability + "; test skipped");
+  }
+
+  private static boolean mentions(RecallItem item, String phrase) {
+    return mentions(item.text(), phrase);
+  }
+
+  private static boolean mentions(String text, String phrase) {
+    return text.toLowerCase(Locale.ROOT).contains(phrase.toLowerCase(Locale.ROOT));
+  }
+
+  private static long countMentions(List<RecallItem> items, String phrase) {
+    return items.stream().filter(item -> mentions(item, phrase)).count();
+  }
+
+  private Turn aliceTurn(AgentId agent) {
+    return turn(
+        agent,
+        ALICE,
+        "Remember that my band is called the " + ALICE_PHRASE + ".",
+        "Noted: your band is the " + ALICE_PHRASE + ".");
+  }
+
+  private Turn bobTurn(AgentId agent) {
+    return turn(
+        agent,
+        BOB,
+        "My favourite ensemble is the " + BOB_PHRASE + ".",
+        "I will remember the " + BOB_PHRASE + ".");
+  }
+
+  private List<Turn> sharedWordTurns(OwnerKey owner, int count) {
+    List<Turn> turns = new ArrayList<>();
+    for (int i = 1; i <= count; i++) {
+      turns.add(
+          turn(
+              AGENT,
+              owner,
+              "Recipe note " + i + ": dish " + i + " uses " + SHARED_WORD + " and rice.",
+              "Saved recipe note " + i + " with " + SHARED_WORD + "."));
+    }
+    return turns;
+  }
+
+  /** Checks the basic contract every answer keeps, whatever the query. */
+  private void assertWellFormed(List<RecallItem> items, OwnerKey requester, int limit) {
+    assertThat(items).as("items of a recall limited to %d", limit).hasSizeLessThanOrEqualTo(limit);
+    for (RecallItem item : items) {
+      assertThat(item.source()).as("source of %s", item).isEqualTo(provider.id());
+      if (item.scope() == Scope.PERSONAL) {
+        assertThat(requester)
+            .as("a PERSONAL item was returned to a request without owner: %s", item)
+            .isNotNull();
+        assertThat(item.owner()).as("owner of PERSONAL item %s", item).isEqualTo(requester);
+      }
+    }
+  }
+
+  @Nested
+  @DisplayName("The provider itself")
+  class Basics {
+
+    @Test
+    @DisplayName("reports the instance id it was configured with")
+    void reportsTheInstanceIdItWasConfiguredWith() {
+      assertThat(provider.id()).isEqualTo(context.instanceId());
+    }
+
+    @Test
+    @DisplayName("answers health and capabilities without throwing")
+    void answersHealthAndCapabilitiesWithoutThrowing() {
+      assertThat(provider.health()).isNotNull();
+      assertThat(provider.capabilities()).isNotNull();
+    }
+
+    @Test
+    @DisplayName("offers tools with unique names")
+    void offersToolsWithUniqueNames() {
+      List<ToolSpec> tools = provider.tools();
+      assertThat(tools).isNotNull();
+      assertThat(tools.stream().map(ToolSpec::name)).doesNotHaveDuplicates();
+    }
+
+    @Test
+    @DisplayName("recalls nothing, and does not throw, before anything was synced")
+    void recallsNothingBeforeAnythingWasSynced() {
+      List<RecallItem> items = recall(AGENT, ALICE, ALICE_PHRASE, 5);
+      assertThat(items).noneMatch(item -> mentions(item, ALICE_PHRASE));
+      assertWellFormed(items, ALICE, 5);
+    }
+  }
+
+  @Nested
+  @DisplayName("Owner isolation")
+  class OwnerIsolation {
+
+    @Test
+    @DisplayName("owner A's personal memory never appears in owner B's recall")
+    void ownerAsPersonalMemoryNeverAppearsInOwnerBsRecall() {
+      sync(aliceTurn(AGENT), bobTurn(AGENT));
+
+      if (has(Capability.RECALLS_TURNS)) {
+        assertThat(recall(AGENT, ALICE, ALICE_PHRASE, 10))
+            .as("alice recalls her own turn (control)")
+            .anyMatch(item -> mentions(item, ALICE_PHRASE));
+      }
+      List<RecallItem> bobs = recall(AGENT, BOB, ALICE_PHRASE, 10);
+      assertThat(bobs)
+          .as("bob's recall for alice's words")
+          .noneMatch(item -> item.scope() == Scope.PERSONAL && !BOB.equals(item.owner()))
+          .noneMatch(item -> mentions(item, ALICE_PHRASE));
+      assertWellFormed(bobs, BOB, 10);
+    }
+
+    @Test
+    @DisplayName("an owner-less request never returns personal items")
+    void anOwnerlessRequestNeverReturnsPersonalItems() {
+      sync(aliceTurn(AGENT), bobTurn(AGENT));
+
+      for (String query : List.of(ALICE_PHRASE, BOB_PHRASE, "")) {
+        List<RecallItem> items = recall(AGENT, null, query, 10);
+        assertThat(items)
+            .as("owner-less recall for '%s'", query)
+            .noneMatch(item -> item.scope() == Scope.PERSONAL)
+            .noneMatch(item -> mentions(item, ALICE_PHRASE) || mentions(item, BOB_PHRASE));
+      }
+    }
+
+    @Test
+    @DisplayName("the system prompt block never carries personal memory")
+    void theSystemPromptBlockNeverCarriesPersonalMemory() {
+      sync(aliceTurn(AGENT), bobTurn(AGENT));
+
+      String block = provider.systemPromptBlock(AGENT);
+      assertThat(block).isNotNull();
+      assertThat(mentions(block, ALICE_PHRASE) || mentions(block, BOB_PHRASE))
+          .as("system prompt block mentions a personal turn:%n%s", block)
+          .isFalse();
+    }
+  }
+
+  @Nested
+  @DisplayName("Agent isolation")
+  class AgentIsolation {
+
+    @Test
+    @DisplayName("a turn synced for one agent is never recalled for another, same owner")
+    void aTurnSyncedForOneAgentIsNeverRecalledForAnother() {
+      sync(aliceTurn(AGENT));
+
+      if (has(Capability.RECALLS_TURNS)) {
+        assertThat(recall(AGENT, ALICE, ALICE_PHRASE, 10))
+            .as("the agent the turn belongs to recalls it (control)")
+            .anyMatch(item -> mentions(item, ALICE_PHRASE));
+      }
+      List<RecallItem> other = recall(OTHER_AGENT, ALICE, ALICE_PHRASE, 10);
+      assertThat(other)
+          .as("recall of another agent for the same owner")
+          .noneMatch(item -> mentions(item, ALICE_PHRASE));
+      assertThat(provider.systemPromptBlock(OTHER_AGENT)).doesNotContainIgnoringCase(ALICE_PHRASE);
+    }
+  }
+
+  @Nested
+  @DisplayName("Shared memory")
+  class SharedMemory {
+
+    private static final String TEAM_FACT = "The team mascot is a cobalt walrus named Pemberton.";
+    private static final String GLOBAL_FACT =
+        "Headquarters moved to the violet lighthouse in 2026.";
+
+    private void writeSharedAndWait(AgentId agent, Scope scope, String text) {
+      assumeCapability(Capability.SHARED_MEMORY);
+      writeShared(provider, agent, scope, text);
+      awaitIndexed(provider);
+    }
+
+    /** Whether {@code owner} of {@code agent} sees {@code phrase} in recall or the prompt block. */
+    private boolean visible(AgentId agent, OwnerKey owner, String phrase) {
+      List<RecallItem> items = recall(agent, owner, phrase, 10);
+      assertWellFormed(items, owner, 10);
+      boolean recalled =
+          items.stream().anyMatch(item -> item.scope() != Scope.PERSONAL && mentions(item, phrase));
+      return recalled || mentions(provider.systemPromptBlock(agent), phrase);
+    }
+
+    @Test
+    @DisplayName("team memory is visible to every owner of the agent")
+    void teamMemoryIsVisibleToEveryOwnerOfTheAgent() {
+      writeSharedAndWait(AGENT, Scope.TEAM, TEAM_FACT);
+
+      for (OwnerKey owner : new OwnerKey[] {ALICE, BOB, null}) {
+        assertThat(visible(AGENT, owner, "cobalt walrus"))
+            .as("team memory visible to %s in recall or system prompt block", owner)
+            .isTrue();
+      }
+    }
+
+    @Test
+    @DisplayName("global memory is visible to every owner of the agent")
+    void globalMemoryIsVisibleToEveryOwnerOfTheAgent() {
+      writeSharedAndWait(AGENT, Scope.GLOBAL, GLOBAL_FACT);
+
+      for (OwnerKey owner : new OwnerKey[] {ALICE, BOB, null}) {
+        assertThat(visible(AGENT, owner, "violet lighthouse"))
+            .as("global memory visible to %s in recall or system prompt block", owner)
+            .isTrue();
+      }
+    }
+
+    @Test
+    @DisplayName("team memory of one agent stays out of another agent's memory")
+    void teamMemoryOfOneAgentStaysOutOfAnotherAgentsMemory() {
+      writeSharedAndWait(AGENT, Scope.TEAM, TEAM_FACT);
+
+      assertThat(recall(OTHER_AGENT, ALICE, "cobalt walrus", 10))
+          .noneMatch(item -> mentions(item, "cobalt walrus"));
+      assertThat(provider.systemPromptBlock(OTHER_AGENT))
+          .doesNotContainIgnoringCase("cobalt walrus");
+    }
+
+    @Test
+    @DisplayName("a shared write that changes the system prompt block tells the host")
+    void aSharedWriteThatChangesTheSystemPromptBlockTellsTheHost() {
+      String before = provider.systemPromptBlock(AGENT);
+      context.clearSystemPromptChanges();
+      writeSharedAndWait(AGENT, Scope.TEAM, TEAM_FACT);
+
+      String after = provider.systemPromptBlock(AGENT);
+      assumeTrue(
+          !after.equals(before),
+          provider.id() + " keeps shared memory out of the system prompt block; nothing to tell");
+      assertThat(context.systemPromptChangedFor(AGENT))
+          .as("systemPromptChanged(%s or null) called after the block changed", AGENT)
+          .isTrue();
+    }
+  }
+
+  @Nested
+  @DisplayName("Recall contract")
+  class RecallContract {
+
+    @Test
+    @DisplayName("returns no more items than the request's limit")
+    void returnsNoMoreItemsThanTheLimit() {
+      sync(sharedWordTurns(ALICE, 12).toArray(Turn[]::new));
+
+      List<RecallItem> items = recall(AGENT, ALICE, SHARED_WORD, 3);
+      assertThat(items).hasSizeLessThanOrEqualTo(3);
+      if (has(Capability.RECALLS_TURNS)) {
+        assertThat(items).as("twelve turns share the word '%s'", SHARED_WORD).isNotEmpty();
+      }
+      assertThat(recall(AGENT, ALICE, SHARED_WORD, 1)).hasSizeLessThanOrEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("orders items by non-increasing score")
+    void ordersItemsByNonIncreasingScore() {
+      sync(sharedWordTurns(ALICE, 12).toArray(Turn[]::new));
+      sync(aliceTurn(AGENT));
+
+      for (String query : List.of(SHARED_WORD, SHARED_WORD + " " + ALICE_PHRASE, "dish 7 rice")) {
+        List<RecallItem> items = recall(AGENT, ALICE, query, 20);
+        for (int i = 1; i < items.size(); i++) {
+          assertThat(items.get(i).score())
+              .as("score of item %d for '%s' in %s", i, query, items)
+              .isLessThanOrEqualTo(items.get(i - 1).score());
+        }
+      }
+    }
+
+    @Test
+    @DisplayName("marks every item with its own id and the requesting owner")
+    void marksEveryItemWithItsOwnIdAndTheRequestingOwner() {
+      sync(sharedWordTurns(ALICE, 4).toArray(Turn[]::new));
+      sync(sharedWordTurns(BOB, 4).toArray(Turn[]::new));
+
+      assertWellFormed(recall(AGENT, ALICE, SHARED_WORD, 20), ALICE, 20);
+      assertWellFormed(recall(AGENT, BOB, SHARED_WORD, 20), BOB, 20);
+    }
+
+    @Test
+    @DisplayName("accepts a blank query without throwing")
+    void acceptsABlankQueryWithoutThrowing() {
+      sync(aliceTurn(AGENT), bobTurn(AGENT));
+
+      for (String query : List.of("", "   ", "\n\t")) {
+        assertThatCode(() -> assertWellFormed(recall(AGENT, ALICE, query, 5), ALICE, 5))
+            .as("recall for blank query '%s'", query)
+            .doesNotThrowAnyException();
+        assertThatCode(() -> assertWellFormed(recall(AGENT, null, query, 5), null, 5))
+            .as("owner-less recall for blank query '%s'", query)
+            .doesNotThrowAnyException();
+      }
+    }
+  }
+
+  @Nested
+  @DisplayName("Turn recall")
+  class TurnRecall {
+
+    @BeforeEach
+    void requireTurnRecall() {
+      assumeCapability(Capability.RECALLS_TURNS);
+    }
+
+    @Test
+    @DisplayName("finds a synced turn again by an exact phrase from it")
+    void findsASyncedTurnAgainByAnExactPhrase() {
+      sync(sharedWordTurns(ALICE, 3).toArray(Turn[]::new));
+      sync(aliceTurn(AGENT));
+      sync(turn(AGENT, ALICE, "The weather was grey and windy today.", "Stay warm."));
+
+      List<RecallItem> items = recall(AGENT, ALICE, ALICE_PHRASE, 5);
+      assertThat(items)
+          .as("recall for '%s'", ALICE_PHRASE)
+          .anySatisfy(
+              item -> {
+                assertThat(item.text()).containsIgnoringCase(ALICE_PHRASE);
+                assertThat(item.scope()).isEqualTo(Scope.PERSONAL);
+                assertThat(item.owner()).isEqualTo(ALICE);
+              });
+    }
+
+    @Test
+    @DisplayName("stores a turn delivered twice only once")
+    void storesATurnDeliveredTwiceOnlyOnce() {
+      Turn turn = aliceTurn(AGENT);
+      sync(turn);
+      long once = countMentions(recall(AGENT, ALICE, ALICE_PHRASE, 50), ALICE_PHRASE);
+      assertThat(once).as("items for one delivery").isPositive();
+
+      sync(turn);
+      sync(turn);
+      long thrice = countMentions(recall(AGENT, ALICE, ALICE_PHRASE, 50), ALICE_PHRASE);
+      assertThat(thrice)
+          .as("items after the same turn id was delivered three times")
+          .isEqualTo(once);
+    }
+  }
+
+  @Nested
+  @DisplayName("Forgetting an owner")
+  class Forget {
+
+    @BeforeEach
+    void requireForget() {
+      assumeCapability(Capability.FORGET);
+    }
+
+    @Test
+    @DisplayName("erases that owner in every agent and nobody else")
+    void erasesThatOwnerInEveryAgentAndNobodyElse() {
+      sync(aliceTurn(AGENT), aliceTurn(OTHER_AGENT), bobTurn(AGENT));
+      boolean recallsTurns = has(Capability.RECALLS_TURNS);
+      if (recallsTurns) {
+        assertThat(recall(AGENT, ALICE, ALICE_PHRASE, 10))
+            .as("alice's turn before forget (control)")
+            .anyMatch(item -> mentions(item, ALICE_PHRASE));
+      }
+
+      long removed = provider.forget(ALICE);
+      awaitIndexed(provider);
+
+      assertThat(removed).as("count of removed entries").isNotNegative();
+      for (AgentId agent : List.of(AGENT, OTHER_AGENT)) {
+        assertThat(recall(agent, ALICE, ALICE_PHRASE, 10))
+            .as("alice's recall in %s after forget", agent)
+            .noneMatch(item -> mentions(item, ALICE_PHRASE))
+            .noneMatch(item -> item.scope() == Scope.PERSONAL && ALICE.equals(item.owner()));
+      }
+      if (recallsTurns) {
+        assertThat(recall(AGENT, BOB, BOB_PHRASE, 10))
+            .as("bob's recall after alice was forgotten")
+            .anyMatch(item -> mentions(item, BOB_PHRASE));
+      }
+    }
+
+    @Test
+    @DisplayName("accepts an owner it has never seen")
+    void acceptsAnOwnerItHasNeverSeen() {
+      sync(bobTurn(AGENT));
+
+      assertThat(provider.forget(OwnerKey.of("user:nobody-" + System.nanoTime()))).isNotNegative();
+      if (has(Capability.RECALLS_TURNS)) {
+        awaitIndexed(provider);
+        assertThat(recall(AGENT, BOB, BOB_PHRASE, 10)).anyMatch(item -> mentions(item, BOB_PHRASE));
+      }
+    }
+  }
+
+  @Nested
+  @DisplayName("After close")
+  class AfterClose {
+
+    @Test
+    @DisplayName("prefetch fails with IllegalStateException")
+    void prefetchFailsWithIllegalStateException() {
+      RecallRequest request = request(AGENT, ALICE, ALICE_PHRASE, 5);
+      closeProvider();
+
+      assertThatThrownBy(() -> provider.prefetch(request))
+          .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    @DisplayName("syncTurn fails with IllegalStateException")
+    void syncTurnFailsWithIllegalStateException() {
+      Turn turn = aliceTurn(AGENT);
+      closeProvider();
+
+      assertThatThrownBy(() -> provider.syncTurn(turn)).isInstanceOf(IllegalStateException.class);
+    }
+  }
+}

@@ -1,0 +1,196 @@
+package dev.memstack.tck;
+
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Capability;
+import dev.memstack.spi.Embedder;
+import dev.memstack.spi.MemoryProvider;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.ProviderContext;
+import dev.memstack.spi.Recall;
+import dev.memstack.spi.RecallItem;
+import dev.memstack.spi.RecallRequest;
+import dev.memstack.spi.Scope;
+import dev.memstack.spi.Turn;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+
+/**
+ * A small, correct in-memory provider that the kit's self-test runs: every turn is one PERSONAL
+ * entry keyed by turn id, shared facts are TEAM or GLOBAL entries, and recall ranks by the cosine
+ * similarity of {@link HashingEmbedder} vectors. A {@link Flaw} breaks one rule on purpose, so the
+ * self-test can prove that the kit catches it.
+ */
+final class InMemoryReferenceProvider implements MemoryProvider {
+
+  /** A rule the provider breaks on purpose. */
+  enum Flaw {
+    NONE,
+    /** Returns every owner's PERSONAL memory of the agent. */
+    LEAKS_PERSONAL,
+    /** Stores a turn again each time it is delivered. */
+    STORES_DUPLICATES,
+    /** Keeps answering after close. */
+    WORKS_AFTER_CLOSE
+  }
+
+  static final Set<Capability> ALL_CAPABILITIES =
+      Set.of(
+          Capability.FORGET,
+          Capability.PERSONAL_MEMORY,
+          Capability.SHARED_MEMORY,
+          Capability.RECALLS_TURNS);
+
+  private record Entry(
+      String key,
+      AgentId agent,
+      OwnerKey owner,
+      Scope scope,
+      String text,
+      float[] vector,
+      Instant createdAt) {}
+
+  private final ProviderContext context;
+  private final Flaw flaw;
+  private final Set<Capability> capabilities;
+  private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+  private final AtomicLong sharedIds = new AtomicLong();
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  InMemoryReferenceProvider(ProviderContext context) {
+    this(context, Flaw.NONE, ALL_CAPABILITIES);
+  }
+
+  InMemoryReferenceProvider(ProviderContext context, Flaw flaw, Set<Capability> capabilities) {
+    this.context = Objects.requireNonNull(context, "context");
+    this.flaw = Objects.requireNonNull(flaw, "flaw");
+    this.capabilities = Set.copyOf(capabilities);
+  }
+
+  @Override
+  public String id() {
+    return context.instanceId();
+  }
+
+  @Override
+  public Set<Capability> capabilities() {
+    return capabilities;
+  }
+
+  @Override
+  public String systemPromptBlock(AgentId agent) {
+    ensureOpen();
+    return entries.values().stream()
+        .filter(e -> e.scope() != Scope.PERSONAL && visibleToAgent(e, agent))
+        .sorted(Comparator.comparing(Entry::createdAt).thenComparing(Entry::key))
+        .map(e -> "- " + e.text())
+        .collect(Collectors.joining("\n"));
+  }
+
+  @Override
+  public Recall prefetch(RecallRequest request) {
+    ensureOpen();
+    boolean blank = request.query().isBlank();
+    float[] query = blank ? null : context.embedder().embedQuery(request.query());
+    List<RecallItem> items = new ArrayList<>();
+    for (Entry e : entries.values()) {
+      if (!visibleToAgent(e, request.agent())) {
+        continue;
+      }
+      if (flaw != Flaw.LEAKS_PERSONAL && !request.maySee(e.scope(), e.owner())) {
+        continue;
+      }
+      double score = blank ? 0 : cosine(query, e.vector());
+      if (blank || score > 0.05) {
+        items.add(
+            new RecallItem(e.text(), score, e.scope(), e.owner(), id(), e.createdAt(), Map.of()));
+      }
+    }
+    items.sort(
+        Comparator.comparingDouble(RecallItem::score)
+            .reversed()
+            .thenComparing(RecallItem::createdAt, Comparator.reverseOrder()));
+    return Recall.of(items.subList(0, Math.min(request.limit(), items.size())));
+  }
+
+  @Override
+  public void syncTurn(Turn turn) {
+    ensureOpen();
+    String text = "user: " + turn.userMessage() + "\nassistant: " + turn.assistantReply();
+    String key =
+        turn.agent()
+            + "/"
+            + turn.turnId()
+            + (flaw == Flaw.STORES_DUPLICATES ? "/" + sharedIds.incrementAndGet() : "");
+    entries.computeIfAbsent(
+        key,
+        k ->
+            new Entry(
+                k, turn.agent(), turn.owner(), Scope.PERSONAL, text, passage(text), turn.time()));
+  }
+
+  /** Stores a TEAM or GLOBAL fact, as a provider's memory tool would. */
+  void writeShared(AgentId agent, Scope scope, String text) {
+    ensureOpen();
+    if (scope == Scope.PERSONAL) {
+      throw new IllegalArgumentException("scope must be TEAM or GLOBAL");
+    }
+    String key = "shared-" + sharedIds.incrementAndGet();
+    entries.put(
+        key, new Entry(key, agent, null, scope, text, passage(text), context.clock().instant()));
+    context.systemPromptChanged(scope == Scope.GLOBAL ? null : agent);
+  }
+
+  @Override
+  public long forget(OwnerKey owner) {
+    ensureOpen();
+    long removed = 0;
+    for (Entry e : List.copyOf(entries.values())) {
+      if (e.scope() == Scope.PERSONAL
+          && owner.equals(e.owner())
+          && entries.remove(e.key()) != null) {
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  @Override
+  public void close() {
+    closed.set(true);
+  }
+
+  private static boolean visibleToAgent(Entry e, AgentId agent) {
+    return e.scope() == Scope.GLOBAL || e.agent().equals(agent);
+  }
+
+  private float[] passage(String text) {
+    return context.embedder().embed(List.of(text), Embedder.Kind.PASSAGE).get(0);
+  }
+
+  private static double cosine(float[] a, float[] b) {
+    double dot = 0;
+    double na = 0;
+    double nb = 0;
+    for (int i = 0; i < a.length; i++) {
+      dot += a[i] * b[i];
+      na += a[i] * a[i];
+      nb += b[i] * b[i];
+    }
+    return na == 0 || nb == 0 ? 0 : dot / Math.sqrt(na * nb);
+  }
+
+  private void ensureOpen() {
+    if (closed.get() && flaw != Flaw.WORKS_AFTER_CLOSE) {
+      throw new IllegalStateException("provider " + id() + " is closed");
+    }
+  }
+}

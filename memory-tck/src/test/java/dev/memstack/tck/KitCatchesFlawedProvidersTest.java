@@ -1,0 +1,164 @@
+package dev.memstack.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.MemoryProvider;
+import dev.memstack.spi.ProviderContext;
+import dev.memstack.spi.Scope;
+import dev.memstack.tck.InMemoryReferenceProvider.Flaw;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.TestExecutionResult.Status;
+import org.junit.platform.engine.support.descriptor.MethodSource;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+/**
+ * Runs the kit through the JUnit Platform launcher against providers that break one rule each, and
+ * checks that exactly the tests for that rule fail (or, for missing capabilities, are skipped).
+ */
+class KitCatchesFlawedProvidersTest {
+
+  @Test
+  void theIsolationTestsFailOnAProviderThatLeaksPersonalMemory() {
+    Map<String, TestExecutionResult> results = run(LeakingKit.class);
+
+    TestExecutionResult isolation = results.get("ownerAsPersonalMemoryNeverAppearsInOwnerBsRecall");
+    assertThat(isolation.getStatus()).isEqualTo(Status.FAILED);
+    assertThat(isolation.getThrowable()).get().isInstanceOf(AssertionError.class);
+    assertThat(statusOf(results, "anOwnerlessRequestNeverReturnsPersonalItems"))
+        .isEqualTo(Status.FAILED);
+    assertThat(statusOf(results, "marksEveryItemWithItsOwnIdAndTheRequestingOwner"))
+        .isEqualTo(Status.FAILED);
+    assertThat(statusOf(results, "findsASyncedTurnAgainByAnExactPhrase"))
+        .isEqualTo(Status.SUCCESSFUL);
+    assertThat(statusOf(results, "storesATurnDeliveredTwiceOnlyOnce")).isEqualTo(Status.SUCCESSFUL);
+  }
+
+  @Test
+  void theIdempotencyTestFailsOnAProviderThatStoresARedeliveredTurnAgain() {
+    Map<String, TestExecutionResult> results = run(DuplicatingKit.class);
+
+    assertThat(failed(results)).containsExactly("storesATurnDeliveredTwiceOnlyOnce");
+  }
+
+  @Test
+  void theAfterCloseTestsFailOnAProviderThatKeepsWorkingAfterClose() {
+    Map<String, TestExecutionResult> results = run(WorksAfterCloseKit.class);
+
+    assertThat(failed(results))
+        .containsExactly(
+            "prefetchFailsWithIllegalStateException", "syncTurnFailsWithIllegalStateException");
+  }
+
+  @Test
+  void testsOfUndeclaredCapabilitiesAreSkippedAndTheRestPass() {
+    Map<String, TestExecutionResult> results = run(NoCapabilitiesKit.class);
+
+    assertThat(failed(results)).isEmpty();
+    assertThat(statusOf(results, "findsASyncedTurnAgainByAnExactPhrase")).isEqualTo(Status.ABORTED);
+    assertThat(statusOf(results, "erasesThatOwnerInEveryAgentAndNobodyElse"))
+        .isEqualTo(Status.ABORTED);
+    assertThat(statusOf(results, "teamMemoryIsVisibleToEveryOwnerOfTheAgent"))
+        .isEqualTo(Status.ABORTED);
+    assertThat(statusOf(results, "ownerAsPersonalMemoryNeverAppearsInOwnerBsRecall"))
+        .isEqualTo(Status.SUCCESSFUL);
+  }
+
+  @Test
+  void theFullKitPassesOnTheReferenceProviderWhenLaunchedTheSameWay() {
+    Map<String, TestExecutionResult> results = run(ReferenceProviderCompatibilityTest.class);
+
+    assertThat(results).hasSizeGreaterThanOrEqualTo(20);
+    assertThat(results.values()).allMatch(r -> r.getStatus() == Status.SUCCESSFUL);
+  }
+
+  private static Status statusOf(Map<String, TestExecutionResult> results, String method) {
+    assertThat(results).as("kit tests run").containsKey(method);
+    return results.get(method).getStatus();
+  }
+
+  private static Set<String> failed(Map<String, TestExecutionResult> results) {
+    return new TreeMap<>(results)
+        .entrySet().stream()
+            .filter(e -> e.getValue().getStatus() == Status.FAILED)
+            .map(Map.Entry::getKey)
+            .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+  }
+
+  /** Runs a kit class and returns each test method's result by method name. */
+  private static Map<String, TestExecutionResult> run(Class<?> kit) {
+    Map<String, TestExecutionResult> results = new TreeMap<>();
+    TestExecutionListener listener =
+        new TestExecutionListener() {
+          @Override
+          public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+            id.getSource()
+                .filter(MethodSource.class::isInstance)
+                .map(MethodSource.class::cast)
+                .ifPresent(source -> results.put(source.getMethodName(), result));
+          }
+        };
+    LauncherFactory.create()
+        .execute(
+            LauncherDiscoveryRequestBuilder.request()
+                .selectors(selectClass(kit))
+                .configurationParameter(OnlyWhenLaunchedBySelfTest.KEY, "true")
+                .build(),
+            listener);
+    assertThat(results).as("tests run by %s", kit.getSimpleName()).isNotEmpty();
+    return results;
+  }
+
+  /** A kit whose provider writes shared memory by calling the reference provider directly. */
+  abstract static class FlawedKit extends MemoryProviderCompatibilityKit {
+    @Override
+    protected void writeShared(MemoryProvider provider, AgentId agent, Scope scope, String text) {
+      ((InMemoryReferenceProvider) provider).writeShared(agent, scope, text);
+    }
+  }
+
+  @ExtendWith(OnlyWhenLaunchedBySelfTest.class)
+  static class LeakingKit extends FlawedKit {
+    @Override
+    protected MemoryProvider createProvider(ProviderContext context) {
+      return new InMemoryReferenceProvider(
+          context, Flaw.LEAKS_PERSONAL, InMemoryReferenceProvider.ALL_CAPABILITIES);
+    }
+  }
+
+  @ExtendWith(OnlyWhenLaunchedBySelfTest.class)
+  static class DuplicatingKit extends FlawedKit {
+    @Override
+    protected MemoryProvider createProvider(ProviderContext context) {
+      return new InMemoryReferenceProvider(
+          context, Flaw.STORES_DUPLICATES, InMemoryReferenceProvider.ALL_CAPABILITIES);
+    }
+  }
+
+  @ExtendWith(OnlyWhenLaunchedBySelfTest.class)
+  static class WorksAfterCloseKit extends FlawedKit {
+    @Override
+    protected MemoryProvider createProvider(ProviderContext context) {
+      return new InMemoryReferenceProvider(
+          context, Flaw.WORKS_AFTER_CLOSE, InMemoryReferenceProvider.ALL_CAPABILITIES);
+    }
+  }
+
+  /** Claims no capability and does not override writeShared. */
+  @ExtendWith(OnlyWhenLaunchedBySelfTest.class)
+  static class NoCapabilitiesKit extends MemoryProviderCompatibilityKit {
+    @Override
+    protected MemoryProvider createProvider(ProviderContext context) {
+      return new InMemoryReferenceProvider(context, Flaw.NONE, Set.of());
+    }
+  }
+}
