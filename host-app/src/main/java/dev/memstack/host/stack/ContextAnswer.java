@@ -1,0 +1,28 @@
+package dev.memstack.host.stack;
+
+import dev.memstack.spi.RecallItem;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The stack's answer to a {@link ContextQuery}.
+ *
+ * @param systemPrompt the providers' system-prompt blocks, joined and cut to the budget; never
+ *     {@code null}, empty when no provider has one
+ * @param recall the recalled items exactly as they appear in {@code context} (fence tags stripped,
+ *     duplicates removed, cut to the budget), never {@code null}
+ * @param context the fenced {@code <memory-context>} block to put in front of the user message;
+ *     empty when there is no item
+ * @param providers one report per provider, in stack order, then the disabled ones; never {@code
+ *     null}
+ */
+public record ContextAnswer(
+    String systemPrompt, List<RecallItem> recall, String context, List<ProviderReport> providers) {
+
+  public ContextAnswer {
+    Objects.requireNonNull(systemPrompt, "systemPrompt");
+    Objects.requireNonNull(context, "context");
+    recall = List.copyOf(recall);
+    providers = List.copyOf(providers);
+  }
+}

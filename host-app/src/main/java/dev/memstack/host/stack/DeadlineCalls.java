@@ -1,0 +1,227 @@
+package dev.memstack.host.stack;
+
+import dev.memstack.spi.MemoryProvider;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.WeakHashMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * Runs provider calls on a bounded pool of daemon threads so that the caller can stop waiting at a
+ * deadline; a call the caller gives up on is interrupted. At most {@code maxLateCalls} calls of one
+ * provider instance may still be running after their caller gave up: a provider that hangs and
+ * ignores interrupts holds at most that many threads, and its further calls are refused at once as
+ * busy until one of them returns. Each call is recorded exactly once through {@link ProviderCalls}:
+ * by the worker when it finishes first, as {@code timeout} by the waiter when the deadline comes
+ * first.
+ */
+final class DeadlineCalls implements AutoCloseable {
+
+  /** How one call ended. */
+  enum Status {
+    OK,
+    TIMEOUT,
+    ERROR,
+    BUSY
+  }
+
+  /** The end of one call: a value when {@code OK}, otherwise a short reason. */
+  record Outcome<T>(Status status, T value, long tookNanos, String detail) {}
+
+  private static final int RUNNING = 0;
+  private static final int DONE = 1;
+  private static final int LATE = 2;
+
+  private final ProviderCalls calls;
+  private final int maxLateCalls;
+  private final ThreadPoolExecutor pool;
+
+  /** Late calls per provider instance; weak, so an unloaded provider's entry goes with it. */
+  private final Map<MemoryProvider, AtomicInteger> late =
+      Collections.synchronizedMap(new WeakHashMap<>());
+
+  DeadlineCalls(ProviderCalls calls, int maxLateCalls, int threads) {
+    this.calls = Objects.requireNonNull(calls, "calls");
+    this.maxLateCalls = maxLateCalls;
+    AtomicInteger count = new AtomicInteger();
+    ThreadFactory factory =
+        task -> {
+          Thread thread = new Thread(task, "memstack-provider-call-" + count.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        };
+    this.pool =
+        new ThreadPoolExecutor(0, threads, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), factory);
+  }
+
+  /** A call that has been started (or refused); {@link #await} it once. */
+  final class Call<T> {
+    private final StackMember member;
+    private final String hook;
+    private final long startNanos = System.nanoTime();
+    private final CompletableFuture<T> result = new CompletableFuture<>();
+    private final AtomicBoolean recorded = new AtomicBoolean();
+    private final AtomicInteger phase = new AtomicInteger(RUNNING);
+    private volatile boolean started;
+    private volatile Future<?> task;
+    private volatile String refusal;
+
+    private Call(StackMember member, String hook) {
+      this.member = member;
+      this.hook = hook;
+    }
+
+    String hook() {
+      return hook;
+    }
+
+    /** Whether the call was refused without running. */
+    boolean refused() {
+      return refusal != null;
+    }
+
+    /** Waits until the call ends or {@code deadlineNanos} ({@link System#nanoTime()} scale). */
+    Outcome<T> await(long deadlineNanos) {
+      if (refusal != null) {
+        return new Outcome<>(Status.BUSY, null, 0, refusal);
+      }
+      try {
+        long left = deadlineNanos - System.nanoTime();
+        T value = result.get(Math.max(0, left), TimeUnit.NANOSECONDS);
+        return new Outcome<>(Status.OK, value, System.nanoTime() - startNanos, null);
+      } catch (TimeoutException e) {
+        long took = System.nanoTime() - startNanos;
+        if (recorded.compareAndSet(false, true)) {
+          calls.record(member.id(), hook, ProviderCalls.TIMEOUT, took);
+        }
+        abandon();
+        return new Outcome<>(
+            Status.TIMEOUT,
+            null,
+            took,
+            "no answer within " + Duration.ofNanos(took).toMillis() + " ms");
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause() == null ? e : e.getCause();
+        Status status =
+            ProviderCalls.TIMEOUT.equals(ProviderCalls.outcomeOf(cause))
+                ? Status.TIMEOUT
+                : Status.ERROR;
+        return new Outcome<>(status, null, System.nanoTime() - startNanos, describe(cause));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        abandon();
+        return new Outcome<>(
+            Status.TIMEOUT,
+            null,
+            System.nanoTime() - startNanos,
+            "the context call was interrupted");
+      }
+    }
+
+    /** Marks a still running call as late and interrupts it. */
+    private void abandon() {
+      AtomicInteger counter = lateCounter(member.provider());
+      counter.incrementAndGet();
+      if (!phase.compareAndSet(RUNNING, LATE)) {
+        counter.decrementAndGet(); // it finished in the meantime
+        return;
+      }
+      task.cancel(true);
+      if (!started) {
+        // Cancelled before it ran: the body never runs, so no worker will end the late phase.
+        endLate();
+      }
+    }
+
+    /** Ends the call; the one who moves it from late to done gives the late slot back. */
+    private void finishRun() {
+      if (!phase.compareAndSet(RUNNING, DONE)) {
+        endLate();
+      }
+    }
+
+    private void endLate() {
+      if (phase.compareAndSet(LATE, DONE)) {
+        lateCounter(member.provider()).decrementAndGet();
+      }
+    }
+  }
+
+  /** Starts {@code body} for {@code member}, or refuses it at once when the member is busy. */
+  <T> Call<T> start(StackMember member, String hook, Supplier<T> body) {
+    Call<T> call = new Call<>(member, hook);
+    int lateNow = lateCalls(member);
+    if (lateNow >= maxLateCalls) {
+      call.refusal =
+          "busy: "
+              + lateNow
+              + " earlier calls of this provider outlived their deadline and still run";
+      return call;
+    }
+    try {
+      call.task = pool.submit(() -> runCall(call, body));
+    } catch (RejectedExecutionException e) {
+      call.refusal =
+          pool.isShutdown()
+              ? "the memory stack is shut down"
+              : "busy: all " + pool.getMaximumPoolSize() + " provider call threads are in use";
+    }
+    return call;
+  }
+
+  private <T> void runCall(Call<T> call, Supplier<T> body) {
+    call.started = true;
+    long start = System.nanoTime();
+    try {
+      T value = ProviderCalls.withClassLoader(call.member, body);
+      if (call.recorded.compareAndSet(false, true)) {
+        calls.record(call.member.id(), call.hook, ProviderCalls.OK, System.nanoTime() - start);
+      }
+      call.result.complete(value);
+    } catch (Throwable e) {
+      if (call.recorded.compareAndSet(false, true)) {
+        calls.record(
+            call.member.id(), call.hook, ProviderCalls.outcomeOf(e), System.nanoTime() - start);
+      }
+      call.result.completeExceptionally(e);
+    } finally {
+      call.finishRun();
+    }
+  }
+
+  /** How many calls of this member's provider still run after their caller gave up. */
+  int lateCalls(StackMember member) {
+    AtomicInteger counter = late.get(member.provider());
+    return counter == null ? 0 : counter.get();
+  }
+
+  private AtomicInteger lateCounter(MemoryProvider provider) {
+    return late.computeIfAbsent(provider, p -> new AtomicInteger());
+  }
+
+  static String describe(Throwable failure) {
+    String message = failure.getMessage();
+    String text =
+        failure.getClass().getSimpleName()
+            + (message == null || message.isBlank() ? "" : ": " + message.strip());
+    return text.length() > 300 ? text.substring(0, 300) + "..." : text;
+  }
+
+  @Override
+  public void close() {
+    pool.shutdownNow();
+  }
+}

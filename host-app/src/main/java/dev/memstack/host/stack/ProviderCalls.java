@@ -1,0 +1,134 @@
+package dev.memstack.host.stack;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.io.InterruptedIOException;
+import java.lang.reflect.UndeclaredThrowableException;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/**
+ * Runs one provider call on the current thread with the plugin's class loader as the thread context
+ * class loader (restored afterwards) and measures it: Timer {@value #TIMER} tagged {@code
+ * provider}, {@code hook} and {@code outcome} ({@code ok}, {@code error}, {@code timeout}) and
+ * Counter {@value #ERRORS} tagged {@code provider} and {@code hook}, counted for every outcome but
+ * {@code ok}. A call ends as {@code timeout} when it fails while its thread is interrupted (the
+ * caller stopped waiting) or with an {@link InterruptedException}, {@link TimeoutException} or
+ * {@link InterruptedIOException} in its cause chain. Every host component that calls a provider
+ * goes through this class; it holds no state but the meter registry and is thread-safe.
+ */
+public final class ProviderCalls {
+
+  /** Timer of every provider call. */
+  public static final String TIMER = "memstack.provider.calls";
+
+  /** Counter of failed and timed-out provider calls. */
+  public static final String ERRORS = "memstack.provider.errors";
+
+  public static final String SYSTEM_PROMPT_BLOCK = "systemPromptBlock";
+  public static final String PREFETCH = "prefetch";
+  public static final String SYNC_TURN = "syncTurn";
+  public static final String TOOL = "tool";
+  public static final String FORGET = "forget";
+  public static final String HEALTH = "health";
+
+  static final String OK = "ok";
+  static final String ERROR = "error";
+  static final String TIMEOUT = "timeout";
+
+  private final MeterRegistry registry;
+
+  public ProviderCalls(MeterRegistry registry) {
+    this.registry = Objects.requireNonNull(registry, "registry");
+  }
+
+  /**
+   * Calls {@code body} for {@code member} under its class loader and records the outcome.
+   *
+   * @param member the provider being called
+   * @param hook the hook name for the metrics (one of the constants of this class)
+   * @param body the call, e.g. {@code () -> member.provider().prefetch(request)}
+   * @return what {@code body} returned
+   * @throws RuntimeException whatever {@code body} threw (a checked exception thrown sneakily is
+   *     wrapped in {@link UndeclaredThrowableException})
+   */
+  public <T> T call(StackMember member, String hook, Supplier<T> body) {
+    Objects.requireNonNull(member, "member");
+    Objects.requireNonNull(hook, "hook");
+    Objects.requireNonNull(body, "body");
+    long start = System.nanoTime();
+    try {
+      T result = withClassLoader(member, body);
+      record(member.id(), hook, OK, System.nanoTime() - start);
+      return result;
+    } catch (RuntimeException | Error e) {
+      record(member.id(), hook, outcomeOf(e), System.nanoTime() - start);
+      throw e;
+    } catch (Throwable e) {
+      record(member.id(), hook, outcomeOf(e), System.nanoTime() - start);
+      throw new UndeclaredThrowableException(e, "provider " + member.id() + " threw " + e);
+    }
+  }
+
+  /** Same as {@link #call} for a body without a result. */
+  public void run(StackMember member, String hook, Runnable body) {
+    Objects.requireNonNull(body, "body");
+    call(
+        member,
+        hook,
+        () -> {
+          body.run();
+          return null;
+        });
+  }
+
+  /** Runs {@code body} under the member's class loader without measuring it. */
+  static <T> T withClassLoader(StackMember member, Supplier<T> body) {
+    Thread thread = Thread.currentThread();
+    ClassLoader previous = thread.getContextClassLoader();
+    thread.setContextClassLoader(member.classLoader());
+    try {
+      return body.get();
+    } finally {
+      thread.setContextClassLoader(previous);
+    }
+  }
+
+  /** Records one call; {@code outcome} is {@code ok}, {@code error} or {@code timeout}. */
+  void record(String providerId, String hook, String outcome, long nanos) {
+    Timer.builder(TIMER)
+        .description("Calls of memory providers")
+        .tag("provider", providerId)
+        .tag("hook", hook)
+        .tag("outcome", outcome)
+        .register(registry)
+        .record(Math.max(0, nanos), TimeUnit.NANOSECONDS);
+    if (!OK.equals(outcome)) {
+      Counter.builder(ERRORS)
+          .description("Failed or timed-out calls of memory providers")
+          .tag("provider", providerId)
+          .tag("hook", hook)
+          .register(registry)
+          .increment();
+    }
+  }
+
+  /** {@code timeout} for a failure caused by an interrupt or a timeout, otherwise {@code error}. */
+  static String outcomeOf(Throwable failure) {
+    if (Thread.currentThread().isInterrupted()) {
+      return TIMEOUT;
+    }
+    int depth = 0;
+    for (Throwable t = failure; t != null && depth < 20; t = t.getCause(), depth++) {
+      if (t instanceof InterruptedException
+          || t instanceof TimeoutException
+          || t instanceof InterruptedIOException) {
+        return TIMEOUT;
+      }
+    }
+    return ERROR;
+  }
+}

@@ -1,0 +1,34 @@
+package dev.memstack.host.stack;
+
+import dev.memstack.spi.MemoryProvider;
+import java.util.Objects;
+
+/**
+ * One running provider instance of the stack.
+ *
+ * @param id the instance id ({@code memstack.providers.<id>}), never {@code null}
+ * @param type the provider type its factory offers, never {@code null}
+ * @param pluginId the PF4J plugin that supplies the type, never {@code null}
+ * @param order the position in the stack; lower comes first
+ * @param provider the running instance, never {@code null}
+ * @param classLoader the plugin's class loader, set as thread context class loader around calls
+ */
+public record StackMember(
+    String id,
+    String type,
+    String pluginId,
+    int order,
+    MemoryProvider provider,
+    ClassLoader classLoader) {
+
+  public StackMember {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(pluginId, "pluginId");
+    Objects.requireNonNull(provider, "provider");
+    Objects.requireNonNull(classLoader, "classLoader");
+    if (id.isBlank()) {
+      throw new IllegalArgumentException("stack member id must not be blank");
+    }
+  }
+}

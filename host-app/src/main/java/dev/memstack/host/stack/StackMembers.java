@@ -1,0 +1,26 @@
+package dev.memstack.host.stack;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A live view of the providers the stack calls, sorted by {@link StackMember#order()} then {@link
+ * StackMember#id()}. Membership changes when a plugin stops, starts or reloads; a reloaded provider
+ * is a new {@link StackMember} with the same id. Implementations are thread-safe.
+ */
+public interface StackMembers {
+
+  /** The running, enabled members in stack order; never {@code null}. */
+  List<StackMember> enabled();
+
+  /** The running member with this id, if any. */
+  Optional<StackMember> find(String id);
+
+  /**
+   * Ids of instances that are configured but not running (disabled, or their plugin is stopped), so
+   * that a context answer can report them as {@code disabled}. The default is none.
+   */
+  default List<String> disabled() {
+    return List.of();
+  }
+}

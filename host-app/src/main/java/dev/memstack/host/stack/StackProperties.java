@@ -1,0 +1,205 @@
+package dev.memstack.host.stack;
+
+import dev.memstack.spi.RecallRequest;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Settings of the memory stack ({@code memstack.stack.*}). A missing value takes its default; a
+ * value out of range stops the host at start with a message naming the key.
+ *
+ * @param context Deadlines, budget and limits of context calls.
+ * @param systemPrompt Budget and caching of the joined system-prompt blocks.
+ * @param breaker The circuit breaker kept per provider.
+ * @param sync Delivery of finished turns to the providers.
+ */
+@ConfigurationProperties("memstack.stack")
+public record StackProperties(
+    @DefaultValue Context context,
+    @DefaultValue SystemPrompt systemPrompt,
+    @DefaultValue Breaker breaker,
+    @DefaultValue Sync sync) {
+
+  public StackProperties {
+    context = context == null ? Context.defaults() : context;
+    systemPrompt = systemPrompt == null ? SystemPrompt.defaults() : systemPrompt;
+    breaker = breaker == null ? Breaker.defaults() : breaker;
+    sync = sync == null ? Sync.defaults() : sync;
+  }
+
+  /** Every setting at its default. */
+  public static StackProperties defaults() {
+    return new StackProperties(null, null, null, null);
+  }
+
+  public StackProperties withContext(Context newContext) {
+    return new StackProperties(newContext, systemPrompt, breaker, sync);
+  }
+
+  public StackProperties withSystemPrompt(SystemPrompt newSystemPrompt) {
+    return new StackProperties(context, newSystemPrompt, breaker, sync);
+  }
+
+  public StackProperties withBreaker(Breaker newBreaker) {
+    return new StackProperties(context, systemPrompt, newBreaker, sync);
+  }
+
+  public StackProperties withSync(Sync newSync) {
+    return new StackProperties(context, systemPrompt, breaker, newSync);
+  }
+
+  /**
+   * Context calls ({@code memstack.stack.context.*}).
+   *
+   * @param deadline Longest a context call waits for all providers together; a provider not done by
+   *     then is left out and reported as 'timeout'.
+   * @param providerTimeout Longest the stack waits for one provider's recall (capped by the
+   *     deadline); also handed to the provider as 'RecallRequest.deadline'.
+   * @param budget Most characters of the fenced memory-context block, header included.
+   * @param defaultLimit Number of recall items when a call does not ask for a number.
+   * @param maxLateCallsPerProvider Most calls of one provider instance that may still be running
+   *     after the stack stopped waiting for them; past it the provider is reported as 'error'
+   *     (busy) without being called until one returns, so a provider that hangs cannot use up the
+   *     call threads.
+   * @param callThreads Most threads that run provider calls for context calls, all providers
+   *     together; a call that finds none free is reported as 'error' (busy).
+   */
+  public record Context(
+      @DefaultValue("1500ms") Duration deadline,
+      @DefaultValue("1000ms") Duration providerTimeout,
+      @DefaultValue("8000") int budget,
+      @DefaultValue("10") int defaultLimit,
+      @DefaultValue("8") int maxLateCallsPerProvider,
+      @DefaultValue("256") int callThreads) {
+
+    public Context {
+      deadline = positive(deadline, Duration.ofMillis(1500), "memstack.stack.context.deadline");
+      providerTimeout =
+          positive(
+              providerTimeout, Duration.ofMillis(1000), "memstack.stack.context.provider-timeout");
+      atLeast(budget, 200, "memstack.stack.context.budget");
+      if (defaultLimit < 1 || defaultLimit > RecallRequest.MAX_LIMIT) {
+        throw new IllegalArgumentException(
+            "memstack.stack.context.default-limit must be 1-"
+                + RecallRequest.MAX_LIMIT
+                + ", got: "
+                + defaultLimit);
+      }
+      atLeast(maxLateCallsPerProvider, 1, "memstack.stack.context.max-late-calls-per-provider");
+      atLeast(callThreads, 1, "memstack.stack.context.call-threads");
+    }
+
+    public static Context defaults() {
+      return new Context(null, null, 8000, 10, 8, 256);
+    }
+  }
+
+  /**
+   * The joined system prompt ({@code memstack.stack.system-prompt.*}).
+   *
+   * @param budget Most characters of the joined blocks; longer prompts are cut at a line boundary
+   *     and end with a visible marker.
+   * @param timeout Longest the stack waits for one provider's block (capped by the context
+   *     deadline).
+   * @param retryAfter How long a prompt that lacks the block of a failed provider is reused before
+   *     the stack asks the providers again; a complete prompt is kept until a provider reports a
+   *     change.
+   */
+  public record SystemPrompt(
+      @DefaultValue("24000") int budget,
+      @DefaultValue("1000ms") Duration timeout,
+      @DefaultValue("30s") Duration retryAfter) {
+
+    public SystemPrompt {
+      atLeast(budget, 200, "memstack.stack.system-prompt.budget");
+      timeout = positive(timeout, Duration.ofMillis(1000), "memstack.stack.system-prompt.timeout");
+      retryAfter =
+          positive(retryAfter, Duration.ofSeconds(30), "memstack.stack.system-prompt.retry-after");
+    }
+
+    public static SystemPrompt defaults() {
+      return new SystemPrompt(24_000, null, null);
+    }
+  }
+
+  /**
+   * The circuit breaker per provider ({@code memstack.stack.breaker.*}); it counts failures and
+   * timeouts of request-path calls (system-prompt blocks and recall).
+   *
+   * @param failureThreshold Consecutive failures or timeouts that open the breaker.
+   * @param openDuration How long an open breaker refuses calls before one trial call is let
+   *     through.
+   */
+  public record Breaker(
+      @DefaultValue("5") int failureThreshold, @DefaultValue("30s") Duration openDuration) {
+
+    public Breaker {
+      atLeast(failureThreshold, 1, "memstack.stack.breaker.failure-threshold");
+      openDuration =
+          positive(openDuration, Duration.ofSeconds(30), "memstack.stack.breaker.open-duration");
+    }
+
+    public static Breaker defaults() {
+      return new Breaker(5, null);
+    }
+  }
+
+  /**
+   * Delivery of finished turns ({@code memstack.stack.sync.*}).
+   *
+   * @param queueCapacity Most turns waiting for one provider; when a queue is full new turns are
+   *     refused (HTTP 503) until it drains.
+   * @param initialBackoff Wait before the first retry of a failed delivery; it doubles per failure.
+   * @param maxBackoff Longest wait between retries.
+   * @param shutdownGrace How long the host, when it stops, keeps delivering queued turns before it
+   *     gives up on them (the default queue lives in memory); zero stops at once.
+   */
+  public record Sync(
+      @DefaultValue("10000") int queueCapacity,
+      @DefaultValue("1s") Duration initialBackoff,
+      @DefaultValue("5m") Duration maxBackoff,
+      @DefaultValue("5s") Duration shutdownGrace) {
+
+    public Sync {
+      atLeast(queueCapacity, 1, "memstack.stack.sync.queue-capacity");
+      initialBackoff =
+          positive(initialBackoff, Duration.ofSeconds(1), "memstack.stack.sync.initial-backoff");
+      maxBackoff = positive(maxBackoff, Duration.ofMinutes(5), "memstack.stack.sync.max-backoff");
+      if (maxBackoff.compareTo(initialBackoff) < 0) {
+        throw new IllegalArgumentException(
+            "memstack.stack.sync.max-backoff ("
+                + maxBackoff
+                + ") must not be shorter than memstack.stack.sync.initial-backoff ("
+                + initialBackoff
+                + ")");
+      }
+      if (shutdownGrace == null) {
+        shutdownGrace = Duration.ofSeconds(5);
+      } else if (shutdownGrace.isNegative()) {
+        throw new IllegalArgumentException(
+            "memstack.stack.sync.shutdown-grace must not be negative, got: " + shutdownGrace);
+      }
+    }
+
+    public static Sync defaults() {
+      return new Sync(10_000, null, null, null);
+    }
+  }
+
+  private static Duration positive(Duration value, Duration fallback, String key) {
+    if (value == null) {
+      return fallback;
+    }
+    if (value.isNegative() || value.isZero()) {
+      throw new IllegalArgumentException(key + " must be positive, got: " + value);
+    }
+    return value;
+  }
+
+  private static void atLeast(int value, int min, String key) {
+    if (value < min) {
+      throw new IllegalArgumentException(key + " must be at least " + min + ", got: " + value);
+    }
+  }
+}

@@ -1,0 +1,104 @@
+package dev.memstack.host.stack;
+
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.MemoryProvider;
+import dev.memstack.spi.Recall;
+import dev.memstack.spi.RecallItem;
+import dev.memstack.spi.RecallRequest;
+import dev.memstack.spi.Scope;
+import dev.memstack.spi.Turn;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/** An in-test provider whose hooks do what the test tells them and remember what they saw. */
+final class FakeProvider implements MemoryProvider {
+
+  private final String id;
+  volatile Function<AgentId, String> block = agent -> "";
+  volatile Function<RecallRequest, Recall> recall = request -> Recall.empty();
+  volatile Consumer<Turn> sync = turn -> {};
+  final AtomicInteger blockCalls = new AtomicInteger();
+  final AtomicInteger recallCalls = new AtomicInteger();
+  final List<RecallRequest> requests = new CopyOnWriteArrayList<>();
+  final List<Turn> synced = new CopyOnWriteArrayList<>();
+  final List<ClassLoader> loadersSeen = new CopyOnWriteArrayList<>();
+
+  FakeProvider(String id) {
+    this.id = id;
+  }
+
+  @Override
+  public String id() {
+    return id;
+  }
+
+  @Override
+  public String systemPromptBlock(AgentId agent) {
+    blockCalls.incrementAndGet();
+    loadersSeen.add(Thread.currentThread().getContextClassLoader());
+    return block.apply(agent);
+  }
+
+  @Override
+  public Recall prefetch(RecallRequest request) {
+    recallCalls.incrementAndGet();
+    requests.add(request);
+    loadersSeen.add(Thread.currentThread().getContextClassLoader());
+    return recall.apply(request);
+  }
+
+  @Override
+  public void syncTurn(Turn turn) {
+    loadersSeen.add(Thread.currentThread().getContextClassLoader());
+    sync.accept(turn);
+    synced.add(turn);
+  }
+
+  /** Answers every recall with these texts, scored 1.0, 0.9, ... in order, as TEAM memory. */
+  FakeProvider recalls(String... texts) {
+    recall =
+        request -> {
+          List<RecallItem> items = new java.util.ArrayList<>();
+          for (int i = 0; i < texts.length; i++) {
+            items.add(item(texts[i], 1.0 - i * 0.1));
+          }
+          return Recall.of(items);
+        };
+    return this;
+  }
+
+  RecallItem item(String text, double score) {
+    return new RecallItem(text, score, Scope.TEAM, null, id, null, null);
+  }
+
+  FakeProvider blocks(String text) {
+    block = agent -> text;
+    return this;
+  }
+
+  /** Never returns and ignores interrupts until {@code release} is counted down. */
+  static <T> T hang(CountDownLatch release) {
+    while (release.getCount() > 0) {
+      try {
+        release.await();
+      } catch (InterruptedException ignored) {
+        // a hung provider ignores interrupts
+      }
+    }
+    throw new IllegalStateException("released");
+  }
+
+  /** Sleeps (interruptibly) and then answers. */
+  static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+}

@@ -1,0 +1,318 @@
+package dev.memstack.host.stack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.TriggerSource;
+import dev.memstack.spi.Turn;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class MemoryStackSubmitTest {
+
+  private static final AgentId AGENT = AgentId.of("a1");
+  private static final OwnerKey OWNER = OwnerKey.of("user:1");
+  private static final Duration PATIENCE = Duration.ofSeconds(10);
+
+  private final FakeStackMembers members = new FakeStackMembers();
+  private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+  private final ProviderCalls calls = new ProviderCalls(meters);
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-03-02T10:00:00Z"));
+  private final CountDownLatch releaseHung = new CountDownLatch(1);
+  private InMemoryTurnOutbox outbox;
+  private MemoryStack stack;
+
+  @AfterEach
+  void tearDown() {
+    releaseHung.countDown();
+    if (stack != null) {
+      stack.close();
+      outbox.close();
+    }
+  }
+
+  private MemoryStack stack(int capacity) {
+    StackProperties properties =
+        StackProperties.defaults()
+            .withSync(
+                new StackProperties.Sync(
+                    capacity, Duration.ofMillis(50), Duration.ofMillis(200), Duration.ZERO));
+    outbox = new InMemoryTurnOutbox(members, calls, properties.sync(), clock);
+    stack = new MemoryStack(members, calls, new SystemPromptCache(), outbox, properties, clock);
+    return stack;
+  }
+
+  private static TurnSubmission turn(String turnId, String userMessage) {
+    return new TurnSubmission(
+        AGENT, OWNER, "c1", turnId, userMessage, "ok", TriggerSource.WEB, null);
+  }
+
+  @Test
+  void turnsReachEveryProviderInTheOrderTheyWereAccepted() {
+    FakeProvider a = new FakeProvider("a");
+    FakeProvider b = new FakeProvider("b");
+    AtomicInteger n = new AtomicInteger();
+    b.sync = turn -> FakeProvider.sleep(n.incrementAndGet() % 3);
+    members.add(a);
+    members.add(b);
+    stack(1_000);
+
+    List<String> ids = new java.util.ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      ids.add(stack.submit(turn("t" + i, "message " + i)));
+    }
+
+    Eventually.within(
+        PATIENCE,
+        () -> {
+          assertThat(a.synced).extracting(Turn::turnId).containsExactlyElementsOf(ids);
+          assertThat(b.synced).extracting(Turn::turnId).containsExactlyElementsOf(ids);
+        });
+  }
+
+  @Test
+  void aFailingProviderIsRetriedWithoutHoldingUpTheOthers() {
+    FakeProvider healthy = new FakeProvider("healthy");
+    FakeProvider flaky = new FakeProvider("flaky");
+    AtomicInteger failuresLeft = new AtomicInteger(4);
+    flaky.sync =
+        turn -> {
+          if (failuresLeft.getAndDecrement() > 0) {
+            throw new IllegalStateException("database unavailable");
+          }
+        };
+    members.add(flaky);
+    members.add(healthy);
+    stack(1_000);
+
+    stack.submit(turn("t1", "one"));
+    stack.submit(turn("t2", "two"));
+    stack.submit(turn("t3", "three"));
+
+    Eventually.within(
+        Duration.ofMillis(2_000),
+        () ->
+            assertThat(healthy.synced).extracting(Turn::turnId).containsExactly("t1", "t2", "t3"));
+    Eventually.within(
+        PATIENCE,
+        () -> assertThat(flaky.synced).extracting(Turn::turnId).containsExactly("t1", "t2", "t3"));
+    OutboxStats stats = stack.outboxStats().get("flaky");
+    assertThat(stats.failedAttempts()).isEqualTo(4);
+    assertThat(stats.lastError()).contains("database unavailable");
+    assertThat(stats.delivered()).isEqualTo(3);
+    assertThat(stats.pending()).isZero();
+    assertThat(
+            meters
+                .get(ProviderCalls.TIMER)
+                .tag("provider", "flaky")
+                .tag("hook", "syncTurn")
+                .tag("outcome", "error")
+                .timer()
+                .count())
+        .isEqualTo(4);
+  }
+
+  @Test
+  void aHungProviderHoldsUpOnlyItsOwnQueue() {
+    FakeProvider hung = new FakeProvider("hung");
+    hung.sync = turn -> FakeProvider.hang(releaseHung);
+    FakeProvider healthy = new FakeProvider("healthy");
+    members.add(hung);
+    members.add(healthy);
+    stack(1_000);
+
+    for (int i = 0; i < 5; i++) {
+      stack.submit(turn("t" + i, "m" + i));
+    }
+
+    Eventually.within(PATIENCE, () -> assertThat(healthy.synced).hasSize(5));
+    assertThat(stack.outboxStats().get("hung").pending()).isEqualTo(5);
+  }
+
+  @Test
+  void aFullQueueRefusesTheTurnForEveryProviderAndNamesTheProvider() {
+    FakeProvider hung = new FakeProvider("hung");
+    hung.sync = turn -> FakeProvider.hang(releaseHung);
+    FakeProvider healthy = new FakeProvider("healthy");
+    members.add(hung);
+    members.add(healthy);
+    stack(3);
+
+    for (int i = 0; i < 3; i++) {
+      stack.submit(turn("t" + i, "m" + i));
+    }
+    Eventually.within(PATIENCE, () -> assertThat(healthy.synced).hasSize(3));
+
+    assertThatThrownBy(() -> stack.submit(turn("t3", "one too many")))
+        .isInstanceOf(TurnOutboxFullException.class)
+        .hasMessageContaining("hung")
+        .satisfies(e -> assertThat(((TurnOutboxFullException) e).providerId()).isEqualTo("hung"));
+    assertThat(stack.outboxStats().get("healthy").pending()).isZero();
+    assertThat(stack.outboxStats().get("healthy").delivered()).isEqualTo(3);
+  }
+
+  @Test
+  void queuedTurnsReachTheReloadedInstanceOfAProvider() {
+    FakeProvider before = new FakeProvider("vector");
+    before.sync =
+        turn -> {
+          throw new IllegalStateException("provider vector is closed");
+        };
+    members.add(before);
+    stack(1_000);
+
+    stack.submit(turn("t1", "during the reload"));
+    Eventually.within(
+        PATIENCE,
+        () -> assertThat(stack.outboxStats().get("vector").lastError()).contains("closed"));
+    members.remove("vector");
+    FakeProvider after = new FakeProvider("vector");
+    members.add(after);
+
+    Eventually.within(
+        PATIENCE, () -> assertThat(after.synced).extracting(Turn::turnId).containsExactly("t1"));
+    assertThat(before.synced).isEmpty();
+  }
+
+  @Test
+  void turnsWaitWhileNoInstanceOfTheProviderIsRunning() {
+    FakeProvider hung = new FakeProvider("vector");
+    hung.sync =
+        turn -> {
+          throw new IllegalStateException("stopping");
+        };
+    members.add(hung);
+    stack(1_000);
+    stack.submit(turn("t1", "queued"));
+    members.remove("vector");
+
+    Eventually.within(
+        PATIENCE,
+        () -> assertThat(stack.outboxStats().get("vector").lastError()).contains("not running"));
+    assertThat(stack.outboxStats().get("vector").pending()).isEqualTo(1);
+    FakeProvider restarted = new FakeProvider("vector");
+    members.add(restarted);
+
+    Eventually.within(PATIENCE, () -> assertThat(restarted.synced).hasSize(1));
+  }
+
+  @Test
+  void statsShowThePendingTurnsAndTheAgeOfTheOldest() {
+    FakeProvider hung = new FakeProvider("hung");
+    hung.sync = turn -> FakeProvider.hang(releaseHung);
+    members.add(hung);
+    stack(1_000);
+
+    stack.submit(turn("t1", "first"));
+    clock.advance(Duration.ofSeconds(5));
+    stack.submit(turn("t2", "second"));
+    clock.advance(Duration.ofSeconds(7));
+
+    OutboxStats stats = stack.outboxStats().get("hung");
+    assertThat(stats.pending()).isEqualTo(2);
+    assertThat(stats.oldestAge()).isEqualTo(Duration.ofSeconds(12));
+    assertThat(stats.delivered()).isZero();
+  }
+
+  @Test
+  void closingTheOutboxDeliversWhatIsQueuedWithinTheGraceAndThenRefusesTurns() {
+    FakeProvider slow = new FakeProvider("slow");
+    slow.sync = turn -> FakeProvider.sleep(100);
+    members.add(slow);
+    InMemoryTurnOutbox graceful =
+        new InMemoryTurnOutbox(
+            members,
+            calls,
+            new StackProperties.Sync(
+                100, Duration.ofMillis(50), Duration.ofMillis(200), Duration.ofSeconds(10)));
+    for (int i = 0; i < 5; i++) {
+      graceful.enqueue(
+          new Turn("t" + i, AGENT, OWNER, "c1", "m" + i, "ok", TriggerSource.API, Instant.now()),
+          List.of("slow"));
+    }
+
+    graceful.close();
+
+    assertThat(slow.synced).extracting(Turn::turnId).containsExactly("t0", "t1", "t2", "t3", "t4");
+    assertThatThrownBy(
+            () ->
+                graceful.enqueue(
+                    new Turn(
+                        "late", AGENT, OWNER, "c1", "m", "ok", TriggerSource.API, Instant.now()),
+                    List.of("slow")))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
+  }
+
+  @Test
+  void aMemoryContextBlockInTheUserMessageNeverReachesAProvider() {
+    FakeProvider vector = new FakeProvider("vector");
+    members.add(vector);
+    stack(1_000);
+
+    stack.submit(
+        turn(
+            "t1",
+            "<memory-context>\n"
+                + MemoryContextFence.HEADER
+                + "\n- [2026-03-01] (vector, personal) The user's cat is called Tom\n"
+                + "</memory-context>\n\nWhat is my cat called?"));
+
+    Eventually.within(PATIENCE, () -> assertThat(vector.synced).hasSize(1));
+    Turn stored = vector.synced.get(0);
+    assertThat(stored.userMessage()).isEqualTo("What is my cat called?");
+    assertThat(stored.assistantReply()).isEqualTo("ok");
+  }
+
+  @Test
+  void aTurnWithoutIdGetsAUuidAndTheTimeOfSubmission() {
+    FakeProvider vector = new FakeProvider("vector");
+    StackMember member = members.add(vector);
+    stack(1_000);
+
+    String turnId = stack.submit(turn(null, "hello"));
+
+    assertThat(UUID.fromString(turnId)).isNotNull();
+    Eventually.within(PATIENCE, () -> assertThat(vector.synced).hasSize(1));
+    Turn stored = vector.synced.get(0);
+    assertThat(stored.turnId()).isEqualTo(turnId);
+    assertThat(stored.time()).isEqualTo(clock.instant());
+    assertThat(stored.owner()).isEqualTo(OWNER);
+    assertThat(stored.triggerSource()).isEqualTo(TriggerSource.WEB);
+    assertThat(vector.loadersSeen).containsOnly(member.classLoader());
+  }
+
+  @Test
+  void aGivenTurnIdIsKeptAndAnInvalidTurnIsRefusedAtOnce() {
+    members.add(new FakeProvider("vector"));
+    stack(1_000);
+
+    assertThat(stack.submit(turn("turn-42", "hello"))).isEqualTo("turn-42");
+    assertThatThrownBy(() -> stack.submit(turn("a/b", "hello")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("turnId");
+    assertThatThrownBy(
+            () ->
+                stack.submit(
+                    new TurnSubmission(
+                        AGENT,
+                        OWNER,
+                        "c1",
+                        null,
+                        "<memory-context>only recalled memory</memory-context>",
+                        "",
+                        TriggerSource.API,
+                        null)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("both empty");
+  }
+}

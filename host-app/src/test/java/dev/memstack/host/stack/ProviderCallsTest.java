@@ -1,0 +1,105 @@
+package dev.memstack.host.stack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class ProviderCallsTest {
+
+  private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+  private final ProviderCalls calls = new ProviderCalls(meters);
+  private final FakeStackMembers members = new FakeStackMembers();
+  private final StackMember member = members.add(new FakeProvider("builtin"));
+
+  private double timerCount(String hook, String outcome) {
+    var timer =
+        meters
+            .find(ProviderCalls.TIMER)
+            .tag("provider", "builtin")
+            .tag("hook", hook)
+            .tag("outcome", outcome)
+            .timer();
+    return timer == null ? 0 : timer.count();
+  }
+
+  private double errors(String hook) {
+    var counter =
+        meters.find(ProviderCalls.ERRORS).tag("provider", "builtin").tag("hook", hook).counter();
+    return counter == null ? 0 : counter.count();
+  }
+
+  @Test
+  void theCallRunsUnderTheMembersClassLoaderWhichIsRestoredAfterwards() {
+    ClassLoader before = Thread.currentThread().getContextClassLoader();
+
+    ClassLoader seen =
+        calls.call(
+            member, ProviderCalls.TOOL, () -> Thread.currentThread().getContextClassLoader());
+
+    assertThat(seen).isSameAs(member.classLoader()).isNotSameAs(before);
+    assertThat(Thread.currentThread().getContextClassLoader()).isSameAs(before);
+    assertThat(timerCount("tool", "ok")).isEqualTo(1);
+    assertThat(errors("tool")).isZero();
+  }
+
+  @Test
+  void aThrowingCallIsRethrownCountedAndStillRestoresTheClassLoader() {
+    ClassLoader before = Thread.currentThread().getContextClassLoader();
+
+    assertThatThrownBy(
+            () ->
+                calls.run(
+                    member,
+                    ProviderCalls.FORGET,
+                    () -> {
+                      throw new IllegalStateException("disk full");
+                    }))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("disk full");
+
+    assertThat(Thread.currentThread().getContextClassLoader()).isSameAs(before);
+    assertThat(timerCount("forget", "error")).isEqualTo(1);
+    assertThat(errors("forget")).isEqualTo(1);
+  }
+
+  @Test
+  void aCallThatFailsBecauseItWasInterruptedCountsAsTimeout() {
+    AtomicReference<Throwable> thrown = new AtomicReference<>();
+    try {
+      calls.call(
+          member,
+          ProviderCalls.HEALTH,
+          () -> {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("gave up");
+          });
+    } catch (IllegalStateException e) {
+      thrown.set(e);
+    } finally {
+      Thread.interrupted();
+    }
+
+    assertThat(thrown.get()).isNotNull();
+    assertThat(timerCount("health", "timeout")).isEqualTo(1);
+    assertThat(errors("health")).isEqualTo(1);
+  }
+
+  @Test
+  void aTimeoutInTheCauseChainCountsAsTimeout() {
+    assertThatThrownBy(
+            () ->
+                calls.call(
+                    member,
+                    ProviderCalls.PREFETCH,
+                    () -> {
+                      throw new IllegalStateException(
+                          "remote", new java.net.SocketTimeoutException("read timed out"));
+                    }))
+        .isInstanceOf(IllegalStateException.class);
+
+    assertThat(timerCount("prefetch", "timeout")).isEqualTo(1);
+  }
+}
