@@ -1,0 +1,50 @@
+package dev.memstack.host.model;
+
+import dev.memstack.spi.Embedder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationListener;
+
+/**
+ * Loads the in-process embedding model on a background thread once the host is ready, so that the
+ * first request does not wait a second or two for it ({@code memstack.models.onnx.warm-up}). A
+ * failure is logged; the first request then reports it again. Does nothing for Ollama.
+ */
+final class EmbedderWarmUp implements ApplicationListener<ApplicationReadyEvent> {
+
+  private static final Logger log = LoggerFactory.getLogger(EmbedderWarmUp.class);
+
+  private final Embedder embedder;
+  private final boolean enabled;
+
+  EmbedderWarmUp(Embedder embedder, boolean enabled) {
+    this.embedder = embedder;
+    this.enabled = enabled;
+  }
+
+  @Override
+  public void onApplicationEvent(ApplicationReadyEvent event) {
+    start();
+  }
+
+  /** Starts the warm-up thread; returns it, or {@code null} when there is nothing to warm up. */
+  Thread start() {
+    if (!enabled || !(embedder instanceof OnnxEmbedder onnx) || onnx.loaded()) {
+      return null;
+    }
+    Thread thread =
+        new Thread(
+            () -> {
+              try {
+                onnx.load();
+              } catch (RuntimeException e) {
+                log.warn("Warming up embedding model {} failed: {}", onnx.modelId(), e.toString());
+              }
+            },
+            "memstack-embedder-warm-up");
+    thread.setDaemon(true);
+    thread.start();
+    return thread;
+  }
+}

@@ -1,0 +1,362 @@
+package dev.memstack.host.model;
+
+import ai.djl.huggingface.tokenizers.Encoding;
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.onnxruntime.NodeInfo;
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import ai.onnxruntime.TensorInfo;
+import dev.memstack.spi.Embedder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.FloatBuffer;
+import java.nio.LongBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.stream.IntStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An {@link Embedder} that runs a {@link BundledModel} in process with onnxruntime and the Hugging
+ * Face tokenizer (native code shipped in the jars; nothing is downloaded). Vectors are pooled as
+ * the model expects and L2-normalised, so the dot product of two vectors is their cosine; they
+ * match LangChain4j's reference implementation for the same jars. Texts longer than {@code
+ * memstack.models.onnx.max-tokens} are cut. All texts of a call are tokenised at once, sorted by
+ * length and run in batches of {@code memstack.models.onnx.batch-size} texts of similar length (at
+ * most {@value #MAX_BATCH_TOKENS} padded tokens). Caveat: the bundled models are dynamically
+ * quantised with one activation scale per batch, so only batches of one text (the default) give a
+ * vector that depends on the text alone. The model loads on first use or on {@link #load()}; the
+ * instance is thread-safe, and {@link #close()} frees the native session. The native libraries are
+ * unpacked from their jars on first load: onnxruntime's to {@code java.io.tmpdir}, the tokenizer's
+ * to {@code ~/.djl.ai} (set {@code DJL_CACHE_DIR} where the home folder is read-only).
+ */
+public final class OnnxEmbedder implements Embedder, AutoCloseable {
+
+  /** Caps padded tokens per batch, which bounds the attention memory of long texts. */
+  static final int MAX_BATCH_TOKENS = 8192;
+
+  private static final Logger log = LoggerFactory.getLogger(OnnxEmbedder.class);
+
+  private final BundledModel model;
+  private final ModelProperties.Onnx settings;
+  private final ClassLoader resources;
+  private final ReadWriteLock lock = new ReentrantReadWriteLock();
+  private volatile Loaded loaded;
+  private boolean closed;
+
+  /**
+   * An embedder for the model; the model's resources must be on the class path.
+   *
+   * @throws IllegalStateException if the jar carrying the model is missing
+   */
+  public OnnxEmbedder(BundledModel model, ModelProperties.Onnx settings) {
+    this.model = Objects.requireNonNull(model, "model");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.resources = OnnxEmbedder.class.getClassLoader();
+    for (String resource : List.of(model.modelResource(), model.tokenizerResource())) {
+      if (resources.getResource(resource) == null) {
+        throw new IllegalStateException(
+            "embedding model "
+                + model.id()
+                + ": resource "
+                + resource
+                + " is not on the class path (it ships in dev.langchain4j:"
+                + model.artifactId()
+                + ")");
+      }
+    }
+  }
+
+  @Override
+  public String modelId() {
+    return model.id();
+  }
+
+  @Override
+  public int dimension() {
+    return model.dimension();
+  }
+
+  public BundledModel model() {
+    return model;
+  }
+
+  /** Whether the model is in memory. */
+  public boolean loaded() {
+    return loaded != null;
+  }
+
+  /**
+   * Loads the model now if it is not loaded yet.
+   *
+   * @throws IllegalStateException if the model cannot be loaded or the embedder is closed
+   */
+  public void load() {
+    loadedModel();
+  }
+
+  @Override
+  public List<float[]> embed(List<String> texts, Kind kind) {
+    Objects.requireNonNull(texts, "texts");
+    Objects.requireNonNull(kind, "kind");
+    for (int i = 0; i < texts.size(); i++) {
+      if (texts.get(i) == null) {
+        throw new IllegalArgumentException("texts[" + i + "] is null");
+      }
+    }
+    if (texts.isEmpty()) {
+      return List.of();
+    }
+    String prefix = prefix(kind);
+    String[] inputs = texts.stream().map(text -> prefix + text).toArray(String[]::new);
+    Loaded m = loadedModel();
+    lock.readLock().lock();
+    try {
+      if (closed) {
+        throw new IllegalStateException("embedding model " + model.id() + " is closed");
+      }
+      Encoding[] encodings = m.tokenizer().batchEncode(inputs);
+      float[][] vectors = new float[inputs.length][];
+      for (int[] batch : batches(encodings)) {
+        float[][] batchVectors = run(m, encodings, batch);
+        for (int row = 0; row < batch.length; row++) {
+          vectors[batch[row]] = batchVectors[row];
+        }
+      }
+      return List.of(vectors);
+    } catch (OrtException | RuntimeException e) {
+      if (e instanceof IllegalStateException state) {
+        throw state;
+      }
+      throw new IllegalStateException(
+          "embedding model " + model.id() + " failed: " + e.getMessage(), e);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  @Override
+  public void close() {
+    lock.writeLock().lock();
+    try {
+      closed = true;
+      Loaded m = loaded;
+      loaded = null;
+      if (m != null) {
+        m.close();
+      }
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "OnnxEmbedder[" + model.id() + ", dimension " + model.dimension() + "]";
+  }
+
+  private String prefix(Kind kind) {
+    if (kind == Kind.PASSAGE) {
+      return model.passagePrefix();
+    }
+    return model.queryPrefixOptional() && !settings.queryInstruction() ? "" : model.queryPrefix();
+  }
+
+  /** Indices of the texts grouped into batches of similar length, shortest first. */
+  private List<int[]> batches(Encoding[] encodings) {
+    int[] order =
+        IntStream.range(0, encodings.length)
+            .boxed()
+            .sorted(Comparator.comparingInt(i -> encodings[i].getIds().length))
+            .mapToInt(Integer::intValue)
+            .toArray();
+    List<int[]> batches = new ArrayList<>();
+    int start = 0;
+    while (start < order.length) {
+      int end = start + 1;
+      while (end < order.length
+          && end - start < settings.batchSize()
+          && (long) (end - start + 1) * encodings[order[end]].getIds().length <= MAX_BATCH_TOKENS) {
+        end++;
+      }
+      batches.add(Arrays.copyOfRange(order, start, end));
+      start = end;
+    }
+    return batches;
+  }
+
+  private float[][] run(Loaded m, Encoding[] encodings, int[] batch) throws OrtException {
+    int rows = batch.length;
+    int length = 0;
+    for (int index : batch) {
+      length = Math.max(length, encodings[index].getIds().length);
+    }
+    long[] ids = new long[rows * length];
+    long[] mask = new long[rows * length];
+    long[] types = new long[rows * length];
+    for (int row = 0; row < rows; row++) {
+      Encoding encoding = encodings[batch[row]];
+      System.arraycopy(encoding.getIds(), 0, ids, row * length, encoding.getIds().length);
+      long[] attention = encoding.getAttentionMask();
+      System.arraycopy(attention, 0, mask, row * length, attention.length);
+      long[] typeIds = encoding.getTypeIds();
+      System.arraycopy(typeIds, 0, types, row * length, typeIds.length);
+    }
+    long[] shape = {rows, length};
+    OrtEnvironment env = OrtEnvironment.getEnvironment();
+    Map<String, OnnxTensor> inputs = new HashMap<>();
+    try {
+      inputs.put("input_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(ids), shape));
+      inputs.put("attention_mask", OnnxTensor.createTensor(env, LongBuffer.wrap(mask), shape));
+      if (m.takesTokenTypes()) {
+        inputs.put("token_type_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(types), shape));
+      }
+      try (OrtSession.Result result = m.session().run(inputs)) {
+        OnnxTensor hidden = (OnnxTensor) result.get(m.outputName()).orElseThrow();
+        return pool(hidden.getFloatBuffer(), mask, rows, length);
+      }
+    } finally {
+      inputs.values().forEach(OnnxTensor::close);
+    }
+  }
+
+  private float[][] pool(FloatBuffer hidden, long[] mask, int rows, int length) {
+    int dim = model.dimension();
+    float[][] vectors = new float[rows][];
+    for (int row = 0; row < rows; row++) {
+      float[] vector = new float[dim];
+      int rowStart = row * length * dim;
+      if (model.pooling() == BundledModel.Pooling.CLS) {
+        hidden.get(rowStart, vector, 0, dim);
+      } else {
+        int tokens = 0;
+        for (int t = 0; t < length; t++) {
+          if (mask[row * length + t] == 0) {
+            continue;
+          }
+          tokens++;
+          int tokenStart = rowStart + t * dim;
+          for (int d = 0; d < dim; d++) {
+            vector[d] += hidden.get(tokenStart + d);
+          }
+        }
+        for (int d = 0; d < dim; d++) {
+          vector[d] /= Math.max(tokens, 1);
+        }
+      }
+      vectors[row] = Vectors.normalize(vector);
+    }
+    return vectors;
+  }
+
+  private Loaded loadedModel() {
+    Loaded m = loaded;
+    if (m != null) {
+      return m;
+    }
+    lock.writeLock().lock();
+    try {
+      if (closed) {
+        throw new IllegalStateException("embedding model " + model.id() + " is closed");
+      }
+      if (loaded == null) {
+        loaded = open();
+      }
+      return loaded;
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  private Loaded open() {
+    long start = System.nanoTime();
+    HuggingFaceTokenizer tokenizer = null;
+    try (InputStream tokenizerJson = resources.getResourceAsStream(model.tokenizerResource());
+        InputStream onnx = resources.getResourceAsStream(model.modelResource())) {
+      if (tokenizerJson == null || onnx == null) {
+        throw new IOException("model resources not found on the class path");
+      }
+      tokenizer =
+          HuggingFaceTokenizer.newInstance(
+              tokenizerJson,
+              Map.of(
+                  "addSpecialTokens", "true",
+                  "padding", "false",
+                  "truncation", "true",
+                  "maxLength", Integer.toString(settings.maxTokens())));
+      byte[] modelBytes = onnx.readAllBytes();
+      OrtSession session;
+      try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
+        options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+        // Idle onnxruntime threads spin by default. The host shares its cores with request
+        // handling and the providers; measured under load, spinning tripled the time per text.
+        options.addConfigEntry("session.intra_op.allow_spinning", "0");
+        options.addConfigEntry("session.inter_op.allow_spinning", "0");
+        if (settings.threads() > 0) {
+          options.setIntraOpNumThreads(settings.threads());
+        }
+        session = OrtEnvironment.getEnvironment().createSession(modelBytes, options);
+      }
+      Loaded m = describe(tokenizer, session);
+      log.info(
+          "Loaded embedding model {} (dimension {}, pooling {}) in {} ms",
+          model.id(),
+          model.dimension(),
+          model.pooling(),
+          (System.nanoTime() - start) / 1_000_000);
+      return m;
+    } catch (IOException | OrtException | RuntimeException e) {
+      if (tokenizer != null) {
+        tokenizer.close();
+      }
+      throw new IllegalStateException(
+          "could not load embedding model " + model.id() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private Loaded describe(HuggingFaceTokenizer tokenizer, OrtSession session) throws OrtException {
+    Map<String, NodeInfo> outputs = session.getOutputInfo();
+    String outputName =
+        outputs.containsKey("last_hidden_state")
+            ? "last_hidden_state"
+            : outputs.keySet().iterator().next();
+    if (outputs.get(outputName).getInfo() instanceof TensorInfo info) {
+      long[] shape = info.getShape();
+      long hiddenSize = shape[shape.length - 1];
+      if (hiddenSize > 0 && hiddenSize != model.dimension()) {
+        session.close();
+        throw new IllegalStateException(
+            "model output has " + hiddenSize + " dimensions, expected " + model.dimension());
+      }
+    }
+    boolean takesTokenTypes = session.getInputNames().contains("token_type_ids");
+    return new Loaded(tokenizer, session, outputName, takesTokenTypes);
+  }
+
+  private record Loaded(
+      HuggingFaceTokenizer tokenizer,
+      OrtSession session,
+      String outputName,
+      boolean takesTokenTypes) {
+
+    void close() {
+      try {
+        session.close();
+      } catch (OrtException e) {
+        log.warn("Closing the onnxruntime session failed", e);
+      } finally {
+        tokenizer.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,208 @@
+package dev.memstack.host.model;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * An Ollama server on loopback for tests, answering the real wire format of {@code POST /api/embed}
+ * and {@code POST /api/chat} (one JSON object, or NDJSON chunks when the request streams).
+ * Embeddings are word-hash vectors of {@link #dimension()} floats, so similar texts get similar
+ * vectors; the chat answer is {@code "echo: <last user message>"}. Requests are recorded; a delay
+ * or an HTTP error can be set for the next answers.
+ */
+final class FakeOllamaServer implements AutoCloseable {
+
+  /** One request the server received. */
+  record Request(String path, JsonNode body) {}
+
+  private static final JsonMapper JSON = JsonMapper.shared();
+
+  private final HttpServer server;
+  private final ExecutorService threads = Executors.newCachedThreadPool();
+  private final List<Request> requests = new CopyOnWriteArrayList<>();
+  private final int dimension;
+  private volatile Duration delay = Duration.ZERO;
+  private volatile int failWithStatus;
+
+  FakeOllamaServer(int dimension) throws IOException {
+    this.dimension = dimension;
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/api/embed", exchange -> handle(exchange, this::embed));
+    server.createContext("/api/chat", exchange -> handle(exchange, this::chat));
+    server.setExecutor(threads);
+    server.start();
+  }
+
+  String baseUrl() {
+    return "http://127.0.0.1:" + server.getAddress().getPort();
+  }
+
+  int dimension() {
+    return dimension;
+  }
+
+  List<Request> requests() {
+    return List.copyOf(requests);
+  }
+
+  List<Request> requests(String path) {
+    return requests.stream().filter(r -> r.path().equals(path)).toList();
+  }
+
+  void delayAnswers(Duration newDelay) {
+    delay = newDelay;
+  }
+
+  void failWith(int status) {
+    failWithStatus = status;
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    threads.shutdownNow();
+  }
+
+  /** The vector the server answers for a text, before any normalisation. */
+  float[] vectorOf(String text) {
+    float[] vector = new float[dimension];
+    vector[0] = 0.5f;
+    for (String word : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
+      if (!word.isEmpty()) {
+        vector[Math.floorMod(word.hashCode(), dimension)] += 1f;
+      }
+    }
+    return vector;
+  }
+
+  private interface Handler {
+    void answer(HttpExchange exchange, JsonNode body) throws IOException;
+  }
+
+  private void handle(HttpExchange exchange, Handler handler) throws IOException {
+    try (exchange) {
+      if (!"POST".equals(exchange.getRequestMethod())) {
+        send(exchange, 405, "application/json", "{\"error\":\"method not allowed\"}");
+        return;
+      }
+      JsonNode body = JSON.readTree(exchange.getRequestBody().readAllBytes());
+      requests.add(new Request(exchange.getRequestURI().getPath(), body));
+      sleep(delay);
+      if (failWithStatus != 0) {
+        send(exchange, failWithStatus, "application/json", "{\"error\":\"model is on fire\"}");
+        return;
+      }
+      handler.answer(exchange, body);
+    }
+  }
+
+  private void embed(HttpExchange exchange, JsonNode body) throws IOException {
+    List<String> inputs = new ArrayList<>();
+    JsonNode input = body.path("input");
+    if (input.isArray()) {
+      input.forEach(node -> inputs.add(node.asString()));
+    } else {
+      inputs.add(input.asString());
+    }
+    ObjectNode answer = JSON.createObjectNode();
+    answer.put("model", body.path("model").asString());
+    ArrayNode embeddings = answer.putArray("embeddings");
+    for (String text : inputs) {
+      ArrayNode vector = embeddings.addArray();
+      for (float value : vectorOf(text)) {
+        vector.add(value);
+      }
+    }
+    answer.put("total_duration", 1_000_000L);
+    answer.put("load_duration", 1000L);
+    answer.put("prompt_eval_count", inputs.size() * 4);
+    send(exchange, 200, "application/json", JSON.writeValueAsString(answer));
+  }
+
+  private void chat(HttpExchange exchange, JsonNode body) throws IOException {
+    String model = body.path("model").asString();
+    String user = "";
+    for (JsonNode message : body.path("messages")) {
+      if ("user".equals(message.path("role").asString())) {
+        user = message.path("content").asString();
+      }
+    }
+    String answer = "echo: " + user;
+    if (!body.path("stream").asBoolean(true)) {
+      ObjectNode done = chunk(model, answer, true);
+      send(exchange, 200, "application/json", JSON.writeValueAsString(done));
+      return;
+    }
+    exchange.getResponseHeaders().set("Content-Type", "application/x-ndjson");
+    exchange.sendResponseHeaders(200, 0);
+    try (OutputStream out = exchange.getResponseBody()) {
+      for (String piece : answer.split("(?<= )")) {
+        out.write(
+            (JSON.writeValueAsString(chunk(model, piece, false)) + "\n")
+                .getBytes(StandardCharsets.UTF_8));
+        out.flush();
+      }
+      out.write(
+          (JSON.writeValueAsString(chunk(model, "", true)) + "\n")
+              .getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  private static ObjectNode chunk(String model, String content, boolean done) {
+    ObjectNode chunk = JSON.createObjectNode();
+    chunk.put("model", model);
+    chunk.put("created_at", Instant.now().toString());
+    ObjectNode message = chunk.putObject("message");
+    message.put("role", "assistant");
+    message.put("content", content);
+    chunk.put("done", done);
+    if (done) {
+      chunk.put("done_reason", "stop");
+      chunk.put("total_duration", 2_000_000L);
+      chunk.put("load_duration", 1000L);
+      chunk.put("prompt_eval_count", 12);
+      chunk.put("prompt_eval_duration", 500_000L);
+      chunk.put("eval_count", 5);
+      chunk.put("eval_duration", 1_000_000L);
+    }
+    return chunk;
+  }
+
+  private static void send(HttpExchange exchange, int status, String type, String body)
+      throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", type);
+    exchange.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  private static void sleep(Duration duration) {
+    if (duration.isZero()) {
+      return;
+    }
+    try {
+      Thread.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
