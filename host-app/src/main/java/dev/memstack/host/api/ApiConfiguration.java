@@ -1,0 +1,44 @@
+package dev.memstack.host.api;
+
+import dev.memstack.host.stack.MemoryStack;
+import dev.memstack.host.stack.ProviderCalls;
+import dev.memstack.host.stack.StackMembers;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The API's infrastructure: the request body size limit, the provider health checks and the {@code
+ * providers} component of {@code /actuator/health}.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(ApiProperties.class)
+public class ApiConfiguration {
+
+  @Bean
+  FilterRegistrationBean<BodySizeLimitFilter> bodySizeLimitFilter(
+      ApiProperties properties, JsonMapper json) {
+    FilterRegistrationBean<BodySizeLimitFilter> registration =
+        new FilterRegistrationBean<>(
+            new BodySizeLimitFilter(properties.maxBodyBytes().toBytes(), json));
+    registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 20);
+    registration.addUrlPatterns("/*");
+    return registration;
+  }
+
+  @Bean(destroyMethod = "close")
+  ProviderHealthChecker providerHealthChecker(ProviderCalls calls, ApiProperties properties) {
+    return new ProviderHealthChecker(calls, properties.healthTimeout());
+  }
+
+  /** Named {@code providers}: the component's name in {@code /actuator/health}. */
+  @Bean
+  ProviderHealthContributor providers(
+      StackMembers members, ProviderHealthChecker checker, ObjectProvider<MemoryStack> stack) {
+    return new ProviderHealthContributor(members, checker, stack);
+  }
+}

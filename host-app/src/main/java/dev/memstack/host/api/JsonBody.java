@@ -1,0 +1,93 @@
+package dev.memstack.host.api;
+
+import java.util.function.Supplier;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Reads the fields of a JSON object request body with errors that name the field. Values are
+ * checked for their JSON type here; their content is checked by the SPI records' constructors
+ * through {@link #parse(String, Supplier)}.
+ */
+final class JsonBody {
+
+  private final JsonNode node;
+
+  private JsonBody(JsonNode node) {
+    this.node = node;
+  }
+
+  /**
+   * @throws BadRequestException when the body is missing or not a JSON object
+   */
+  static JsonBody of(JsonNode body) {
+    if (body == null || body.isMissingNode() || body.isNull()) {
+      throw new BadRequestException("body", "a JSON object request body is required");
+    }
+    if (!body.isObject()) {
+      throw new BadRequestException("body", "the request body must be a JSON object");
+    }
+    return new JsonBody(body);
+  }
+
+  JsonNode node() {
+    return node;
+  }
+
+  /** A string field that must be present (it may be empty). */
+  String requiredString(String field) {
+    String value = optionalString(field);
+    if (value == null) {
+      throw new BadRequestException(field, field + " is required");
+    }
+    return value;
+  }
+
+  /** A string field, or {@code null} when absent or JSON {@code null}. */
+  String optionalString(String field) {
+    JsonNode value = node.get(field);
+    if (value == null || value.isNull()) {
+      return null;
+    }
+    if (!value.isString()) {
+      throw new BadRequestException(field, field + " must be a string");
+    }
+    return value.stringValue();
+  }
+
+  /** An integer field, or {@code fallback} when absent or JSON {@code null}. */
+  int optionalInt(String field, int fallback) {
+    JsonNode value = node.get(field);
+    if (value == null || value.isNull()) {
+      return fallback;
+    }
+    if (!value.isIntegralNumber() || !value.canConvertToInt()) {
+      throw new BadRequestException(field, field + " must be an integer");
+    }
+    return value.intValue();
+  }
+
+  /** A boolean field, or {@code fallback} when absent or JSON {@code null}. */
+  boolean optionalBoolean(String field, boolean fallback) {
+    JsonNode value = node.get(field);
+    if (value == null || value.isNull()) {
+      return fallback;
+    }
+    if (!value.isBoolean()) {
+      throw new BadRequestException(field, field + " must be true or false");
+    }
+    return value.booleanValue();
+  }
+
+  /**
+   * Runs a parser (usually an SPI record constructor) and turns its {@link
+   * IllegalArgumentException} or {@link NullPointerException} into a 400 naming {@code field}.
+   */
+  static <T> T parse(String field, Supplier<T> parser) {
+    try {
+      return parser.get();
+    } catch (IllegalArgumentException | NullPointerException e) {
+      String message = e.getMessage() == null ? field + " is invalid" : e.getMessage();
+      throw new BadRequestException(field, message);
+    }
+  }
+}

@@ -1,0 +1,191 @@
+package dev.memstack.host.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.memstack.host.stack.ContextAnswer;
+import dev.memstack.host.stack.ContextQuery;
+import dev.memstack.host.stack.MemoryStack;
+import dev.memstack.host.stack.ProviderReport;
+import dev.memstack.host.stack.TurnSubmission;
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.RecallItem;
+import dev.memstack.spi.RecallRequest;
+import dev.memstack.spi.TriggerSource;
+import dev.memstack.spi.Turn;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The two calls an agent platform makes per turn: {@code POST .../memory/context} before the model
+ * runs (system prompt, recall and the fenced context block) and {@code POST .../memory/turns} after
+ * it answered (202; delivery to the providers happens in the background). Every field is checked by
+ * the SPI records before anything reaches the stack, so a rejected request stores nothing.
+ */
+@RestController
+@RequestMapping(
+    path = "/api/v1/agents/{agentId}/memory",
+    produces = MediaType.APPLICATION_JSON_VALUE)
+public class MemoryController {
+
+  /** Turn fields whose errors the {@link Turn} constructor reports by name. */
+  private static final Set<String> TURN_FIELDS =
+      Set.of("turnId", "conversationId", "userMessage", "assistantReply");
+
+  private final MemoryStack stack;
+
+  public MemoryController(MemoryStack stack) {
+    this.stack = stack;
+  }
+
+  /** The answer of a context call. */
+  public record ContextResponse(
+      String systemPrompt, List<RecallView> recall, String context, List<ReportView> providers) {}
+
+  /** One recalled memory. */
+  public record RecallView(
+      String provider,
+      String text,
+      double score,
+      String scope,
+      Instant createdAt,
+      Map<String, String> metadata) {
+
+    static RecallView of(RecallItem item) {
+      return new RecallView(
+          item.source(),
+          item.text(),
+          item.score(),
+          item.scope().name().toLowerCase(Locale.ROOT),
+          item.createdAt(),
+          item.metadata());
+    }
+  }
+
+  /** How one provider did. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record ReportView(String id, String status, long tookMs, String detail) {
+
+    static ReportView of(ProviderReport report) {
+      return new ReportView(report.id(), report.status(), report.tookMs(), report.detail());
+    }
+  }
+
+  /** The answer of a turn submission. */
+  public record TurnAccepted(String turnId) {}
+
+  @PostMapping(path = "/context", consumes = MediaType.APPLICATION_JSON_VALUE)
+  public ContextResponse context(
+      @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
+    AgentId agent = agent(agentId);
+    JsonBody json = JsonBody.of(body);
+    String ownerKey = json.requiredString("ownerKey");
+    OwnerKey owner = JsonBody.parse("ownerKey", () -> OwnerKey.of(ownerKey));
+    String conversationId = json.optionalString("conversationId");
+    String query = json.requiredString("query");
+    int limit = json.optionalInt("limit", 0);
+    boolean explain = json.optionalBoolean("explain", false);
+    if (limit != 0) {
+      JsonBody.parse("limit", () -> RecallRequest.of(agent, owner, "").withLimit(limit));
+    }
+    // RecallRequest checks the conversation id and the query as the providers will see them.
+    JsonBody.parse(
+        "conversationId",
+        () -> conversationId == null ? null : recallRequest(agent, owner, conversationId, ""));
+    JsonBody.parse("query", () -> recallRequest(agent, owner, null, query));
+    ContextQuery contextQuery =
+        JsonBody.parse(
+            "body", () -> new ContextQuery(agent, owner, conversationId, query, limit, explain));
+    ContextAnswer answer = stack.context(contextQuery);
+    return new ContextResponse(
+        answer.systemPrompt(),
+        answer.recall().stream().map(RecallView::of).toList(),
+        answer.context(),
+        answer.providers().stream().map(ReportView::of).toList());
+  }
+
+  @PostMapping(path = "/turns", consumes = MediaType.APPLICATION_JSON_VALUE)
+  public ResponseEntity<TurnAccepted> turns(
+      @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
+    AgentId agent = agent(agentId);
+    JsonBody json = JsonBody.of(body);
+    String ownerKey = json.requiredString("ownerKey");
+    OwnerKey owner = JsonBody.parse("ownerKey", () -> OwnerKey.of(ownerKey));
+    String conversationId = json.requiredString("conversationId");
+    String userMessage = json.requiredString("userMessage");
+    String assistantReply = json.requiredString("assistantReply");
+    String triggerSourceText = json.requiredString("triggerSource");
+    TriggerSource triggerSource =
+        JsonBody.parse("triggerSource", () -> TriggerSource.parse(triggerSourceText));
+    String turnId = json.optionalString("turnId");
+    String timeText = json.optionalString("time");
+    Instant time = timeText == null ? null : time(timeText);
+    // The Turn constructor is the validation the providers rely on; run it before accepting.
+    turn(
+        () ->
+            new Turn(
+                turnId == null ? "validation" : turnId,
+                agent,
+                owner,
+                conversationId,
+                userMessage,
+                assistantReply,
+                triggerSource,
+                time == null ? Instant.EPOCH : time));
+    String accepted =
+        turn(
+            () ->
+                stack.submit(
+                    new TurnSubmission(
+                        agent,
+                        owner,
+                        conversationId,
+                        turnId,
+                        userMessage,
+                        assistantReply,
+                        triggerSource,
+                        time)));
+    return ResponseEntity.status(HttpStatus.ACCEPTED).body(new TurnAccepted(accepted));
+  }
+
+  static AgentId agent(String agentId) {
+    return JsonBody.parse("agentId", () -> AgentId.of(agentId));
+  }
+
+  private static RecallRequest recallRequest(
+      AgentId agent, OwnerKey owner, String conversationId, String query) {
+    return new RecallRequest(agent, owner, conversationId, query, 1, Instant.EPOCH);
+  }
+
+  private static Instant time(String text) {
+    try {
+      return Instant.parse(text);
+    } catch (DateTimeParseException e) {
+      throw new BadRequestException(
+          "time", "time must be an ISO-8601 instant such as 2026-03-02T10:15:30Z, got: " + text);
+    }
+  }
+
+  /** Runs a turn check; an error names the field its message starts with. */
+  private static <T> T turn(java.util.function.Supplier<T> body) {
+    try {
+      return body.get();
+    } catch (IllegalArgumentException | NullPointerException e) {
+      String message = e.getMessage() == null ? "invalid turn" : e.getMessage();
+      String first = message.split("[ :]", 2)[0];
+      throw new BadRequestException(TURN_FIELDS.contains(first) ? first : "body", message);
+    }
+  }
+}

@@ -1,0 +1,55 @@
+package dev.memstack.host.api;
+
+import dev.memstack.host.plugin.PluginInfo;
+import dev.memstack.host.plugin.ProviderRegistry;
+import java.util.List;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code /api/v1/plugins}: the loaded plugins with their state and provider types, and {@code
+ * stop}, {@code start} and {@code reload} of one plugin (reload = stop, unload, load, start; its
+ * provider instances are closed and created anew while context calls go on).
+ */
+@RestController
+@RequestMapping(path = "/api/v1/plugins", produces = MediaType.APPLICATION_JSON_VALUE)
+public class PluginController {
+
+  private final ProviderRegistry registry;
+
+  public PluginController(ProviderRegistry registry) {
+    this.registry = registry;
+  }
+
+  /** The list answer. */
+  public record Plugins(List<PluginInfo> plugins) {}
+
+  @GetMapping
+  public Plugins plugins() {
+    return new Plugins(registry.plugins());
+  }
+
+  @GetMapping("/{pluginId}")
+  public PluginInfo plugin(@PathVariable("pluginId") String pluginId) {
+    return registry.plugin(pluginId);
+  }
+
+  @PostMapping("/{pluginId}/stop")
+  public PluginInfo stop(@PathVariable("pluginId") String pluginId) {
+    return registry.stopPlugin(pluginId);
+  }
+
+  @PostMapping("/{pluginId}/start")
+  public PluginInfo start(@PathVariable("pluginId") String pluginId) {
+    return registry.startPlugin(pluginId);
+  }
+
+  @PostMapping("/{pluginId}/reload")
+  public PluginInfo reload(@PathVariable("pluginId") String pluginId) {
+    return registry.reloadPlugin(pluginId);
+  }
+}

@@ -1,0 +1,49 @@
+package dev.memstack.host.plugin;
+
+import dev.memstack.host.stack.SystemPromptCache;
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Embedder;
+import dev.memstack.spi.LanguageModel;
+import dev.memstack.spi.ProviderConfig;
+import dev.memstack.spi.ProviderContext;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Objects;
+
+/**
+ * The {@link ProviderContext} the host hands a provider factory: the instance id, its {@code
+ * memstack.providers.<id>.config.*} view, its folder {@code <data-dir>/<id>} (created before the
+ * factory runs), the host clock and the host's model ports. The ports resolve the model beans on
+ * first use, so a model loads only when a provider needs it. {@link #systemPromptChanged(AgentId)}
+ * invalidates the stack's cached system prompt.
+ */
+record HostProviderContext(
+    String instanceId,
+    ProviderConfig config,
+    Path dataDir,
+    Clock clock,
+    Embedder embedder,
+    LanguageModel languageModel,
+    SystemPromptCache systemPromptCache)
+    implements ProviderContext {
+
+  HostProviderContext {
+    Objects.requireNonNull(instanceId, "instanceId");
+    Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(dataDir, "dataDir");
+    Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(embedder, "embedder");
+    Objects.requireNonNull(languageModel, "languageModel");
+    Objects.requireNonNull(systemPromptCache, "systemPromptCache");
+  }
+
+  @Override
+  public void systemPromptChanged(AgentId agent) {
+    systemPromptCache.invalidate(agent);
+  }
+
+  @Override
+  public String toString() {
+    return "ProviderContext[" + instanceId + ", " + dataDir + "]";
+  }
+}
