@@ -17,6 +17,7 @@ final class EmbedderWarmUp implements ApplicationListener<ApplicationReadyEvent>
 
   private final Embedder embedder;
   private final boolean enabled;
+  private volatile String failure;
 
   EmbedderWarmUp(Embedder embedder, boolean enabled) {
     this.embedder = embedder;
@@ -26,6 +27,16 @@ final class EmbedderWarmUp implements ApplicationListener<ApplicationReadyEvent>
   @Override
   public void onApplicationEvent(ApplicationReadyEvent event) {
     start();
+  }
+
+  /** Whether the host warms the model up at start. */
+  boolean enabled() {
+    return enabled;
+  }
+
+  /** Why the warm-up failed, or {@code null}. */
+  String failure() {
+    return failure;
   }
 
   /** Starts the warm-up thread; returns it, or {@code null} when there is nothing to warm up. */
@@ -39,6 +50,7 @@ final class EmbedderWarmUp implements ApplicationListener<ApplicationReadyEvent>
               try {
                 onnx.load();
               } catch (RuntimeException e) {
+                failure = e.getMessage();
                 log.warn("Warming up embedding model {} failed: {}", onnx.modelId(), e.toString());
               }
             },

@@ -34,6 +34,12 @@ public class ModelConfiguration {
   }
 
   @Bean
+  ModelsHealthIndicator modelsHealthIndicator(
+      Embedder embedder, LanguageModel languageModel, EmbedderWarmUp warmUp) {
+    return new ModelsHealthIndicator(embedder, languageModel, warmUp);
+  }
+
+  @Bean
   EmbedderWarmUp embedderWarmUp(Embedder embedder, ModelProperties properties) {
     return new EmbedderWarmUp(embedder, properties.onnx().warmUp());
   }

@@ -17,16 +17,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The default {@link TurnOutbox}: one bounded FIFO queue and one daemon delivery thread per
- * provider id, so turns reach each provider in the order they were accepted, one at a time, and a
- * slow, failing or hung provider only holds up its own queue. Delivery looks the provider up by id
- * at delivery time, so a reloaded plugin receives the turns queued before the reload; while no
- * provider of that id is running, or while it throws, the head turn is retried with exponential
- * backoff ({@code memstack.stack.sync.initial-backoff} doubling up to {@code max-backoff}). A turn
- * is only dropped from its queue once the provider accepted it. Caveats: the queues live in memory
- * (turns still queued when the host stops, after a short grace period to drain, are lost), and a
- * turn a provider rejects forever holds up that provider's queue; {@link #stats()} shows both the
- * backlog and the last error.
+ * The in-memory {@link TurnOutbox} ({@code memstack.outbox.type=memory}): one bounded FIFO queue
+ * and one daemon delivery thread per provider id, so turns reach each provider in the order they
+ * were accepted, one at a time, and a slow, failing or hung provider only holds up its own queue.
+ * Delivery looks the provider up by id at delivery time, so a reloaded plugin receives the turns
+ * queued before the reload; while no provider of that id is running, or while it throws, the head
+ * turn is retried with exponential backoff ({@code memstack.stack.sync.initial-backoff} doubling up
+ * to {@code max-backoff}). A turn is only dropped from its queue once the provider accepted it.
+ * Caveats: the queues live in memory (turns still queued when the host stops, after a short grace
+ * period to drain, are lost), and a turn a provider rejects forever holds up that provider's queue;
+ * {@link #stats()} shows both the backlog and the last error.
  */
 public final class InMemoryTurnOutbox implements TurnOutbox {
 

@@ -109,13 +109,13 @@ public record StackProperties(
   public record SystemPrompt(
       @DefaultValue("24000") int budget,
       @DefaultValue("1000ms") Duration timeout,
-      @DefaultValue("30s") Duration retryAfter) {
+      @DefaultValue("2s") Duration retryAfter) {
 
     public SystemPrompt {
       atLeast(budget, 200, "memstack.stack.system-prompt.budget");
       timeout = positive(timeout, Duration.ofMillis(1000), "memstack.stack.system-prompt.timeout");
       retryAfter =
-          positive(retryAfter, Duration.ofSeconds(30), "memstack.stack.system-prompt.retry-after");
+          positive(retryAfter, Duration.ofSeconds(2), "memstack.stack.system-prompt.retry-after");
     }
 
     public static SystemPrompt defaults() {
@@ -148,12 +148,14 @@ public record StackProperties(
   /**
    * Delivery of finished turns ({@code memstack.stack.sync.*}).
    *
-   * @param queueCapacity Most turns waiting for one provider; when a queue is full new turns are
-   *     refused (HTTP 503) until it drains.
+   * @param queueCapacity Most turns waiting for one provider in the in-memory outbox
+   *     (memstack.outbox.type=memory); when a queue is full new turns are refused (HTTP 503) until
+   *     it drains. The journal outbox uses memstack.outbox.max-pending instead.
    * @param initialBackoff Wait before the first retry of a failed delivery; it doubles per failure.
    * @param maxBackoff Longest wait between retries.
    * @param shutdownGrace How long the host, when it stops, keeps delivering queued turns before it
-   *     gives up on them (the default queue lives in memory); zero stops at once.
+   *     gives up on them (with memstack.outbox.type=memory they are then lost; the journal outbox
+   *     keeps them for the next start); zero stops at once.
    */
   public record Sync(
       @DefaultValue("10000") int queueCapacity,

@@ -7,8 +7,9 @@ import java.util.Map;
 /**
  * Hands accepted turns to providers off the request path: one ordered queue per provider id,
  * delivered one at a time, retried while the provider fails, one provider never delaying another.
- * The in-memory {@link InMemoryTurnOutbox} is the default; a durable journal can take its place.
- * Implementations are thread-safe.
+ * The durable journal of {@code dev.memstack.host.outbox} is the default; the in-memory {@link
+ * InMemoryTurnOutbox} takes its place with {@code memstack.outbox.type=memory}. Implementations are
+ * thread-safe.
  */
 public interface TurnOutbox extends AutoCloseable {
 
@@ -23,7 +24,10 @@ public interface TurnOutbox extends AutoCloseable {
   /** The backlog per provider id that has ever had a turn queued. */
   Map<String, OutboxStats> stats();
 
-  /** Stops delivery; turns still queued are dropped by the in-memory implementation. */
+  /**
+   * Stops delivery; turns still queued are dropped by the in-memory implementation and delivered
+   * after the next start by the journal.
+   */
   @Override
   void close();
 }

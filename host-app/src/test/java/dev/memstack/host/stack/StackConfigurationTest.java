@@ -12,6 +12,7 @@ class StackConfigurationTest {
   private final ApplicationContextRunner runner =
       new ApplicationContextRunner()
           .withUserConfiguration(StackConfiguration.class)
+          .withPropertyValues("memstack.outbox.type=memory")
           .withBean(StackMembers.class, FakeStackMembers::new);
 
   @Test
@@ -26,6 +27,7 @@ class StackConfigurationTest {
               assertThat(context).hasSingleBean(ProviderCalls.class);
               assertThat(context).hasSingleBean(SystemPromptCache.class);
               assertThat(context).hasSingleBean(TurnOutbox.class);
+              assertThat(context.getBean(TurnOutbox.class)).isInstanceOf(InMemoryTurnOutbox.class);
               StackProperties properties = context.getBean(StackProperties.class);
               assertThat(properties.context().deadline()).isEqualTo(Duration.ofSeconds(2));
               assertThat(properties.sync().queueCapacity()).isEqualTo(7);

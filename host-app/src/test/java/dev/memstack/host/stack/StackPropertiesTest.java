@@ -30,7 +30,7 @@ class StackPropertiesTest {
     assertThat(bound.context().callThreads()).isEqualTo(256);
     assertThat(bound.systemPrompt().budget()).isEqualTo(24_000);
     assertThat(bound.systemPrompt().timeout()).isEqualTo(Duration.ofMillis(1000));
-    assertThat(bound.systemPrompt().retryAfter()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(bound.systemPrompt().retryAfter()).isEqualTo(Duration.ofSeconds(2));
     assertThat(bound.breaker().failureThreshold()).isEqualTo(5);
     assertThat(bound.breaker().openDuration()).isEqualTo(Duration.ofSeconds(30));
     assertThat(bound.sync().queueCapacity()).isEqualTo(10_000);

@@ -1,0 +1,92 @@
+package dev.memstack.host.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.memstack.host.outbox.Failures;
+import dev.memstack.host.outbox.JournalTurnOutbox;
+import dev.memstack.host.stack.OutboxStats;
+import dev.memstack.host.stack.TurnOutbox;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code GET /api/v1/outbox}: the turn delivery backlog of every provider (pending count, age of
+ * the oldest pending record, turns delivered and failed attempts since start, the last error
+ * without secrets) and, for the journal outbox, the journal's size on disk.
+ */
+@RestController
+public class OutboxController {
+
+  private final TurnOutbox outbox;
+
+  public OutboxController(TurnOutbox outbox) {
+    this.outbox = outbox;
+  }
+
+  /** The answer: {@code type} is {@code journal} or {@code memory}. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record OutboxView(String type, List<BacklogView> providers, JournalView journal) {}
+
+  /** One provider's backlog; the split into turns and erasures is known to the journal only. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record BacklogView(
+      String id,
+      int pending,
+      Integer pendingTurns,
+      Integer pendingErasures,
+      long oldestAgeMs,
+      String oldestAge,
+      long delivered,
+      Long erased,
+      long failedAttempts,
+      String lastError) {}
+
+  /** The journal on disk; {@code accepted} counts every record ever written. */
+  public record JournalView(
+      int segments, long bytes, long maxBytes, long accepted, boolean fsync) {}
+
+  @GetMapping(path = "/api/v1/outbox", produces = MediaType.APPLICATION_JSON_VALUE)
+  public OutboxView outbox() {
+    List<BacklogView> views = new ArrayList<>();
+    if (outbox instanceof JournalTurnOutbox journal) {
+      for (JournalTurnOutbox.Backlog backlog : journal.backlog()) {
+        OutboxStats stats = backlog.stats();
+        views.add(
+            view(
+                backlog.id(),
+                stats,
+                backlog.pendingTurns(),
+                backlog.pendingErasures(),
+                backlog.erased()));
+      }
+      JournalTurnOutbox.JournalStats disk = journal.journalStats();
+      return new OutboxView(
+          "journal",
+          views,
+          new JournalView(
+              disk.segments(), disk.bytes(), disk.maxBytes(), disk.nextPosition(), disk.fsync()));
+    }
+    for (Map.Entry<String, OutboxStats> entry : outbox.stats().entrySet()) {
+      views.add(view(entry.getKey(), entry.getValue(), null, null, null));
+    }
+    return new OutboxView("memory", views, null);
+  }
+
+  private static BacklogView view(
+      String id, OutboxStats stats, Integer turns, Integer erasures, Long erased) {
+    return new BacklogView(
+        id,
+        stats.pending(),
+        turns,
+        erasures,
+        stats.oldestAge().toMillis(),
+        stats.oldestAge().toString(),
+        stats.delivered(),
+        erased,
+        stats.failedAttempts(),
+        stats.lastError() == null ? null : Failures.redact(stats.lastError()));
+  }
+}

@@ -1,0 +1,59 @@
+package dev.memstack.host.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.memstack.host.outbox.OwnerEraser;
+import dev.memstack.host.outbox.OwnerErasure;
+import dev.memstack.host.outbox.ProviderErasure;
+import dev.memstack.spi.OwnerKey;
+import java.util.List;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code DELETE /api/v1/owners/{ownerKey}/memory}: erases one owner in every configured provider
+ * and drops the owner's turns still waiting for delivery. The answer (200) lists each provider's
+ * outcome: {@code erased}, {@code queued} (not running or still busy; the erasure runs when it
+ * can), {@code unsupported} (the provider cannot forget owners) or {@code error} (the provider
+ * failed; the journal outbox retries it). An invalid owner key answers 400 naming {@code ownerKey};
+ * a journal that cannot be written answers 503.
+ */
+@RestController
+public class OwnerMemoryController {
+
+  private final OwnerEraser eraser;
+
+  public OwnerMemoryController(OwnerEraser eraser) {
+    this.eraser = eraser;
+  }
+
+  /** The answer. */
+  public record ErasureView(String ownerKey, List<ProviderErasureView> providers) {}
+
+  /** One provider's outcome. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record ProviderErasureView(
+      String id, String outcome, long removed, int droppedPending, String detail) {
+
+    static ProviderErasureView of(ProviderErasure erasure) {
+      return new ProviderErasureView(
+          erasure.id(),
+          erasure.outcome(),
+          erasure.removed(),
+          erasure.droppedPending(),
+          erasure.detail());
+    }
+  }
+
+  @DeleteMapping(
+      path = "/api/v1/owners/{ownerKey}/memory",
+      produces = MediaType.APPLICATION_JSON_VALUE)
+  public ErasureView erase(@PathVariable("ownerKey") String ownerKey) {
+    OwnerKey owner = JsonBody.parse("ownerKey", () -> OwnerKey.of(ownerKey));
+    OwnerErasure erasure = eraser.erase(owner);
+    return new ErasureView(
+        erasure.owner().value(),
+        erasure.providers().stream().map(ProviderErasureView::of).toList());
+  }
+}

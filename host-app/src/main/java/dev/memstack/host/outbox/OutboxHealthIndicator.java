@@ -1,0 +1,76 @@
+package dev.memstack.host.outbox;
+
+import dev.memstack.host.stack.OutboxStats;
+import dev.memstack.host.stack.StackMembers;
+import dev.memstack.host.stack.TurnOutbox;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+
+/**
+ * The {@code outbox} component of {@code /actuator/health}: {@code UP} while every provider keeps
+ * up, {@code DEGRADED} when a turn or erasure has waited longer than {@code
+ * memstack.outbox.degraded-lag} for a running provider (or a turn for any provider). Erasures
+ * waiting for a provider that is not running do not count: they run when it returns. Details list
+ * each provider's pending count and oldest age, and the journal's size.
+ */
+public final class OutboxHealthIndicator implements HealthIndicator {
+
+  /** Some provider lags behind; the host still accepts turns. */
+  public static final Status DEGRADED = new Status("DEGRADED");
+
+  private final TurnOutbox outbox;
+  private final StackMembers members;
+  private final Duration degradedLag;
+
+  public OutboxHealthIndicator(TurnOutbox outbox, StackMembers members, Duration degradedLag) {
+    this.outbox = Objects.requireNonNull(outbox, "outbox");
+    this.members = Objects.requireNonNull(members, "members");
+    this.degradedLag = Objects.requireNonNull(degradedLag, "degradedLag");
+  }
+
+  @Override
+  public Health health() {
+    boolean lagging = false;
+    Map<String, Object> providers = new LinkedHashMap<>();
+    if (outbox instanceof JournalTurnOutbox journal) {
+      for (JournalTurnOutbox.Backlog backlog : journal.backlog()) {
+        boolean counts = backlog.pendingTurns() > 0 || members.find(backlog.id()).isPresent();
+        boolean late = counts && backlog.stats().oldestAge().compareTo(degradedLag) > 0;
+        lagging |= late;
+        providers.put(backlog.id(), details(backlog.stats(), late));
+      }
+    } else {
+      for (Map.Entry<String, OutboxStats> entry : outbox.stats().entrySet()) {
+        boolean late = entry.getValue().oldestAge().compareTo(degradedLag) > 0;
+        lagging |= late;
+        providers.put(entry.getKey(), details(entry.getValue(), late));
+      }
+    }
+    Health.Builder health = lagging ? Health.status(DEGRADED) : Health.up();
+    health.withDetail("degradedLag", degradedLag.toString()).withDetail("providers", providers);
+    if (outbox instanceof JournalTurnOutbox journal) {
+      JournalTurnOutbox.JournalStats stats = journal.journalStats();
+      health.withDetail(
+          "journal",
+          Map.of(
+              "segments", stats.segments(),
+              "bytes", stats.bytes(),
+              "maxBytes", stats.maxBytes(),
+              "fsync", stats.fsync()));
+    }
+    return health.build();
+  }
+
+  private static Map<String, Object> details(OutboxStats stats, boolean late) {
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("pending", stats.pending());
+    details.put("oldestAge", stats.oldestAge().toString());
+    details.put("lagging", late);
+    return details;
+  }
+}

@@ -1,0 +1,121 @@
+package dev.memstack.host.outbox;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Settings of the turn outbox ({@code memstack.outbox.*}). A missing value takes its default; a
+ * value out of range stops the host at start with a message naming the key. Retry backoff and the
+ * shutdown grace period come from {@code memstack.stack.sync.*}.
+ *
+ * @param type Where accepted turns wait for delivery: 'journal' (on disk, survives a crash; the
+ *     default) or 'memory' (lost when the host stops; {@code memstack.stack.sync.queue-capacity}
+ *     bounds it).
+ * @param dir Folder of the journal; defaults to the 'outbox' folder under memstack.data-dir.
+ * @param segmentSize Size at which the journal starts a new segment file; a segment is deleted once
+ *     every provider has received everything in it.
+ * @param maxPending Most turns waiting for one provider; past it new turns are refused with HTTP
+ *     503 and a Retry-After header until the provider catches up.
+ * @param maxJournalSize Most bytes the journal may hold on disk; past it new turns are refused with
+ *     HTTP 503 and a Retry-After header.
+ * @param fsync Whether a turn is forced to disk (fdatasync, shared by concurrent submitters) before
+ *     it is acknowledged. Turning it off trades crash safety for latency: a turn may then be lost
+ *     by a power failure or kernel crash, though not by a crash of the host process alone.
+ * @param degradedLag Age of the oldest turn waiting for a provider past which the 'outbox'
+ *     component of /actuator/health reports DEGRADED.
+ * @param eraseWait How long an owner erasure waits for the providers' answers before it reports the
+ *     ones still working as 'queued' (the erasure then completes in the background).
+ */
+@ConfigurationProperties("memstack.outbox")
+public record OutboxProperties(
+    @DefaultValue("journal") Type type,
+    Path dir,
+    @DefaultValue("64MB") DataSize segmentSize,
+    @DefaultValue("100000") int maxPending,
+    @DefaultValue("1GB") DataSize maxJournalSize,
+    @DefaultValue("true") boolean fsync,
+    @DefaultValue("2m") Duration degradedLag,
+    @DefaultValue("10s") Duration eraseWait) {
+
+  /** Smallest accepted segment size. */
+  public static final DataSize MIN_SEGMENT_SIZE = DataSize.ofKilobytes(4);
+
+  /** Where turns wait for delivery. */
+  public enum Type {
+    /** The durable on-disk journal ({@link JournalTurnOutbox}). */
+    JOURNAL,
+    /** The in-memory queues of the stack ({@code InMemoryTurnOutbox}). */
+    MEMORY
+  }
+
+  public OutboxProperties {
+    type = type == null ? Type.JOURNAL : type;
+    segmentSize = segmentSize == null ? DataSize.ofMegabytes(64) : segmentSize;
+    if (segmentSize.compareTo(MIN_SEGMENT_SIZE) < 0) {
+      throw new IllegalArgumentException(
+          "memstack.outbox.segment-size must be at least 4KB, got: " + segmentSize);
+    }
+    if (maxPending < 1) {
+      throw new IllegalArgumentException(
+          "memstack.outbox.max-pending must be at least 1, got: " + maxPending);
+    }
+    maxJournalSize = maxJournalSize == null ? DataSize.ofGigabytes(1) : maxJournalSize;
+    if (maxJournalSize.compareTo(segmentSize) < 0) {
+      throw new IllegalArgumentException(
+          "memstack.outbox.max-journal-size ("
+              + maxJournalSize
+              + ") must not be smaller than memstack.outbox.segment-size ("
+              + segmentSize
+              + ")");
+    }
+    degradedLag = positive(degradedLag, Duration.ofMinutes(2), "memstack.outbox.degraded-lag");
+    eraseWait = eraseWait == null ? Duration.ofSeconds(10) : eraseWait;
+    if (eraseWait.isNegative()) {
+      throw new IllegalArgumentException(
+          "memstack.outbox.erase-wait must not be negative, got: " + eraseWait);
+    }
+  }
+
+  /** Every setting at its default. */
+  public static OutboxProperties defaults() {
+    return new OutboxProperties(null, null, null, 100_000, null, true, null, null);
+  }
+
+  public OutboxProperties withSegmentSize(DataSize newSegmentSize) {
+    return new OutboxProperties(
+        type, dir, newSegmentSize, maxPending, maxJournalSize, fsync, degradedLag, eraseWait);
+  }
+
+  public OutboxProperties withMaxPending(int newMaxPending) {
+    return new OutboxProperties(
+        type, dir, segmentSize, newMaxPending, maxJournalSize, fsync, degradedLag, eraseWait);
+  }
+
+  public OutboxProperties withMaxJournalSize(DataSize newMaxJournalSize) {
+    return new OutboxProperties(
+        type, dir, segmentSize, maxPending, newMaxJournalSize, fsync, degradedLag, eraseWait);
+  }
+
+  public OutboxProperties withFsync(boolean newFsync) {
+    return new OutboxProperties(
+        type, dir, segmentSize, maxPending, maxJournalSize, newFsync, degradedLag, eraseWait);
+  }
+
+  public OutboxProperties withEraseWait(Duration newEraseWait) {
+    return new OutboxProperties(
+        type, dir, segmentSize, maxPending, maxJournalSize, fsync, degradedLag, newEraseWait);
+  }
+
+  private static Duration positive(Duration value, Duration fallback, String key) {
+    if (value == null) {
+      return fallback;
+    }
+    if (value.isNegative() || value.isZero()) {
+      throw new IllegalArgumentException(key + " must be positive, got: " + value);
+    }
+    return value;
+  }
+}

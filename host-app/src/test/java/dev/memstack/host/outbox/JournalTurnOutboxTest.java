@@ -1,0 +1,401 @@
+package dev.memstack.host.outbox;
+
+import static dev.memstack.host.outbox.Turns.eventually;
+import static dev.memstack.host.outbox.Turns.turn;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.memstack.host.stack.OutboxStats;
+import dev.memstack.host.stack.TurnOutboxFullException;
+import dev.memstack.spi.OwnerKey;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.util.unit.DataSize;
+
+class JournalTurnOutboxTest {
+
+  private static final List<String> AB = List.of("a", "b");
+
+  @TempDir Path dir;
+
+  private final TestMembers members = new TestMembers();
+  private final List<JournalTurnOutbox> opened = new ArrayList<>();
+  private OutboxProperties settings =
+      OutboxProperties.defaults().withEraseWait(Duration.ofSeconds(5));
+
+  @AfterEach
+  void closeAll() {
+    opened.forEach(JournalTurnOutbox::close);
+  }
+
+  private JournalTurnOutbox open() {
+    JournalTurnOutbox outbox =
+        JournalTurnOutbox.open(dir, settings, Turns.FAST_RETRY, members, Turns.calls());
+    opened.add(outbox);
+    return outbox;
+  }
+
+  private static List<String> ids(String prefix, int count) {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      ids.add(prefix + i);
+    }
+    return ids;
+  }
+
+  @Test
+  void everyTurnReachesEveryRecipientInTheOrderItWasAccepted() throws Exception {
+    RecordingProvider a = new RecordingProvider("a");
+    RecordingProvider b = new RecordingProvider("b");
+    b.delayMillis = 2;
+    members.run(a).run(b);
+    JournalTurnOutbox outbox = open();
+
+    ExecutorService submitters = Executors.newFixedThreadPool(4);
+    List<Future<?>> done = new ArrayList<>();
+    for (int t = 0; t < 4; t++) {
+      int thread = t;
+      done.add(
+          submitters.submit(
+              () -> {
+                for (int i = 0; i < 50; i++) {
+                  outbox.enqueue(turn("t" + thread + "-" + i), AB);
+                }
+              }));
+    }
+    for (Future<?> f : done) {
+      f.get(30, TimeUnit.SECONDS);
+    }
+    submitters.shutdown();
+
+    eventually(() -> assertThat(b.received).hasSize(200));
+    assertThat(a.received).hasSize(200).doesNotHaveDuplicates();
+    // both saw the one journal order, and each submitter's turns in the order it sent them
+    assertThat(b.received).containsExactlyElementsOf(a.received);
+    for (int t = 0; t < 4; t++) {
+      String prefix = "t" + t + "-";
+      assertThat(a.received.stream().filter(id -> id.startsWith(prefix)))
+          .containsExactlyElementsOf(ids(prefix, 50));
+    }
+    assertThat(outbox.stats().get("a").delivered()).isEqualTo(200);
+    assertThat(outbox.stats().get("b").pending()).isZero();
+  }
+
+  @Test
+  void aFailingProviderIsRetriedWhileTheOtherKeepsReceiving() {
+    RecordingProvider a = new RecordingProvider("a");
+    RecordingProvider b = new RecordingProvider("b");
+    b.failing = true;
+    members.run(a).run(b);
+    JournalTurnOutbox outbox = open();
+
+    for (int i = 0; i < 20; i++) {
+      outbox.enqueue(turn("t" + i), AB);
+    }
+
+    eventually(() -> assertThat(a.storedIds()).containsExactlyElementsOf(ids("t", 20)));
+    eventually(() -> assertThat(b.syncAttempts.get()).isGreaterThan(3));
+    OutboxStats failing = outbox.stats().get("b");
+    assertThat(failing.pending()).isEqualTo(20);
+    assertThat(failing.failedAttempts()).isGreaterThan(2);
+    assertThat(failing.lastError()).contains("backend unreachable").doesNotContain("s3cret");
+    assertThat(b.stored).isEmpty();
+
+    b.failing = false;
+    eventually(() -> assertThat(b.storedIds()).containsExactlyElementsOf(ids("t", 20)));
+    eventually(() -> assertThat(outbox.stats().get("b").pending()).isZero());
+  }
+
+  @Test
+  void aRestartedOutboxDeliversWhatWasPendingAndNothingTwice() {
+    RecordingProvider a = new RecordingProvider("a");
+    members.run(a).stop("b");
+    JournalTurnOutbox first = open();
+    for (int i = 0; i < 30; i++) {
+      first.enqueue(turn("t" + i), AB);
+    }
+    eventually(() -> assertThat(a.received).hasSize(30));
+    first.close();
+
+    RecordingProvider b = new RecordingProvider("b");
+    RecordingProvider a2 = new RecordingProvider("a");
+    members.run(a2).run(b);
+    JournalTurnOutbox second = open();
+    eventually(() -> assertThat(b.received).containsExactlyElementsOf(ids("t", 30)));
+    second.enqueue(turn("t30"), AB);
+    eventually(() -> assertThat(a2.received).containsExactly("t30"));
+    eventually(() -> assertThat(b.received).hasSize(31));
+    assertThat(second.stats().get("b").pending()).isZero();
+  }
+
+  @Test
+  void aProviderThatWasDownAtTheRestartGetsItsTurnsWhenItComesBack() {
+    members.stop("a");
+    JournalTurnOutbox first = open();
+    for (int i = 0; i < 10; i++) {
+      first.enqueue(turn("t" + i), List.of("a"));
+    }
+    assertThat(first.stats().get("a").pending()).isEqualTo(10);
+    first.close();
+
+    JournalTurnOutbox second = open();
+    assertThat(second.stats().get("a").pending()).isEqualTo(10);
+    RecordingProvider a = new RecordingProvider("a");
+    members.run(a);
+    eventually(() -> assertThat(a.storedIds()).containsExactlyElementsOf(ids("t", 10)));
+  }
+
+  @Test
+  void pastMaxPendingTurnsForOneProviderNewTurnsAreRefused() {
+    settings = settings.withMaxPending(5);
+    members.stop("slow");
+    members.run(new RecordingProvider("fast"));
+    JournalTurnOutbox outbox = open();
+    for (int i = 0; i < 5; i++) {
+      outbox.enqueue(turn("t" + i), List.of("fast", "slow"));
+    }
+
+    assertThatThrownBy(() -> outbox.enqueue(turn("t5"), List.of("fast", "slow")))
+        .isInstanceOf(TurnOutboxFullException.class)
+        .hasMessageContaining("slow")
+        .satisfies(e -> assertThat(((TurnOutboxFullException) e).providerId()).isEqualTo("slow"));
+    // nothing of the refused turn was kept, and the other provider is not limited by it
+    assertThat(outbox.journalStats().nextPosition()).isEqualTo(5);
+    outbox.enqueue(turn("t6"), List.of("fast"));
+  }
+
+  @Test
+  void pastTheJournalSizeLimitNewTurnsAreRefused() {
+    settings =
+        settings
+            .withSegmentSize(DataSize.ofKilobytes(4))
+            .withMaxJournalSize(DataSize.ofKilobytes(8));
+    members.stop("down");
+    JournalTurnOutbox outbox = open();
+    int accepted = 0;
+    TurnOutboxFullException refusal = null;
+    for (int i = 0; i < 100 && refusal == null; i++) {
+      try {
+        outbox.enqueue(turn("t" + i), List.of("down"));
+        accepted++;
+      } catch (TurnOutboxFullException e) {
+        refusal = e;
+      }
+    }
+    assertThat(refusal).isNotNull();
+    assertThat(refusal.providerId()).isNull();
+    assertThat(refusal.getMessage()).contains("max-journal-size");
+    assertThat(accepted).isBetween(10, 90);
+    assertThat(outbox.journalStats().bytes()).isLessThanOrEqualTo(8 * 1024);
+  }
+
+  @Test
+  void deliveredSegmentsAreDeletedAndAProviderThatIsDownKeepsThemUntilItCatchesUp()
+      throws IOException {
+    settings = settings.withSegmentSize(DataSize.ofKilobytes(4));
+    RecordingProvider a = new RecordingProvider("a");
+    members.run(a).stop("b");
+    JournalTurnOutbox outbox = open();
+    for (int i = 0; i < 150; i++) {
+      outbox.enqueue(turn("t" + i), AB);
+    }
+    eventually(() -> assertThat(a.received).hasSize(150));
+    outbox.maintain();
+    int held = segmentFiles().size();
+    assertThat(held).isGreaterThan(3);
+
+    RecordingProvider b = new RecordingProvider("b");
+    members.run(b);
+    eventually(() -> assertThat(b.received).hasSize(150));
+    eventually(
+        () -> {
+          outbox.maintain();
+          assertThat(segmentFiles()).hasSize(1);
+        });
+    assertThat(outbox.journalStats().segments()).isEqualTo(1);
+  }
+
+  @Test
+  void anErasureDropsThePendingTurnsOfThatOwnerOnly() {
+    members.stop("a");
+    JournalTurnOutbox outbox = open();
+    outbox.enqueue(turn("a1", "user:1"), List.of("a"));
+    outbox.enqueue(turn("b1", "user:2"), List.of("a"));
+    outbox.enqueue(turn("a2", "user:1"), List.of("a"));
+    outbox.enqueue(turn("b2", "user:2"), List.of("a"));
+
+    OwnerErasure erasure = outbox.erase(OwnerKey.of("user:1"));
+    outbox.enqueue(turn("a3", "user:1"), List.of("a"));
+
+    assertThat(erasure.providers()).hasSize(1);
+    ProviderErasure outcome = erasure.providers().get(0);
+    assertThat(outcome.id()).isEqualTo("a");
+    assertThat(outcome.outcome()).isEqualTo(ProviderErasure.QUEUED);
+    assertThat(outcome.droppedPending()).isEqualTo(2);
+    assertThat(outbox.stats().get("a").pending()).isEqualTo(4); // b1, b2, the erasure, a3
+
+    RecordingProvider a = new RecordingProvider("a");
+    members.run(a);
+    eventually(
+        () ->
+            assertThat(a.events).containsExactly("turn:b1", "turn:b2", "forget:user:1", "turn:a3"));
+  }
+
+  @Test
+  void aRunningProviderErasesAtOnceAndAProviderThatCannotForgetIsReported() {
+    RecordingProvider forgetful = new RecordingProvider("forgetful");
+    RecordingProvider keeper = new RecordingProvider("keeper", false);
+    members.run(forgetful).run(keeper);
+    JournalTurnOutbox outbox = open();
+    outbox.enqueue(turn("t1", "user:1"), List.of("forgetful", "keeper"));
+    outbox.enqueue(turn("t2", "user:1"), List.of("forgetful", "keeper"));
+    eventually(() -> assertThat(keeper.received).hasSize(2));
+    eventually(() -> assertThat(forgetful.received).hasSize(2));
+
+    OwnerErasure erasure = outbox.erase(OwnerKey.of("user:1"));
+
+    assertThat(erasure.providers())
+        .extracting(ProviderErasure::id, ProviderErasure::outcome, ProviderErasure::removed)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("forgetful", ProviderErasure.ERASED, 2L),
+            org.assertj.core.groups.Tuple.tuple("keeper", ProviderErasure.UNSUPPORTED, 0L));
+    assertThat(forgetful.stored).isEmpty();
+    eventually(() -> assertThat(outbox.stats().get("keeper").pending()).isZero());
+    eventually(() -> assertThat(outbox.stats().get("forgetful").pending()).isZero());
+  }
+
+  @Test
+  void anErasureJumpsTheQueueOfAProviderThatIsBehind() {
+    RecordingProvider slow = new RecordingProvider("slow");
+    members.run(slow);
+    settings = settings.withEraseWait(Duration.ofSeconds(10));
+    JournalTurnOutbox outbox = open();
+    slow.delayMillis = 200;
+    for (int i = 0; i < 40; i++) {
+      outbox.enqueue(turn("t" + i, i % 2 == 0 ? "user:1" : "user:2"), List.of("slow"));
+    }
+
+    long start = System.nanoTime();
+    OwnerErasure erasure = outbox.erase(OwnerKey.of("user:1"));
+    long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+    ProviderErasure outcome = erasure.providers().get(0);
+    assertThat(outcome.outcome()).isEqualTo(ProviderErasure.ERASED);
+    assertThat(outcome.droppedPending()).isBetween(15, 20);
+    assertThat(tookMs).isLessThan(1_500); // not after the other turns at 200 ms each
+    slow.delayMillis = 0;
+    eventually(() -> assertThat(outbox.stats().get("slow").pending()).isZero());
+    assertThat(slow.stored).allSatisfy(t -> assertThat(t.owner().value()).isEqualTo("user:2"));
+    assertThat(slow.events.stream().filter(e -> e.startsWith("forget"))).hasSize(1);
+  }
+
+  @Test
+  void aProviderThatIsDownGetsTheErasureWhenItComesBackEvenAfterARestart() {
+    RecordingProvider down = new RecordingProvider("p");
+    members.run(down);
+    JournalTurnOutbox first = open();
+    first.enqueue(turn("t1", "user:1"), List.of("p"));
+    eventually(() -> assertThat(down.stored).hasSize(1));
+    down.failing = true;
+
+    OwnerErasure erasure = first.erase(OwnerKey.of("user:1"));
+    assertThat(erasure.providers().get(0).outcome()).isEqualTo(ProviderErasure.ERROR);
+    assertThat(erasure.providers().get(0).detail()).contains("backend unreachable");
+    eventually(() -> assertThat(down.forgetAttempts.get()).isGreaterThan(2));
+    first.close();
+
+    RecordingProvider back = new RecordingProvider("p");
+    back.stored.add(turn("t1", "user:1"));
+    members.run(back);
+    JournalTurnOutbox second = open();
+    eventually(() -> assertThat(back.events).containsExactly("forget:user:1"));
+    assertThat(back.stored).isEmpty();
+    eventually(() -> assertThat(second.stats().get("p").pending()).isZero());
+  }
+
+  @Test
+  void anErasureForAProviderThatStaysAwayMovesToItsCursorAndDoesNotHoldTheJournal()
+      throws IOException {
+    settings = settings.withSegmentSize(DataSize.ofKilobytes(4));
+    RecordingProvider a = new RecordingProvider("a");
+    members.run(a).stop("away");
+    JournalTurnOutbox first = open();
+    first.erase(OwnerKey.of("user:9"));
+    for (int i = 0; i < 150; i++) {
+      first.enqueue(turn("t" + i), List.of("a"));
+    }
+    eventually(() -> assertThat(a.received).hasSize(150));
+    eventually(
+        () -> {
+          first.maintain();
+          assertThat(segmentFiles()).hasSize(1);
+        });
+    assertThat(first.stats().get("away").pending()).isEqualTo(1);
+    first.close();
+
+    RecordingProvider away = new RecordingProvider("away");
+    members.run(away);
+    open();
+    eventually(() -> assertThat(away.events).containsExactly("forget:user:9"));
+  }
+
+  @Test
+  void withoutFsyncTurnsAreStillJournaledAndDelivered() {
+    settings = settings.withFsync(false);
+    members.stop("a");
+    JournalTurnOutbox first = open();
+    for (int i = 0; i < 10; i++) {
+      first.enqueue(turn("t" + i), List.of("a"));
+    }
+    first.close();
+
+    RecordingProvider a = new RecordingProvider("a");
+    members.run(a);
+    open();
+    eventually(() -> assertThat(a.storedIds()).containsExactlyElementsOf(ids("t", 10)));
+  }
+
+  @Test
+  void aSecondOutboxOnTheSameFolderIsRefused() {
+    open();
+    assertThatThrownBy(this::open)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("in use by another host process");
+  }
+
+  @Test
+  void turnsWithoutRecipientsWriteNothing() {
+    JournalTurnOutbox outbox = open();
+    outbox.enqueue(turn("t1"), List.of());
+    assertThat(outbox.journalStats().nextPosition()).isZero();
+    assertThat(outbox.stats()).isEmpty();
+  }
+
+  @Test
+  void aClosedOutboxRefusesTurns() {
+    JournalTurnOutbox outbox = open();
+    outbox.close();
+    assertThatThrownBy(() -> outbox.enqueue(turn("t1"), List.of("a")))
+        .isInstanceOf(IllegalStateException.class);
+  }
+
+  private List<Path> segmentFiles() {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(f -> f.toString().endsWith(".seg")).sorted().toList();
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+}

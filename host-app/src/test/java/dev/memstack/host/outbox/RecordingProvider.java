@@ -1,0 +1,96 @@
+package dev.memstack.host.outbox;
+
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Capability;
+import dev.memstack.spi.MemoryProvider;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.Recall;
+import dev.memstack.spi.RecallRequest;
+import dev.memstack.spi.Turn;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A provider that remembers every turn and erasure it took, in order, and can be told to fail (like
+ * a backend that is down) or to be slow. Stores a turn once per id, as real providers do.
+ */
+final class RecordingProvider implements MemoryProvider {
+
+  private final String id;
+  private final boolean canForget;
+  final List<String> events = new CopyOnWriteArrayList<>();
+  final List<Turn> stored = new CopyOnWriteArrayList<>();
+  final List<String> received = new CopyOnWriteArrayList<>();
+  final AtomicInteger syncAttempts = new AtomicInteger();
+  final AtomicInteger forgetAttempts = new AtomicInteger();
+  volatile boolean failing;
+  volatile long delayMillis;
+
+  RecordingProvider(String id, boolean canForget) {
+    this.id = id;
+    this.canForget = canForget;
+  }
+
+  RecordingProvider(String id) {
+    this(id, true);
+  }
+
+  @Override
+  public String id() {
+    return id;
+  }
+
+  @Override
+  public Set<Capability> capabilities() {
+    return canForget ? Set.of(Capability.FORGET) : Set.of();
+  }
+
+  @Override
+  public String systemPromptBlock(AgentId agent) {
+    return "";
+  }
+
+  @Override
+  public Recall prefetch(RecallRequest request) {
+    return Recall.empty();
+  }
+
+  @Override
+  public synchronized void syncTurn(Turn turn) {
+    syncAttempts.incrementAndGet();
+    if (failing) {
+      throw new IllegalStateException("backend unreachable at https://svc/?api_key=s3cret");
+    }
+    if (delayMillis > 0) {
+      try {
+        Thread.sleep(delayMillis);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted");
+      }
+    }
+    received.add(turn.turnId());
+    if (stored.stream().noneMatch(t -> t.turnId().equals(turn.turnId()))) {
+      stored.add(turn);
+      events.add("turn:" + turn.turnId());
+    }
+  }
+
+  @Override
+  public synchronized long forget(OwnerKey owner) {
+    forgetAttempts.incrementAndGet();
+    if (failing) {
+      throw new IllegalStateException("backend unreachable");
+    }
+    long removed = stored.stream().filter(t -> t.owner().equals(owner)).count();
+    stored.removeIf(t -> t.owner().equals(owner));
+    events.add("forget:" + owner.value());
+    return removed;
+  }
+
+  List<String> storedIds() {
+    return stored.stream().map(Turn::turnId).toList();
+  }
+}

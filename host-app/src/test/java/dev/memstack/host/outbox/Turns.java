@@ -1,0 +1,72 @@
+package dev.memstack.host.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.memstack.host.stack.ProviderCalls;
+import dev.memstack.host.stack.StackProperties;
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.TriggerSource;
+import dev.memstack.spi.Turn;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+
+/** Turns, settings and waiting for the outbox tests. */
+final class Turns {
+
+  static final StackProperties.Sync FAST_RETRY =
+      new StackProperties.Sync(
+          10_000, Duration.ofMillis(20), Duration.ofMillis(100), Duration.ZERO);
+
+  private Turns() {}
+
+  static Turn turn(String turnId, String owner) {
+    return new Turn(
+        turnId,
+        AgentId.of("agent-1"),
+        OwnerKey.of(owner),
+        "conversation-1",
+        "user says " + turnId,
+        "agent answers " + turnId,
+        TriggerSource.API,
+        Instant.parse("2026-03-02T10:15:30.123456789Z"));
+  }
+
+  static Turn turn(String turnId) {
+    return turn(turnId, "user:1");
+  }
+
+  static ProviderCalls calls() {
+    return new ProviderCalls(new SimpleMeterRegistry());
+  }
+
+  /** Polls an assertion until it holds or the time is up (then its last failure is thrown). */
+  static void eventually(Duration limit, Runnable assertion) {
+    long until = System.nanoTime() + limit.toNanos();
+    while (true) {
+      try {
+        assertion.run();
+        return;
+      } catch (AssertionError e) {
+        if (System.nanoTime() > until) {
+          throw e;
+        }
+      }
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted", e);
+      }
+    }
+  }
+
+  static void eventually(Runnable assertion) {
+    eventually(Duration.ofSeconds(20), assertion);
+  }
+
+  static void isTrue(boolean condition, String what) {
+    assertThat(condition).as(what).isTrue();
+  }
+}
