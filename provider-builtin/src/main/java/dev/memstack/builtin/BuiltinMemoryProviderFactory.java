@@ -1,0 +1,29 @@
+package dev.memstack.builtin;
+
+import dev.memstack.builtin.memory.BuiltinSettings;
+import dev.memstack.spi.MemoryProvider;
+import dev.memstack.spi.MemoryProviderFactory;
+import dev.memstack.spi.ProviderContext;
+import org.pf4j.Extension;
+
+/**
+ * The PF4J extension of the builtin plugin: provider type {@code builtin}, which builds a {@link
+ * WorkspaceMemoryProvider} over the instance's data directory. The configuration is validated here
+ * (see {@link BuiltinSettings} for the keys); an unknown or invalid key stops the host at start.
+ */
+@Extension
+public final class BuiltinMemoryProviderFactory implements MemoryProviderFactory {
+
+  /** The provider type. */
+  public static final String TYPE = "builtin";
+
+  @Override
+  public String type() {
+    return TYPE;
+  }
+
+  @Override
+  public MemoryProvider create(ProviderContext context) {
+    return new WorkspaceMemoryProvider(context, BuiltinSettings.from(context.config()));
+  }
+}

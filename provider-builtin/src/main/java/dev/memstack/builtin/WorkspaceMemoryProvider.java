@@ -1,0 +1,137 @@
+package dev.memstack.builtin;
+
+import dev.memstack.builtin.memory.BuiltinSettings;
+import dev.memstack.builtin.memory.WorkspaceMemory;
+import dev.memstack.builtin.tools.WorkspaceMemoryTools;
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Capability;
+import dev.memstack.spi.MemoryProvider;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.ProviderContext;
+import dev.memstack.spi.ProviderHealth;
+import dev.memstack.spi.Recall;
+import dev.memstack.spi.RecallRequest;
+import dev.memstack.spi.ToolCall;
+import dev.memstack.spi.ToolSpec;
+import dev.memstack.spi.Turn;
+import java.nio.file.Files;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Workspace-file memory, as the seeds' builtin provider: per agent the TEAM core files {@code
+ * AGENTS.md}, {@code SOUL.md}, {@code PROFILE.md}, {@code MEMORY.md} (seeded from templates on
+ * first use), per owner PERSONAL {@code PROFILE.md}, {@code MEMORY.md} and daily notes {@code
+ * memory/YYYY-MM-DD.md} (config {@code per-owner}, default on), and GLOBAL files for every agent.
+ * Files are plain Markdown under the instance's data directory ({@code agents/}, {@code global/});
+ * a Lucene keyword index under {@code index/} is kept in step with every write and brought up to
+ * date at start.
+ *
+ * <p>{@link #systemPromptBlock} joins the enabled TEAM and GLOBAL files ({@code --- NAME ---}),
+ * cached until a write changes it; {@link #prefetch} returns the owner's enabled PERSONAL files and
+ * keyword hits; {@link #syncTurn} appends a gist of the turn to the owner's daily note, once per
+ * turn id; {@link #forget} removes the owner's PERSONAL files. The file tools are described in
+ * {@link WorkspaceMemoryTools}. Configuration keys: see {@link BuiltinSettings}. Caveat: files
+ * edited by hand while the provider runs are seen at the next restart.
+ */
+public final class WorkspaceMemoryProvider implements MemoryProvider {
+
+  private final String id;
+  private final ProviderContext context;
+  private final WorkspaceMemory memory;
+  private final WorkspaceMemoryTools tools;
+  private final Set<Capability> capabilities;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  /**
+   * Opens the workspace under {@code context.dataDir()}.
+   *
+   * @throws java.io.UncheckedIOException if the data directory cannot be used
+   */
+  public WorkspaceMemoryProvider(ProviderContext context, BuiltinSettings settings) {
+    this.context = Objects.requireNonNull(context, "context");
+    this.id = context.instanceId();
+    this.memory =
+        WorkspaceMemory.open(
+            settings, context.dataDir(), context.clock(), id, context::systemPromptChanged);
+    this.tools = new WorkspaceMemoryTools(memory, context.clock());
+    EnumSet<Capability> caps =
+        EnumSet.of(Capability.FORGET, Capability.SHARED_MEMORY, Capability.RECALLS_TURNS);
+    if (settings.perOwner()) {
+      caps.add(Capability.PERSONAL_MEMORY);
+    }
+    this.capabilities = Set.copyOf(caps);
+  }
+
+  @Override
+  public String id() {
+    return id;
+  }
+
+  @Override
+  public String systemPromptBlock(AgentId agent) {
+    open();
+    return memory.systemPromptBlock(agent);
+  }
+
+  @Override
+  public Recall prefetch(RecallRequest request) {
+    open();
+    return memory.prefetch(request);
+  }
+
+  @Override
+  public void syncTurn(Turn turn) {
+    open();
+    memory.syncTurn(turn);
+  }
+
+  @Override
+  public Set<Capability> capabilities() {
+    return capabilities;
+  }
+
+  @Override
+  public List<ToolSpec> tools() {
+    return tools.specs();
+  }
+
+  @Override
+  public String callTool(ToolCall call) {
+    open();
+    return tools.call(call);
+  }
+
+  @Override
+  public long forget(OwnerKey owner) {
+    open();
+    return memory.forget(owner);
+  }
+
+  @Override
+  public ProviderHealth health() {
+    if (closed.get()) {
+      return ProviderHealth.down("closed");
+    }
+    if (!Files.isWritable(context.dataDir())) {
+      return ProviderHealth.down("data directory is not writable: " + context.dataDir());
+    }
+    return ProviderHealth.up();
+  }
+
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      memory.close();
+    }
+  }
+
+  private void open() {
+    if (closed.get()) {
+      throw new IllegalStateException("provider " + id + " is closed");
+    }
+  }
+}
