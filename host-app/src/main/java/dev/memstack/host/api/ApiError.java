@@ -8,8 +8,8 @@ import java.util.Objects;
  * "message":"..."}}. {@code field} names the request field at fault and is left out when no single
  * field is.
  *
- * @param error a stable machine-readable code ({@code bad_request}, {@code not_found}, {@code
- *     method_not_allowed}, ...), never {@code null}
+ * @param error a stable machine-readable code ({@code bad_request}, {@code unauthorized}, {@code
+ *     forbidden}, {@code not_found}, {@code method_not_allowed}, ...), never {@code null}
  * @param field the request field at fault, or {@code null}
  * @param message what is wrong, for people; never {@code null}, never a secret
  */
@@ -17,6 +17,7 @@ import java.util.Objects;
 public record ApiError(String error, String field, String message) {
 
   public static final String BAD_REQUEST = "bad_request";
+  public static final String UNAUTHORIZED = "unauthorized";
   public static final String NOT_FOUND = "not_found";
   public static final String METHOD_NOT_ALLOWED = "method_not_allowed";
   public static final String UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type";

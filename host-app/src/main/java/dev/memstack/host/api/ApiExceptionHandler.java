@@ -2,6 +2,7 @@ package dev.memstack.host.api;
 
 import dev.memstack.host.plugin.PluginNotFoundException;
 import dev.memstack.host.plugin.PluginOperationException;
+import dev.memstack.host.security.AccessDeniedException;
 import dev.memstack.host.stack.TurnOutboxFullException;
 import dev.memstack.spi.ToolException;
 import java.util.stream.Collectors;
@@ -29,9 +30,10 @@ import tools.jackson.databind.exc.MismatchedInputException;
 /**
  * Every error of the REST API as one JSON shape, {@link ApiError}: 400 for malformed JSON, missing
  * or invalid fields and oversize bodies (naming the field), 404 for unknown plugins, providers,
- * tools and routes, 405 for a wrong method, 409/403/503 for the matching tool failures, 503 when a
- * provider's turn queue is full, 502 when a provider fails a tool call, 500 otherwise (logged,
- * without details in the answer).
+ * tools and routes, 403 when the caller's token does not allow the call (its role or owner binding;
+ * 401 for a missing or wrong token comes earlier, from the security filter), 405 for a wrong
+ * method, 409/403/503 for the matching tool failures, 503 when a provider's turn queue is full, 502
+ * when a provider fails a tool call, 500 otherwise (logged, without details in the answer).
  */
 @RestControllerAdvice
 public class ApiExceptionHandler {
@@ -41,6 +43,11 @@ public class ApiExceptionHandler {
   @ExceptionHandler(BadRequestException.class)
   ResponseEntity<ApiError> badRequest(BadRequestException e) {
     return answer(HttpStatus.BAD_REQUEST, ApiError.BAD_REQUEST, e.field(), e.getMessage());
+  }
+
+  @ExceptionHandler(AccessDeniedException.class)
+  ResponseEntity<ApiError> forbidden(AccessDeniedException e) {
+    return answer(HttpStatus.FORBIDDEN, ApiError.FORBIDDEN, null, e.getMessage());
   }
 
   @ExceptionHandler(BodyTooLargeException.class)

@@ -1,6 +1,9 @@
 package dev.memstack.host.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.memstack.host.security.AccessPolicy;
+import dev.memstack.host.security.RequiresRole;
+import dev.memstack.host.security.Role;
 import dev.memstack.host.stack.ContextAnswer;
 import dev.memstack.host.stack.ContextQuery;
 import dev.memstack.host.stack.MemoryStack;
@@ -32,7 +35,9 @@ import tools.jackson.databind.JsonNode;
  * The two calls an agent platform makes per turn: {@code POST .../memory/context} before the model
  * runs (system prompt, recall and the fenced context block) and {@code POST .../memory/turns} after
  * it answered (202; delivery to the providers happens in the background). Every field is checked by
- * the SPI records before anything reaches the stack, so a rejected request stores nothing.
+ * the SPI records before anything reaches the stack, so a rejected request stores nothing. A
+ * context call needs {@code viewer}, a turn {@code member}; both only for an owner the caller's
+ * token covers.
  */
 @RestController
 @RequestMapping(
@@ -45,9 +50,11 @@ public class MemoryController {
       Set.of("turnId", "conversationId", "userMessage", "assistantReply");
 
   private final MemoryStack stack;
+  private final AccessPolicy access;
 
-  public MemoryController(MemoryStack stack) {
+  public MemoryController(MemoryStack stack, AccessPolicy access) {
     this.stack = stack;
+    this.access = access;
   }
 
   /** The answer of a context call. */
@@ -86,6 +93,7 @@ public class MemoryController {
   /** The answer of a turn submission. */
   public record TurnAccepted(String turnId) {}
 
+  @RequiresRole(Role.VIEWER)
   @PostMapping(path = "/context", consumes = MediaType.APPLICATION_JSON_VALUE)
   public ContextResponse context(
       @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
@@ -93,6 +101,7 @@ public class MemoryController {
     JsonBody json = JsonBody.of(body);
     String ownerKey = json.requiredString("ownerKey");
     OwnerKey owner = JsonBody.parse("ownerKey", () -> OwnerKey.of(ownerKey));
+    access.requireOwner(owner);
     String conversationId = json.optionalString("conversationId");
     String query = json.requiredString("query");
     int limit = json.optionalInt("limit", 0);
@@ -116,6 +125,7 @@ public class MemoryController {
         answer.providers().stream().map(ReportView::of).toList());
   }
 
+  @RequiresRole(Role.MEMBER)
   @PostMapping(path = "/turns", consumes = MediaType.APPLICATION_JSON_VALUE)
   public ResponseEntity<TurnAccepted> turns(
       @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
@@ -123,6 +133,7 @@ public class MemoryController {
     JsonBody json = JsonBody.of(body);
     String ownerKey = json.requiredString("ownerKey");
     OwnerKey owner = JsonBody.parse("ownerKey", () -> OwnerKey.of(ownerKey));
+    access.requireOwner(owner);
     String conversationId = json.requiredString("conversationId");
     String userMessage = json.requiredString("userMessage");
     String assistantReply = json.requiredString("assistantReply");

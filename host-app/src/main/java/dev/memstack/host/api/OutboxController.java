@@ -3,6 +3,8 @@ package dev.memstack.host.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.memstack.host.outbox.Failures;
 import dev.memstack.host.outbox.JournalTurnOutbox;
+import dev.memstack.host.security.RequiresRole;
+import dev.memstack.host.security.Role;
 import dev.memstack.host.stack.OutboxStats;
 import dev.memstack.host.stack.TurnOutbox;
 import java.util.ArrayList;
@@ -15,7 +17,7 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * {@code GET /api/v1/outbox}: the turn delivery backlog of every provider (pending count, age of
  * the oldest pending record, turns delivered and failed attempts since start, the last error
- * without secrets) and, for the journal outbox, the journal's size on disk.
+ * without secrets) and, for the journal outbox, the journal's size on disk. Needs {@code admin}.
  */
 @RestController
 public class OutboxController {
@@ -48,6 +50,7 @@ public class OutboxController {
   public record JournalView(
       int segments, long bytes, long maxBytes, long accepted, boolean fsync) {}
 
+  @RequiresRole(Role.ADMIN)
   @GetMapping(path = "/api/v1/outbox", produces = MediaType.APPLICATION_JSON_VALUE)
   public OutboxView outbox() {
     List<BacklogView> views = new ArrayList<>();

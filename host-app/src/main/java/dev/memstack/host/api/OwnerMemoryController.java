@@ -4,6 +4,9 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.memstack.host.outbox.OwnerEraser;
 import dev.memstack.host.outbox.OwnerErasure;
 import dev.memstack.host.outbox.ProviderErasure;
+import dev.memstack.host.security.AccessPolicy;
+import dev.memstack.host.security.RequiresRole;
+import dev.memstack.host.security.Role;
 import dev.memstack.spi.OwnerKey;
 import java.util.List;
 import org.springframework.http.MediaType;
@@ -17,15 +20,18 @@ import org.springframework.web.bind.annotation.RestController;
  * outcome: {@code erased}, {@code queued} (not running or still busy; the erasure runs when it
  * can), {@code unsupported} (the provider cannot forget owners) or {@code error} (the provider
  * failed; the journal outbox retries it). An invalid owner key answers 400 naming {@code ownerKey};
- * a journal that cannot be written answers 503.
+ * a journal that cannot be written answers 503. Needs an {@code admin} token, or a {@code member}
+ * token bound to owners that covers this one (403 otherwise).
  */
 @RestController
 public class OwnerMemoryController {
 
   private final OwnerEraser eraser;
+  private final AccessPolicy access;
 
-  public OwnerMemoryController(OwnerEraser eraser) {
+  public OwnerMemoryController(OwnerEraser eraser, AccessPolicy access) {
     this.eraser = eraser;
+    this.access = access;
   }
 
   /** The answer. */
@@ -46,11 +52,13 @@ public class OwnerMemoryController {
     }
   }
 
+  @RequiresRole(Role.MEMBER)
   @DeleteMapping(
       path = "/api/v1/owners/{ownerKey}/memory",
       produces = MediaType.APPLICATION_JSON_VALUE)
   public ErasureView erase(@PathVariable("ownerKey") String ownerKey) {
     OwnerKey owner = JsonBody.parse("ownerKey", () -> OwnerKey.of(ownerKey));
+    access.requireErase(owner);
     OwnerErasure erasure = eraser.erase(owner);
     return new ErasureView(
         erasure.owner().value(),

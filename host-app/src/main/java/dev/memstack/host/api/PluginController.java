@@ -2,6 +2,8 @@ package dev.memstack.host.api;
 
 import dev.memstack.host.plugin.PluginInfo;
 import dev.memstack.host.plugin.ProviderRegistry;
+import dev.memstack.host.security.RequiresRole;
+import dev.memstack.host.security.Role;
 import java.util.List;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -13,7 +15,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * {@code /api/v1/plugins}: the loaded plugins with their state and provider types, and {@code
  * stop}, {@code start} and {@code reload} of one plugin (reload = stop, unload, load, start; its
- * provider instances are closed and created anew while context calls go on).
+ * provider instances are closed and created anew while context calls go on). Listing needs {@code
+ * viewer}, the lifecycle calls {@code admin}.
  */
 @RestController
 @RequestMapping(path = "/api/v1/plugins", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -28,26 +31,31 @@ public class PluginController {
   /** The list answer. */
   public record Plugins(List<PluginInfo> plugins) {}
 
+  @RequiresRole(Role.VIEWER)
   @GetMapping
   public Plugins plugins() {
     return new Plugins(registry.plugins());
   }
 
+  @RequiresRole(Role.VIEWER)
   @GetMapping("/{pluginId}")
   public PluginInfo plugin(@PathVariable("pluginId") String pluginId) {
     return registry.plugin(pluginId);
   }
 
+  @RequiresRole(Role.ADMIN)
   @PostMapping("/{pluginId}/stop")
   public PluginInfo stop(@PathVariable("pluginId") String pluginId) {
     return registry.stopPlugin(pluginId);
   }
 
+  @RequiresRole(Role.ADMIN)
   @PostMapping("/{pluginId}/start")
   public PluginInfo start(@PathVariable("pluginId") String pluginId) {
     return registry.startPlugin(pluginId);
   }
 
+  @RequiresRole(Role.ADMIN)
   @PostMapping("/{pluginId}/reload")
   public PluginInfo reload(@PathVariable("pluginId") String pluginId) {
     return registry.reloadPlugin(pluginId);

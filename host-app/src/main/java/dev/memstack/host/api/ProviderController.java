@@ -2,6 +2,8 @@ package dev.memstack.host.api;
 
 import dev.memstack.host.plugin.ProviderInstanceInfo;
 import dev.memstack.host.plugin.ProviderRegistry;
+import dev.memstack.host.security.RequiresRole;
+import dev.memstack.host.security.Role;
 import dev.memstack.host.stack.MemoryStack;
 import dev.memstack.host.stack.StackMember;
 import dev.memstack.spi.ProviderHealth;
@@ -15,7 +17,7 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * {@code GET /api/v1/providers}: every configured provider instance with its type, plugin, order,
  * whether it is enabled and running, its health and its circuit breaker. Configuration values are
- * never shown.
+ * never shown. Needs {@code admin}.
  */
 @RestController
 public class ProviderController {
@@ -51,6 +53,7 @@ public class ProviderController {
    */
   public record HealthView(String status, String detail) {}
 
+  @RequiresRole(Role.ADMIN)
   @GetMapping(path = "/api/v1/providers", produces = MediaType.APPLICATION_JSON_VALUE)
   public Providers providers() {
     Map<String, String> breakers = stack.breakerStates();

@@ -1,5 +1,8 @@
 package dev.memstack.host.api;
 
+import dev.memstack.host.security.AccessPolicy;
+import dev.memstack.host.security.RequiresRole;
+import dev.memstack.host.security.Role;
 import dev.memstack.host.stack.ProviderCalls;
 import dev.memstack.host.stack.StackMember;
 import dev.memstack.host.stack.StackMembers;
@@ -31,6 +34,12 @@ import tools.jackson.databind.node.ObjectNode;
  * arguments. The owner the call acts for is {@code ownerKey} in the body (removed from the
  * arguments) or the {@code ownerKey} query parameter; without one the tool sees shared memory only.
  * The provider's {@code ToolException} kinds map to 400, 404, 409, 403 and 503.
+ *
+ * <p>Listing needs {@code viewer}; a call needs {@code viewer} for a read tool and {@code member}
+ * for any other ({@link dev.memstack.host.security.ToolVerbs}), and an owner the token covers. A
+ * token bound to owners writes only their personal memory: its write calls need an owner, a {@code
+ * scope} other than {@code personal} is refused, and a tool whose schema takes a {@code scope} gets
+ * {@code "scope": "personal"} when the call gives none.
  */
 @RestController
 @RequestMapping(
@@ -43,11 +52,14 @@ public class ToolController {
   private final StackMembers members;
   private final ProviderCalls calls;
   private final JsonMapper json;
+  private final AccessPolicy access;
 
-  public ToolController(StackMembers members, ProviderCalls calls, JsonMapper json) {
+  public ToolController(
+      StackMembers members, ProviderCalls calls, JsonMapper json, AccessPolicy access) {
     this.members = members;
     this.calls = calls;
     this.json = json;
+    this.access = access;
   }
 
   /** The list answer. */
@@ -56,6 +68,7 @@ public class ToolController {
   /** One tool of one provider; {@code inputSchema} is the parsed JSON Schema. */
   public record ToolView(String provider, String name, String description, JsonNode inputSchema) {}
 
+  @RequiresRole(Role.VIEWER)
   @GetMapping
   public Tools tools(@PathVariable("agentId") String agentId) {
     MemoryController.agent(agentId);
@@ -75,6 +88,7 @@ public class ToolController {
     return new Tools(views);
   }
 
+  @RequiresRole(Role.VIEWER)
   @PostMapping(path = "/{providerId}/{tool}")
   public JsonNode call(
       @PathVariable("agentId") String agentId,
@@ -97,9 +111,29 @@ public class ToolController {
       throw new BadRequestException("body", "the request body must be a JSON object");
     }
     OwnerKey owner = owner(arguments, ownerParam);
+    JsonNode scopeArgument = arguments.get("scope");
+    AccessPolicy.ToolScope allowed =
+        access.requireToolCall(
+            tool,
+            owner,
+            scopeArgument == null || scopeArgument.isNull()
+                ? null
+                : scopeArgument.isString()
+                    ? scopeArgument.stringValue()
+                    : scopeArgument.toString());
     List<ToolSpec> specs = withClassLoader(member, () -> member.provider().tools());
-    if (specs.stream().noneMatch(s -> s.name().equals(tool))) {
-      throw new NotFoundException("provider '" + providerId + "' has no tool '" + tool + "'");
+    ToolSpec spec =
+        specs.stream()
+            .filter(s -> s.name().equals(tool))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new NotFoundException(
+                        "provider '" + providerId + "' has no tool '" + tool + "'"));
+    if (allowed == AccessPolicy.ToolScope.PERSONAL_ONLY
+        && (scopeArgument == null || scopeArgument.isNull())
+        && takesScope(member, spec)) {
+      arguments.put("scope", "personal");
     }
     ToolCall call = new ToolCall(agent, owner, tool, json.writeValueAsString(arguments));
     String answer = calls.call(member, ProviderCalls.TOOL, () -> member.provider().callTool(call));
@@ -126,6 +160,12 @@ public class ToolController {
     }
     String key = fromBody != null ? fromBody : ownerParam;
     return key == null ? null : JsonBody.parse("ownerKey", () -> OwnerKey.of(key));
+  }
+
+  /** Whether the tool's JSON schema declares a {@code scope} argument. */
+  private boolean takesScope(StackMember member, ToolSpec spec) {
+    JsonNode properties = schema(member, spec).get("properties");
+    return properties != null && properties.isObject() && properties.has("scope");
   }
 
   private JsonNode schema(StackMember member, ToolSpec spec) {

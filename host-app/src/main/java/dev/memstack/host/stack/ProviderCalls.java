@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.io.InterruptedIOException;
 import java.lang.reflect.UndeclaredThrowableException;
+import java.net.http.HttpTimeoutException;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -116,7 +117,12 @@ public final class ProviderCalls {
     }
   }
 
-  /** {@code timeout} for a failure caused by an interrupt or a timeout, otherwise {@code error}. */
+  /**
+   * {@code timeout} for a failure caused by an interrupt or a timeout, otherwise {@code error}. The
+   * JDK HTTP client's {@link HttpTimeoutException} is an {@code IOException} but no {@code
+   * InterruptedIOException}, so it is named here; as a JDK type it is recognised across the plugin
+   * boundary.
+   */
   static String outcomeOf(Throwable failure) {
     if (Thread.currentThread().isInterrupted()) {
       return TIMEOUT;
@@ -125,7 +131,8 @@ public final class ProviderCalls {
     for (Throwable t = failure; t != null && depth < 20; t = t.getCause(), depth++) {
       if (t instanceof InterruptedException
           || t instanceof TimeoutException
-          || t instanceof InterruptedIOException) {
+          || t instanceof InterruptedIOException
+          || t instanceof HttpTimeoutException) {
         return TIMEOUT;
       }
     }

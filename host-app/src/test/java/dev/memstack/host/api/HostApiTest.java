@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.memstack.host.plugin.PluginZips;
 import dev.memstack.host.plugin.fixture.FixturePlugin;
+import dev.memstack.host.security.TestTokens;
 import dev.memstack.spi.Embedder;
 import dev.memstack.tck.HashingEmbedder;
 import java.io.ByteArrayInputStream;
@@ -39,7 +40,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The host end to end over HTTP: the three real plugin zips plus the test fixture plugin, loaded
  * from a temporary folder by the real plugin manager, the real stack and the REST API. The
- * embedding model is the deterministic test embedder, so no model loads.
+ * embedding model is the deterministic test embedder, so no model loads. Every request carries an
+ * admin token; what tokens allow is {@code SecurityApiTest}'s subject.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class HostApiTest {
@@ -68,6 +70,7 @@ class HostApiTest {
     FixturePlugin.build(plugins, ">=0.1.0");
     registry.add("memstack.plugins.dir", plugins::toString);
     registry.add("memstack.data-dir", DATA::toString);
+    TestTokens.admin(registry);
     registry.add("memstack.providers.fixture.type", () -> "fixture");
     registry.add("memstack.providers.fixture.order", () -> "5");
     registry.add("memstack.providers.fixture.config.prefetch-delay", () -> "5ms");
@@ -114,6 +117,7 @@ class HostApiTest {
 
   private HttpRequest.Builder request(String path) {
     return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        .header("Authorization", TestTokens.bearer(TestTokens.ADMIN))
         .timeout(Duration.ofSeconds(20));
   }
 

@@ -10,6 +10,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import dev.memstack.host.outbox.JournalTurnOutbox;
 import dev.memstack.host.outbox.OutboxProperties;
 import dev.memstack.host.outbox.OwnerEraser;
+import dev.memstack.host.security.AccessPolicy;
+import dev.memstack.host.security.Caller;
 import dev.memstack.host.stack.ProviderCalls;
 import dev.memstack.host.stack.StackMember;
 import dev.memstack.host.stack.StackMembers;
@@ -87,8 +89,10 @@ class OutboxApiTest {
 
   private MockMvc mvc(OwnerEraser eraser) {
     return MockMvcBuilders.standaloneSetup(
-            new OutboxController(outbox), new OwnerMemoryController(eraser))
+            new OutboxController(outbox), new OwnerMemoryController(eraser, new AccessPolicy()))
         .setControllerAdvice(new ApiExceptionHandler())
+        // the caller the security filter puts on every request of an unchecked host
+        .defaultRequest(get("/").requestAttr(Caller.ATTRIBUTE, Caller.unchecked()))
         .build();
   }
 

@@ -102,4 +102,21 @@ class ProviderCallsTest {
 
     assertThat(timerCount("prefetch", "timeout")).isEqualTo(1);
   }
+
+  @Test
+  void anHttpClientTimeoutInTheCauseChainCountsAsTimeout() {
+    assertThatThrownBy(
+            () ->
+                calls.call(
+                    member,
+                    ProviderCalls.PREFETCH,
+                    () -> {
+                      throw new IllegalStateException(
+                          "remote",
+                          new java.net.http.HttpTimeoutException("no answer within 1500 ms"));
+                    }))
+        .isInstanceOf(IllegalStateException.class);
+
+    assertThat(timerCount("prefetch", "timeout")).isEqualTo(1);
+  }
 }

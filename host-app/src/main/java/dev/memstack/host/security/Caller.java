@@ -1,0 +1,48 @@
+package dev.memstack.host.security;
+
+import dev.memstack.spi.OwnerKey;
+import java.security.Principal;
+import java.util.Objects;
+
+/**
+ * Who sent the current request: the role and owner binding of the token it carried. It is the
+ * request's {@link Principal} (so Actuator shows health details to any caller with a token) and is
+ * never a secret: {@code name} names the token ({@code memstack.security.tokens[1]}), never its
+ * value.
+ *
+ * @param name how the token is named in logs and messages, never {@code null}
+ * @param role what the token may do, never {@code null}
+ * @param owner the owners the token may act for, or {@code null} for any owner
+ */
+public record Caller(String name, Role role, OwnerBinding owner) implements Principal {
+
+  /** The request attribute that holds the caller of a request. */
+  public static final String ATTRIBUTE = Caller.class.getName();
+
+  public Caller {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(role, "role");
+  }
+
+  /**
+   * The caller of every request while checking is off ({@code memstack.security.enabled=false}).
+   */
+  public static Caller unchecked() {
+    return new Caller("anyone (memstack.security.enabled=false)", Role.ADMIN, null);
+  }
+
+  @Override
+  public String getName() {
+    return name;
+  }
+
+  /** Whether the token is limited to one owner or one owner-key prefix. */
+  public boolean ownerBound() {
+    return owner != null;
+  }
+
+  /** Whether the token may act for {@code owner}. */
+  public boolean mayActFor(OwnerKey owner) {
+    return this.owner == null || this.owner.covers(owner);
+  }
+}

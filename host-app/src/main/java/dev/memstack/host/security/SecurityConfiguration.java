@@ -1,0 +1,103 @@
+package dev.memstack.host.security;
+
+import dev.memstack.host.plugin.PluginHostProperties;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Wires authentication and authorisation: the known tokens ({@code memstack.security.tokens}, or
+ * the generated admin token in {@code <memstack.data-dir>/api-token}), the {@link
+ * BearerTokenFilter} ahead of every other filter of the host, the {@link RequiresRole} check on
+ * {@code /api/**} and the {@link AccessPolicy} bean. With {@code memstack.security.enabled=false}
+ * no token file is touched, every request passes as an admin, and a warning says so at start.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(SecurityProperties.class)
+public class SecurityConfiguration implements WebMvcConfigurer {
+
+  private static final Logger log = LoggerFactory.getLogger(SecurityConfiguration.class);
+
+  @Bean
+  AccessPolicy accessPolicy() {
+    return new AccessPolicy();
+  }
+
+  /** The known tokens; reading or creating the generated token file happens here, once. */
+  @Bean
+  BearerTokens apiTokens(
+      SecurityProperties security, PluginHostProperties host, Environment environment) {
+    return tokens(security, host.dataDir(), environment);
+  }
+
+  @Bean
+  FilterRegistrationBean<BearerTokenFilter> bearerTokenFilter(
+      BearerTokens tokens, Environment environment, JsonMapper json) {
+    String healthPath =
+        environment.getProperty("management.endpoints.web.base-path", "/actuator")
+            + "/"
+            + environment.getProperty("management.endpoints.web.path-mapping.health", "health");
+    FilterRegistrationBean<BearerTokenFilter> registration =
+        new FilterRegistrationBean<>(new BearerTokenFilter(tokens, healthPath, json));
+    // ahead of the body size limit (+20): an unauthenticated request is answered before its body
+    registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+    registration.addUrlPatterns("/*");
+    return registration;
+  }
+
+  @Override
+  public void addInterceptors(InterceptorRegistry registry) {
+    registry.addInterceptor(new AccessInterceptor()).addPathPatterns("/api/**");
+  }
+
+  /** The known tokens, or {@link BearerTokens#off()}. */
+  static BearerTokens tokens(SecurityProperties security, Path dataDir, Environment environment) {
+    if (!security.enabled()) {
+      log.warn(
+          "API AUTHENTICATION IS OFF (memstack.security.enabled=false): every request acts as an"
+              + " admin for every owner, and anyone who can reach {}:{} can read, change and"
+              + " erase all memory. Use this for local tests only.",
+          environment.getProperty("server.address", "0.0.0.0"),
+          environment.getProperty("server.port", "8080"));
+      return BearerTokens.off();
+    }
+    if (security.tokens().isEmpty()) {
+      String token = ApiTokenFile.in(dataDir).loadOrCreate();
+      return BearerTokens.generatedAdmin(token, "generated admin token");
+    }
+    BearerTokens tokens = BearerTokens.configured(security.tokens());
+    log.info("API authentication: {}", summary(tokens.callers()));
+    return tokens;
+  }
+
+  private static String summary(List<Caller> callers) {
+    Map<String, Long> roles =
+        callers.stream()
+            .collect(
+                Collectors.groupingBy(
+                    c -> c.role().wireName(), TreeMap::new, Collectors.counting()));
+    long bound = callers.stream().filter(Caller::ownerBound).count();
+    return callers.size()
+        + (callers.size() == 1 ? " token" : " tokens")
+        + " from memstack.security.tokens ("
+        + roles.entrySet().stream()
+            .map(e -> e.getValue() + " " + e.getKey())
+            .collect(Collectors.joining(", "))
+        + "; "
+        + bound
+        + " bound to owners)";
+  }
+}
