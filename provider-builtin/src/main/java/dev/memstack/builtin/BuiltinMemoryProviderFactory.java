@@ -1,5 +1,6 @@
 package dev.memstack.builtin;
 
+import dev.memstack.builtin.extraction.MemoryJobSettings;
 import dev.memstack.builtin.memory.BuiltinSettings;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.MemoryProviderFactory;
@@ -9,7 +10,8 @@ import org.pf4j.Extension;
 /**
  * The PF4J extension of the builtin plugin: provider type {@code builtin}, which builds a {@link
  * WorkspaceMemoryProvider} over the instance's data directory. The configuration is validated here
- * (see {@link BuiltinSettings} for the keys); an unknown or invalid key stops the host at start.
+ * (see {@link BuiltinSettings} and {@link MemoryJobSettings} for the keys); an unknown or invalid
+ * key stops the host at start.
  */
 @Extension
 public final class BuiltinMemoryProviderFactory implements MemoryProviderFactory {
@@ -24,6 +26,7 @@ public final class BuiltinMemoryProviderFactory implements MemoryProviderFactory
 
   @Override
   public MemoryProvider create(ProviderContext context) {
-    return new WorkspaceMemoryProvider(context, BuiltinSettings.from(context.config()));
+    return new WorkspaceMemoryProvider(
+        context, BuiltinSettings.from(context.config(), MemoryJobSettings.KEYS));
   }
 }

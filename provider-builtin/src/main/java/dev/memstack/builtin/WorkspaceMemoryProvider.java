@@ -1,7 +1,14 @@
 package dev.memstack.builtin;
 
+import dev.memstack.builtin.extraction.ConversationBuffer;
+import dev.memstack.builtin.extraction.Dreaming;
+import dev.memstack.builtin.extraction.MemoryExtraction;
+import dev.memstack.builtin.extraction.MemoryJobSettings;
+import dev.memstack.builtin.extraction.PromptTemplates;
 import dev.memstack.builtin.memory.BuiltinSettings;
+import dev.memstack.builtin.memory.MemoryFiles;
 import dev.memstack.builtin.memory.WorkspaceMemory;
+import dev.memstack.builtin.tools.MemoryJobTools;
 import dev.memstack.builtin.tools.WorkspaceMemoryTools;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
@@ -15,6 +22,7 @@ import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolSpec;
 import dev.memstack.spi.Turn;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
@@ -36,6 +44,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * turn id; {@link #forget} removes the owner's PERSONAL files. The file tools are described in
  * {@link WorkspaceMemoryTools}. Configuration keys: see {@link BuiltinSettings}. Caveat: files
  * edited by hand while the provider runs are seen at the next restart.
+ *
+ * <p>With the host's chat model, memory maintains itself: {@link #syncTurn} also keeps the
+ * conversation's recent messages ({@link ConversationBuffer}) and, past the gates, schedules a
+ * post-turn extraction ({@link MemoryExtraction}); a scheduler thread runs nightly dreaming ({@link
+ * Dreaming}); the tools of {@link MemoryJobTools} run both by hand. Keys: {@link
+ * MemoryJobSettings}.
  */
 public final class WorkspaceMemoryProvider implements MemoryProvider {
 
@@ -43,6 +57,11 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
   private final ProviderContext context;
   private final WorkspaceMemory memory;
   private final WorkspaceMemoryTools tools;
+  private final ConversationBuffer conversations;
+  private final MemoryExtraction extraction;
+  private final Dreaming dreaming;
+  private final MemoryJobTools jobTools;
+  private final List<ToolSpec> specs;
   private final Set<Capability> capabilities;
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -54,10 +73,25 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
   public WorkspaceMemoryProvider(ProviderContext context, BuiltinSettings settings) {
     this.context = Objects.requireNonNull(context, "context");
     this.id = context.instanceId();
+    MemoryJobSettings jobs = MemoryJobSettings.from(context.config());
     this.memory =
         WorkspaceMemory.open(
             settings, context.dataDir(), context.clock(), id, context::systemPromptChanged);
     this.tools = new WorkspaceMemoryTools(memory, context.clock());
+    MemoryFiles files = new MemoryFiles(memory);
+    PromptTemplates prompts = PromptTemplates.load(settings.templatesDir());
+    this.conversations =
+        new ConversationBuffer(
+            context.dataDir(), jobs.conversationMaxMessages(), jobs.transcriptMessageChars());
+    this.extraction =
+        new MemoryExtraction(
+            jobs, files, conversations, prompts, context.languageModel(), context.clock());
+    this.dreaming = new Dreaming(jobs, files, prompts, context.languageModel(), context.clock());
+    this.jobTools = new MemoryJobTools(extraction, dreaming, files, context.languageModel());
+    List<ToolSpec> all = new ArrayList<>(tools.specs());
+    all.addAll(jobTools.specs());
+    this.specs = List.copyOf(all);
+    dreaming.start();
     EnumSet<Capability> caps =
         EnumSet.of(Capability.FORGET, Capability.SHARED_MEMORY, Capability.RECALLS_TURNS);
     if (settings.perOwner()) {
@@ -87,6 +121,7 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
   public void syncTurn(Turn turn) {
     open();
     memory.syncTurn(turn);
+    extraction.afterTurn(turn, conversations.append(turn));
   }
 
   @Override
@@ -96,19 +131,21 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
 
   @Override
   public List<ToolSpec> tools() {
-    return tools.specs();
+    return specs;
   }
 
   @Override
   public String callTool(ToolCall call) {
     open();
-    return tools.call(call);
+    return jobTools.has(call.name()) ? jobTools.call(call) : tools.call(call);
   }
 
   @Override
   public long forget(OwnerKey owner) {
     open();
-    return memory.forget(owner);
+    long removed = memory.forget(owner);
+    conversations.forget(owner);
+    return removed;
   }
 
   @Override
@@ -125,6 +162,8 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
+      dreaming.close();
+      extraction.close();
       memory.close();
     }
   }

@@ -469,8 +469,8 @@ class WorkspaceMemoryProviderTest {
     }
 
     @Test
-    @DisplayName("offers eight tools with object schemas")
-    void offersEightTools() {
+    @DisplayName("offers eleven tools with object schemas")
+    void offersElevenTools() {
       List<ToolSpec> tools = fx.provider.tools();
       assertThat(tools)
           .extracting(ToolSpec::name)
@@ -482,7 +482,10 @@ class WorkspaceMemoryProviderTest {
               "search_workspace_memory",
               "update_workspace_file_meta",
               "export_workspace_memory",
-              "import_workspace_memory");
+              "import_workspace_memory",
+              "summarize_conversation",
+              "run_emergence",
+              "dreaming_status");
       for (ToolSpec tool : tools) {
         JsonNode schema = readJson(tool.inputSchema());
         assertThat(schema.path("type").asText()).isEqualTo("object");

@@ -1,11 +1,14 @@
 package dev.memstack.host.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.memstack.host.conversation.ConversationLog;
+import dev.memstack.host.conversation.LoggedTurn;
 import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import dev.memstack.host.stack.ContextAnswer;
 import dev.memstack.host.stack.ContextQuery;
+import dev.memstack.host.stack.MemoryContextFence;
 import dev.memstack.host.stack.MemoryStack;
 import dev.memstack.host.stack.ProviderReport;
 import dev.memstack.host.stack.TurnSubmission;
@@ -49,12 +52,17 @@ public class MemoryController {
   private static final Set<String> TURN_FIELDS =
       Set.of("turnId", "conversationId", "userMessage", "assistantReply");
 
+  private static final org.slf4j.Logger log =
+      org.slf4j.LoggerFactory.getLogger(MemoryController.class);
+
   private final MemoryStack stack;
   private final AccessPolicy access;
+  private final ConversationLog conversations;
 
-  public MemoryController(MemoryStack stack, AccessPolicy access) {
+  public MemoryController(MemoryStack stack, AccessPolicy access, ConversationLog conversations) {
     this.stack = stack;
     this.access = access;
+    this.conversations = conversations;
   }
 
   /** The answer of a context call. */
@@ -168,6 +176,21 @@ public class MemoryController {
                         assistantReply,
                         triggerSource,
                         time)));
+    try {
+      conversations.append(
+          new LoggedTurn(
+              accepted,
+              agent,
+              owner,
+              conversationId,
+              MemoryContextFence.stripBlocks(userMessage),
+              assistantReply,
+              triggerSource.wireName(),
+              time == null ? Instant.now() : time));
+    } catch (RuntimeException e) {
+      // the turn is accepted and on its way to the providers; the log is a convenience view
+      log.warn("Conversation log could not record turn {}: {}", accepted, e.toString());
+    }
     return ResponseEntity.status(HttpStatus.ACCEPTED).body(new TurnAccepted(accepted));
   }
 

@@ -77,11 +77,22 @@ public record BuiltinSettings(
    * @throws ProviderConfigException naming the first unknown or invalid key
    */
   public static BuiltinSettings from(ProviderConfig config) {
+    return from(config, Set.of());
+  }
+
+  /**
+   * Reads and validates every key; {@code otherKeys} are read elsewhere (the memory jobs) and only
+   * accepted here.
+   *
+   * @throws ProviderConfigException naming the first unknown or invalid key
+   */
+  public static BuiltinSettings from(ProviderConfig config, Set<String> otherKeys) {
     for (String key : config.keys()) {
-      if (!KEYS.contains(key)) {
+      if (!KEYS.contains(key) && !otherKeys.contains(key)) {
+        TreeSet<String> known = new TreeSet<>(KEYS);
+        known.addAll(otherKeys);
         throw new ProviderConfigException(
-            config.fullKey(key),
-            "is not a setting of the builtin provider; known: " + new TreeSet<>(KEYS));
+            config.fullKey(key), "is not a setting of the builtin provider; known: " + known);
       }
     }
     Optional<Path> templates = config.string("templates-dir").map(Path::of);

@@ -1,0 +1,135 @@
+package dev.memstack.host.api;
+
+import dev.memstack.host.security.AccessPolicy;
+import dev.memstack.host.security.RequiresRole;
+import dev.memstack.host.security.Role;
+import dev.memstack.host.stack.ProviderCalls;
+import dev.memstack.host.stack.StackMember;
+import dev.memstack.host.stack.StackMembers;
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.ToolCall;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The memory jobs of the builtin provider (instance id {@value #PROVIDER}) over REST: {@code POST
+ * /api/v1/memory/{agentId}/summarize/{conversationId}} (owner as {@code ownerKey} in the body or
+ * the query) runs post-turn extraction now, {@code POST .../emergence} (optional {@code ownerKey})
+ * runs dreaming now, {@code GET .../dreaming/status} answers the last run, the next run and the
+ * newest DREAMS.md entry. Each calls the provider's tool ({@code summarize_conversation}, {@code
+ * run_emergence}, {@code dreaming_status}) through {@link ProviderCalls}; its errors map as for
+ * every tool, so without a chat model the answer is {@code 409 {"error":"conflict","message":"no
+ * chat model configured"}}. The POSTs need {@code member} and an owner the token covers (an
+ * owner-bound token must name one), the status {@code viewer}.
+ */
+@RestController
+@RequestMapping(path = "/api/v1/memory/{agentId}", produces = MediaType.APPLICATION_JSON_VALUE)
+public class MemoryJobsController {
+
+  /** The provider instance whose tools these routes call. */
+  public static final String PROVIDER = "builtin";
+
+  private final StackMembers members;
+  private final ProviderCalls calls;
+  private final JsonMapper json;
+  private final AccessPolicy access;
+
+  public MemoryJobsController(
+      StackMembers members, ProviderCalls calls, JsonMapper json, AccessPolicy access) {
+    this.members = members;
+    this.calls = calls;
+    this.json = json;
+    this.access = access;
+  }
+
+  @RequiresRole(Role.MEMBER)
+  @PostMapping(path = "/summarize/{conversationId}")
+  public JsonNode summarize(
+      @PathVariable("agentId") String agentId,
+      @PathVariable("conversationId") String conversationId,
+      @RequestParam(name = "ownerKey", required = false) String ownerParam,
+      @RequestBody(required = false) JsonNode body) {
+    AgentId agent = MemoryController.agent(agentId);
+    OwnerKey owner = owner(body, ownerParam);
+    if (owner == null) {
+      throw new BadRequestException("ownerKey", "ownerKey is required (in the body or the query)");
+    }
+    access.requireToolCall("summarize_conversation", owner, "personal");
+    ObjectNode arguments = json.createObjectNode().put("conversationId", conversationId);
+    return call(agent, owner, "summarize_conversation", arguments);
+  }
+
+  @RequiresRole(Role.MEMBER)
+  @PostMapping(path = "/emergence")
+  public JsonNode emergence(
+      @PathVariable("agentId") String agentId,
+      @RequestParam(name = "ownerKey", required = false) String ownerParam,
+      @RequestBody(required = false) JsonNode body) {
+    AgentId agent = MemoryController.agent(agentId);
+    OwnerKey owner = owner(body, ownerParam);
+    access.requireToolCall("run_emergence", owner, owner == null ? null : "personal");
+    return call(agent, owner, "run_emergence", json.createObjectNode());
+  }
+
+  @RequiresRole(Role.VIEWER)
+  @GetMapping(path = "/dreaming/status")
+  public JsonNode status(
+      @PathVariable("agentId") String agentId,
+      @RequestParam(name = "ownerKey", required = false) String ownerParam) {
+    AgentId agent = MemoryController.agent(agentId);
+    OwnerKey owner = owner(null, ownerParam);
+    if (owner != null) {
+      access.requireOwner(owner);
+    }
+    return call(agent, owner, "dreaming_status", json.createObjectNode());
+  }
+
+  private JsonNode call(AgentId agent, OwnerKey owner, String tool, ObjectNode arguments) {
+    StackMember member =
+        members
+            .find(PROVIDER)
+            .orElseThrow(
+                () -> new NotFoundException("no running provider with id '" + PROVIDER + "'"));
+    ToolCall call = new ToolCall(agent, owner, tool, json.writeValueAsString(arguments));
+    String answer = calls.call(member, ProviderCalls.TOOL, () -> member.provider().callTool(call));
+    try {
+      return json.readTree(answer == null ? "null" : answer);
+    } catch (JacksonException e) {
+      throw new ProviderFailedException(
+          "provider '" + PROVIDER + "' answered tool '" + tool + "' with invalid JSON", e);
+    }
+  }
+
+  private static OwnerKey owner(JsonNode body, String ownerParam) {
+    String fromBody = null;
+    if (body != null && !body.isNull() && !body.isMissingNode()) {
+      if (!body.isObject()) {
+        throw new BadRequestException("body", "the request body must be a JSON object");
+      }
+      JsonNode value = body.get("ownerKey");
+      if (value != null && !value.isNull()) {
+        if (!value.isString()) {
+          throw new BadRequestException("ownerKey", "ownerKey must be a string");
+        }
+        fromBody = value.stringValue();
+      }
+    }
+    if (fromBody != null && ownerParam != null && !fromBody.equals(ownerParam)) {
+      throw new BadRequestException(
+          "ownerKey", "ownerKey in the body and in the query differ; give it once");
+    }
+    String key = fromBody != null ? fromBody : ownerParam;
+    return key == null ? null : JsonBody.parse("ownerKey", () -> OwnerKey.of(key));
+  }
+}

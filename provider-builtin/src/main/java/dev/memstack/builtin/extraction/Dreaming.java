@@ -1,0 +1,415 @@
+package dev.memstack.builtin.extraction;
+
+import dev.memstack.builtin.memory.MemoryFiles;
+import dev.memstack.builtin.memory.SizeCaps;
+import dev.memstack.builtin.workspace.Bucket;
+import dev.memstack.builtin.workspace.WorkspacePath;
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.LanguageModel;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.Scope;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Dreaming (the seeds' emergence): the last {@code emergence-day-range} days of daily notes and the
+ * current {@code MEMORY.md} go to the host's chat model, whose answer {@code {should_update,
+ * reason, memory_content}} replaces {@code MEMORY.md} (capped) when {@code should_update}. Every
+ * run appends a dated entry to the bucket's {@code DREAMS.md} (what it read, the patterns it found,
+ * what changed), capped by {@link DreamsJournal}. A run covers the agent's TEAM bucket and the
+ * PERSONAL buckets of its owners that have daily notes in range, at most {@code
+ * emergence-max-owners-per-run} of them, continuing after the last owner done the time before.
+ *
+ * <p>The schedule ({@code emergence-cron}, default {@code 0 0 3 * * *}, in the clock's zone; off
+ * with {@code emergence-enabled=false}) is kept per agent: one daemon thread checks the provider's
+ * clock every {@code schedule-check-interval} and runs each agent whose next time has come. Without
+ * a chat model the schedule does nothing. Last runs and the owner cursor live in memory; the
+ * journal itself is on disk. A scheduled TEAM run without daily notes writes its entry without
+ * asking the model. Thread-safe; {@link #close()} stops the thread.
+ */
+public final class Dreaming implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(Dreaming.class);
+  private static final WorkspacePath MEMORY = WorkspacePath.of("MEMORY.md");
+
+  /** The journal file, in each dreamed bucket. */
+  public static final WorkspacePath DREAMS = WorkspacePath.of("DREAMS.md");
+
+  private static final DateTimeFormatter STAMP =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm", Locale.ROOT);
+
+  /** What one bucket's dreaming did. */
+  public record BucketRun(
+      String scope,
+      OwnerKey owner,
+      String status,
+      String reason,
+      int notesRead,
+      boolean memoryChanged,
+      boolean memoryTruncated) {}
+
+  /** One run over an agent. */
+  public record Run(Instant time, String trigger, String outcome, List<BucketRun> buckets) {
+
+    public Run {
+      buckets = List.copyOf(buckets);
+    }
+  }
+
+  private final MemoryJobSettings settings;
+  private final MemoryFiles files;
+  private final PromptTemplates templates;
+  private final LanguageModel model;
+  private final Clock clock;
+  private final Map<AgentId, Instant> nextRuns = new ConcurrentHashMap<>();
+  private final Map<AgentId, Run> lastRuns = new ConcurrentHashMap<>();
+  private final Map<AgentId, String> ownerCursors = new ConcurrentHashMap<>();
+  private final Map<AgentId, ReentrantLock> locks = new ConcurrentHashMap<>();
+  private volatile ScheduledExecutorService scheduler;
+
+  public Dreaming(
+      MemoryJobSettings settings,
+      MemoryFiles files,
+      PromptTemplates templates,
+      LanguageModel model,
+      Clock clock) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.files = Objects.requireNonNull(files, "files");
+    this.templates = Objects.requireNonNull(templates, "templates");
+    this.model = Objects.requireNonNull(model, "model");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** Starts the scheduler thread (when dreaming is enabled). */
+  public void start() {
+    if (!settings.emergenceEnabled() || scheduler != null) {
+      return;
+    }
+    ClassLoader loader = Dreaming.class.getClassLoader();
+    ScheduledExecutorService thread =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread t = new Thread(runnable, "memstack-builtin-dreaming");
+              t.setDaemon(true);
+              t.setContextClassLoader(loader);
+              return t;
+            });
+    long every = settings.scheduleCheckInterval().toMillis();
+    thread.scheduleWithFixedDelay(
+        () -> {
+          try {
+            tick();
+          } catch (RuntimeException e) {
+            log.warn("dreaming schedule check failed: {}", e.toString());
+          }
+        },
+        every,
+        every,
+        TimeUnit.MILLISECONDS);
+    scheduler = thread;
+  }
+
+  /**
+   * Runs every agent whose scheduled time has come by the clock; an agent seen for the first time
+   * gets its next time. Does nothing when dreaming is off or no chat model is configured.
+   *
+   * @return how many agents ran
+   */
+  public int tick() {
+    if (!settings.emergenceEnabled() || !model.available()) {
+      return 0;
+    }
+    Instant now = clock.instant();
+    int ran = 0;
+    for (AgentId agent : files.agents()) {
+      Instant next = nextRuns.computeIfAbsent(agent, a -> nextAfter(now));
+      if (!now.isBefore(next)) {
+        nextRuns.put(agent, nextAfter(now));
+        Optional<Run> run = run(agent, null, "scheduled");
+        if (run.isPresent()) {
+          ran++;
+          log.info("dreaming of agent {}: {}", agent, run.get().outcome());
+        }
+      }
+    }
+    return ran;
+  }
+
+  private Instant nextAfter(Instant time) {
+    return settings.emergenceCron().next(time.atZone(clock.getZone())).toInstant();
+  }
+
+  /**
+   * Dreams now: for {@code owner}'s PERSONAL bucket only when given (or TEAM when per-owner memory
+   * is off), otherwise for TEAM and the owners with daily notes in range.
+   *
+   * @param trigger {@code manual} or {@code scheduled}
+   * @return the run, or empty when a run of the agent is already in progress (or no chat model)
+   */
+  public Optional<Run> run(AgentId agent, OwnerKey owner, String trigger) {
+    if (!model.available()) {
+      return Optional.empty();
+    }
+    ReentrantLock lock = locks.computeIfAbsent(agent, a -> new ReentrantLock());
+    if (!lock.tryLock()) {
+      return Optional.empty();
+    }
+    try {
+      boolean manual = trigger.equals("manual");
+      List<BucketRun> results = new ArrayList<>();
+      if (owner != null) {
+        results.add(dream(files.ownerBucket(agent, owner), trigger, true));
+      } else {
+        results.add(dream(Bucket.team(agent), trigger, manual));
+        if (files.perOwner()) {
+          for (OwnerKey next : ownersThisRun(agent)) {
+            BucketRun result = dream(Bucket.personal(agent, next), trigger, false);
+            if (!result.status().equals("no_notes")) {
+              results.add(result);
+            }
+          }
+        }
+      }
+      Run run = new Run(clock.instant(), trigger, summary(results), results);
+      lastRuns.put(agent, run);
+      return Optional.of(run);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The owners to dream this run, continuing after the last owner of the previous run. */
+  private List<OwnerKey> ownersThisRun(AgentId agent) {
+    List<OwnerKey> owners = files.owners(agent);
+    int max = settings.emergenceMaxOwners();
+    if (max == 0 || owners.size() <= max) {
+      return owners;
+    }
+    String cursor = ownerCursors.get(agent);
+    int start = 0;
+    if (cursor != null) {
+      while (start < owners.size() && owners.get(start).value().compareTo(cursor) <= 0) {
+        start++;
+      }
+      if (start >= owners.size()) {
+        start = 0;
+      }
+    }
+    List<OwnerKey> chosen = new ArrayList<>();
+    for (int i = 0; i < max; i++) {
+      chosen.add(owners.get((start + i) % owners.size()));
+    }
+    ownerCursors.put(agent, chosen.get(chosen.size() - 1).value());
+    return chosen;
+  }
+
+  private BucketRun dream(Bucket bucket, String trigger, boolean askWithoutNotes) {
+    ZonedDateTime now = clock.instant().atZone(clock.getZone());
+    LocalDate today = now.toLocalDate();
+    LocalDate from = today.minusDays(settings.emergenceDayRange() - 1L);
+    List<MemoryFiles.DailyNote> notes = files.dailyNotes(bucket, from, today);
+    String memory = files.readOrEmpty(bucket, MEMORY);
+    String scope = bucket.scope() == Scope.PERSONAL ? "personal " + bucket.owner() : "team";
+    String read =
+        "MEMORY.md ("
+            + memory.length()
+            + " chars); "
+            + (notes.isEmpty()
+                ? "no daily notes since " + from
+                : notes.size()
+                    + " daily notes ("
+                    + String.join(", ", notes.stream().map(n -> n.path().value()).toList())
+                    + ")");
+    if (notes.isEmpty() && !askWithoutNotes) {
+      if (bucket.scope() != Scope.PERSONAL) {
+        journal(bucket, now, scope, trigger, read, "none (nothing new to consolidate)", "nothing");
+      }
+      return new BucketRun(
+          bucket.scopeName(),
+          bucket.owner(),
+          "no_notes",
+          "no daily notes in range",
+          0,
+          false,
+          false);
+    }
+    StringBuilder noteText = new StringBuilder();
+    for (MemoryFiles.DailyNote note : notes) {
+      noteText.append("### ").append(note.path().value()).append('\n');
+      noteText.append(note.content().strip()).append("\n\n");
+    }
+    String user =
+        templates.render(
+            PromptTemplates.EMERGENCE_USER,
+            Map.of(
+                "date", today.toString(),
+                "scope", scope,
+                "memory", memory.strip(),
+                "day_range", Integer.toString(settings.emergenceDayRange()),
+                "note_count", Integer.toString(notes.size()),
+                "daily_notes", noteText.isEmpty() ? "(none)" : noteText.toString().strip()));
+    String answer;
+    try {
+      answer =
+          model.complete(
+              templates.render(PromptTemplates.EMERGENCE_SYSTEM, Map.of()),
+              user,
+              settings.modelTimeout());
+    } catch (RuntimeException e) {
+      String reason =
+          e instanceof LanguageModel.NoLanguageModelException
+              ? "no chat model configured"
+              : "the chat model failed: " + e.getMessage();
+      log.warn("dreaming of {}: {}", bucket, reason);
+      journal(bucket, now, scope, trigger, read, "none (" + reason + ")", "nothing (failed)");
+      return new BucketRun(
+          bucket.scopeName(), bucket.owner(), "failed", reason, notes.size(), false, false);
+    }
+    Optional<ModelAnswers.Emergence> parsed = ModelAnswers.emergence(answer);
+    if (parsed.isEmpty()) {
+      log.warn(
+          "dreaming of {}: the model's answer holds no JSON object, nothing changed: {}",
+          bucket,
+          MemoryExtraction.oneLine(answer, 200));
+      journal(
+          bucket,
+          now,
+          scope,
+          trigger,
+          read,
+          "none (the model's answer was not JSON)",
+          "nothing (invalid answer)");
+      return new BucketRun(
+          bucket.scopeName(),
+          bucket.owner(),
+          "invalid_answer",
+          "the model's answer holds no JSON object; nothing changed",
+          notes.size(),
+          false,
+          false);
+    }
+    ModelAnswers.Emergence emergence = parsed.get();
+    String reason = emergence.reason().isEmpty() ? "(no reason given)" : emergence.reason();
+    if (!emergence.shouldUpdate() || emergence.memoryContent().isBlank()) {
+      journal(bucket, now, scope, trigger, read, reason, "nothing (MEMORY.md kept as it was)");
+      return new BucketRun(
+          bucket.scopeName(), bucket.owner(), "unchanged", reason, notes.size(), false, false);
+    }
+    SizeCaps.Capped capped = files.replace(bucket, MEMORY, emergence.memoryContent() + "\n");
+    String changed =
+        "MEMORY.md replaced ("
+            + memory.length()
+            + " → "
+            + capped.content().length()
+            + " chars"
+            + (capped.truncated() ? ", cut to its cap" : "")
+            + ")";
+    journal(bucket, now, scope, trigger, read, reason, changed);
+    return new BucketRun(
+        bucket.scopeName(),
+        bucket.owner(),
+        "updated",
+        reason,
+        notes.size(),
+        true,
+        capped.truncated());
+  }
+
+  private void journal(
+      Bucket bucket,
+      ZonedDateTime now,
+      String scope,
+      String trigger,
+      String read,
+      String patterns,
+      String changed) {
+    String entry =
+        "## "
+            + STAMP.format(now)
+            + " · "
+            + scope
+            + " · "
+            + trigger
+            + "\n- Read: "
+            + MemoryExtraction.oneLine(read, 600)
+            + "\n- Patterns: "
+            + MemoryExtraction.oneLine(patterns, 1000)
+            + "\n- Changed: "
+            + MemoryExtraction.oneLine(changed, 300);
+    files.rewrite(
+        bucket, DREAMS, current -> DreamsJournal.append(current, entry, settings.dreamsMaxChars()));
+  }
+
+  private static String summary(List<BucketRun> results) {
+    long updated = results.stream().filter(r -> r.status().equals("updated")).count();
+    long failed =
+        results.stream()
+            .filter(r -> r.status().equals("failed") || r.status().equals("invalid_answer"))
+            .count();
+    return results.size()
+        + " bucket(s) dreamed: "
+        + updated
+        + " updated, "
+        + failed
+        + " failed, "
+        + (results.size() - updated - failed)
+        + " unchanged";
+  }
+
+  /** The agent's last run since the provider started. */
+  public Optional<Run> lastRun(AgentId agent) {
+    return Optional.ofNullable(lastRuns.get(agent));
+  }
+
+  /** The agent's next scheduled run, or empty when the schedule is off or has no model. */
+  public Optional<Instant> nextRun(AgentId agent) {
+    if (!settings.emergenceEnabled() || !model.available()) {
+      return Optional.empty();
+    }
+    return Optional.of(nextRuns.getOrDefault(agent, nextAfter(clock.instant())));
+  }
+
+  /** The newest entry of the bucket's DREAMS.md, or {@code null}. */
+  public String newestEntry(Bucket bucket) {
+    return files.read(bucket, DREAMS).map(DreamsJournal::newest).orElse(null);
+  }
+
+  /** Whether dreaming is scheduled at all. */
+  public boolean enabled() {
+    return settings.emergenceEnabled();
+  }
+
+  /** The schedule expression. */
+  public String cron() {
+    return settings.emergenceCron().toString();
+  }
+
+  @Override
+  public void close() {
+    ScheduledExecutorService thread = scheduler;
+    if (thread != null) {
+      thread.shutdownNow();
+      try {
+        thread.awaitTermination(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

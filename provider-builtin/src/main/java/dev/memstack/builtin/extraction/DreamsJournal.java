@@ -1,0 +1,126 @@
+package dev.memstack.builtin.extraction;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The format of {@code DREAMS.md}, the dreaming journal: a title, then one {@code ## } entry per
+ * run (date, scope, what it read, the patterns it found, what changed), newest last. Past its cap
+ * the oldest entries are condensed into one line each under {@code ## Earlier entries (condensed)};
+ * when even those lines do not fit, the oldest of them are dropped and counted. Stateless.
+ */
+public final class DreamsJournal {
+
+  static final String TITLE =
+      "# DREAMS.md\n\nWhat dreaming read, which patterns it found and what it changed in"
+          + " MEMORY.md, newest last.\n";
+  static final String CONDENSED = "## Earlier entries (condensed)";
+
+  private DreamsJournal() {}
+
+  /** {@code content} with {@code entry} appended, cut to {@code maxChars} by condensing. */
+  public static String append(String content, String entry, int maxChars) {
+    List<String> condensed = new ArrayList<>();
+    int dropped = 0;
+    List<String> entries = new ArrayList<>();
+    for (String block : blocks(content)) {
+      if (block.startsWith(CONDENSED)) {
+        for (String line : block.split("\n")) {
+          if (line.startsWith("- (") && line.contains("older entries dropped")) {
+            dropped += leadingNumber(line.substring(3));
+          } else if (line.startsWith("- ")) {
+            condensed.add(line);
+          }
+        }
+      } else {
+        entries.add(block);
+      }
+    }
+    entries.add(entry.strip());
+    String rendered = render(condensed, dropped, entries);
+    while (rendered.length() > maxChars && entries.size() > 1) {
+      condensed.add(condense(entries.remove(0)));
+      rendered = render(condensed, dropped, entries);
+    }
+    while (rendered.length() > maxChars && !condensed.isEmpty()) {
+      condensed.remove(0);
+      dropped++;
+      rendered = render(condensed, dropped, entries);
+    }
+    if (rendered.length() > maxChars) {
+      rendered = rendered.substring(0, maxChars - 1) + "\n";
+    }
+    return rendered;
+  }
+
+  /** The newest entry, or {@code null} when there is none. */
+  public static String newest(String content) {
+    List<String> blocks = blocks(content);
+    for (int i = blocks.size() - 1; i >= 0; i--) {
+      if (!blocks.get(i).startsWith(CONDENSED)) {
+        return blocks.get(i);
+      }
+    }
+    return null;
+  }
+
+  /** How many full (not condensed) entries the journal holds. */
+  public static int entryCount(String content) {
+    return (int) blocks(content).stream().filter(b -> !b.startsWith(CONDENSED)).count();
+  }
+
+  /** The {@code ## } blocks after the title. */
+  static List<String> blocks(String content) {
+    List<String> blocks = new ArrayList<>();
+    if (content == null || content.isBlank()) {
+      return blocks;
+    }
+    String text = "\n" + content.replace("\r\n", "\n");
+    int at = text.indexOf("\n## ");
+    while (at >= 0) {
+      int next = text.indexOf("\n## ", at + 1);
+      blocks.add(text.substring(at + 1, next < 0 ? text.length() : next).strip());
+      at = next;
+    }
+    return blocks;
+  }
+
+  /** One line for an entry: its heading and its "Changed" line. */
+  static String condense(String entry) {
+    String[] lines = entry.split("\n");
+    String heading = lines[0].replaceFirst("^## ", "").strip();
+    String changed = "";
+    for (String line : lines) {
+      if (line.startsWith("- Changed:")) {
+        changed = line.substring("- Changed:".length()).strip();
+      }
+    }
+    String line = "- " + heading + (changed.isEmpty() ? "" : ": " + changed);
+    return line.length() > 240 ? line.substring(0, 239) + "…" : line;
+  }
+
+  private static String render(List<String> condensed, int dropped, List<String> entries) {
+    StringBuilder out = new StringBuilder(TITLE);
+    if (!condensed.isEmpty() || dropped > 0) {
+      out.append('\n').append(CONDENSED).append('\n');
+      if (dropped > 0) {
+        out.append("- (").append(dropped).append(" older entries dropped)\n");
+      }
+      for (String line : condensed) {
+        out.append(line).append('\n');
+      }
+    }
+    for (String entry : entries) {
+      out.append('\n').append(entry).append('\n');
+    }
+    return out.toString();
+  }
+
+  private static int leadingNumber(String text) {
+    int end = 0;
+    while (end < text.length() && Character.isDigit(text.charAt(end))) {
+      end++;
+    }
+    return end == 0 ? 0 : Integer.parseInt(text.substring(0, end));
+  }
+}

@@ -1,0 +1,87 @@
+package dev.memstack.builtin.extraction;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The prompt templates of the memory jobs: {@code memory/summarize-system}, {@code
+ * memory/summarize-user}, {@code memory/emergence-system} and {@code memory/emergence-user},
+ * bundled under {@code dev/memstack/builtin/prompts/}, each replaceable by {@code
+ * <templates-dir>/memory/<name>.md}. Placeholders are {@code {{name}}}; an unknown one is left as
+ * it is. Loaded once at start; immutable.
+ */
+public final class PromptTemplates {
+
+  public static final String SUMMARIZE_SYSTEM = "memory/summarize-system";
+  public static final String SUMMARIZE_USER = "memory/summarize-user";
+  public static final String EMERGENCE_SYSTEM = "memory/emergence-system";
+  public static final String EMERGENCE_USER = "memory/emergence-user";
+
+  private static final List<String> NAMES =
+      List.of(SUMMARIZE_SYSTEM, SUMMARIZE_USER, EMERGENCE_SYSTEM, EMERGENCE_USER);
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-z_]+)}}");
+
+  private final Map<String, String> templates;
+
+  private PromptTemplates(Map<String, String> templates) {
+    this.templates = templates;
+  }
+
+  /** The bundled templates, each overridden by a file in {@code overrides} when there is one. */
+  public static PromptTemplates load(Optional<Path> overrides) {
+    Map<String, String> templates = new LinkedHashMap<>();
+    for (String name : NAMES) {
+      templates.put(name, load(name, overrides));
+    }
+    return new PromptTemplates(templates);
+  }
+
+  /** The template {@code name} with its placeholders filled from {@code values}. */
+  public String render(String name, Map<String, String> values) {
+    String template = templates.get(name);
+    if (template == null) {
+      throw new IllegalArgumentException("no prompt template " + name);
+    }
+    Matcher matcher = PLACEHOLDER.matcher(template);
+    StringBuilder out = new StringBuilder();
+    while (matcher.find()) {
+      String value = values.get(matcher.group(1));
+      matcher.appendReplacement(
+          out, Matcher.quoteReplacement(value == null ? matcher.group() : value));
+    }
+    matcher.appendTail(out);
+    return out.toString();
+  }
+
+  private static String load(String name, Optional<Path> overrides) {
+    try {
+      if (overrides.isPresent()) {
+        for (String candidate : List.of(name + ".md", name + ".txt", name)) {
+          Path file = overrides.get().resolve(candidate);
+          if (Files.isRegularFile(file)) {
+            return Files.readString(file, StandardCharsets.UTF_8);
+          }
+        }
+      }
+      String resource = "/dev/memstack/builtin/prompts/" + name + ".md";
+      try (InputStream in = PromptTemplates.class.getResourceAsStream(resource)) {
+        if (in == null) {
+          throw new IllegalStateException("the plugin is missing its prompt template " + name);
+        }
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the prompt template " + name, e);
+    }
+  }
+}

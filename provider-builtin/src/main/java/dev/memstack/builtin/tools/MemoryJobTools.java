@@ -1,0 +1,272 @@
+package dev.memstack.builtin.tools;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memstack.builtin.extraction.Dreaming;
+import dev.memstack.builtin.extraction.MemoryExtraction;
+import dev.memstack.builtin.memory.MemoryFiles;
+import dev.memstack.builtin.workspace.Bucket;
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.LanguageModel;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.ToolCall;
+import dev.memstack.spi.ToolException;
+import dev.memstack.spi.ToolSpec;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The memory-job tools the host's {@code /api/v1/memory/...} routes call: {@code
+ * summarize_conversation} {@code {conversationId, ownerKey}} runs post-turn extraction now, {@code
+ * run_emergence} {@code {ownerKey?}} runs dreaming now, {@code dreaming_status} {@code {ownerKey?}}
+ * answers the last run, its outcome, the next run and the newest DREAMS.md entry. Without a chat
+ * model every one fails with {@link ToolException.Kind#CONFLICT} "no chat model configured"; a
+ * failing or silent model is {@code UNAVAILABLE}.
+ */
+public final class MemoryJobTools {
+
+  public static final String SUMMARIZE = "summarize_conversation";
+  public static final String EMERGENCE = "run_emergence";
+  public static final String STATUS = "dreaming_status";
+
+  /** The message of every call made without a chat model. */
+  public static final String NO_MODEL = "no chat model configured";
+
+  private static final Set<String> NAMES = Set.of(SUMMARIZE, EMERGENCE, STATUS);
+
+  private final MemoryExtraction extraction;
+  private final Dreaming dreaming;
+  private final MemoryFiles files;
+  private final LanguageModel model;
+  private final ObjectMapper json = new ObjectMapper();
+
+  public MemoryJobTools(
+      MemoryExtraction extraction, Dreaming dreaming, MemoryFiles files, LanguageModel model) {
+    this.extraction = extraction;
+    this.dreaming = dreaming;
+    this.files = files;
+    this.model = model;
+  }
+
+  /** Whether {@code name} is one of these tools. */
+  public boolean has(String name) {
+    return NAMES.contains(name);
+  }
+
+  /** The tool specs. */
+  public List<ToolSpec> specs() {
+    String owner =
+        "\"ownerKey\": {\"type\": \"string\", \"description\": \"The owner, e.g. user:42.\"}";
+    String agent =
+        "\"agentId\": {\"type\": [\"string\", \"integer\"], \"description\": \"Optional; must be"
+            + " the calling agent.\"}";
+    return List.of(
+        new ToolSpec(
+            SUMMARIZE,
+            "Extract memory from one of the owner's conversations now: the model reads the recent"
+                + " messages and the owner's PROFILE.md, MEMORY.md and daily note, and updates"
+                + " them. Answers {agentId, ownerKey, conversationId, status (updated, unchanged,"
+                + " skipped, invalid_answer), reason, messages, written, truncated}. CONFLICT"
+                + " without a chat model.",
+            "{\"type\": \"object\", \"properties\": {"
+                + agent
+                + ", "
+                + owner
+                + ", \"conversationId\": {\"type\": \"string\"}}, \"required\":"
+                + " [\"conversationId\", \"ownerKey\"], \"additionalProperties\": false}"),
+        new ToolSpec(
+            EMERGENCE,
+            "Dream now: fold the recent daily notes into MEMORY.md (the owner's personal bucket"
+                + " when ownerKey is given, else the team and the owners with recent notes) and"
+                + " journal it in DREAMS.md. Answers {agentId, ownerKey, status, time, trigger,"
+                + " outcome, buckets}. CONFLICT without a chat model.",
+            "{\"type\": \"object\", \"properties\": {"
+                + agent
+                + ", "
+                + owner
+                + "}, \"additionalProperties\": false}"),
+        new ToolSpec(
+            STATUS,
+            "The dreaming schedule: last run, its outcome, next run and the newest DREAMS.md"
+                + " entry (the owner's when ownerKey is given, else the team's). CONFLICT without"
+                + " a chat model.",
+            "{\"type\": \"object\", \"properties\": {"
+                + agent
+                + ", "
+                + owner
+                + "}, \"additionalProperties\": false}"));
+  }
+
+  /**
+   * Runs one of the tools.
+   *
+   * @throws ToolException CONFLICT without a chat model, INVALID_ARGUMENT for a bad argument
+   */
+  public String call(ToolCall call) {
+    ToolArguments args =
+        ToolArguments.parse(
+            json,
+            call.arguments(),
+            call.name().equals(SUMMARIZE)
+                ? Set.of("agentId", "ownerKey", "conversationId")
+                : Set.of("agentId", "ownerKey"));
+    checkAgent(call, args);
+    OwnerKey owner = owner(call, args);
+    if (!model.available()) {
+      throw new ToolException(ToolException.Kind.CONFLICT, NO_MODEL);
+    }
+    ObjectNode answer =
+        switch (call.name()) {
+          case SUMMARIZE -> summarize(call.agent(), owner, args);
+          case EMERGENCE -> emergence(call.agent(), owner);
+          case STATUS -> status(call.agent(), owner);
+          default ->
+              throw new ToolException(ToolException.Kind.NOT_FOUND, "no tool " + call.name());
+        };
+    try {
+      return json.writeValueAsString(answer);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write a tool answer", e);
+    }
+  }
+
+  private ObjectNode summarize(AgentId agent, OwnerKey owner, ToolArguments args) {
+    if (owner == null) {
+      throw ToolArguments.invalid("ownerKey is required");
+    }
+    String conversationId = args.requiredString("conversationId");
+    if (conversationId.isEmpty()
+        || conversationId.length() > 128
+        || conversationId.indexOf('/') >= 0
+        || conversationId.indexOf('\\') >= 0
+        || conversationId.chars().anyMatch(Character::isISOControl)) {
+      throw ToolArguments.invalid(
+          "conversationId must be 1-128 characters without slashes or control characters");
+    }
+    MemoryExtraction.Outcome outcome = extraction.run(agent, owner, conversationId, true);
+    switch (outcome.status()) {
+      case NO_MODEL -> throw new ToolException(ToolException.Kind.CONFLICT, NO_MODEL);
+      case FAILED -> throw new ToolException(ToolException.Kind.UNAVAILABLE, outcome.reason());
+      default -> {}
+    }
+    ObjectNode answer = answer(agent, owner);
+    answer.put("conversationId", conversationId);
+    answer.put("status", outcome.status().wireName());
+    answer.put("reason", outcome.reason());
+    answer.put("messages", outcome.messages());
+    ArrayNode written = answer.putArray("written");
+    outcome.written().forEach(written::add);
+    ArrayNode truncated = answer.putArray("truncated");
+    outcome.truncated().forEach(truncated::add);
+    return answer;
+  }
+
+  private ObjectNode emergence(AgentId agent, OwnerKey owner) {
+    Optional<Dreaming.Run> run = dreaming.run(agent, owner, "manual");
+    ObjectNode answer = answer(agent, owner);
+    if (run.isEmpty()) {
+      answer.put("status", "skipped");
+      answer.put("outcome", "a dreaming run of agent " + agent + " is already in progress");
+      return answer;
+    }
+    answer.put("status", "completed");
+    putRun(answer, run.get());
+    return answer;
+  }
+
+  private ObjectNode status(AgentId agent, OwnerKey owner) {
+    ObjectNode answer = answer(agent, owner);
+    answer.put("enabled", dreaming.enabled());
+    answer.put("schedule", dreaming.cron());
+    answer.put("model", model.modelId());
+    Optional<Dreaming.Run> last = dreaming.lastRun(agent);
+    if (last.isPresent()) {
+      putRun(answer.putObject("lastRun"), last.get());
+    } else {
+      answer.putNull("lastRun");
+    }
+    Optional<Instant> next = dreaming.nextRun(agent);
+    if (next.isPresent()) {
+      answer.put("nextRun", time(next.get()));
+    } else {
+      answer.putNull("nextRun");
+    }
+    Bucket bucket = owner == null ? Bucket.team(agent) : files.ownerBucket(agent, owner);
+    answer.put("journal", bucket.scopeName());
+    String newest = dreaming.newestEntry(bucket);
+    if (newest == null) {
+      answer.putNull("newestEntry");
+    } else {
+      answer.put("newestEntry", newest);
+    }
+    return answer;
+  }
+
+  private void putRun(ObjectNode node, Dreaming.Run run) {
+    node.put("time", time(run.time()));
+    node.put("trigger", run.trigger());
+    node.put("outcome", run.outcome());
+    ArrayNode buckets = node.putArray("buckets");
+    for (Dreaming.BucketRun bucket : run.buckets()) {
+      ObjectNode item = buckets.addObject();
+      item.put("scope", bucket.scope());
+      if (bucket.owner() != null) {
+        item.put("ownerKey", bucket.owner().value());
+      }
+      item.put("status", bucket.status());
+      item.put("reason", bucket.reason());
+      item.put("notesRead", bucket.notesRead());
+      item.put("memoryChanged", bucket.memoryChanged());
+      item.put("memoryTruncated", bucket.memoryTruncated());
+    }
+  }
+
+  private ObjectNode answer(AgentId agent, OwnerKey owner) {
+    ObjectNode answer = json.createObjectNode();
+    answer.put("agentId", agent.value());
+    if (owner == null) {
+      answer.putNull("ownerKey");
+    } else {
+      answer.put("ownerKey", owner.value());
+    }
+    return answer;
+  }
+
+  private static String time(Instant instant) {
+    return instant.truncatedTo(ChronoUnit.SECONDS).toString();
+  }
+
+  private static void checkAgent(ToolCall call, ToolArguments args) {
+    JsonNode agentId = args.raw("agentId");
+    if (agentId != null && !agentId.isNull() && !agentId.asText().equals(call.agent().value())) {
+      throw new ToolException(
+          ToolException.Kind.FORBIDDEN,
+          "agentId " + agentId.asText() + " is not the agent of this call (" + call.agent() + ")");
+    }
+  }
+
+  private static OwnerKey owner(ToolCall call, ToolArguments args) {
+    String given = args.optionalString("ownerKey");
+    if (given == null) {
+      return call.owner();
+    }
+    OwnerKey owner;
+    try {
+      owner = OwnerKey.of(given);
+    } catch (IllegalArgumentException e) {
+      throw ToolArguments.invalid(e.getMessage());
+    }
+    if (call.owner() != null && !call.owner().equals(owner)) {
+      throw new ToolException(
+          ToolException.Kind.FORBIDDEN,
+          "ownerKey " + owner + " is not the owner this call is made for");
+    }
+    return owner;
+  }
+}
