@@ -15,7 +15,9 @@ import java.util.Set;
  *       arrive in the order the host accepted them, one at a time.
  *   <li>{@link #prefetch(RecallRequest)} and {@link #systemPromptBlock(AgentId)} are called on the
  *       request path under a deadline; the host stops waiting at the deadline and leaves the
- *       provider out of that answer (the call is interrupted).
+ *       provider out of that answer. The late call is not interrupted (an interrupt closes NIO
+ *       channels inside libraries such as Lucene or JDBC drivers); it runs to its end in the
+ *       background, so a provider should watch {@link RecallRequest#deadline()} and give up early.
  *   <li>A call that throws is isolated: it never fails the other providers. Repeated failures open
  *       a circuit breaker and the host stops calling the provider for a while.
  *   <li>After {@link #close()} the host makes no further call; a call that does arrive must fail

@@ -21,9 +21,11 @@ import java.util.function.Supplier;
 
 /**
  * Runs provider calls on a bounded pool of daemon threads so that the caller can stop waiting at a
- * deadline; a call the caller gives up on is interrupted. At most {@code maxLateCalls} calls of one
+ * deadline; a call the caller gives up on is left to finish on its own, never interrupted: an
+ * interrupt during file or socket I/O closes NIO channels for good inside libraries such as Lucene
+ * (its IndexWriter) and JDBC drivers. At most {@code maxLateCalls} calls of one
  * provider instance may still be running after their caller gave up: a provider that hangs and
- * ignores interrupts holds at most that many threads, and its further calls are refused at once as
+ * never returns holds at most that many threads, and its further calls are refused at once as
  * busy until one of them returns. Each call is recorded exactly once through {@link ProviderCalls}:
  * by the worker when it finishes first, as {@code timeout} by the waiter when the deadline comes
  * first.
@@ -131,7 +133,7 @@ final class DeadlineCalls implements AutoCloseable {
       }
     }
 
-    /** Marks a still running call as late and interrupts it. */
+    /** Marks a still running call as late; it is not interrupted (see the class comment). */
     private void abandon() {
       AtomicInteger counter = lateCounter(member.provider());
       counter.incrementAndGet();
@@ -139,7 +141,7 @@ final class DeadlineCalls implements AutoCloseable {
         counter.decrementAndGet(); // it finished in the meantime
         return;
       }
-      task.cancel(true);
+      task.cancel(false);
       if (!started) {
         // Cancelled before it ran: the body never runs, so no worker will end the late phase.
         endLate();
