@@ -24,7 +24,10 @@ public class ApiConfiguration {
       ApiProperties properties, JsonMapper json) {
     FilterRegistrationBean<BodySizeLimitFilter> registration =
         new FilterRegistrationBean<>(
-            new BodySizeLimitFilter(properties.maxBodyBytes().toBytes(), json));
+            new BodySizeLimitFilter(
+                properties.maxBodyBytes().toBytes(),
+                WorkspaceController.importLimits(properties.maxImportBytes().toBytes()),
+                json));
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 20);
     registration.addUrlPatterns("/*");
     return registration;

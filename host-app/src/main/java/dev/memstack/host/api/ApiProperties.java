@@ -12,17 +12,40 @@ import org.springframework.util.unit.DataSize;
  *     is read to the end, whether or not it declares a {@code Content-Length}
  * @param healthTimeout the longest a provider health check may take before the provider is reported
  *     {@code DOWN}
+ * @param maxImportBytes the largest request body of the workspace snapshot import routes ({@code
+ *     .../workspace/memory/import} and {@code .../import/preview}), which take a ZIP of up to 16
+ *     MiB; it also caps multipart uploads (it replaces {@code
+ *     spring.servlet.multipart.max-file-size} and {@code max-request-size}, and multipart bodies
+ *     are parsed only by the routes that read them)
+ * @param workspaceProvider the id of the provider instance whose workspace tools serve the {@code
+ *     .../workspace/**} routes (an instance of type {@code builtin})
  */
 @ConfigurationProperties("memstack.api")
 public record ApiProperties(
-    @DefaultValue("1MB") DataSize maxBodyBytes, @DefaultValue("2s") Duration healthTimeout) {
+    @DefaultValue("1MB") DataSize maxBodyBytes,
+    @DefaultValue("2s") Duration healthTimeout,
+    @DefaultValue("17MB") DataSize maxImportBytes,
+    @DefaultValue("builtin") String workspaceProvider) {
 
   public ApiProperties {
     maxBodyBytes = maxBodyBytes == null ? DataSize.ofMegabytes(1) : maxBodyBytes;
     healthTimeout = healthTimeout == null ? Duration.ofSeconds(2) : healthTimeout;
+    maxImportBytes = maxImportBytes == null ? DataSize.ofMegabytes(17) : maxImportBytes;
+    workspaceProvider = workspaceProvider == null ? "builtin" : workspaceProvider;
     if (maxBodyBytes.toBytes() < 1) {
       throw new IllegalArgumentException(
           "memstack.api.max-body-bytes must be positive, got: " + maxBodyBytes);
+    }
+    if (maxImportBytes.toBytes() < 1) {
+      throw new IllegalArgumentException(
+          "memstack.api.max-import-bytes must be positive, got: " + maxImportBytes);
+    }
+    if (!workspaceProvider.matches("[A-Za-z0-9_-]{1,64}")) {
+      throw new IllegalArgumentException(
+          "memstack.api.workspace-provider must be a provider instance id (1-64 characters of"
+              + " A-Z a-z 0-9 _ -), got: '"
+              + workspaceProvider
+              + "'");
     }
     if (healthTimeout.isNegative() || healthTimeout.isZero()) {
       throw new IllegalArgumentException(

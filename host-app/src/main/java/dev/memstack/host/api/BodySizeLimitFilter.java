@@ -12,31 +12,82 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Objects;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
+import org.springframework.http.server.PathContainer;
 import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Refuses request bodies larger than {@code memstack.api.max-body-bytes} with 400: at once when
  * {@code Content-Length} says so, otherwise by counting the bytes while the body is read (chunked
  * bodies, or a wrong length), in which case reading fails with {@link BodyTooLargeException} and
- * the API's error handler answers. Either way the request reaches no provider.
+ * the API's error handler answers. Either way the request reaches no provider. A few routes have a
+ * limit of their own ({@link RouteLimit}, e.g. the snapshot import with {@code
+ * memstack.api.max-import-bytes}), matched against the raw request path as the router matches it.
+ * Multipart bodies are parsed by the servlet container past this filter's counting stream, so their
+ * size while streaming is capped by the multipart limits (see {@code WorkspaceApiConfiguration}); a
+ * declared {@code Content-Length} is checked here as for any body.
  */
 public final class BodySizeLimitFilter extends OncePerRequestFilter {
 
+  /**
+   * A limit for one method and path pattern ({@code /api/v1/agents/{agentId}/...}).
+   *
+   * @param method the HTTP method
+   * @param pattern the route, as in a {@code @RequestMapping}
+   * @param bytes the largest body accepted
+   * @param key the configuration key of the limit, named in the error
+   */
+  public record RouteLimit(HttpMethod method, String pattern, long bytes, String key) {
+
+    public RouteLimit {
+      Objects.requireNonNull(method, "method");
+      Objects.requireNonNull(pattern, "pattern");
+      Objects.requireNonNull(key, "key");
+      if (bytes < 1) {
+        throw new IllegalArgumentException(key + " must be positive, got: " + bytes);
+      }
+    }
+  }
+
+  private record CompiledLimit(HttpMethod method, PathPattern pattern, long bytes, String key) {}
+
   private final long limit;
+  private final List<CompiledLimit> routes;
   private final JsonMapper json;
 
   public BodySizeLimitFilter(long limit, JsonMapper json) {
+    this(limit, List.of(), json);
+  }
+
+  public BodySizeLimitFilter(long limit, List<RouteLimit> routes, JsonMapper json) {
     this.limit = limit;
     this.json = json;
+    this.routes =
+        routes.stream()
+            .map(
+                r ->
+                    new CompiledLimit(
+                        r.method(),
+                        PathPatternParser.defaultInstance.parse(r.pattern()),
+                        r.bytes(),
+                        r.key()))
+            .toList();
   }
 
   @Override
   protected void doFilterInternal(
       HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
-    if (request.getContentLengthLong() > limit) {
+    CompiledLimit route = routeOf(request);
+    long max = route == null ? limit : route.bytes();
+    String key = route == null ? BodyTooLargeException.DEFAULT_KEY : route.key();
+    if (request.getContentLengthLong() > max) {
       response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
       response.setContentType(MediaType.APPLICATION_JSON_VALUE);
       response.setHeader("Connection", "close");
@@ -45,27 +96,48 @@ public final class BodySizeLimitFilter extends OncePerRequestFilter {
           .write(
               json.writeValueAsBytes(
                   new ApiError(
-                      ApiError.BAD_REQUEST, "body", BodyTooLargeException.message(limit))));
+                      ApiError.BAD_REQUEST, "body", BodyTooLargeException.message(max, key))));
       return;
     }
-    chain.doFilter(new LimitedRequest(request, limit), response);
+    chain.doFilter(new LimitedRequest(request, max, key), response);
+  }
+
+  /** The route limit for this request, or {@code null}; the raw path, as the router sees it. */
+  private CompiledLimit routeOf(HttpServletRequest request) {
+    if (routes.isEmpty()) {
+      return null;
+    }
+    String path = request.getRequestURI();
+    String context = request.getContextPath();
+    if (context != null && !context.isEmpty() && path.startsWith(context)) {
+      path = path.substring(context.length());
+    }
+    PathContainer container = PathContainer.parsePath(path);
+    for (CompiledLimit route : routes) {
+      if (route.method().matches(request.getMethod()) && route.pattern().matches(container)) {
+        return route;
+      }
+    }
+    return null;
   }
 
   /** A request whose body stream fails once more than {@code limit} bytes were read. */
   private static final class LimitedRequest extends HttpServletRequestWrapper {
 
     private final long limit;
+    private final String key;
     private ServletInputStream stream;
 
-    LimitedRequest(HttpServletRequest request, long limit) {
+    LimitedRequest(HttpServletRequest request, long limit, String key) {
       super(request);
       this.limit = limit;
+      this.key = key;
     }
 
     @Override
     public ServletInputStream getInputStream() throws IOException {
       if (stream == null) {
-        stream = new CountingStream(super.getInputStream(), limit);
+        stream = new CountingStream(super.getInputStream(), limit, key);
       }
       return stream;
     }
@@ -82,11 +154,13 @@ public final class BodySizeLimitFilter extends OncePerRequestFilter {
 
     private final ServletInputStream in;
     private final long limit;
+    private final String key;
     private long count;
 
-    CountingStream(ServletInputStream in, long limit) {
+    CountingStream(ServletInputStream in, long limit, String key) {
       this.in = in;
       this.limit = limit;
+      this.key = key;
     }
 
     @Override
@@ -110,7 +184,7 @@ public final class BodySizeLimitFilter extends OncePerRequestFilter {
     private void count(int n) throws IOException {
       count += n;
       if (count > limit) {
-        throw new BodyTooLargeException(limit);
+        throw new BodyTooLargeException(limit, key);
       }
     }
 

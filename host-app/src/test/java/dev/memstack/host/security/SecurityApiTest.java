@@ -387,7 +387,7 @@ class SecurityApiTest {
     int end = docs.indexOf("\n## ", start + 1);
     String section = docs.substring(start, end < 0 ? docs.length() : end);
     Matcher row =
-        Pattern.compile("(?m)^\\| `(GET|POST|DELETE|PUT)` \\| `(/api/[^`]+)` \\| `(\\w+)`")
+        Pattern.compile("(?m)^\\| `(GET|POST|DELETE|PUT|PATCH)` \\| `(/api/[^`]+)` \\| `(\\w+)`")
             .matcher(section);
     Map<String, String> documented = new TreeMap<>();
     while (row.find()) {

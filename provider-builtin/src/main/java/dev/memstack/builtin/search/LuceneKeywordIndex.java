@@ -7,6 +7,7 @@ import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Scope;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +23,17 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Pattern;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
@@ -34,6 +46,7 @@ import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
@@ -48,8 +61,10 @@ import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
+import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.Directory;
-import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.LockObtainFailedException;
+import org.apache.lucene.store.MMapDirectory;
 import org.apache.lucene.util.BytesRef;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,6 +82,22 @@ import org.slf4j.LoggerFactory;
  * calls once per committed write; commits to disk happen at most once per commit interval and on
  * close. A stored index that cannot be opened or was built by another analyzer version is thrown
  * away and rebuilt from the files by the caller.
+ *
+ * <p>Interrupts: the host interrupts provider calls that run past their deadline, and an interrupt
+ * that lands while a thread writes through a {@code FileChannel} closes the channel; inside Lucene
+ * that closes the {@code IndexWriter} for good (or invalidates its write lock). So every writer
+ * operation (update, delete, near-real-time reopen, commit, close) runs on one dedicated index
+ * thread that nobody interrupts, and the calling thread waits for it uninterruptibly (keeping its
+ * interrupt flag); searchers are given back there too, since the last release of an old reader
+ * deletes files. Searches read memory-mapped files, which interrupts cannot break. Should the
+ * writer still fail for good (a full disk, say), it is reopened from the last commit and the
+ * changes made since are applied again, so the index recovers without a restart.
+ *
+ * <p>One writer per directory: an index whose write lock another writer holds (another provider
+ * instance on the same data directory, e.g. the previous instance of a plugin reload that is still
+ * closing) is waited for, up to {@link #DEFAULT_LOCK_WAIT}, and then refused with a message that
+ * says so. It is never mistaken for a broken index, which would be deleted and rebuilt under the
+ * other writer's feet.
  */
 public final class LuceneKeywordIndex implements KeywordIndex {
 
@@ -90,14 +121,59 @@ public final class LuceneKeywordIndex implements KeywordIndex {
   private static final String KIND_FILE = "file";
   private static final String ANALYZER_KEY = "analyzer";
 
+  /** Most changes kept for a replay before a commit is forced. */
+  static final int MAX_UNCOMMITTED_CHANGES = 1000;
+
+  /** How long opening waits for another writer to release the index. */
+  public static final Duration DEFAULT_LOCK_WAIT = Duration.ofSeconds(10);
+
+  /** How long a close waits for the index thread before it gives up (and logs). */
+  static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
+
+  private static final Duration LOCK_RETRY = Duration.ofMillis(100);
+
   private final Analyzer analyzer = new WorkspaceAnalyzer();
+  private final Path path;
   private final Directory directory;
-  private final IndexWriter writer;
-  private final SearcherManager searchers;
+  private final ThreadPoolExecutor indexThread;
   private final int snippetChars;
   private final long commitIntervalNanos;
-  private volatile long lastCommitNanos = System.nanoTime();
-  private volatile boolean dirty;
+  private final Duration lockWait;
+
+  /** The writer and its searchers; replaced as a whole when the writer is reopened. */
+  private volatile Writer current;
+
+  /** Set by the close on the index thread: work queued behind it and searches fail. */
+  private volatile boolean closed;
+
+  private final AtomicBoolean closing = new AtomicBoolean();
+  private final AtomicInteger reopens = new AtomicInteger();
+
+  // confined to the index thread
+  private final List<Change> uncommitted = new ArrayList<>();
+  private long lastCommitNanos = System.nanoTime();
+  private boolean dirty;
+
+  private record Writer(IndexWriter writer, SearcherManager searchers) {}
+
+  /** A change since the last commit, kept so that a reopened writer can apply it again. */
+  private interface Change {
+    void applyTo(IndexWriter writer) throws IOException;
+  }
+
+  private record Update(Term key, List<Document> docs) implements Change {
+    @Override
+    public void applyTo(IndexWriter writer) throws IOException {
+      writer.updateDocuments(key, docs);
+    }
+  }
+
+  private record Delete(Term key) implements Change {
+    @Override
+    public void applyTo(IndexWriter writer) throws IOException {
+      writer.deleteDocuments(key);
+    }
+  }
 
   /**
    * Opens (or creates) the index in {@code dir}.
@@ -106,26 +182,109 @@ public final class LuceneKeywordIndex implements KeywordIndex {
    * @param commitInterval least time between two commits caused by writes
    */
   public LuceneKeywordIndex(Path dir, int snippetChars, Duration commitInterval) {
+    this(dir, snippetChars, commitInterval, DEFAULT_LOCK_WAIT);
+  }
+
+  /**
+   * Opens (or creates) the index in {@code dir}, waiting up to {@code lockWait} for another writer.
+   *
+   * @throws UncheckedIOException when the index cannot be opened, e.g. because another writer still
+   *     holds it after {@code lockWait}
+   */
+  LuceneKeywordIndex(Path dir, int snippetChars, Duration commitInterval, Duration lockWait) {
+    this.path = dir;
     this.snippetChars = snippetChars;
     this.commitIntervalNanos = commitInterval.toNanos();
+    this.lockWait = lockWait;
+    this.indexThread = indexThread(dir);
     try {
-      Files.createDirectories(dir);
-      Directory opened = FSDirectory.open(dir);
-      IndexWriter openedWriter;
+      Directory[] opened = new Directory[1];
+      this.current = onIndexThread(() -> open(dir, opened));
+      this.directory = opened[0];
+    } catch (RuntimeException e) {
+      indexThread.shutdown();
+      throw e;
+    }
+  }
+
+  /**
+   * The index thread: one at most, created when work arrives and ended after a minute without, so
+   * that an idle provider holds no thread; it loads classes from this plugin.
+   */
+  private static ThreadPoolExecutor indexThread(Path dir) {
+    ClassLoader loader = LuceneKeywordIndex.class.getClassLoader();
+    Path instance = dir.toAbsolutePath().getParent();
+    String name =
+        "memstack-builtin-index"
+            + (instance == null || instance.getFileName() == null
+                ? ""
+                : "-" + instance.getFileName());
+    ThreadPoolExecutor executor =
+        new ThreadPoolExecutor(
+            1,
+            1,
+            60,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            task -> {
+              Thread thread = new Thread(task, name);
+              thread.setDaemon(true);
+              thread.setContextClassLoader(loader);
+              return thread;
+            });
+    executor.allowCoreThreadTimeOut(true);
+    return executor;
+  }
+
+  /** Opens the directory and the writer (index thread). */
+  private Writer open(Path dir, Directory[] opened) throws IOException {
+    Files.createDirectories(dir);
+    // memory-mapped reads cannot be broken by an interrupt, unlike FileChannel reads
+    Directory files = new MMapDirectory(dir);
+    IndexWriter writer;
+    try {
+      writer = openWhenUnlocked(files);
+    } catch (LockObtainFailedException e) {
+      files.close();
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      log.warn("the keyword index in {} cannot be opened ({}); rebuilding it", dir, e.toString());
+      files.close();
+      deleteContents(dir);
+      files = new MMapDirectory(dir);
+      writer = openWhenUnlocked(files);
+    }
+    opened[0] = files;
+    return new Writer(writer, new SearcherManager(writer, null));
+  }
+
+  /**
+   * Opens the writer, retrying while another writer holds the lock (in this JVM under another class
+   * loader, a reloaded plugin's, the JDK reports that as {@link OverlappingFileLockException}).
+   */
+  private IndexWriter openWhenUnlocked(Directory files) throws IOException {
+    long deadline = System.nanoTime() + lockWait.toNanos();
+    boolean logged = false;
+    while (true) {
       try {
-        openedWriter = openWriter(opened);
-      } catch (IOException | RuntimeException e) {
-        log.warn("the keyword index in {} cannot be opened ({}); rebuilding it", dir, e.toString());
-        opened.close();
-        deleteContents(dir);
-        opened = FSDirectory.open(dir);
-        openedWriter = openWriter(opened);
+        return openWriter(files);
+      } catch (LockObtainFailedException | OverlappingFileLockException e) {
+        if (System.nanoTime() - deadline >= 0) {
+          throw new LockObtainFailedException(
+              "the keyword index in "
+                  + path
+                  + " is locked by another writer (another provider instance on the same data"
+                  + " directory?) and was not released within "
+                  + lockWait.toMillis()
+                  + " ms",
+              e);
+        }
+        if (!logged) {
+          log.info("the keyword index in {} is locked by another writer; waiting for it", path);
+          logged = true;
+        }
+        LockSupport.parkNanos(LOCK_RETRY.toNanos());
       }
-      this.directory = opened;
-      this.writer = openedWriter;
-      this.searchers = new SearcherManager(writer, null);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot open the keyword index in " + dir, e);
     }
   }
 
@@ -134,19 +293,29 @@ public final class LuceneKeywordIndex implements KeywordIndex {
     config.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
     config.setCommitOnClose(true);
     IndexWriter opened = new IndexWriter(dir, config);
-    Map<String, String> data = new HashMap<>();
-    for (Map.Entry<String, String> entry : opened.getLiveCommitData()) {
-      data.put(entry.getKey(), entry.getValue());
-    }
-    if (!WorkspaceAnalyzer.VERSION.equals(data.get(ANALYZER_KEY))) {
-      if (opened.getDocStats().numDocs > 0) {
-        log.info("the keyword index was built by another analyzer; rebuilding it");
+    try {
+      Map<String, String> data = new HashMap<>();
+      for (Map.Entry<String, String> entry : opened.getLiveCommitData()) {
+        data.put(entry.getKey(), entry.getValue());
       }
-      opened.deleteAll();
-      opened.setLiveCommitData(Map.of(ANALYZER_KEY, WorkspaceAnalyzer.VERSION).entrySet());
-      opened.commit();
+      if (!WorkspaceAnalyzer.VERSION.equals(data.get(ANALYZER_KEY))) {
+        if (opened.getDocStats().numDocs > 0) {
+          log.info("the keyword index was built by another analyzer; rebuilding it");
+        }
+        opened.deleteAll();
+        opened.setLiveCommitData(Map.of(ANALYZER_KEY, WorkspaceAnalyzer.VERSION).entrySet());
+        opened.commit();
+      }
+      return opened;
+    } catch (IOException | RuntimeException e) {
+      // give the write lock back, or the rebuild (or the next start) could not take it
+      try {
+        opened.rollback();
+      } catch (IOException | RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
     }
-    return opened;
   }
 
   @Override
@@ -172,12 +341,7 @@ public final class LuceneKeywordIndex implements KeywordIndex {
       doc.add(new StringField(F_CLASS, weighted ? CLASS_CORE : "other", Field.Store.NO));
       docs.add(doc);
     }
-    try {
-      writer.updateDocuments(new Term(F_KEY, key), docs);
-      dirty = true;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot index " + key, e);
-    }
+    apply(new Update(new Term(F_KEY, key), docs), "cannot index " + key);
   }
 
   @Override
@@ -187,19 +351,14 @@ public final class LuceneKeywordIndex implements KeywordIndex {
 
   @Override
   public void removeByKey(String fileKey) {
-    try {
-      writer.deleteDocuments(new Term(F_KEY, fileKey));
-      dirty = true;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot remove " + fileKey + " from the index", e);
-    }
+    apply(new Delete(new Term(F_KEY, fileKey)), "cannot remove " + fileKey + " from the index");
   }
 
   @Override
   public Map<String, FileStamp> stamps() {
     Map<String, FileStamp> stamps = new HashMap<>();
     try {
-      IndexSearcher searcher = searchers.acquire();
+      IndexSearcher searcher = acquire();
       try {
         Query files = new TermQuery(new Term(F_KIND, KIND_FILE));
         int count = Math.max(1, searcher.count(files));
@@ -213,7 +372,7 @@ public final class LuceneKeywordIndex implements KeywordIndex {
                   doc.getField(F_MTIME).numericValue().longValue()));
         }
       } finally {
-        searchers.release(searcher);
+        release(searcher);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the keyword index", e);
@@ -240,7 +399,7 @@ public final class LuceneKeywordIndex implements KeywordIndex {
     Query inBuckets = visible.build();
     int fetch = limit <= maxFiles ? limit : Math.min(1000, limit * 4);
     try {
-      IndexSearcher searcher = searchers.acquire();
+      IndexSearcher searcher = acquire();
       try {
         Set<String> terms = rarest(searcher, queryTerms);
         if (terms.isEmpty()) {
@@ -281,7 +440,7 @@ public final class LuceneKeywordIndex implements KeywordIndex {
         }
         return hits;
       } finally {
-        searchers.release(searcher);
+        release(searcher);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot search the keyword index", e);
@@ -309,41 +468,282 @@ public final class LuceneKeywordIndex implements KeywordIndex {
 
   @Override
   public void refresh() {
-    try {
-      searchers.maybeRefreshBlocking();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot refresh the keyword index", e);
-    }
-    maybeCommit();
-  }
-
-  private void maybeCommit() {
-    if (dirty && System.nanoTime() - lastCommitNanos >= commitIntervalNanos) {
-      commit();
-    }
+    onIndexThread(
+        () -> {
+          withRecovery(
+              "cannot refresh the keyword index",
+              () -> {
+                current.searchers().maybeRefreshBlocking();
+                return null;
+              });
+          if (dirty && System.nanoTime() - lastCommitNanos >= commitIntervalNanos) {
+            commitNow();
+          }
+          return null;
+        });
   }
 
   @Override
   public void commit() {
+    onIndexThread(
+        () -> {
+          commitNow();
+          return null;
+        });
+  }
+
+  /**
+   * Closes the index after the work already handed to the index thread; later calls fail with
+   * {@link AlreadyClosedException}.
+   */
+  @Override
+  public void close() {
+    if (!closing.compareAndSet(false, true)) {
+      return;
+    }
     try {
-      dirty = false;
-      writer.setLiveCommitData(Map.of(ANALYZER_KEY, WorkspaceAnalyzer.VERSION).entrySet());
-      writer.commit();
-      lastCommitNanos = System.nanoTime();
-    } catch (IOException e) {
-      dirty = true;
-      throw new UncheckedIOException("cannot commit the keyword index", e);
+      onIndexThread(
+          () -> {
+            closed = true;
+            Writer writer = current;
+            try {
+              writer.searchers().close();
+              writer.writer().close();
+            } finally {
+              directory.close();
+            }
+            return null;
+          },
+          CLOSE_WAIT);
+    } catch (RuntimeException e) {
+      log.warn("closing the keyword index in {} failed: {}", path, e.toString());
+    } finally {
+      indexThread.shutdown();
     }
   }
 
-  @Override
-  public void close() {
+  // ---------------------------------------------------------------- the index thread
+
+  private interface IndexWork<T> {
+    T run() throws IOException;
+  }
+
+  /**
+   * Runs {@code work} on the index thread and waits for it without giving in to interrupts: the
+   * work is short, and a caller that stopped waiting half-way would leave a write unindexed. The
+   * caller's interrupt flag is set again afterwards.
+   */
+  private <T> T onIndexThread(IndexWork<T> work) {
+    return onIndexThread(work, null);
+  }
+
+  /** Same, waiting at most {@code timeout} ({@code null}: as long as it takes). */
+  private <T> T onIndexThread(IndexWork<T> work, Duration timeout) {
+    Future<T> result;
     try {
-      searchers.close();
-      writer.close();
-      directory.close();
-    } catch (IOException e) {
-      log.warn("closing the keyword index failed: {}", e.toString());
+      result = indexThread.submit((Callable<T>) work::run);
+    } catch (RejectedExecutionException e) {
+      throw new AlreadyClosedException("the keyword index in " + path + " is closed");
+    }
+    boolean interrupted = false;
+    long deadline = timeout == null ? 0 : System.nanoTime() + timeout.toNanos();
+    try {
+      while (true) {
+        try {
+          if (timeout == null) {
+            return result.get();
+          }
+          return result.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (TimeoutException e) {
+          throw new IllegalStateException(
+              "the keyword index thread of "
+                  + path
+                  + " did not finish within "
+                  + timeout.toMillis()
+                  + " ms");
+        } catch (ExecutionException e) {
+          Throwable cause = e.getCause();
+          if (cause instanceof IOException io) {
+            throw new UncheckedIOException("keyword index " + path + ": " + io.getMessage(), io);
+          }
+          if (cause instanceof RuntimeException runtime) {
+            throw runtime;
+          }
+          if (cause instanceof Error error) {
+            throw error;
+          }
+          throw new IllegalStateException(cause);
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Applies one change on the index thread, keeping it for a replay until the next commit. */
+  private void apply(Change change, String failure) {
+    onIndexThread(
+        () -> {
+          ensureOpen();
+          uncommitted.add(change);
+          dirty = true;
+          try {
+            change.applyTo(current.writer());
+          } catch (IOException | RuntimeException e) {
+            if (writerIsOpen()) {
+              // a failure of this change alone (the writer goes on): nothing to replay
+              uncommitted.remove(uncommitted.size() - 1);
+              throw unchecked(failure, e);
+            }
+            reopen(e);
+          }
+          if (uncommitted.size() >= MAX_UNCOMMITTED_CHANGES) {
+            try {
+              commitNow();
+            } catch (IOException | RuntimeException e) {
+              // the change itself is applied; the commit is tried again with the next refresh
+              log.warn("a commit of the keyword index in {} failed: {}", path, e.toString());
+            }
+          }
+          return null;
+        });
+  }
+
+  /** Commits (index thread); a writer that failed for good is reopened and the commit retried. */
+  private void commitNow() throws IOException {
+    withRecovery(
+        "cannot commit the keyword index",
+        () -> {
+          IndexWriter writer = current.writer();
+          writer.setLiveCommitData(Map.of(ANALYZER_KEY, WorkspaceAnalyzer.VERSION).entrySet());
+          writer.commit();
+          return null;
+        });
+    uncommitted.clear();
+    dirty = false;
+    lastCommitNanos = System.nanoTime();
+  }
+
+  /** Runs {@code work}; if the writer failed for good, reopens it and runs {@code work} again. */
+  private <T> T withRecovery(String failure, IndexWork<T> work) throws IOException {
+    ensureOpen();
+    try {
+      return work.run();
+    } catch (IOException | RuntimeException e) {
+      if (writerIsOpen()) {
+        throw unchecked(failure, e);
+      }
+      reopen(e);
+      return work.run();
+    }
+  }
+
+  private static RuntimeException unchecked(String failure, Exception e) {
+    return e instanceof IOException io
+        ? new UncheckedIOException(failure, io)
+        : (RuntimeException) e;
+  }
+
+  private boolean writerIsOpen() {
+    IndexWriter writer = current.writer();
+    return writer.isOpen() && writer.getTragicException() == null;
+  }
+
+  /**
+   * Replaces a writer that failed for good (index thread): rolls it back, opens a new one on the
+   * last commit, applies the changes made since, and swaps in new searchers.
+   */
+  private void reopen(Throwable cause) throws IOException {
+    Writer failed = current;
+    reopens.incrementAndGet();
+    log.warn(
+        "the keyword index writer in {} failed ({}); reopening it from the last commit and"
+            + " applying the {} changes made since",
+        path,
+        failed.writer().getTragicException() != null
+            ? failed.writer().getTragicException().toString()
+            : cause.toString(),
+        uncommitted.size());
+    try {
+      failed.writer().rollback();
+    } catch (IOException | RuntimeException e) {
+      // already closed by its tragic event; the write lock is released either way
+    }
+    // nothing may interrupt this thread; should something have, the new writer must not inherit it
+    Thread.interrupted();
+    IndexWriter writer = openWriter(directory);
+    try {
+      for (Change change : uncommitted) {
+        change.applyTo(writer);
+      }
+      current = new Writer(writer, new SearcherManager(writer, null));
+    } catch (IOException | RuntimeException e) {
+      writer.rollback();
+      throw e;
+    }
+    try {
+      failed.searchers().close();
+    } catch (IOException | RuntimeException e) {
+      log.debug("closing the searchers of the failed writer: {}", e.toString());
+    }
+  }
+
+  // ---------------------------------------------------------------- searching
+
+  /** How often the writer failed for good and was reopened (for tests and diagnosis). */
+  int reopens() {
+    return reopens.get();
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new AlreadyClosedException("the keyword index in " + path + " is closed");
+    }
+  }
+
+  /**
+   * Acquires a searcher, following a writer that was reopened in the meantime; give it back with
+   * {@link #release}.
+   */
+  private IndexSearcher acquire() throws IOException {
+    ensureOpen();
+    SearcherManager searchers = current.searchers();
+    try {
+      return searchers.acquire();
+    } catch (AlreadyClosedException e) {
+      ensureOpen();
+      SearcherManager now = current.searchers();
+      if (now == searchers) {
+        throw e;
+      }
+      return now.acquire();
+    }
+  }
+
+  /**
+   * Gives back a searcher of {@link #acquire()} (what {@code SearcherManager.release} does), on the
+   * index thread without waiting: the last release of a replaced near-real-time reader deletes the
+   * files only it used, and the writer checks its lock with a {@code FileChannel} call first, which
+   * an interrupted searching thread would turn into a closed lock channel.
+   */
+  private void release(IndexSearcher searcher) {
+    IndexReader reader = searcher.getIndexReader();
+    try {
+      indexThread.execute(() -> decRef(reader));
+    } catch (RejectedExecutionException e) {
+      decRef(reader); // closed: there is no writer left to protect
+    }
+  }
+
+  private static void decRef(IndexReader reader) {
+    try {
+      reader.decRef();
+    } catch (IOException | RuntimeException e) {
+      log.warn("releasing a keyword index reader failed: {}", e.toString());
     }
   }
 
@@ -538,7 +938,10 @@ public final class LuceneKeywordIndex implements KeywordIndex {
           @Override
           public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
               throws IOException {
-            Files.delete(file);
+            // the lock file stays: deleting it would let a second writer lock a new file
+            if (!file.getFileName().toString().equals(IndexWriter.WRITE_LOCK_NAME)) {
+              Files.delete(file);
+            }
             return FileVisitResult.CONTINUE;
           }
 

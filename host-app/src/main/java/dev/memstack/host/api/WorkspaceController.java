@@ -1,0 +1,517 @@
+package dev.memstack.host.api;
+
+import dev.memstack.host.api.BodySizeLimitFilter.RouteLimit;
+import dev.memstack.host.security.AccessPolicy;
+import dev.memstack.host.security.RequiresRole;
+import dev.memstack.host.security.Role;
+import dev.memstack.host.stack.ProviderCalls;
+import dev.memstack.host.stack.StackMember;
+import dev.memstack.host.stack.StackMembers;
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.ToolCall;
+import dev.memstack.spi.ToolException;
+import dev.memstack.spi.ToolSpec;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.springframework.http.ContentDisposition;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.multipart.MaxUploadSizeExceededException;
+import org.springframework.web.multipart.MultipartException;
+import org.springframework.web.multipart.MultipartFile;
+import org.springframework.web.multipart.MultipartHttpServletRequest;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The workspace files of the builtin provider over REST (issue 3), built on that provider's tools,
+ * which it calls like {@link ToolController} does (the host never sees a provider class): list,
+ * read, write and update the metadata of files, keyword search, and the snapshot export and import
+ * (preview and apply). The provider instance is {@code memstack.api.workspace-provider} (default
+ * {@code builtin}); when it is not running the routes answer 503. A file path in the URL is decoded
+ * and checked by {@link WorkspaceFilePath} before any provider sees it. The tools' errors map to
+ * 400 (naming the request field: {@code filename} becomes {@code path}, {@code zipBase64} becomes
+ * {@code file}), 404, 409, 403 and 503.
+ *
+ * <p>Access: reads (list, read, search, export) need {@code viewer}, writes (write, metadata,
+ * import and its preview) {@code member}, both only for an owner the token covers; a token bound to
+ * owners writes only personal memory (its writes need an {@code ownerKey}, and default to {@code
+ * scope: personal}).
+ */
+@RestController
+@RequestMapping(path = WorkspaceController.BASE, produces = MediaType.APPLICATION_JSON_VALUE)
+public class WorkspaceController {
+
+  static final String BASE = "/api/v1/agents/{agentId}/workspace";
+  static final String IMPORT = "/memory/import";
+  static final String IMPORT_PREVIEW = "/memory/import/preview";
+
+  static final String LIST = "list_workspace_memory_files";
+  static final String READ = "read_workspace_memory_file";
+  static final String WRITE = "write_workspace_memory_file";
+  static final String SEARCH = "search_workspace_memory";
+  static final String UPDATE_META = "update_workspace_file_meta";
+  static final String EXPORT = "export_workspace_memory";
+  static final String IMPORT_TOOL = "import_workspace_memory";
+
+  /** Tool argument names that the REST routes call differently. */
+  private static final Map<String, String> FIELDS =
+      Map.of("filename", WorkspaceFilePath.FIELD, "filenamePrefix", "prefix", "zipBase64", "file");
+
+  private static final Set<String> ARGUMENTS =
+      Set.of(
+          "filename",
+          "filenamePrefix",
+          "zipBase64",
+          "content",
+          "scope",
+          "ownerKey",
+          "agentId",
+          "enabled",
+          "sortOrder",
+          "query",
+          "limit",
+          "preview");
+
+  private static final MediaType ZIP = MediaType.parseMediaType("application/zip");
+  private static final List<MediaType> RAW_ZIP_TYPES =
+      List.of(
+          ZIP,
+          MediaType.parseMediaType("application/x-zip-compressed"),
+          MediaType.APPLICATION_OCTET_STREAM);
+
+  private final StackMembers members;
+  private final ProviderCalls calls;
+  private final JsonMapper json;
+  private final AccessPolicy access;
+  private final String providerId;
+
+  public WorkspaceController(
+      StackMembers members,
+      ProviderCalls calls,
+      JsonMapper json,
+      AccessPolicy access,
+      ApiProperties properties) {
+    this.members = members;
+    this.calls = calls;
+    this.json = json;
+    this.access = access;
+    this.providerId = properties.workspaceProvider();
+  }
+
+  /** The body limits of the import routes, for {@link BodySizeLimitFilter}. */
+  static List<RouteLimit> importLimits(long bytes) {
+    String key = "memstack.api.max-import-bytes";
+    return List.of(
+        new RouteLimit(HttpMethod.POST, BASE + IMPORT, bytes, key),
+        new RouteLimit(HttpMethod.POST, BASE + IMPORT_PREVIEW, bytes, key));
+  }
+
+  // ---------------------------------------------------------------- files
+
+  @RequiresRole(Role.VIEWER)
+  @GetMapping("/files")
+  public JsonNode list(
+      @PathVariable("agentId") String agentId,
+      @RequestParam(name = "prefix", required = false) String prefix,
+      @RequestParam(name = "scope", required = false) String scope,
+      @RequestParam(name = "ownerKey", required = false) String ownerKey) {
+    ObjectNode arguments = json.createObjectNode();
+    putIfPresent(arguments, "filenamePrefix", prefix);
+    putIfPresent(arguments, "scope", scope);
+    return call(agent(agentId), owner(null, ownerKey), LIST, arguments);
+  }
+
+  @RequiresRole(Role.VIEWER)
+  @GetMapping("/files/**")
+  public JsonNode read(
+      @PathVariable("agentId") String agentId,
+      @RequestParam(name = "scope", required = false) String scope,
+      @RequestParam(name = "ownerKey", required = false) String ownerKey,
+      HttpServletRequest request) {
+    AgentId agent = agent(agentId);
+    ObjectNode arguments = json.createObjectNode();
+    arguments.put("filename", WorkspaceFilePath.of(request));
+    putIfPresent(arguments, "scope", scope);
+    return call(agent, owner(null, ownerKey), READ, arguments);
+  }
+
+  @RequiresRole(Role.MEMBER)
+  @PutMapping(path = "/files/**", consumes = MediaType.APPLICATION_JSON_VALUE)
+  public JsonNode write(
+      @PathVariable("agentId") String agentId,
+      @RequestParam(name = "ownerKey", required = false) String ownerKey,
+      @RequestBody(required = false) JsonNode body,
+      HttpServletRequest request) {
+    AgentId agent = agent(agentId);
+    String path = WorkspaceFilePath.of(request);
+    JsonBody fields = JsonBody.of(body);
+    onlyFields(fields, "content", "ownerKey", "scope");
+    ObjectNode arguments = json.createObjectNode();
+    arguments.put("filename", path);
+    arguments.put("content", fields.requiredString("content"));
+    putIfPresent(arguments, "scope", fields.optionalString("scope"));
+    return call(agent, owner(fields.optionalString("ownerKey"), ownerKey), WRITE, arguments);
+  }
+
+  @RequiresRole(Role.MEMBER)
+  @PatchMapping(
+      path = "/files/**",
+      consumes = {MediaType.APPLICATION_JSON_VALUE, "application/merge-patch+json"})
+  public JsonNode updateMeta(
+      @PathVariable("agentId") String agentId,
+      @RequestParam(name = "ownerKey", required = false) String ownerKey,
+      @RequestBody(required = false) JsonNode body,
+      HttpServletRequest request) {
+    AgentId agent = agent(agentId);
+    String path = WorkspaceFilePath.of(request);
+    JsonBody fields = JsonBody.of(body);
+    onlyFields(fields, "enabled", "sortOrder", "ownerKey", "scope");
+    ObjectNode arguments = json.createObjectNode();
+    arguments.put("filename", path);
+    boolean any = false;
+    if (present(fields, "enabled")) {
+      arguments.put("enabled", fields.optionalBoolean("enabled", false));
+      any = true;
+    }
+    if (present(fields, "sortOrder")) {
+      arguments.put("sortOrder", fields.optionalInt("sortOrder", 0));
+      any = true;
+    }
+    if (!any) {
+      throw new BadRequestException("body", "give enabled, sortOrder or both");
+    }
+    putIfPresent(arguments, "scope", fields.optionalString("scope"));
+    return call(agent, owner(fields.optionalString("ownerKey"), ownerKey), UPDATE_META, arguments);
+  }
+
+  // ---------------------------------------------------------------- search
+
+  @RequiresRole(Role.VIEWER)
+  @PostMapping(path = "/search", consumes = MediaType.APPLICATION_JSON_VALUE)
+  public JsonNode search(
+      @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
+    AgentId agent = agent(agentId);
+    JsonBody fields = JsonBody.of(body);
+    onlyFields(fields, "query", "ownerKey", "scope", "limit");
+    ObjectNode arguments = json.createObjectNode();
+    arguments.put("query", fields.requiredString("query"));
+    if (present(fields, "limit")) {
+      arguments.put("limit", fields.optionalInt("limit", 10));
+    }
+    putIfPresent(arguments, "scope", fields.optionalString("scope"));
+    return call(agent, owner(fields.optionalString("ownerKey"), null), SEARCH, arguments);
+  }
+
+  // ---------------------------------------------------------------- snapshots
+
+  @RequiresRole(Role.VIEWER)
+  @GetMapping(path = "/memory/export", produces = "application/zip")
+  public ResponseEntity<byte[]> export(
+      @PathVariable("agentId") String agentId,
+      @RequestParam(name = "scope", required = false) String scope,
+      @RequestParam(name = "ownerKey", required = false) String ownerKey) {
+    ObjectNode arguments = json.createObjectNode();
+    putIfPresent(arguments, "scope", scope);
+    JsonNode answer = call(agent(agentId), owner(null, ownerKey), EXPORT, arguments);
+    JsonNode encoded = answer.get("zipBase64");
+    if (encoded == null || !encoded.isString()) {
+      throw new ProviderFailedException(
+          "provider '" + providerId + "' answered " + EXPORT + " without zipBase64", null);
+    }
+    byte[] zip;
+    try {
+      zip = Base64.getDecoder().decode(encoded.stringValue());
+    } catch (IllegalArgumentException e) {
+      throw new ProviderFailedException(
+          "provider '" + providerId + "' answered " + EXPORT + " with invalid base64", e);
+    }
+    JsonNode name = answer.get("fileName");
+    String fileName =
+        name != null && name.isString() && !name.stringValue().isBlank()
+            ? name.stringValue()
+            : "workspace-memory.zip";
+    HttpHeaders headers = new HttpHeaders();
+    headers.setContentType(ZIP);
+    headers.setContentLength(zip.length);
+    headers.setContentDisposition(
+        ContentDisposition.attachment().filename(fileName, StandardCharsets.UTF_8).build());
+    return new ResponseEntity<>(zip, headers, HttpStatus.OK);
+  }
+
+  @RequiresRole(Role.MEMBER)
+  @PostMapping(IMPORT_PREVIEW)
+  public JsonNode previewImport(
+      @PathVariable("agentId") String agentId,
+      @RequestParam(name = "scope", required = false) String scope,
+      @RequestParam(name = "ownerKey", required = false) String ownerKey,
+      HttpServletRequest request)
+      throws IOException {
+    return importZip(agentId, scope, ownerKey, request, true);
+  }
+
+  @RequiresRole(Role.MEMBER)
+  @PostMapping(IMPORT)
+  public JsonNode applyImport(
+      @PathVariable("agentId") String agentId,
+      @RequestParam(name = "scope", required = false) String scope,
+      @RequestParam(name = "ownerKey", required = false) String ownerKey,
+      HttpServletRequest request)
+      throws IOException {
+    return importZip(agentId, scope, ownerKey, request, false);
+  }
+
+  private JsonNode importZip(
+      String agentId, String scope, String ownerKey, HttpServletRequest request, boolean preview)
+      throws IOException {
+    AgentId agent = agent(agentId);
+    OwnerKey owner = owner(null, ownerKey);
+    byte[] zip = uploadedZip(request);
+    ObjectNode arguments = json.createObjectNode();
+    arguments.put("zipBase64", Base64.getEncoder().encodeToString(zip));
+    arguments.put("preview", preview);
+    putIfPresent(arguments, "scope", scope);
+    return call(agent, owner, IMPORT_TOOL, arguments);
+  }
+
+  /** The ZIP of an import: the multipart part {@code file}, or the raw body. */
+  private static byte[] uploadedZip(HttpServletRequest request) throws IOException {
+    byte[] zip;
+    if (request instanceof MultipartHttpServletRequest multipart) {
+      MultipartFile file = multipart.getFile("file");
+      if (file == null) {
+        throw new BadRequestException(
+            "file", "the multipart upload has no part named 'file' holding the ZIP");
+      }
+      zip = file.getBytes();
+    } else {
+      MediaType type = contentType(request);
+      if (type == null || RAW_ZIP_TYPES.stream().noneMatch(t -> t.includes(type))) {
+        throw new UnsupportedUpload(
+            "send the ZIP as application/zip, or as multipart/form-data with a part named 'file'"
+                + (type == null ? "" : ", not " + type));
+      }
+      zip = request.getInputStream().readAllBytes();
+    }
+    if (zip.length == 0) {
+      throw new BadRequestException("file", "file is required: the ZIP is empty");
+    }
+    return zip;
+  }
+
+  private static MediaType contentType(HttpServletRequest request) {
+    String header = request.getContentType();
+    if (header == null || header.isBlank()) {
+      return null;
+    }
+    try {
+      return MediaType.parseMediaType(header);
+    } catch (InvalidMediaTypeException e) {
+      throw new UnsupportedUpload("the Content-Type '" + header + "' cannot be parsed");
+    }
+  }
+
+  // ---------------------------------------------------------------- errors of this controller
+
+  /** A body that is neither a ZIP nor a multipart upload: answered 415. */
+  static final class UnsupportedUpload extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    UnsupportedUpload(String message) {
+      super(message);
+    }
+  }
+
+  @ExceptionHandler(UnsupportedUpload.class)
+  ResponseEntity<ApiError> unsupportedUpload(UnsupportedUpload e) {
+    return ResponseEntity.status(HttpStatus.UNSUPPORTED_MEDIA_TYPE)
+        .contentType(MediaType.APPLICATION_JSON)
+        .body(new ApiError(ApiError.UNSUPPORTED_MEDIA_TYPE, "file", e.getMessage()));
+  }
+
+  @ExceptionHandler(MultipartException.class)
+  ResponseEntity<ApiError> badUpload(MultipartException e) {
+    String message =
+        e instanceof MaxUploadSizeExceededException tooLarge
+            ? "the upload is larger than "
+                + tooLarge.getMaxUploadSize()
+                + " bytes (memstack.api.max-import-bytes)"
+            : "the multipart upload cannot be read: " + rootMessage(e);
+    return ResponseEntity.status(HttpStatus.BAD_REQUEST)
+        .contentType(MediaType.APPLICATION_JSON)
+        .body(new ApiError(ApiError.BAD_REQUEST, "file", message));
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    for (int depth = 0; root.getCause() != null && depth < 20; depth++) {
+      root = root.getCause();
+    }
+    return String.valueOf(root.getMessage());
+  }
+
+  // ---------------------------------------------------------------- calling the provider
+
+  /**
+   * Checks the caller's right to the tool call, then calls the tool on the workspace provider and
+   * returns its JSON answer; a tool's {@code INVALID_ARGUMENT} becomes a 400 naming the REST field.
+   */
+  private JsonNode call(AgentId agent, OwnerKey owner, String tool, ObjectNode arguments) {
+    JsonNode scopeArgument = arguments.get("scope");
+    String scope = scopeArgument == null ? null : scopeArgument.stringValue();
+    if (access.requireToolCall(tool, owner, scope) == AccessPolicy.ToolScope.PERSONAL_ONLY
+        && scope == null) {
+      arguments.put("scope", "personal");
+    }
+    StackMember member = workspaceProvider(tool);
+    ToolCall call = new ToolCall(agent, owner, tool, json.writeValueAsString(arguments));
+    String answer;
+    try {
+      answer = calls.call(member, ProviderCalls.TOOL, () -> member.provider().callTool(call));
+    } catch (ToolException e) {
+      if (e.kind() == ToolException.Kind.INVALID_ARGUMENT) {
+        throw invalidArgument(tool, e.getMessage());
+      }
+      throw e;
+    } catch (RuntimeException e) {
+      throw new ProviderFailedException(
+          "provider '" + providerId + "' failed tool '" + tool + "': " + e, e);
+    }
+    try {
+      return json.readTree(answer == null ? "null" : answer);
+    } catch (JacksonException e) {
+      throw new ProviderFailedException(
+          "provider '" + providerId + "' answered tool '" + tool + "' with invalid JSON", e);
+    }
+  }
+
+  /** The running workspace provider, which must offer {@code tool}; 503 otherwise. */
+  private StackMember workspaceProvider(String tool) {
+    StackMember member =
+        members
+            .find(providerId)
+            .orElseThrow(
+                () ->
+                    new ToolException(
+                        ToolException.Kind.UNAVAILABLE,
+                        "the workspace provider '"
+                            + providerId
+                            + "' (memstack.api.workspace-provider) is not running"));
+    List<ToolSpec> specs;
+    try {
+      specs = withClassLoader(member, () -> member.provider().tools());
+    } catch (RuntimeException e) {
+      throw new ProviderFailedException(
+          "provider '" + providerId + "' could not list its tools: " + e, e);
+    }
+    if (specs.stream().noneMatch(s -> s.name().equals(tool))) {
+      throw new ToolException(
+          ToolException.Kind.UNAVAILABLE,
+          "provider '"
+              + providerId
+              + "' has no tool '"
+              + tool
+              + "'; memstack.api.workspace-provider must name an instance of type builtin");
+    }
+    return member;
+  }
+
+  /**
+   * A 400 from a tool's argument error. Its message starts with the argument's name (e.g. {@code
+   * filename must not ...}), which is replaced by the REST field's name ({@code path must not
+   * ...}); a message that names no argument is put on the field the tool reads most ({@code
+   * content} of a write, {@code file} of an import), or on none.
+   */
+  static BadRequestException invalidArgument(String tool, String message) {
+    String text = message == null ? "invalid argument" : message;
+    int end = 0;
+    while (end < text.length() && Character.isLetterOrDigit(text.charAt(end))) {
+      end++;
+    }
+    String argument = text.substring(0, end);
+    if (!ARGUMENTS.contains(argument)) {
+      String field =
+          switch (tool) {
+            case WRITE -> "content";
+            case IMPORT_TOOL -> "file";
+            default -> null;
+          };
+      return new BadRequestException(field, text);
+    }
+    String field = FIELDS.getOrDefault(argument, argument);
+    return new BadRequestException(field, field + text.substring(end));
+  }
+
+  private static <T> T withClassLoader(StackMember member, Supplier<T> body) {
+    Thread thread = Thread.currentThread();
+    ClassLoader previous = thread.getContextClassLoader();
+    thread.setContextClassLoader(member.classLoader());
+    try {
+      return body.get();
+    } finally {
+      thread.setContextClassLoader(previous);
+    }
+  }
+
+  // ---------------------------------------------------------------- request helpers
+
+  private static AgentId agent(String agentId) {
+    return MemoryController.agent(agentId);
+  }
+
+  /** The owner from the body or the query (they must agree), or {@code null}. */
+  private static OwnerKey owner(String fromBody, String fromQuery) {
+    if (fromBody != null && fromQuery != null && !fromBody.equals(fromQuery)) {
+      throw new BadRequestException(
+          "ownerKey", "ownerKey in the body and in the query differ; give it once");
+    }
+    String key = fromBody != null ? fromBody : fromQuery;
+    return key == null ? null : JsonBody.parse("ownerKey", () -> OwnerKey.of(key));
+  }
+
+  private static void onlyFields(JsonBody body, String... allowed) {
+    Set<String> known = Set.of(allowed);
+    for (Iterator<String> names = body.node().propertyNames().iterator(); names.hasNext(); ) {
+      String name = names.next();
+      if (!known.contains(name)) {
+        throw new BadRequestException(
+            name, "unknown field '" + name + "'; allowed: " + String.join(", ", allowed));
+      }
+    }
+  }
+
+  private static boolean present(JsonBody body, String field) {
+    JsonNode value = body.node().get(field);
+    return value != null && !value.isNull();
+  }
+
+  private static void putIfPresent(ObjectNode arguments, String name, String value) {
+    if (value != null) {
+      arguments.put(name, value);
+    }
+  }
+}
