@@ -1,0 +1,301 @@
+package dev.memstack.vector;
+
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Capability;
+import dev.memstack.spi.MemoryProvider;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.ProviderHealth;
+import dev.memstack.spi.Recall;
+import dev.memstack.spi.RecallItem;
+import dev.memstack.spi.RecallRequest;
+import dev.memstack.spi.Scope;
+import dev.memstack.spi.ToolCall;
+import dev.memstack.spi.ToolException;
+import dev.memstack.spi.ToolSpec;
+import dev.memstack.spi.Turn;
+import dev.memstack.vector.store.MemoryFilters;
+import dev.memstack.vector.store.MemoryRecord;
+import dev.memstack.vector.store.MemoryStatus;
+import dev.memstack.vector.store.MemoryVectorStore;
+import dev.memstack.vector.store.StoreEmbedder;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.springframework.ai.document.Document;
+import org.springframework.ai.vectorstore.filter.Filter;
+
+/**
+ * Semantic recall per owner on a {@link MemoryVectorStore} (embedded Lucene by default, pgvector in
+ * production). {@link #syncTurn} stores the user message, or the user message and the reply, as
+ * PERSONAL {@code RAW} records (long texts in chunks; text dated and marked with who said it; ids
+ * derived from the turn id, so a redelivered turn stores nothing new). {@link #prefetch} ranks the
+ * records the owner may see (their PERSONAL records of the agent, the agent's TEAM records, GLOBAL
+ * records; ACTIVE only) by fusing vector and BM25 ranks with a mild recency factor; each item
+ * carries its id, type, status and ranking signals in its metadata. Tools: {@code remember}, {@code
+ * recall}, {@code list_memories}, {@code update_memory_status}, {@code delete_memory}. The system
+ * prompt block is always empty: shared memory is recalled by relevance, not pinned into prompts.
+ * Configuration keys: see {@link VectorSettings}; store keys are read by the store.
+ */
+public final class VectorMemoryProvider implements MemoryProvider {
+
+  static final Set<Capability> CAPABILITIES =
+      Set.of(
+          Capability.FORGET,
+          Capability.PERSONAL_MEMORY,
+          Capability.SHARED_MEMORY,
+          Capability.RECALLS_TURNS);
+
+  private final String id;
+  private final String storeName;
+  private final MemoryVectorStore store;
+  private final StoreEmbedder embedder;
+  private final VectorSettings settings;
+  private final Clock clock;
+  private final RecallRanker ranker;
+  private final VectorMemoryTools tools;
+  private volatile boolean closed;
+  private volatile String lastFailure;
+
+  VectorMemoryProvider(
+      String id,
+      String storeName,
+      MemoryVectorStore store,
+      StoreEmbedder embedder,
+      VectorSettings settings,
+      Clock clock) {
+    this.id = Objects.requireNonNull(id, "id");
+    this.storeName = storeName;
+    this.store = Objects.requireNonNull(store, "store");
+    this.embedder = embedder;
+    this.settings = settings;
+    this.clock = clock;
+    this.ranker = new RecallRanker(store, settings);
+    this.tools = new VectorMemoryTools(this);
+  }
+
+  @Override
+  public String id() {
+    return id;
+  }
+
+  @Override
+  public Set<Capability> capabilities() {
+    return CAPABILITIES;
+  }
+
+  @Override
+  public String systemPromptBlock(AgentId agent) {
+    checkOpen();
+    return "";
+  }
+
+  @Override
+  public Recall prefetch(RecallRequest request) {
+    checkOpen();
+    if (request.query().isBlank()) {
+      return Recall.empty();
+    }
+    int limit = Math.min(request.limit(), settings.topK());
+    Filter.Expression filter =
+        MemoryFilters.and(
+            MemoryFilters.visibleTo(request.agent(), request.owner()),
+            MemoryFilters.eq(MemoryVectorStore.STATUS, MemoryStatus.ACTIVE.name()));
+    List<RecallRanker.Ranked> ranked = guarded(() -> rank(request.query(), filter, limit));
+    List<RecallItem> items = new ArrayList<>(ranked.size());
+    for (RecallRanker.Ranked r : ranked) {
+      items.add(item(r));
+    }
+    return Recall.of(items);
+  }
+
+  List<RecallRanker.Ranked> rank(String query, Filter.Expression filter, int limit) {
+    float[] vector = embedder.embedQuery(query);
+    return ranker.rank(vector, query, filter, limit, clock.instant());
+  }
+
+  RecallItem item(RecallRanker.Ranked ranked) {
+    MemoryRecord record = MemoryRecord.fromDocument(ranked.document());
+    Map<String, String> metadata = new LinkedHashMap<>();
+    metadata.put("id", record.id());
+    metadata.put("type", record.type());
+    metadata.put("status", record.status().name());
+    if (record.conversation() != null) {
+      metadata.put("conversation", record.conversation());
+    }
+    if (record.turn() != null) {
+      metadata.put("turn", record.turn());
+    }
+    Object role = record.extra().get("role");
+    if (role != null) {
+      metadata.put("role", role.toString());
+    }
+    metadata.put("store", storeName);
+    ranked.signals().forEach((key, value) -> metadata.put("signal." + key, value));
+    return new RecallItem(
+        MemoryTexts.undated(record.text()),
+        ranked.score(),
+        record.scope(),
+        record.owner(),
+        id,
+        record.createdAt(),
+        metadata);
+  }
+
+  @Override
+  public void syncTurn(Turn turn) {
+    checkOpen();
+    List<MemoryRecord> records =
+        MemoryTexts.turnRecords(turn, settings.capture(), settings.chunkSize());
+    if (records.isEmpty()) {
+      return;
+    }
+    guarded(
+        () -> {
+          Set<String> existing = store.existingIds(records.stream().map(MemoryRecord::id).toList());
+          List<Document> missing = new ArrayList<>();
+          for (MemoryRecord record : records) {
+            if (!existing.contains(record.id())) {
+              missing.add(record.toDocument());
+            }
+          }
+          store.add(missing);
+          return null;
+        });
+  }
+
+  @Override
+  public long forget(OwnerKey owner) {
+    checkOpen();
+    return guarded(
+        () -> {
+          Filter.Expression ofOwner = MemoryFilters.ofOwner(owner);
+          long count = store.count(ofOwner);
+          if (count > 0) {
+            store.delete(ofOwner);
+          }
+          return count;
+        });
+  }
+
+  @Override
+  public List<ToolSpec> tools() {
+    return VectorMemoryTools.SPECS;
+  }
+
+  @Override
+  public String callTool(ToolCall call) {
+    checkOpen();
+    try {
+      return guarded(() -> tools.call(call));
+    } catch (ToolException e) {
+      throw e;
+    } catch (IllegalArgumentException e) {
+      throw new ToolException(
+          ToolException.Kind.INVALID_ARGUMENT, call.name() + ": " + e.getMessage(), e);
+    } catch (IllegalStateException e) {
+      if (closed) {
+        throw e;
+      }
+      throw new ToolException(
+          ToolException.Kind.UNAVAILABLE,
+          call.name() + ": the memory store failed: " + e.getMessage(),
+          e);
+    } catch (java.io.UncheckedIOException e) {
+      throw new ToolException(
+          ToolException.Kind.UNAVAILABLE,
+          call.name() + ": the memory store failed: " + e.getMessage(),
+          e);
+    }
+  }
+
+  @Override
+  public ProviderHealth health() {
+    if (closed) {
+      return ProviderHealth.down("closed");
+    }
+    String detail = "store=" + storeName + ", model=" + embedder.modelId();
+    String failure = lastFailure;
+    return failure == null
+        ? new ProviderHealth(ProviderHealth.Status.UP, detail)
+        : ProviderHealth.degraded(detail + ", last store error: " + failure);
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      store.close();
+    } catch (RuntimeException ignored) {
+      // close must not throw
+    }
+  }
+
+  // ------------------------------------------------------------ for the tools
+
+  MemoryVectorStore store() {
+    return store;
+  }
+
+  StoreEmbedder embedder() {
+    return embedder;
+  }
+
+  VectorSettings settings() {
+    return settings;
+  }
+
+  Instant now() {
+    return clock.instant();
+  }
+
+  /** Whether a record is one the caller may see and change. */
+  static boolean visible(MemoryRecord record, AgentId agent, OwnerKey owner) {
+    return switch (record.scope()) {
+      case GLOBAL -> true;
+      case TEAM -> record.agent().equals(agent);
+      case PERSONAL -> record.agent().equals(agent) && record.owner().equals(owner);
+    };
+  }
+
+  static Scope scopeOf(String text) {
+    try {
+      return Scope.valueOf(text.trim().toUpperCase(java.util.Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "scope must be personal, team or global, got '" + text + "'");
+    }
+  }
+
+  private <T> T guarded(Supplier<T> action) {
+    try {
+      T result = action.get();
+      lastFailure = null;
+      return result;
+    } catch (ToolException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      if (!(e instanceof IllegalArgumentException)) {
+        lastFailure = e.getClass().getSimpleName() + ": " + e.getMessage();
+      }
+      if (closed) {
+        throw new IllegalStateException("provider " + id + " is closed", e);
+      }
+      throw e;
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("provider " + id + " is closed");
+    }
+  }
+}

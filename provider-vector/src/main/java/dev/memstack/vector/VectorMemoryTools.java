@@ -1,0 +1,398 @@
+package dev.memstack.vector;
+
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.Scope;
+import dev.memstack.spi.ToolCall;
+import dev.memstack.spi.ToolException;
+import dev.memstack.spi.ToolSpec;
+import dev.memstack.vector.store.MemoryFilters;
+import dev.memstack.vector.store.MemoryRecord;
+import dev.memstack.vector.store.MemoryStatus;
+import dev.memstack.vector.store.MemoryVectorStore;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.springframework.ai.document.Document;
+import org.springframework.ai.vectorstore.filter.Filter;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The agent-callable tools of {@link VectorMemoryProvider}: JSON in, JSON out. */
+final class VectorMemoryTools {
+
+  private static final String FILTER_PROPS =
+      "\"type\":{\"description\":\"memory type(s): FACT, DECISION, PREFERENCE, TASK_PROGRESS,"
+          + " REFERENCE, RAW or custom\",\"oneOf\":[{\"type\":\"string\"},{\"type\":\"array\","
+          + "\"items\":{\"type\":\"string\"}}]},"
+          + "\"status\":{\"description\":\"active, archived, suppressed (one or a list), or any\","
+          + "\"oneOf\":[{\"type\":\"string\"},{\"type\":\"array\",\"items\":{\"type\":\"string\"}}]},"
+          + "\"scope\":{\"type\":\"string\",\"enum\":[\"personal\",\"team\",\"global\"]},"
+          + "\"since\":{\"type\":\"string\",\"description\":\"ISO date or instant, inclusive\"},"
+          + "\"until\":{\"type\":\"string\",\"description\":\"ISO date or instant, exclusive\"}";
+
+  static final List<ToolSpec> SPECS =
+      List.of(
+          new ToolSpec(
+              "remember",
+              "Store a memory (a fact, decision, preference, task progress or reference) for the"
+                  + " current owner (scope personal, the default), for every owner of this agent"
+                  + " (team) or for every agent (global). A near-identical existing memory is not"
+                  + " stored again; its id is returned instead.",
+              "{\"type\":\"object\",\"properties\":{"
+                  + "\"text\":{\"type\":\"string\",\"description\":\"the memory, one statement\"},"
+                  + "\"scope\":{\"type\":\"string\",\"enum\":[\"personal\",\"team\",\"global\"]},"
+                  + "\"type\":{\"type\":\"string\",\"description\":\"FACT (default), DECISION,"
+                  + " PREFERENCE, TASK_PROGRESS, REFERENCE or a custom name\"}},"
+                  + "\"required\":[\"text\"],\"additionalProperties\":false}"),
+          new ToolSpec(
+              "recall",
+              "Search the memories the current owner may see by meaning and keywords, best first."
+                  + " Active memories only unless status says otherwise.",
+              "{\"type\":\"object\",\"properties\":{"
+                  + "\"query\":{\"type\":\"string\"},"
+                  + "\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":50},"
+                  + FILTER_PROPS
+                  + "},\"required\":[\"query\"],\"additionalProperties\":false}"),
+          new ToolSpec(
+              "list_memories",
+              "List the memories the current owner may see, newest first, in pages. Every status"
+                  + " unless status says otherwise.",
+              "{\"type\":\"object\",\"properties\":{"
+                  + "\"offset\":{\"type\":\"integer\",\"minimum\":0},"
+                  + "\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100},"
+                  + FILTER_PROPS
+                  + "},\"additionalProperties\":false}"),
+          new ToolSpec(
+              "update_memory_status",
+              "Archive (active to archived), suppress (active to suppressed) or activate (archived"
+                  + " or suppressed to active) one memory. Only active memories are recalled.",
+              "{\"type\":\"object\",\"properties\":{"
+                  + "\"id\":{\"type\":\"string\"},"
+                  + "\"status\":{\"type\":\"string\",\"enum\":[\"active\",\"archived\","
+                  + "\"suppressed\"]}},\"required\":[\"id\",\"status\"],"
+                  + "\"additionalProperties\":false}"),
+          new ToolSpec(
+              "delete_memory",
+              "Delete one memory for good.",
+              "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},"
+                  + "\"required\":[\"id\"],\"additionalProperties\":false}"));
+
+  private static final Set<String> FILTER_ARGS =
+      Set.of("type", "status", "scope", "since", "until");
+
+  private final VectorMemoryProvider provider;
+  private final JsonMapper json = JsonMapper.builder().build();
+
+  VectorMemoryTools(VectorMemoryProvider provider) {
+    this.provider = provider;
+  }
+
+  String call(ToolCall call) {
+    ObjectNode answer =
+        switch (call.name()) {
+          case "remember" -> remember(call);
+          case "recall" -> recall(call);
+          case "list_memories" -> list(call);
+          case "update_memory_status" -> updateStatus(call);
+          case "delete_memory" -> delete(call);
+          default ->
+              throw new ToolException(
+                  ToolException.Kind.NOT_FOUND,
+                  "provider " + provider.id() + " has no tool " + call.name());
+        };
+    return json.writeValueAsString(answer);
+  }
+
+  // ------------------------------------------------------------------ remember
+
+  private ObjectNode remember(ToolCall call) {
+    ToolArguments args =
+        ToolArguments.parse(json, call.name(), call.arguments(), Set.of("text", "scope", "type"));
+    String text = args.requiredText("text").strip();
+    int max = provider.settings().chunkSize();
+    if (text.length() > max) {
+      throw ToolArguments.invalid(
+          call.name(),
+          "argument 'text' is longer than "
+              + max
+              + " characters (chunk-size); store one short statement per memory");
+    }
+    Scope scope = scope(call.name(), args.text("scope").orElse("personal"));
+    String type;
+    try {
+      type = MemoryRecord.normalizeType(args.text("type").orElse("FACT"));
+    } catch (IllegalArgumentException e) {
+      throw ToolArguments.invalid(call.name(), e.getMessage());
+    }
+    OwnerKey owner = null;
+    if (scope == Scope.PERSONAL) {
+      if (call.owner() == null) {
+        throw ToolArguments.invalid(
+            call.name(), "a personal memory needs an owner; call with an owner or scope team");
+      }
+      owner = call.owner();
+    }
+    MemoryRecord record =
+        MemoryTexts.remembered(call.agent(), owner, scope, type, text, provider.now());
+
+    Optional<Document> duplicate = duplicateOf(record);
+    ObjectNode answer = json.createObjectNode();
+    if (duplicate.isPresent()) {
+      MemoryRecord existing = MemoryRecord.fromDocument(duplicate.get());
+      answer.put("stored", false);
+      answer.put("duplicateOf", existing.id());
+      answer.set("memory", itemJson(existing, null));
+      return answer;
+    }
+    provider.store().add(List.of(record.toDocument()));
+    answer.put("stored", true);
+    answer.put("id", record.id());
+    answer.set("memory", itemJson(record, null));
+    return answer;
+  }
+
+  /** The same memory by id or normalised text, or one at least dedupe-threshold similar. */
+  private Optional<Document> duplicateOf(MemoryRecord record) {
+    MemoryVectorStore store = provider.store();
+    Optional<Document> sameId = store.get(record.id());
+    if (sameId.isPresent()) {
+      return sameId;
+    }
+    Filter.Expression sameScope = sameScope(record);
+    String normalized = MemoryTexts.normalize(MemoryTexts.undated(record.text()));
+    for (Document hit : store.keywordSearch(MemoryTexts.undated(record.text()), sameScope, 5)) {
+      if (MemoryTexts.normalize(MemoryTexts.undated(hit.getText())).equals(normalized)) {
+        return Optional.of(hit);
+      }
+    }
+    float[] vector = provider.embedder().embedPassages(List.of(record.text())).get(0);
+    List<Document> near =
+        store.vectorSearch(vector, sameScope, 1, provider.settings().dedupeThreshold());
+    return near.stream().findFirst();
+  }
+
+  private static Filter.Expression sameScope(MemoryRecord record) {
+    Filter.Expression scope = MemoryFilters.eq(MemoryVectorStore.SCOPE, record.scope().name());
+    return switch (record.scope()) {
+      case GLOBAL -> scope;
+      case TEAM ->
+          MemoryFilters.and(
+              scope, MemoryFilters.eq(MemoryVectorStore.AGENT, record.agent().value()));
+      case PERSONAL ->
+          MemoryFilters.and(
+              MemoryFilters.and(
+                  scope, MemoryFilters.eq(MemoryVectorStore.AGENT, record.agent().value())),
+              MemoryFilters.eq(MemoryVectorStore.OWNER, record.owner().value()));
+    };
+  }
+
+  // ------------------------------------------------------------------ recall, list
+
+  private ObjectNode recall(ToolCall call) {
+    Set<String> allowed = new java.util.HashSet<>(FILTER_ARGS);
+    allowed.add("query");
+    allowed.add("limit");
+    ToolArguments args = ToolArguments.parse(json, call.name(), call.arguments(), allowed);
+    String query = args.requiredText("query");
+    int limit = args.integer("limit", provider.settings().topK(), 1, 50);
+    Filter.Expression filter = filter(call, args, EnumSet.of(MemoryStatus.ACTIVE));
+    List<RecallRanker.Ranked> ranked = provider.rank(query, filter, limit);
+    ObjectNode answer = json.createObjectNode();
+    ArrayNode items = answer.putArray("items");
+    for (RecallRanker.Ranked r : ranked) {
+      ObjectNode item = itemJson(MemoryRecord.fromDocument(r.document()), r.score());
+      ObjectNode signals = item.putObject("signals");
+      r.signals().forEach(signals::put);
+      items.add(item);
+    }
+    return answer;
+  }
+
+  private ObjectNode list(ToolCall call) {
+    Set<String> allowed = new java.util.HashSet<>(FILTER_ARGS);
+    allowed.add("offset");
+    allowed.add("limit");
+    ToolArguments args = ToolArguments.parse(json, call.name(), call.arguments(), allowed);
+    int offset = args.integer("offset", 0, 0, 1_000_000);
+    int limit = args.integer("limit", 20, 1, 100);
+    Filter.Expression filter = filter(call, args, EnumSet.allOf(MemoryStatus.class));
+    MemoryVectorStore store = provider.store();
+    ObjectNode answer = json.createObjectNode();
+    answer.put("total", store.count(filter));
+    answer.put("offset", offset);
+    answer.put("limit", limit);
+    ArrayNode items = answer.putArray("items");
+    for (Document doc : store.list(filter, offset, limit)) {
+      items.add(itemJson(MemoryRecord.fromDocument(doc), null));
+    }
+    return answer;
+  }
+
+  private Filter.Expression filter(
+      ToolCall call, ToolArguments args, Set<MemoryStatus> defaultStatuses) {
+    Filter.Expression filter = MemoryFilters.visibleTo(call.agent(), call.owner());
+    List<String> statuses = args.texts("status");
+    if (statuses.isEmpty()) {
+      if (defaultStatuses.size() < MemoryStatus.values().length) {
+        filter = MemoryFilters.and(filter, MemoryFilters.status(defaultStatuses));
+      }
+    } else if (!(statuses.size() == 1 && statuses.get(0).equalsIgnoreCase("any"))) {
+      List<MemoryStatus> parsed = new ArrayList<>();
+      for (String status : statuses) {
+        try {
+          parsed.add(MemoryStatus.parse(status));
+        } catch (IllegalArgumentException e) {
+          throw ToolArguments.invalid(call.name(), e.getMessage() + " (or any)");
+        }
+      }
+      filter = MemoryFilters.and(filter, MemoryFilters.status(parsed));
+    }
+    List<String> types = args.texts("type");
+    if (!types.isEmpty()) {
+      List<String> normalized = new ArrayList<>();
+      for (String type : types) {
+        try {
+          normalized.add(MemoryRecord.normalizeType(type));
+        } catch (IllegalArgumentException e) {
+          throw ToolArguments.invalid(call.name(), e.getMessage());
+        }
+      }
+      filter = MemoryFilters.and(filter, MemoryFilters.in(MemoryVectorStore.TYPE, normalized));
+    }
+    Optional<String> scope = args.text("scope");
+    if (scope.isPresent()) {
+      Scope parsed = scope(call.name(), scope.get());
+      filter = MemoryFilters.and(filter, MemoryFilters.eq(MemoryVectorStore.SCOPE, parsed.name()));
+    }
+    Optional<Instant> since = args.time("since");
+    if (since.isPresent()) {
+      filter = MemoryFilters.and(filter, MemoryFilters.createdFrom(since.get()));
+    }
+    Optional<Instant> until = args.time("until");
+    if (until.isPresent()) {
+      filter = MemoryFilters.and(filter, MemoryFilters.createdBefore(until.get()));
+    }
+    return filter;
+  }
+
+  // ------------------------------------------------------------------ status, delete
+
+  private ObjectNode updateStatus(ToolCall call) {
+    ToolArguments args =
+        ToolArguments.parse(json, call.name(), call.arguments(), Set.of("id", "status"));
+    String id = args.requiredText("id");
+    MemoryStatus target;
+    try {
+      target = MemoryStatus.parse(args.requiredText("status"));
+    } catch (IllegalArgumentException e) {
+      throw ToolArguments.invalid(call.name(), e.getMessage());
+    }
+    MemoryRecord record = visibleRecord(call, id);
+    MemoryStatus current = record.status();
+    boolean allowed =
+        target == MemoryStatus.ACTIVE
+            ? current != MemoryStatus.ACTIVE
+            : current == MemoryStatus.ACTIVE;
+    if (!allowed) {
+      throw new ToolException(
+          ToolException.Kind.CONFLICT,
+          call.name()
+              + ": memory "
+              + id
+              + " is "
+              + current.wireName()
+              + "; only active memories can be archived or suppressed, and only archived or"
+              + " suppressed ones activated");
+    }
+    if (!provider.store().updateMetadata(id, Map.of(MemoryVectorStore.STATUS, target.name()))) {
+      throw notFound(call, id);
+    }
+    ObjectNode answer = json.createObjectNode();
+    answer.put("id", id);
+    answer.put("status", target.wireName());
+    answer.put("previous", current.wireName());
+    return answer;
+  }
+
+  private ObjectNode delete(ToolCall call) {
+    ToolArguments args = ToolArguments.parse(json, call.name(), call.arguments(), Set.of("id"));
+    String id = args.requiredText("id");
+    visibleRecord(call, id);
+    provider.store().delete(List.of(id));
+    ObjectNode answer = json.createObjectNode();
+    answer.put("id", id);
+    answer.put("deleted", true);
+    return answer;
+  }
+
+  private MemoryRecord visibleRecord(ToolCall call, String id) {
+    MemoryRecord record =
+        provider
+            .store()
+            .get(id)
+            .map(MemoryRecord::fromDocument)
+            .orElseThrow(() -> notFound(call, id));
+    if (!VectorMemoryProvider.visible(record, call.agent(), call.owner())) {
+      // not "forbidden": another owner's memory must not even be known to exist
+      throw notFound(call, id);
+    }
+    return record;
+  }
+
+  private static ToolException notFound(ToolCall call, String id) {
+    return new ToolException(
+        ToolException.Kind.NOT_FOUND,
+        call.name()
+            + ": no memory "
+            + id
+            + " that "
+            + describe(call.agent(), call.owner())
+            + " may see");
+  }
+
+  private static String describe(AgentId agent, OwnerKey owner) {
+    return owner == null ? "agent " + agent : owner + " of agent " + agent;
+  }
+
+  private static Scope scope(String tool, String text) {
+    try {
+      return VectorMemoryProvider.scopeOf(text);
+    } catch (IllegalArgumentException e) {
+      throw ToolArguments.invalid(tool, e.getMessage());
+    }
+  }
+
+  private ObjectNode itemJson(MemoryRecord record, Double score) {
+    ObjectNode item = json.createObjectNode();
+    item.put("id", record.id());
+    item.put("text", MemoryTexts.undated(record.text()));
+    if (score != null) {
+      item.put("score", Math.round(score * 10_000) / 10_000.0);
+    }
+    item.put("scope", record.scope().name().toLowerCase(Locale.ROOT));
+    if (record.owner() != null) {
+      item.put("owner", record.owner().value());
+    }
+    item.put("type", record.type());
+    item.put("status", record.status().wireName());
+    item.put("createdAt", record.createdAt().toString());
+    if (record.conversation() != null) {
+      item.put("conversation", record.conversation());
+    }
+    if (record.turn() != null) {
+      item.put("turn", record.turn());
+    }
+    Object role = record.extra().get("role");
+    if (role != null) {
+      item.put("role", role.toString());
+    }
+    return item;
+  }
+}

@@ -1,0 +1,108 @@
+package dev.memstack.vector.lucene;
+
+import dev.memstack.vector.store.MemoryRecord;
+import dev.memstack.vector.store.MemoryVectorStore;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.LongField;
+import org.apache.lucene.document.SortedDocValuesField;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.IndexableField;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.util.BytesRef;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The Lucene document layout of a memory record: one keyword field per filterable string key (its
+ * metadata name), {@code created_at} as a point + doc values + stored long, the text as a BM25
+ * field, the unit vector as an HNSW field compared by dot product, extra metadata as stored JSON.
+ */
+final class LuceneRecords {
+
+  static final String TEXT = "text";
+  static final String VECTOR = "vector";
+  static final String EXTRA = "_extra";
+
+  /** One term per string key the record has, for ISNULL filters. */
+  static final String HAS = "_has";
+
+  static final List<String> STRING_KEYS =
+      List.of(
+          MemoryVectorStore.AGENT,
+          MemoryVectorStore.OWNER,
+          MemoryVectorStore.SCOPE,
+          MemoryVectorStore.STATUS,
+          MemoryVectorStore.TYPE,
+          MemoryVectorStore.CONVERSATION,
+          MemoryVectorStore.TURN);
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
+
+  private LuceneRecords() {}
+
+  static Document toLucene(MemoryRecord record, float[] unitVector) {
+    Document doc = new Document();
+    doc.add(new StringField(MemoryVectorStore.ID, record.id(), Field.Store.YES));
+    doc.add(new SortedDocValuesField(MemoryVectorStore.ID, new BytesRef(record.id())));
+    doc.add(new TextField(TEXT, record.text(), Field.Store.YES));
+    doc.add(new KnnFloatVectorField(VECTOR, unitVector, VectorSimilarityFunction.DOT_PRODUCT));
+    Map<String, Object> metadata = record.metadata();
+    for (String key : STRING_KEYS) {
+      Object value = metadata.get(key);
+      if (value != null) {
+        doc.add(new StringField(key, value.toString(), Field.Store.YES));
+        doc.add(new StringField(HAS, key, Field.Store.NO));
+      }
+    }
+    doc.add(
+        new LongField(
+            MemoryVectorStore.CREATED_AT, record.createdAt().toEpochMilli(), Field.Store.YES));
+    if (!record.extra().isEmpty()) {
+      doc.add(new StoredField(EXTRA, JSON.writeValueAsString(record.extra())));
+    }
+    return doc;
+  }
+
+  /** The stored fields as a Spring AI document (no score). */
+  static org.springframework.ai.document.Document toSpring(
+      Document stored, String modelId, Double score) {
+    Map<String, Object> metadata = new LinkedHashMap<>();
+    for (String key : STRING_KEYS) {
+      String value = stored.get(key);
+      if (value != null) {
+        metadata.put(key, value);
+      }
+    }
+    IndexableField created = stored.getField(MemoryVectorStore.CREATED_AT);
+    if (created != null && created.numericValue() != null) {
+      metadata.put(MemoryVectorStore.CREATED_AT, created.numericValue().longValue());
+    }
+    String extra = stored.get(EXTRA);
+    if (extra != null) {
+      Map<String, Object> values = JSON.readValue(extra, MAP);
+      values.forEach(
+          (key, value) -> {
+            if (value instanceof Integer i) {
+              metadata.put(key, i.longValue());
+            } else {
+              metadata.put(key, value);
+            }
+          });
+    }
+    metadata.put(MemoryVectorStore.MODEL, modelId);
+    return org.springframework.ai.document.Document.builder()
+        .id(stored.get(MemoryVectorStore.ID))
+        .text(stored.get(TEXT))
+        .metadata(metadata)
+        .score(score)
+        .build();
+  }
+}

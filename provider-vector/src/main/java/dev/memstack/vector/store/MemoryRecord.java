@@ -1,0 +1,228 @@
+package dev.memstack.vector.store;
+
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.Scope;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.springframework.ai.document.Document;
+
+/**
+ * One memory record and its mapping to and from a Spring AI {@link Document} with the {@link
+ * MemoryVectorStore} metadata conventions. Stores call {@link #fromDocument} in {@code add} to
+ * check the metadata.
+ *
+ * @param id the document id, never blank
+ * @param text what is embedded and indexed, never blank
+ * @param agent the agent that wrote it
+ * @param owner the owner of a PERSONAL record; {@code null} for TEAM and GLOBAL records
+ * @param scope who may recall it
+ * @param status its lifecycle state
+ * @param type FACT, DECISION, PREFERENCE, TASK_PROGRESS, REFERENCE, RAW or a custom upper-case name
+ * @param conversation the conversation it came from, or {@code null}
+ * @param turn the turn it came from, or {@code null}
+ * @param createdAt when it was written (millisecond precision)
+ * @param extra other metadata (string, number or boolean values), stored but not filterable
+ */
+public record MemoryRecord(
+    String id,
+    String text,
+    AgentId agent,
+    OwnerKey owner,
+    Scope scope,
+    MemoryStatus status,
+    String type,
+    String conversation,
+    String turn,
+    Instant createdAt,
+    Map<String, Object> extra) {
+
+  /** Memory types named by the seeds, plus RAW for turns stored as they were said. */
+  public static final Set<String> KNOWN_TYPES =
+      Set.of("FACT", "DECISION", "PREFERENCE", "TASK_PROGRESS", "REFERENCE", "RAW");
+
+  private static final Pattern TYPE = Pattern.compile("[A-Z][A-Z0-9_]{0,31}");
+
+  private static final Set<String> RESERVED =
+      Set.of(
+          MemoryVectorStore.ID,
+          MemoryVectorStore.AGENT,
+          MemoryVectorStore.OWNER,
+          MemoryVectorStore.SCOPE,
+          MemoryVectorStore.STATUS,
+          MemoryVectorStore.TYPE,
+          MemoryVectorStore.CONVERSATION,
+          MemoryVectorStore.TURN,
+          MemoryVectorStore.CREATED_AT,
+          MemoryVectorStore.MODEL);
+
+  public MemoryRecord {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(text, "text");
+    Objects.requireNonNull(agent, "agent");
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(status, "status");
+    Objects.requireNonNull(createdAt, "createdAt");
+    if (id.isBlank()) {
+      throw new IllegalArgumentException("record id must not be blank");
+    }
+    if (text.isBlank()) {
+      throw new IllegalArgumentException("record " + id + ": text must not be blank");
+    }
+    if (scope == Scope.PERSONAL && owner == null) {
+      throw new IllegalArgumentException("record " + id + ": a PERSONAL record needs an owner");
+    }
+    if (scope != Scope.PERSONAL && owner != null) {
+      throw new IllegalArgumentException(
+          "record " + id + ": only PERSONAL records have an owner, this one is " + scope);
+    }
+    type = normalizeType(type);
+    createdAt = Instant.ofEpochMilli(createdAt.toEpochMilli());
+    Map<String, Object> copy = new LinkedHashMap<>();
+    if (extra != null) {
+      extra.forEach(
+          (key, value) -> {
+            if (RESERVED.contains(key)) {
+              throw new IllegalArgumentException(
+                  "record " + id + ": extra metadata must not use the reserved key " + key);
+            }
+            if (value != null) {
+              copy.put(key, checkExtraValue(key, value));
+            }
+          });
+    }
+    extra = Map.copyOf(copy);
+  }
+
+  /**
+   * Upper-cases a memory type and checks it is {@code [A-Z][A-Z0-9_]{0,31}}.
+   *
+   * @throws IllegalArgumentException for a missing or malformed type
+   */
+  public static String normalizeType(String type) {
+    if (type == null || type.isBlank()) {
+      throw new IllegalArgumentException("type is required");
+    }
+    String upper = type.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+    if (!TYPE.matcher(upper).matches()) {
+      throw new IllegalArgumentException(
+          "type must be FACT, DECISION, PREFERENCE, TASK_PROGRESS, REFERENCE, RAW or a custom name"
+              + " of letters, digits and underscores (at most 32), got: "
+              + type);
+    }
+    return upper;
+  }
+
+  private static Object checkExtraValue(String key, Object value) {
+    if (value instanceof String || value instanceof Boolean) {
+      return value;
+    }
+    if (value instanceof Integer || value instanceof Long || value instanceof Short) {
+      return ((Number) value).longValue();
+    }
+    if (value instanceof Number n) {
+      return n.doubleValue();
+    }
+    throw new IllegalArgumentException(
+        "metadata '" + key + "' must be a string, number or boolean, got " + value.getClass());
+  }
+
+  /** A copy with another status. */
+  public MemoryRecord withStatus(MemoryStatus newStatus) {
+    return new MemoryRecord(
+        id, text, agent, owner, scope, newStatus, type, conversation, turn, createdAt, extra);
+  }
+
+  /** The Spring AI document: text plus the metadata conventions of {@link MemoryVectorStore}. */
+  public Document toDocument() {
+    return Document.builder().id(id).text(text).metadata(metadata()).build();
+  }
+
+  /** The metadata map of {@link #toDocument()}. */
+  public Map<String, Object> metadata() {
+    Map<String, Object> metadata = new LinkedHashMap<>();
+    metadata.put(MemoryVectorStore.AGENT, agent.value());
+    if (owner != null) {
+      metadata.put(MemoryVectorStore.OWNER, owner.value());
+    }
+    metadata.put(MemoryVectorStore.SCOPE, scope.name());
+    metadata.put(MemoryVectorStore.STATUS, status.name());
+    metadata.put(MemoryVectorStore.TYPE, type);
+    if (conversation != null) {
+      metadata.put(MemoryVectorStore.CONVERSATION, conversation);
+    }
+    if (turn != null) {
+      metadata.put(MemoryVectorStore.TURN, turn);
+    }
+    metadata.put(MemoryVectorStore.CREATED_AT, createdAt.toEpochMilli());
+    metadata.putAll(extra);
+    return metadata;
+  }
+
+  /**
+   * Reads a document written with these conventions.
+   *
+   * @throws IllegalArgumentException naming the document and the missing or malformed key
+   */
+  public static MemoryRecord fromDocument(Document document) {
+    Objects.requireNonNull(document, "document");
+    String id = document.getId();
+    Map<String, Object> m = document.getMetadata();
+    try {
+      String owner = optionalText(m, MemoryVectorStore.OWNER);
+      Map<String, Object> extra = new LinkedHashMap<>();
+      m.forEach(
+          (key, value) -> {
+            if (!RESERVED.contains(key) && !key.equals("distance")) {
+              extra.put(key, value);
+            }
+          });
+      String text = document.getText();
+      return new MemoryRecord(
+          id,
+          text == null ? "" : text,
+          AgentId.of(requiredText(m, MemoryVectorStore.AGENT)),
+          owner == null ? null : OwnerKey.of(owner),
+          Scope.valueOf(requiredText(m, MemoryVectorStore.SCOPE).toUpperCase(Locale.ROOT)),
+          MemoryStatus.parse(requiredText(m, MemoryVectorStore.STATUS)),
+          requiredText(m, MemoryVectorStore.TYPE),
+          optionalText(m, MemoryVectorStore.CONVERSATION),
+          optionalText(m, MemoryVectorStore.TURN),
+          Instant.ofEpochMilli(createdAt(m)),
+          extra);
+    } catch (IllegalArgumentException | NullPointerException e) {
+      throw new IllegalArgumentException("document " + id + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static String requiredText(Map<String, Object> m, String key) {
+    String value = optionalText(m, key);
+    if (value == null) {
+      throw new IllegalArgumentException("metadata '" + key + "' is required");
+    }
+    return value;
+  }
+
+  private static String optionalText(Map<String, Object> m, String key) {
+    Object value = m.get(key);
+    if (value == null) {
+      return null;
+    }
+    String text = value.toString();
+    return text.isBlank() ? null : text;
+  }
+
+  private static long createdAt(Map<String, Object> m) {
+    Object value = m.get(MemoryVectorStore.CREATED_AT);
+    if (value == null) {
+      throw new IllegalArgumentException(
+          "metadata '" + MemoryVectorStore.CREATED_AT + "' is required");
+    }
+    return FilterWalker.millis(value);
+  }
+}

@@ -1,0 +1,32 @@
+package dev.memstack.vector.store;
+
+import java.util.Locale;
+
+/** The lifecycle of a memory record: only ACTIVE records are recalled by default. */
+public enum MemoryStatus {
+  ACTIVE,
+  ARCHIVED,
+  SUPPRESSED;
+
+  /**
+   * Parses a status name in any case.
+   *
+   * @throws IllegalArgumentException naming the accepted values
+   */
+  public static MemoryStatus parse(String value) {
+    if (value != null) {
+      for (MemoryStatus status : values()) {
+        if (status.name().equalsIgnoreCase(value.trim())) {
+          return status;
+        }
+      }
+    }
+    throw new IllegalArgumentException(
+        "status must be one of active, archived, suppressed, got: " + value);
+  }
+
+  /** The lower-case name. */
+  public String wireName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}

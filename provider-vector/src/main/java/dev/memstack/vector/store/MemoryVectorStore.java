@@ -1,0 +1,112 @@
+package dev.memstack.vector.store;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.springframework.ai.document.Document;
+import org.springframework.ai.vectorstore.VectorStore;
+import org.springframework.ai.vectorstore.filter.Filter;
+
+/**
+ * A Spring AI {@link VectorStore} for memory records, with the fields that isolation depends on
+ * (agent, owner, scope, status) stored as real indexed fields rather than inside a JSON blob, so a
+ * filtered search is exact within the filter instead of post-filtering an approximate top-k.
+ *
+ * <p>Documents carry these metadata keys (constants below); {@link #add} requires {@link #AGENT},
+ * {@link #SCOPE}, {@link #STATUS}, {@link #TYPE} and {@link #CREATED_AT} (epoch millis, a {@code
+ * Long}), and {@link #OWNER} for PERSONAL records ({@link MemoryRecord} builds and checks them).
+ * Any other metadata key (string, number or boolean value) is stored and returned but cannot be
+ * filtered on. {@link #add} is an upsert by document id. Returned documents carry every stored key
+ * plus {@link #MODEL}, the embedding model id of their vector.
+ *
+ * <p>Filter expressions in {@link org.springframework.ai.vectorstore.SearchRequest}, {@link
+ * #vectorSearch}, {@link #keywordSearch}, {@link #list}, {@link #count} and {@link
+ * #delete(Filter.Expression)} may use {@code EQ, NE, IN, NIN, AND, OR, NOT, ISNULL, ISNOTNULL} on
+ * {@link #ID} and the string keys and {@code EQ, GT, GTE, LT, LTE} on {@link #CREATED_AT}; {@code
+ * NE}/{@code NIN} also match records that lack the key. {@link FilterWalker} checks and normalises
+ * them, so every store accepts exactly the same filters.
+ *
+ * <p>Scores: {@code similaritySearch} and {@link #vectorSearch} return the cosine similarity (1 −
+ * cosine distance, in [−1, 1]) and compare the threshold against it; {@link #keywordSearch} returns
+ * the engine's keyword score (BM25 or full-text rank; only the order is comparable).
+ *
+ * <p>Implementations are thread-safe: one writer at a time, many concurrent readers. Vectors are
+ * computed by the store from document text through the host's embedder (passages on add, queries on
+ * search); the store records the embedding model id and dimension and refuses to open with another
+ * model (a {@link ModelMismatchException}) unless it was opened with {@link
+ * StoreContext#reembedOnMismatch()}, or until {@link #reembed()} has rebuilt the vectors.
+ */
+public interface MemoryVectorStore extends VectorStore, AutoCloseable {
+
+  /** The document id (filterable). */
+  String ID = "id";
+
+  String AGENT = "agent";
+  String OWNER = "owner";
+  String SCOPE = "scope";
+  String STATUS = "status";
+  String TYPE = "type";
+  String CONVERSATION = "conversation";
+  String TURN = "turn";
+  String CREATED_AT = "created_at";
+
+  /** Set by the store on returned documents: the embedding model id of the stored vector. */
+  String MODEL = "model";
+
+  /** The keys that filters may use; all but {@link #CREATED_AT} hold strings. */
+  Set<String> FILTER_KEYS =
+      Set.of(ID, AGENT, OWNER, SCOPE, STATUS, TYPE, CONVERSATION, TURN, CREATED_AT);
+
+  /**
+   * Nearest neighbours of an already embedded query vector within the filter, best first, at most
+   * {@code topK}, only those with cosine similarity ≥ {@code threshold}. Exact within the filter
+   * for small filters (an owner's records); the engine may use its ANN index for large ones.
+   *
+   * @param queryVector a vector of the store's dimension (need not be normalised)
+   * @param filter the filter, {@code null} for all documents
+   */
+  List<Document> vectorSearch(
+      float[] queryVector, Filter.Expression filter, int topK, double threshold);
+
+  /** BM25 (or the engine's full-text ranking) over document text, within the filter. */
+  List<Document> keywordSearch(String query, Filter.Expression filter, int topK);
+
+  /** One document by id. */
+  Optional<Document> get(String id);
+
+  /** Which of {@code ids} are stored (cheap; no document is loaded). */
+  Set<String> existingIds(Collection<String> ids);
+
+  /** Documents matching the filter ({@code null} = all), newest first, paged. */
+  List<Document> list(Filter.Expression filter, int offset, int limit);
+
+  /** How many documents match the filter ({@code null} = all). */
+  long count(Filter.Expression filter);
+
+  /**
+   * Changes metadata of one document in place (e.g. {@link #STATUS}) without re-embedding. A {@code
+   * null} value removes an extra key; {@link #ID} and {@link #CREATED_AT} cannot change.
+   *
+   * @return whether the document existed
+   */
+  boolean updateMetadata(String id, Map<String, Object> changes);
+
+  /** The embedding model id and dimension the stored vectors were made with. */
+  StoreInfo info();
+
+  /**
+   * Recomputes every vector from the stored text with the current embedder and records its model
+   * id; the way out of a model mismatch.
+   *
+   * @return how many documents were re-embedded
+   */
+  long reembed();
+
+  @Override
+  void close();
+
+  /** What the stored vectors were made with. */
+  record StoreInfo(String modelId, int dimension, long documents) {}
+}

@@ -1,0 +1,671 @@
+package dev.memstack.vector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Embedder;
+import dev.memstack.spi.MemoryProvider;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.ProviderConfigException;
+import dev.memstack.spi.RecallItem;
+import dev.memstack.spi.RecallRequest;
+import dev.memstack.spi.Scope;
+import dev.memstack.spi.ToolCall;
+import dev.memstack.spi.ToolException;
+import dev.memstack.spi.TriggerSource;
+import dev.memstack.spi.Turn;
+import dev.memstack.tck.HashingEmbedder;
+import dev.memstack.tck.MutableClock;
+import dev.memstack.tck.TestProviderContext;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Behaviour of the vector provider that goes beyond the compatibility kit, on any store: a store's
+ * test extends this class and gives its configuration keys in {@link #storeConfig()} (called once
+ * per test, so it can name a fresh table). Uses the kit's {@link HashingEmbedder}, so texts that
+ * share words are close.
+ */
+public abstract class VectorMemoryProviderContract {
+
+  protected static final AgentId AGENT = AgentId.of("assistant");
+  protected static final AgentId OTHER_AGENT = AgentId.of("other-assistant");
+  protected static final OwnerKey USER_1 = OwnerKey.of("user:1");
+  protected static final OwnerKey USER_2 = OwnerKey.of("user:2");
+  private static final Instant START = Instant.parse("2026-03-02T09:30:00Z");
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  /** The store's configuration keys ({@code store} included) for this test. */
+  protected abstract Map<String, String> storeConfig();
+
+  @TempDir protected Path dataDir;
+  private Map<String, String> storeConfig;
+  private final List<MemoryProvider> providers = new ArrayList<>();
+  protected final MutableClock clock = MutableClock.at(START);
+  protected final CountingEmbedder embedder = new CountingEmbedder(new HashingEmbedder());
+  private int turns;
+
+  @BeforeEach
+  void configure() {
+    storeConfig = storeConfig();
+  }
+
+  @AfterEach
+  void closeProviders() {
+    providers.forEach(MemoryProvider::close);
+  }
+
+  /** A provider on this test's store with extra configuration keys. */
+  protected MemoryProvider provider(Map<String, String> extra, Embedder with) {
+    Map<String, String> config = new HashMap<>(storeConfig);
+    config.putAll(extra);
+    TestProviderContext context =
+        TestProviderContext.builder()
+            .instanceId("vector")
+            .config(config)
+            .dataDir(dataDir)
+            .clock(clock)
+            .embedder(with)
+            .build();
+    MemoryProvider provider = new VectorMemoryProviderFactory().create(context);
+    providers.add(provider);
+    return provider;
+  }
+
+  protected MemoryProvider provider() {
+    return provider(Map.of(), embedder);
+  }
+
+  protected Turn turn(OwnerKey owner, String user, String reply) {
+    return turn(AGENT, owner, user, reply);
+  }
+
+  protected Turn turn(AgentId agent, OwnerKey owner, String user, String reply) {
+    clock.advance(Duration.ofMinutes(1));
+    turns++;
+    return new Turn(
+        "turn-" + turns, agent, owner, "conv-1", user, reply, TriggerSource.WEB, clock.instant());
+  }
+
+  protected static List<RecallItem> recall(
+      MemoryProvider provider, AgentId agent, OwnerKey owner, String query) {
+    return provider
+        .prefetch(new RecallRequest(agent, owner, null, query, 10, Instant.now().plusSeconds(10)))
+        .items();
+  }
+
+  protected static JsonNode tool(
+      MemoryProvider provider, OwnerKey owner, String name, String args) {
+    return JSON.readTree(provider.callTool(new ToolCall(AGENT, owner, name, args)));
+  }
+
+  private static List<String> texts(List<RecallItem> items) {
+    return items.stream().map(RecallItem::text).toList();
+  }
+
+  @Nested
+  @DisplayName("Syncing turns")
+  class Syncing {
+
+    @Test
+    @DisplayName("stores the user message and the reply, dated and marked with who said it")
+    void storesTheExchangeDatedAndMarked() {
+      MemoryProvider provider = provider();
+      Turn turn =
+          turn(USER_1, "I adopted a retired greyhound named Biscuit last spring", "Lovely!");
+      provider.syncTurn(turn);
+
+      JsonNode list = tool(provider, USER_1, "list_memories", "{}");
+      assertThat(list.get("total").asInt()).isEqualTo(2);
+      List<RecallItem> items = recall(provider, AGENT, USER_1, "greyhound Biscuit");
+      assertThat(items).isNotEmpty();
+      RecallItem first = items.get(0);
+      assertThat(first.text())
+          .isEqualTo("user: I adopted a retired greyhound named Biscuit last spring");
+      assertThat(first.scope()).isEqualTo(Scope.PERSONAL);
+      assertThat(first.owner()).isEqualTo(USER_1);
+      assertThat(first.source()).isEqualTo("vector");
+      assertThat(first.createdAt()).isEqualTo(turn.time());
+      assertThat(first.metadata())
+          .containsEntry("type", "RAW")
+          .containsEntry("status", "ACTIVE")
+          .containsEntry("turn", turn.turnId())
+          .containsEntry("conversation", "conv-1")
+          .containsEntry("role", "user")
+          .containsKeys("id", "signal.vector_score", "signal.keyword_score", "signal.recency");
+      assertThat(first.score()).isBetween(0.0, 1.0);
+    }
+
+    @Test
+    @DisplayName("syncing the same turn again stores and embeds nothing new")
+    void syncingTheSameTurnAgainStoresNothingNew() {
+      MemoryProvider provider = provider();
+      Turn turn = turn(USER_1, "My locker code is 4711", "Noted.");
+      provider.syncTurn(turn);
+      long embedded = embedder.passages.get();
+
+      provider.syncTurn(turn);
+      provider.syncTurn(turn);
+
+      assertThat(embedder.passages.get()).as("passages embedded again").isEqualTo(embedded);
+      assertThat(tool(provider, USER_1, "list_memories", "{}").get("total").asInt()).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("with capture=user stores the user message alone")
+    void captureUserStoresTheUserMessageAlone() {
+      MemoryProvider provider = provider(Map.of("capture", "user"), embedder);
+      provider.syncTurn(turn(USER_1, "I play the bassoon", "How wonderful, the bassoon!"));
+
+      JsonNode list = tool(provider, USER_1, "list_memories", "{}");
+      assertThat(list.get("total").asInt()).isEqualTo(1);
+      assertThat(list.get("items").get(0).get("text").asString())
+          .isEqualTo("user: I play the bassoon");
+    }
+
+    @Test
+    @DisplayName("splits a long message into chunks that each say who said it")
+    void splitsALongMessageIntoChunks() {
+      MemoryProvider provider = provider(Map.of("chunk-size", "200", "capture", "user"), embedder);
+      StringBuilder text = new StringBuilder();
+      for (int i = 0; i < 30; i++) {
+        text.append("Sentence number ").append(i).append(" is about topic ").append(i).append(". ");
+      }
+      provider.syncTurn(turn(USER_1, text.toString(), "ok"));
+
+      JsonNode list = tool(provider, USER_1, "list_memories", "{\"limit\":100}");
+      int total = list.get("total").asInt();
+      assertThat(total).isGreaterThan(text.length() / 200);
+      for (JsonNode item : list.get("items")) {
+        assertThat(item.get("text").asString()).startsWith("user: ").hasSizeLessThanOrEqualTo(206);
+      }
+      List<RecallItem> hits = recall(provider, AGENT, USER_1, "topic 27");
+      assertThat(hits.get(0).text()).contains("topic 27");
+    }
+
+    @Test
+    @DisplayName("stores a message from the user alone when the reply is empty")
+    void storesAnEmptyReplyAsNothing() {
+      MemoryProvider provider = provider();
+      provider.syncTurn(turn(USER_1, "Only a statement", ""));
+      assertThat(tool(provider, USER_1, "list_memories", "{}").get("total").asInt()).isEqualTo(1);
+    }
+  }
+
+  @Nested
+  @DisplayName("Recall")
+  class Recalling {
+
+    @Test
+    @DisplayName("returns an owner's memory to that owner only, and survives a restart")
+    void returnsAnOwnersMemoryToThatOwnerOnly() {
+      MemoryProvider provider = provider();
+      provider.syncTurn(
+          turn(USER_1, "I adopted a retired greyhound named Biscuit last spring", "Lovely!"));
+      provider.syncTurn(turn(USER_2, "I like sailing", "Nice."));
+
+      assertThat(texts(recall(provider, AGENT, USER_1, "my greyhound")))
+          .anyMatch(t -> t.contains("Biscuit"));
+      assertThat(texts(recall(provider, AGENT, USER_2, "my greyhound Biscuit")))
+          .noneMatch(t -> t.contains("Biscuit"));
+      provider.close();
+
+      MemoryProvider restarted = provider();
+      assertThat(texts(recall(restarted, AGENT, USER_1, "my greyhound")))
+          .anyMatch(t -> t.contains("Biscuit"));
+      assertThat(texts(recall(restarted, AGENT, USER_2, "my greyhound Biscuit")))
+          .noneMatch(t -> t.contains("Biscuit"));
+    }
+
+    @Test
+    @DisplayName("ranks the closest memory first and orders by score")
+    void ranksTheClosestMemoryFirst() {
+      MemoryProvider provider = provider(Map.of("capture", "user"), embedder);
+      provider.syncTurn(turn(USER_1, "My sister lives in Lisbon", "ok"));
+      provider.syncTurn(turn(USER_1, "I drive a blue bicycle to work", "ok"));
+      provider.syncTurn(turn(USER_1, "My favourite food is mushroom risotto", "ok"));
+
+      List<RecallItem> items = recall(provider, AGENT, USER_1, "mushroom risotto");
+      assertThat(items.get(0).text()).contains("mushroom risotto");
+      for (int i = 1; i < items.size(); i++) {
+        assertThat(items.get(i).score()).isLessThanOrEqualTo(items.get(i - 1).score());
+      }
+    }
+
+    @Test
+    @DisplayName("returns at most top-k items")
+    void returnsAtMostTopK() {
+      MemoryProvider provider = provider(Map.of("top-k", "2"), embedder);
+      for (int i = 0; i < 6; i++) {
+        provider.syncTurn(turn(USER_1, "pancake recipe number " + i, "yum pancake"));
+      }
+      assertThat(recall(provider, AGENT, USER_1, "pancake")).hasSize(2);
+    }
+
+    @Test
+    @DisplayName("leaves out archived and suppressed memories, and takes back activated ones")
+    void leavesOutArchivedMemories() {
+      MemoryProvider provider = provider(Map.of("capture", "user"), embedder);
+      provider.syncTurn(turn(USER_1, "My passport number ends in 991", "ok"));
+      String id = recall(provider, AGENT, USER_1, "passport").get(0).metadata().get("id");
+
+      JsonNode changed =
+          tool(
+              provider,
+              USER_1,
+              "update_memory_status",
+              "{\"id\":\"" + id + "\",\"status\":\"archived\"}");
+      assertThat(changed.get("status").asString()).isEqualTo("archived");
+      assertThat(changed.get("previous").asString()).isEqualTo("active");
+      assertThat(recall(provider, AGENT, USER_1, "passport")).isEmpty();
+
+      tool(
+          provider,
+          USER_1,
+          "update_memory_status",
+          "{\"id\":\"" + id + "\",\"status\":\"active\"}");
+      assertThat(recall(provider, AGENT, USER_1, "passport")).hasSize(1);
+    }
+
+    @Test
+    @DisplayName("shows team memory to every owner of the agent and global memory to every agent")
+    void showsSharedMemory() {
+      MemoryProvider provider = provider();
+      tool(
+          provider,
+          null,
+          "remember",
+          "{\"text\":\"Office wifi is called Narwhal\",\"scope\":\"team\"}");
+      provider.callTool(
+          new ToolCall(
+              OTHER_AGENT,
+              null,
+              "remember",
+              "{\"text\":\"The company was founded in Narwhal Bay\",\"scope\":\"global\"}"));
+
+      for (OwnerKey owner : new OwnerKey[] {USER_1, USER_2, null}) {
+        List<RecallItem> items = recall(provider, AGENT, owner, "Narwhal");
+        assertThat(items).extracting(RecallItem::scope).contains(Scope.TEAM, Scope.GLOBAL);
+        assertThat(items).allMatch(i -> i.owner() == null);
+      }
+      assertThat(recall(provider, OTHER_AGENT, USER_1, "Narwhal"))
+          .extracting(RecallItem::scope)
+          .containsExactly(Scope.GLOBAL);
+    }
+
+    @Test
+    @DisplayName("leaves out memories below the similarity threshold that share no keyword")
+    void leavesOutUnrelatedMemories() {
+      MemoryProvider provider = provider(Map.of("capture", "user"), embedder);
+      provider.syncTurn(turn(USER_1, "I play the bassoon in an orchestra", "ok"));
+
+      assertThat(recall(provider, AGENT, USER_1, "quantum chromodynamics lecture")).isEmpty();
+      assertThat(recall(provider, AGENT, USER_1, "bassoon")).hasSize(1);
+    }
+
+    @Test
+    @DisplayName("prefers the newer of two equally close memories, by its recency factor")
+    void prefersTheNewerOfTwoEquallyCloseMemories() {
+      MemoryProvider provider =
+          provider(Map.of("capture", "user", "recency-weight", "0.5"), embedder);
+      provider.syncTurn(turn(USER_1, "The wifi password is hunter2", "ok"));
+      clock.advance(Duration.ofDays(365));
+      provider.syncTurn(turn(USER_1, "The wifi password is hunter2", "ok"));
+
+      List<RecallItem> items = recall(provider, AGENT, USER_1, "wifi password");
+      assertThat(items).hasSize(2);
+      assertThat(items.get(0).createdAt()).isAfter(items.get(1).createdAt());
+      assertThat(Double.parseDouble(items.get(0).metadata().get("signal.recency")))
+          .isGreaterThan(0.99);
+      assertThat(Double.parseDouble(items.get(1).metadata().get("signal.recency")))
+          .isBetween(0.49, 0.51);
+    }
+
+    @Test
+    @DisplayName("a blank query recalls nothing")
+    void aBlankQueryRecallsNothing() {
+      MemoryProvider provider = provider();
+      provider.syncTurn(turn(USER_1, "anything at all", "ok"));
+      assertThat(recall(provider, AGENT, USER_1, "  ")).isEmpty();
+    }
+  }
+
+  @Nested
+  @DisplayName("Forgetting")
+  class Forgetting {
+
+    @Test
+    @DisplayName("deletes every record of the owner in every agent and counts them")
+    void deletesEveryRecordOfTheOwner() {
+      MemoryProvider provider = provider();
+      provider.syncTurn(turn(AGENT, USER_1, "alpha fact of user one", "ok"));
+      provider.syncTurn(turn(OTHER_AGENT, USER_1, "beta fact of user one", "ok"));
+      provider.syncTurn(turn(AGENT, USER_2, "gamma fact of user two", "ok"));
+      tool(provider, USER_1, "remember", "{\"text\":\"User one likes tea\"}");
+
+      assertThat(provider.forget(USER_1)).isEqualTo(5);
+      assertThat(recall(provider, AGENT, USER_1, "fact user one tea")).isEmpty();
+      assertThat(recall(provider, OTHER_AGENT, USER_1, "fact user one")).isEmpty();
+      assertThat(recall(provider, AGENT, USER_2, "gamma fact")).isNotEmpty();
+      assertThat(provider.forget(USER_1)).isZero();
+    }
+  }
+
+  @Nested
+  @DisplayName("Tools")
+  class Tools {
+
+    @Test
+    @DisplayName("remember stores a typed memory once and answers a duplicate with its id")
+    void rememberDeduplicates() {
+      MemoryProvider provider = provider();
+      JsonNode first =
+          tool(
+              provider,
+              USER_1,
+              "remember",
+              "{\"text\":\"Prefers answers as tables\",\"type\":\"preference\"}");
+      assertThat(first.get("stored").asBoolean()).isTrue();
+      assertThat(first.get("memory").get("type").asString()).isEqualTo("PREFERENCE");
+      assertThat(first.get("memory").get("scope").asString()).isEqualTo("personal");
+
+      clock.advance(Duration.ofDays(3));
+      JsonNode again =
+          tool(provider, USER_1, "remember", "{\"text\":\"prefers  answers as tables\"}");
+      assertThat(again.get("stored").asBoolean()).isFalse();
+      assertThat(again.get("duplicateOf").asString()).isEqualTo(first.get("id").asString());
+
+      JsonNode other =
+          tool(provider, USER_2, "remember", "{\"text\":\"Prefers answers as tables\"}");
+      assertThat(other.get("stored").asBoolean()).as("another owner's copy").isTrue();
+    }
+
+    @Test
+    @DisplayName("remember refuses a personal memory without an owner and bad arguments")
+    void rememberRefusesBadArguments() {
+      MemoryProvider provider = provider();
+      assertThatThrownBy(() -> tool(provider, null, "remember", "{\"text\":\"x\"}"))
+          .isInstanceOf(ToolException.class)
+          .hasMessageContaining("owner")
+          .extracting(e -> ((ToolException) e).kind())
+          .isEqualTo(ToolException.Kind.INVALID_ARGUMENT);
+      assertThatThrownBy(() -> tool(provider, USER_1, "remember", "{\"txt\":\"x\"}"))
+          .isInstanceOf(ToolException.class)
+          .hasMessageContaining("txt");
+      assertThatThrownBy(
+              () -> tool(provider, USER_1, "remember", "{\"text\":\"x\",\"scope\":\"galaxy\"}"))
+          .isInstanceOf(ToolException.class)
+          .hasMessageContaining("scope");
+      assertThatThrownBy(() -> tool(provider, USER_1, "remember", "not json"))
+          .isInstanceOf(ToolException.class)
+          .hasMessageContaining("JSON");
+    }
+
+    @Test
+    @DisplayName("recall filters by type, status and time and explains its ranking")
+    void recallFilters() {
+      MemoryProvider provider = provider();
+      tool(
+          provider,
+          USER_1,
+          "remember",
+          "{\"text\":\"Decided to use Postgres for orders\",\"type\":\"decision\"}");
+      clock.advance(Duration.ofDays(2));
+      tool(
+          provider,
+          USER_1,
+          "remember",
+          "{\"text\":\"Postgres backups run nightly\",\"type\":\"fact\"}");
+
+      JsonNode decisions =
+          tool(provider, USER_1, "recall", "{\"query\":\"Postgres\",\"type\":\"DECISION\"}");
+      assertThat(decisions.get("items")).hasSize(1);
+      assertThat(decisions.get("items").get(0).get("text").asString()).contains("Decided");
+      assertThat(decisions.get("items").get(0).get("signals").has("fused")).isTrue();
+
+      JsonNode recent =
+          tool(provider, USER_1, "recall", "{\"query\":\"Postgres\",\"since\":\"2026-03-03\"}");
+      assertThat(recent.get("items")).hasSize(1);
+      assertThat(recent.get("items").get(0).get("text").asString()).contains("backups");
+
+      JsonNode both =
+          tool(
+              provider,
+              USER_1,
+              "recall",
+              "{\"query\":\"Postgres\",\"type\":[\"fact\",\"decision\"]}");
+      assertThat(both.get("items")).hasSize(2);
+      assertThat(tool(provider, USER_2, "recall", "{\"query\":\"Postgres\"}").get("items"))
+          .isEmpty();
+    }
+
+    @Test
+    @DisplayName("list_memories pages newest first and filters by status")
+    void listMemoriesPages() {
+      MemoryProvider provider = provider(Map.of("capture", "user"), embedder);
+      for (int i = 0; i < 5; i++) {
+        provider.syncTurn(turn(USER_1, "note " + i, "ok"));
+      }
+      JsonNode page = tool(provider, USER_1, "list_memories", "{\"offset\":1,\"limit\":2}");
+      assertThat(page.get("total").asInt()).isEqualTo(5);
+      assertThat(page.get("items")).hasSize(2);
+      assertThat(page.get("items").get(0).get("text").asString()).isEqualTo("user: note 3");
+      assertThat(page.get("items").get(1).get("text").asString()).isEqualTo("user: note 2");
+
+      String id = page.get("items").get(0).get("id").asString();
+      tool(
+          provider,
+          USER_1,
+          "update_memory_status",
+          "{\"id\":\"" + id + "\",\"status\":\"suppressed\"}");
+      JsonNode suppressed = tool(provider, USER_1, "list_memories", "{\"status\":\"suppressed\"}");
+      assertThat(suppressed.get("total").asInt()).isEqualTo(1);
+      assertThat(suppressed.get("items").get(0).get("status").asString()).isEqualTo("suppressed");
+      assertThat(tool(provider, USER_2, "list_memories", "{}").get("total").asInt()).isZero();
+    }
+
+    @Test
+    @DisplayName("update_memory_status refuses transitions the lifecycle does not have")
+    void updateStatusRefusesBadTransitions() {
+      MemoryProvider provider = provider();
+      String id = tool(provider, USER_1, "remember", "{\"text\":\"a fact\"}").get("id").asString();
+
+      assertThatThrownBy(
+              () ->
+                  tool(
+                      provider,
+                      USER_1,
+                      "update_memory_status",
+                      "{\"id\":\"" + id + "\",\"status\":\"active\"}"))
+          .isInstanceOf(ToolException.class)
+          .extracting(e -> ((ToolException) e).kind())
+          .isEqualTo(ToolException.Kind.CONFLICT);
+      tool(
+          provider,
+          USER_1,
+          "update_memory_status",
+          "{\"id\":\"" + id + "\",\"status\":\"archived\"}");
+      assertThatThrownBy(
+              () ->
+                  tool(
+                      provider,
+                      USER_1,
+                      "update_memory_status",
+                      "{\"id\":\"" + id + "\",\"status\":\"suppressed\"}"))
+          .isInstanceOf(ToolException.class)
+          .extracting(e -> ((ToolException) e).kind())
+          .isEqualTo(ToolException.Kind.CONFLICT);
+    }
+
+    @Test
+    @DisplayName("delete_memory deletes the caller's memory but never another owner's")
+    void deleteMemory() {
+      MemoryProvider provider = provider();
+      String id =
+          tool(provider, USER_1, "remember", "{\"text\":\"secret of user one\"}")
+              .get("id")
+              .asString();
+
+      assertThatThrownBy(() -> tool(provider, USER_2, "delete_memory", "{\"id\":\"" + id + "\"}"))
+          .isInstanceOf(ToolException.class)
+          .extracting(e -> ((ToolException) e).kind())
+          .isEqualTo(ToolException.Kind.NOT_FOUND);
+      assertThatThrownBy(
+              () ->
+                  tool(
+                      provider,
+                      USER_2,
+                      "update_memory_status",
+                      "{\"id\":\"" + id + "\",\"status\":\"archived\"}"))
+          .isInstanceOf(ToolException.class)
+          .extracting(e -> ((ToolException) e).kind())
+          .isEqualTo(ToolException.Kind.NOT_FOUND);
+
+      JsonNode deleted = tool(provider, USER_1, "delete_memory", "{\"id\":\"" + id + "\"}");
+      assertThat(deleted.get("deleted").asBoolean()).isTrue();
+      assertThat(tool(provider, USER_1, "list_memories", "{}").get("total").asInt()).isZero();
+      assertThatThrownBy(() -> tool(provider, USER_1, "delete_memory", "{\"id\":\"" + id + "\"}"))
+          .isInstanceOf(ToolException.class);
+    }
+
+    @Test
+    @DisplayName("an unknown tool is NOT_FOUND")
+    void unknownTool() {
+      MemoryProvider provider = provider();
+      assertThatThrownBy(() -> tool(provider, USER_1, "teleport", "{}"))
+          .isInstanceOf(ToolException.class)
+          .extracting(e -> ((ToolException) e).kind())
+          .isEqualTo(ToolException.Kind.NOT_FOUND);
+    }
+  }
+
+  @Nested
+  @DisplayName("Configuration and models")
+  class ConfigurationAndModels {
+
+    @Test
+    @DisplayName("rejects a bad value or an unknown key, naming the key")
+    void rejectsBadConfiguration() {
+      assertThatThrownBy(() -> provider(Map.of("threshold", "2"), embedder))
+          .isInstanceOf(ProviderConfigException.class)
+          .hasMessageContaining("memstack.providers.vector.config.threshold");
+      assertThatThrownBy(() -> provider(Map.of("capture", "everything"), embedder))
+          .isInstanceOf(ProviderConfigException.class)
+          .hasMessageContaining("capture")
+          .hasMessageContaining("exchange");
+      assertThatThrownBy(() -> provider(Map.of("top-k", "many"), embedder))
+          .isInstanceOf(ProviderConfigException.class)
+          .hasMessageContaining("top-k");
+      assertThatThrownBy(() -> provider(Map.of("treshold", "0.4"), embedder))
+          .isInstanceOf(ProviderConfigException.class)
+          .hasMessageContaining("memstack.providers.vector.config.treshold");
+      assertThatThrownBy(() -> provider(Map.of("store", "redis"), embedder))
+          .isInstanceOf(ProviderConfigException.class)
+          .hasMessageContaining("store");
+    }
+
+    @Test
+    @DisplayName("refuses to start on another model until reembed=true rebuilds the vectors")
+    void refusesAnotherModelUntilReembed() {
+      MemoryProvider first = provider();
+      first.syncTurn(turn(USER_1, "I adopted a greyhound named Biscuit", "Lovely"));
+      first.close();
+
+      Embedder other = new RenamedEmbedder(new HashingEmbedder(), "hashing-v2");
+      assertThatThrownBy(() -> provider(Map.of(), other))
+          .isInstanceOf(ProviderConfigException.class)
+          .hasMessageContaining("memstack.providers.vector.config.reembed")
+          .hasMessageContaining("hashing-384")
+          .hasMessageContaining("hashing-v2");
+
+      MemoryProvider reembedded = provider(Map.of("reembed", "true"), other);
+      assertThat(texts(recall(reembedded, AGENT, USER_1, "greyhound")))
+          .anyMatch(t -> t.contains("Biscuit"));
+      reembedded.close();
+      // once rebuilt, the new model starts without the setting
+      assertThat(texts(recall(provider(Map.of(), other), AGENT, USER_1, "greyhound")))
+          .anyMatch(t -> t.contains("Biscuit"));
+    }
+
+    @Test
+    @DisplayName("fails every hook after close with IllegalStateException")
+    void failsAfterClose() {
+      MemoryProvider provider = provider();
+      provider.close();
+      assertThatThrownBy(() -> recall(provider, AGENT, USER_1, "x"))
+          .isInstanceOf(IllegalStateException.class);
+      assertThatThrownBy(() -> tool(provider, USER_1, "list_memories", "{}"))
+          .isInstanceOf(IllegalStateException.class);
+      assertThatThrownBy(() -> provider.forget(USER_1)).isInstanceOf(IllegalStateException.class);
+    }
+  }
+
+  /** Counts the passages embedded through it. */
+  protected static final class CountingEmbedder implements Embedder {
+    final Embedder delegate;
+    final AtomicLong passages = new AtomicLong();
+
+    CountingEmbedder(Embedder delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public String modelId() {
+      return delegate.modelId();
+    }
+
+    @Override
+    public int dimension() {
+      return delegate.dimension();
+    }
+
+    @Override
+    public List<float[]> embed(List<String> texts, Kind kind) {
+      if (kind == Kind.PASSAGE) {
+        passages.addAndGet(texts.size());
+      }
+      return delegate.embed(texts, kind);
+    }
+  }
+
+  /** The same vectors under another model id. */
+  protected static final class RenamedEmbedder implements Embedder {
+    private final Embedder delegate;
+    private final String modelId;
+
+    RenamedEmbedder(Embedder delegate, String modelId) {
+      this.delegate = delegate;
+      this.modelId = modelId;
+    }
+
+    @Override
+    public String modelId() {
+      return modelId;
+    }
+
+    @Override
+    public int dimension() {
+      return delegate.dimension();
+    }
+
+    @Override
+    public List<float[]> embed(List<String> texts, Kind kind) {
+      return delegate.embed(texts, kind);
+    }
+  }
+}

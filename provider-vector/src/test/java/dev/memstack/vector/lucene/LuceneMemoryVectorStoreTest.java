@@ -1,0 +1,215 @@
+package dev.memstack.vector.lucene;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.memstack.vector.store.MemoryFilters;
+import dev.memstack.vector.store.MemoryRecord;
+import dev.memstack.vector.store.MemoryVectorStore;
+import dev.memstack.vector.store.MemoryVectorStoreContract;
+import dev.memstack.vector.store.MemoryVectorStoreFactory;
+import dev.memstack.vector.store.StoreEmbedder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+@DisplayName("The embedded Lucene store")
+class LuceneMemoryVectorStoreTest extends MemoryVectorStoreContract {
+
+  @Override
+  protected MemoryVectorStoreFactory factory() {
+    return new LuceneMemoryVectorStoreFactory();
+  }
+
+  @Test
+  @DisplayName("keeps an acknowledged write in a copy of its files taken while it is still open")
+  void keepsAnAcknowledgedWriteInACrashCopy(@TempDir Path crashCopy) throws IOException {
+    MemoryVectorStore store = open();
+    store.add(List.of(personal("r1", ALICE, "written before the crash", T0).toDocument()));
+
+    // what a power cut would leave: the files as they are now, the writer never closed
+    Path root = dataDir.resolve(LuceneMemoryVectorStoreFactory.DIRECTORY);
+    copyTree(root, crashCopy.resolve("lucene"));
+    Files.deleteIfExists(findLock(crashCopy.resolve("lucene")));
+
+    try (LuceneMemoryVectorStore recovered =
+        LuceneMemoryVectorStore.open(
+            crashCopy.resolve("lucene"), new StoreEmbedder(embedder, 8), false, "reembed")) {
+      assertThat(recovered.get("r1")).isPresent();
+      assertThat(recovered.count(MemoryFilters.ofOwner(ALICE))).isEqualTo(1);
+    }
+  }
+
+  @Test
+  @DisplayName("replays its write-ahead log after a crash and skips a batch cut short")
+  void replaysItsLogAfterACrash(@TempDir Path crashCopy) throws IOException {
+    MemoryVectorStore store = open();
+    store.add(List.of(personal("r1", ALICE, "first", T0).toDocument()));
+    store.add(List.of(personal("r2", ALICE, "second", T0).toDocument()));
+    store.updateMetadata("r1", java.util.Map.of(MemoryVectorStore.STATUS, "ARCHIVED"));
+    store.add(List.of(personal("r3", BOB, "third", T0).toDocument()));
+
+    Path root = dataDir.resolve(LuceneMemoryVectorStoreFactory.DIRECTORY);
+    Path copy = crashCopy.resolve("lucene");
+    copyTree(root, copy);
+    Files.deleteIfExists(findLock(copy));
+    Path log;
+    try (Stream<Path> files = Files.list(copy)) {
+      log =
+          files
+              .filter(p -> p.getFileName().toString().contains(".translog-"))
+              .findFirst()
+              .orElseThrow();
+    }
+    assertThat(Files.readString(log)).contains("\"r3\"").doesNotContain("\"r1\"");
+    Files.writeString(
+        log, "[{\"id\":\"r4\",\"text\":\"cut sh", java.nio.file.StandardOpenOption.APPEND);
+
+    try (LuceneMemoryVectorStore recovered =
+        LuceneMemoryVectorStore.open(copy, new StoreEmbedder(embedder, 8), false, "reembed")) {
+      assertThat(recovered.count(null)).isEqualTo(3);
+      assertThat(recovered.get("r1").orElseThrow().getMetadata())
+          .containsEntry(MemoryVectorStore.STATUS, "ARCHIVED");
+      assertThat(recovered.vectorSearch(embedder.vector("third"), null, 1, 0.99))
+          .extracting(org.springframework.ai.document.Document::getId)
+          .containsExactly("r3");
+      assertThat(recovered.get("r4")).isEmpty();
+    }
+  }
+
+  @Test
+  @DisplayName("serves many readers while one thread writes")
+  void servesManyReadersWhileOneThreadWrites() throws Exception {
+    MemoryVectorStore store = open();
+    store.add(List.of(personal("seed", ALICE, "seed record", T0).toDocument()));
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      java.util.List<java.util.concurrent.Future<?>> futures = new java.util.ArrayList<>();
+      futures.add(
+          pool.submit(
+              () -> {
+                for (int i = 0; i < 60; i++) {
+                  store.add(List.of(personal("w" + i, ALICE, "written " + i, T0).toDocument()));
+                }
+              }));
+      for (int t = 0; t < 3; t++) {
+        futures.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < 200; i++) {
+                    assertThat(
+                            store.vectorSearch(
+                                embedder.vector("seed record"),
+                                MemoryFilters.ofOwner(ALICE),
+                                5,
+                                -1))
+                        .isNotEmpty();
+                    store.keywordSearch("written", null, 5);
+                  }
+                }));
+      }
+      for (java.util.concurrent.Future<?> future : futures) {
+        future.get(60, java.util.concurrent.TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(store.count(MemoryFilters.ofOwner(ALICE))).isEqualTo(61);
+  }
+
+  @Test
+  @DisplayName("matches keywords on content words only, not on question words")
+  void matchesKeywordsOnContentWordsOnly() {
+    MemoryVectorStore store = open();
+    store.add(
+        List.of(
+            personal("r1", ALICE, "[2026-03-02] user: What's the capital of Australia?", T0)
+                .toDocument(),
+            personal("r2", ALICE, "[2026-03-02] user: My sister lives in Lisbon", T0).toDocument(),
+            personal("r3", ALICE, "[2026-03-02] assistant: I work as a nurse", T0).toDocument()));
+
+    assertThat(store.keywordSearch("what's my job? do you remember what I have?", null, 5))
+        .isEmpty();
+    assertThat(store.keywordSearch("Which capitals?", null, 5))
+        .extracting(org.springframework.ai.document.Document::getId)
+        .containsExactly("r1");
+    assertThat(store.keywordSearch("the user and the assistant", null, 5)).isEmpty();
+  }
+
+  @Test
+  @DisplayName("keeps the old index after a re-embedding cut short and removes its leftovers")
+  void keepsTheOldIndexAfterAnInterruptedReembedding() throws IOException {
+    MemoryVectorStore store = open();
+    store.add(List.of(personal("r1", ALICE, "kept", T0).toDocument()));
+    store.close();
+    Path root = dataDir.resolve(LuceneMemoryVectorStoreFactory.DIRECTORY);
+    // what a crash during reembed() leaves: a half-built next generation, CURRENT not yet switched
+    Files.createDirectories(root.resolve("index-2"));
+    Files.writeString(root.resolve("index-2").resolve("_0.cfs"), "half written");
+    Files.writeString(root.resolve("index-2.translog-1"), "[]\n");
+
+    MemoryVectorStore reopened = open();
+    assertThat(reopened.get("r1")).isPresent();
+    assertThat(root.resolve("index-2")).doesNotExist();
+    assertThat(root.resolve("index-2.translog-1")).doesNotExist();
+    assertThat(Files.readString(root.resolve("CURRENT")).trim()).isEqualTo("index-1");
+  }
+
+  @Test
+  @DisplayName("refuses a second opening of the same directory while the first is open")
+  void refusesASecondOpening() {
+    open();
+    assertThatThrownBy(() -> open())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("in use by another process");
+  }
+
+  @Test
+  @DisplayName("records the model id and dimension in the commit")
+  void recordsTheModelInTheCommit() {
+    LuceneMemoryVectorStore store = (LuceneMemoryVectorStore) open();
+    store.add(List.of(personal("r1", ALICE, "hello", T0).toDocument()));
+    assertThat(store.commitUserData())
+        .containsEntry("memstack.model", "synthetic-a")
+        .containsEntry("memstack.dimension", "32");
+  }
+
+  @Test
+  @DisplayName("fails every call after close with IllegalStateException")
+  void failsAfterClose() {
+    MemoryVectorStore store = open();
+    store.close();
+    assertThatThrownBy(() -> store.count(null)).isInstanceOf(IllegalStateException.class);
+    MemoryRecord record = personal("r1", ALICE, "late", T0);
+    assertThatThrownBy(() -> store.add(List.of(record.toDocument())))
+        .isInstanceOf(IllegalStateException.class);
+  }
+
+  private static Path findLock(Path root) throws IOException {
+    try (Stream<Path> files = Files.walk(root)) {
+      return files
+          .filter(p -> p.getFileName().toString().equals("write.lock"))
+          .findFirst()
+          .orElse(root.resolve("none"));
+    }
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path source : files.toList()) {
+        Path target = to.resolve(from.relativize(source).toString());
+        if (Files.isDirectory(source)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(source, target);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,76 @@
+package dev.memstack.vector.pgvector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.vector.store.MemoryFilters;
+import dev.memstack.vector.store.MemoryStatus;
+import dev.memstack.vector.store.MemoryVectorStore;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.springframework.ai.vectorstore.filter.FilterExpressionTextParser;
+
+@DisplayName("Filters become SQL on the real columns")
+class PgFilterTest {
+
+  @Test
+  @DisplayName(
+      "the prefetch filter becomes conditions the btree indexes serve, values as parameters")
+  void prefetchFilter() {
+    PgFilter.Sql sql =
+        PgFilter.where(
+            MemoryFilters.and(
+                MemoryFilters.visibleTo(AgentId.of("agent-a"), OwnerKey.of("user:1")),
+                MemoryFilters.status(List.of(MemoryStatus.ACTIVE))));
+
+    assertThat(sql.text())
+        .isEqualTo(
+            "(((agent = ? AND ((scope = ? AND owner = ?) OR scope = ?)) OR scope = ?)"
+                + " AND status = ?)");
+    assertThat(new java.util.ArrayList<Object>(sql.params()))
+        .containsExactly("agent-a", "PERSONAL", "user:1", "TEAM", "GLOBAL", "ACTIVE");
+  }
+
+  @Test
+  @DisplayName("negations also match rows where the column is NULL")
+  void negationsMatchNulls() {
+    PgFilter.Sql sql = PgFilter.where(parse("owner != 'user:1' && type nin ['RAW', 'FACT']"));
+
+    assertThat(sql.text())
+        .isEqualTo("(NOT COALESCE((owner = ?), FALSE) AND NOT COALESCE((type IN (?, ?)), FALSE))");
+    assertThat(new java.util.ArrayList<Object>(sql.params()))
+        .containsExactly("user:1", "RAW", "FACT");
+  }
+
+  @Test
+  @DisplayName("time comparisons become timestamp ranges, turn maps to turn_id")
+  void timesAndTurns() {
+    long at = Instant.parse("2026-03-02T10:00:00Z").toEpochMilli();
+    PgFilter.Sql sql =
+        PgFilter.where(
+            MemoryFilters.and(
+                MemoryFilters.createdFrom(Instant.ofEpochMilli(at)),
+                MemoryFilters.eq(MemoryVectorStore.TURN, "t-1")));
+
+    assertThat(sql.text()).isEqualTo("(created_at >= ? AND turn_id = ?)");
+    assertThat(new java.util.ArrayList<Object>(sql.params()))
+        .containsExactly(PgFilter.timestamp(at), "t-1");
+  }
+
+  @Test
+  @DisplayName("no filter is TRUE; unknown keys are refused, never put into SQL")
+  void noFilterAndUnknownKeys() {
+    assertThat(PgFilter.where(null).text()).isEqualTo("TRUE");
+    assertThatThrownBy(() -> PgFilter.where(parse("\"owner = '' OR 1=1 --\" == 'x'")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cannot be filtered on");
+  }
+
+  private static org.springframework.ai.vectorstore.filter.Filter.Expression parse(String text) {
+    return new FilterExpressionTextParser().parse(text);
+  }
+}

@@ -1,0 +1,604 @@
+package dev.memstack.vector.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Embedder;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.ProviderConfig;
+import dev.memstack.spi.Scope;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.ai.document.Document;
+import org.springframework.ai.vectorstore.SearchRequest;
+import org.springframework.ai.vectorstore.filter.Filter;
+import org.springframework.ai.vectorstore.filter.FilterExpressionTextParser;
+
+/**
+ * The contract every {@link MemoryVectorStore} keeps. A store's test extends this class and
+ * implements {@link #factory()}; {@link #storeConfig()} gives its configuration keys (called once
+ * per test, so it can name a fresh table). Each test gets a fresh data directory; a test may open
+ * the store several times on the same directory/configuration (durability, model changes).
+ */
+public abstract class MemoryVectorStoreContract {
+
+  protected static final AgentId AGENT = AgentId.of("agent-a");
+  protected static final AgentId OTHER_AGENT = AgentId.of("agent-b");
+  protected static final OwnerKey ALICE = OwnerKey.of("user:alice");
+  protected static final OwnerKey BOB = OwnerKey.of("user:bob");
+  protected static final Instant T0 = Instant.parse("2026-03-02T10:00:00Z");
+
+  /** The store under test. */
+  protected abstract MemoryVectorStoreFactory factory();
+
+  /** The store's configuration keys for this test; empty by default. */
+  protected Map<String, String> storeConfig() {
+    return Map.of();
+  }
+
+  @TempDir protected Path dataDir;
+  private Map<String, String> config;
+  private final List<MemoryVectorStore> opened = new ArrayList<>();
+  protected final SyntheticEmbedder embedder = new SyntheticEmbedder("synthetic-a", 32);
+
+  @BeforeEach
+  void configure() {
+    config = storeConfig();
+  }
+
+  @AfterEach
+  void closeStores() {
+    for (MemoryVectorStore store : opened) {
+      store.close();
+    }
+  }
+
+  /** Opens the store of this test with {@code embedder}. */
+  protected MemoryVectorStore open(Embedder with, boolean reembedOnMismatch) {
+    StoreContext context =
+        new StoreContext(
+            "contract",
+            ProviderConfig.of("memstack.providers.contract.config", config),
+            dataDir,
+            new StoreEmbedder(with, 16),
+            reembedOnMismatch,
+            Clock.systemUTC());
+    MemoryVectorStore store = factory().open(context);
+    opened.add(store);
+    return store;
+  }
+
+  protected MemoryVectorStore open() {
+    return open(embedder, false);
+  }
+
+  protected static MemoryRecord personal(String id, OwnerKey owner, String text, Instant at) {
+    return new MemoryRecord(
+        id,
+        text,
+        AGENT,
+        owner,
+        Scope.PERSONAL,
+        MemoryStatus.ACTIVE,
+        "RAW",
+        "c1",
+        "t-" + id,
+        at,
+        Map.of("role", "user"));
+  }
+
+  protected static MemoryRecord shared(String id, AgentId agent, Scope scope, String text) {
+    return new MemoryRecord(
+        id, text, agent, null, scope, MemoryStatus.ACTIVE, "FACT", null, null, T0, Map.of());
+  }
+
+  private static List<Document> docs(MemoryRecord... records) {
+    List<Document> out = new ArrayList<>();
+    for (MemoryRecord r : records) {
+      out.add(r.toDocument());
+    }
+    return out;
+  }
+
+  private static Filter.Expression parse(String text) {
+    return new FilterExpressionTextParser().parse(text);
+  }
+
+  private static List<String> ids(List<Document> documents) {
+    return documents.stream().map(Document::getId).toList();
+  }
+
+  @Nested
+  @DisplayName("Writing and reading")
+  class WritingAndReading {
+
+    @Test
+    @DisplayName("returns a document with its text, every metadata key and the model id")
+    void returnsADocumentWithItsTextMetadataAndModel() {
+      MemoryVectorStore store = open();
+      store.add(docs(personal("r1", ALICE, "[2026-03-02] user: I adopted a greyhound", T0)));
+
+      Document doc = store.get("r1").orElseThrow();
+      assertThat(doc.getText()).isEqualTo("[2026-03-02] user: I adopted a greyhound");
+      assertThat(doc.getMetadata())
+          .containsEntry(MemoryVectorStore.AGENT, "agent-a")
+          .containsEntry(MemoryVectorStore.OWNER, "user:alice")
+          .containsEntry(MemoryVectorStore.SCOPE, "PERSONAL")
+          .containsEntry(MemoryVectorStore.STATUS, "ACTIVE")
+          .containsEntry(MemoryVectorStore.TYPE, "RAW")
+          .containsEntry(MemoryVectorStore.CONVERSATION, "c1")
+          .containsEntry(MemoryVectorStore.TURN, "t-r1")
+          .containsEntry(MemoryVectorStore.CREATED_AT, T0.toEpochMilli())
+          .containsEntry(MemoryVectorStore.MODEL, "synthetic-a")
+          .containsEntry("role", "user");
+      assertThat(MemoryRecord.fromDocument(doc))
+          .isEqualTo(personal("r1", ALICE, "[2026-03-02] user: I adopted a greyhound", T0));
+      assertThat(store.get("missing")).isEmpty();
+    }
+
+    @Test
+    @DisplayName("adds by id: the same id twice keeps one document with the newer text")
+    void addsById() {
+      MemoryVectorStore store = open();
+      store.add(docs(personal("r1", ALICE, "first text", T0)));
+      store.add(docs(personal("r1", ALICE, "second text", T0)));
+
+      assertThat(store.count(null)).isEqualTo(1);
+      assertThat(store.get("r1").orElseThrow().getText()).isEqualTo("second text");
+    }
+
+    @Test
+    @DisplayName("rejects a document without the required metadata, naming the key")
+    void rejectsADocumentWithoutRequiredMetadata() {
+      MemoryVectorStore store = open();
+      Document noAgent =
+          Document.builder()
+              .id("x")
+              .text("text")
+              .metadata(
+                  Map.of("scope", "TEAM", "status", "ACTIVE", "type", "FACT", "created_at", 1L))
+              .build();
+
+      assertThatThrownBy(() -> store.add(List.of(noAgent)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("agent");
+      assertThat(store.count(null)).isZero();
+    }
+
+    @Test
+    @DisplayName("tells which ids exist")
+    void tellsWhichIdsExist() {
+      MemoryVectorStore store = open();
+      store.add(docs(personal("r1", ALICE, "one", T0), personal("r2", ALICE, "two", T0)));
+
+      assertThat(store.existingIds(List.of("r1", "nope", "r2")))
+          .containsExactlyInAnyOrder("r1", "r2");
+      assertThat(store.existingIds(List.of())).isEmpty();
+    }
+
+    @Test
+    @DisplayName("lists newest first, in pages, and counts within a filter")
+    void listsNewestFirstInPages() {
+      MemoryVectorStore store = open();
+      List<MemoryRecord> records = new ArrayList<>();
+      for (int i = 0; i < 7; i++) {
+        records.add(personal("r" + i, ALICE, "note " + i, T0.plusSeconds(60L * i)));
+      }
+      records.add(personal("b0", BOB, "bob's note", T0.plusSeconds(3600)));
+      store.add(docs(records.toArray(MemoryRecord[]::new)));
+
+      Filter.Expression alice = MemoryFilters.ofOwner(ALICE);
+      assertThat(store.count(alice)).isEqualTo(7);
+      assertThat(ids(store.list(alice, 0, 3))).containsExactly("r6", "r5", "r4");
+      assertThat(ids(store.list(alice, 3, 3))).containsExactly("r3", "r2", "r1");
+      assertThat(ids(store.list(alice, 6, 3))).containsExactly("r0");
+      assertThat(store.list(alice, 7, 3)).isEmpty();
+      assertThat(ids(store.list(null, 0, 1))).containsExactly("b0");
+    }
+
+    @Test
+    @DisplayName("changes status in place and keeps the vector")
+    void changesStatusInPlace() {
+      MemoryVectorStore store = open();
+      store.add(docs(personal("r1", ALICE, "greyhound named Biscuit", T0)));
+
+      assertThat(store.updateMetadata("r1", Map.of(MemoryVectorStore.STATUS, "ARCHIVED"))).isTrue();
+      assertThat(store.updateMetadata("nope", Map.of(MemoryVectorStore.STATUS, "ARCHIVED")))
+          .isFalse();
+
+      Document doc = store.get("r1").orElseThrow();
+      assertThat(doc.getMetadata()).containsEntry(MemoryVectorStore.STATUS, "ARCHIVED");
+      assertThat(doc.getMetadata()).containsEntry(MemoryVectorStore.CREATED_AT, T0.toEpochMilli());
+      assertThat(store.count(parse("status == 'ARCHIVED'"))).isEqualTo(1);
+      assertThat(store.count(parse("status == 'ACTIVE'"))).isZero();
+      List<Document> hits =
+          store.vectorSearch(embedder.vector("greyhound named Biscuit"), null, 1, 0.99);
+      assertThat(ids(hits)).containsExactly("r1");
+      assertThatThrownBy(() -> store.updateMetadata("r1", Map.of(MemoryVectorStore.CREATED_AT, 5L)))
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    @DisplayName("deletes by id and by filter")
+    void deletesByIdAndByFilter() {
+      MemoryVectorStore store = open();
+      store.add(
+          docs(
+              personal("a1", ALICE, "one", T0),
+              personal("a2", ALICE, "two", T0),
+              personal("b1", BOB, "three", T0),
+              shared("t1", AGENT, Scope.TEAM, "team note")));
+
+      store.delete(List.of("a1"));
+      assertThat(store.existingIds(List.of("a1", "a2"))).containsExactly("a2");
+
+      store.delete(MemoryFilters.ofOwner(ALICE));
+      assertThat(store.existingIds(List.of("a2", "b1", "t1")))
+          .containsExactlyInAnyOrder("b1", "t1");
+    }
+  }
+
+  @Nested
+  @DisplayName("Filters")
+  class Filters {
+
+    private MemoryVectorStore store;
+
+    @BeforeEach
+    void fill() {
+      store = open();
+      MemoryRecord archived =
+          new MemoryRecord(
+              "a3",
+              "archived note",
+              AGENT,
+              ALICE,
+              Scope.PERSONAL,
+              MemoryStatus.ARCHIVED,
+              "PREFERENCE",
+              "c2",
+              null,
+              T0.plusSeconds(7200),
+              Map.of());
+      store.add(
+          docs(
+              personal("a1", ALICE, "alice one", T0),
+              personal("a2", ALICE, "alice two", T0.plusSeconds(3600)),
+              archived,
+              personal("b1", BOB, "bob one", T0),
+              shared("t1", AGENT, Scope.TEAM, "team of a"),
+              shared("t2", OTHER_AGENT, Scope.TEAM, "team of b"),
+              shared("g1", OTHER_AGENT, Scope.GLOBAL, "global")));
+    }
+
+    private Set<String> matching(Filter.Expression filter) {
+      return store.list(filter, 0, 100).stream().map(Document::getId).collect(Collectors.toSet());
+    }
+
+    @Test
+    @DisplayName("EQ, NE, IN and NIN on keyword fields")
+    void keywordOperators() {
+      assertThat(matching(parse("owner == 'user:alice'"))).containsOnly("a1", "a2", "a3");
+      assertThat(matching(parse("type IN ['PREFERENCE', 'FACT']")))
+          .containsOnly("a3", "t1", "t2", "g1");
+      assertThat(matching(parse("scope NIN ['PERSONAL']"))).containsOnly("t1", "t2", "g1");
+      assertThat(matching(parse("id == 'b1'"))).containsOnly("b1");
+      assertThat(matching(parse("id IN ['b1', 'g1', 'zz']"))).containsOnly("b1", "g1");
+    }
+
+    @Test
+    @DisplayName("NE and NIN also match records that lack the key")
+    void negationsMatchMissingKeys() {
+      assertThat(matching(parse("owner != 'user:alice'"))).containsOnly("b1", "t1", "t2", "g1");
+      assertThat(matching(parse("conversation NIN ['c1']"))).containsOnly("a3", "t1", "t2", "g1");
+    }
+
+    @Test
+    @DisplayName("AND, OR, NOT and groups")
+    void booleanOperators() {
+      assertThat(matching(parse("owner == 'user:alice' && status == 'ACTIVE'")))
+          .containsOnly("a1", "a2");
+      assertThat(matching(parse("owner == 'user:bob' || scope == 'GLOBAL'")))
+          .containsOnly("b1", "g1");
+      Filter.Expression notPersonal =
+          new Filter.Expression(Filter.ExpressionType.NOT, parse("scope == 'PERSONAL'"));
+      assertThat(matching(MemoryFilters.and(notPersonal, parse("agent == 'agent-a'"))))
+          .containsOnly("t1");
+      assertThat(matching(parse("NOT(scope == 'PERSONAL')"))).containsOnly("t1", "t2", "g1");
+      assertThat(matching(parse("(owner == 'user:bob' || scope == 'TEAM') && agent == 'agent-a'")))
+          .containsOnly("b1", "t1");
+    }
+
+    @Test
+    @DisplayName("ISNULL and ISNOTNULL")
+    void nullChecks() {
+      assertThat(matching(parse("owner IS NULL"))).containsOnly("t1", "t2", "g1");
+      assertThat(matching(parse("turn IS NOT NULL"))).containsOnly("a1", "a2", "b1");
+    }
+
+    @Test
+    @DisplayName("time ranges on created_at, in millis or ISO text")
+    void timeRanges() {
+      long t0 = T0.toEpochMilli();
+      assertThat(matching(parse("created_at > " + t0 + "L"))).containsOnly("a2", "a3");
+      assertThat(
+              matching(
+                  parse(
+                      "created_at >= "
+                          + (t0 + 3_600_000L)
+                          + "L && created_at < "
+                          + (t0 + 7_200_000L)
+                          + "L")))
+          .containsOnly("a2");
+      assertThat(matching(MemoryFilters.createdBefore(T0.plusSeconds(1)))).hasSize(5);
+      assertThat(
+              matching(
+                  new Filter.Expression(
+                      Filter.ExpressionType.LTE,
+                      new Filter.Key(MemoryVectorStore.CREATED_AT),
+                      new Filter.Value("2026-03-02T10:00:00Z"))))
+          .containsOnly("a1", "b1", "t1", "t2", "g1");
+    }
+
+    @Test
+    @DisplayName("what an owner may see of an agent: own personal records, team, global")
+    void visibility() {
+      assertThat(matching(MemoryFilters.visibleTo(AGENT, ALICE)))
+          .containsOnly("a1", "a2", "a3", "t1", "g1");
+      assertThat(matching(MemoryFilters.visibleTo(AGENT, null))).containsOnly("t1", "g1");
+      assertThat(matching(MemoryFilters.visibleTo(OTHER_AGENT, ALICE))).containsOnly("t2", "g1");
+    }
+
+    @Test
+    @DisplayName("rejects a key that cannot be filtered on, naming it")
+    void rejectsUnknownKeys() {
+      assertThatThrownBy(() -> store.count(parse("role == 'user'")))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("role");
+    }
+  }
+
+  @Nested
+  @DisplayName("Searching")
+  class Searching {
+
+    @Test
+    @DisplayName("vector search returns cosine similarity, best first, cut at the threshold")
+    void vectorSearchReturnsCosineSimilarity() {
+      MemoryVectorStore store = open();
+      store.add(
+          docs(
+              personal("r1", ALICE, "alpha", T0),
+              personal("r2", ALICE, "beta", T0),
+              personal("r3", ALICE, "gamma", T0)));
+
+      List<Document> hits = store.vectorSearch(embedder.vector("beta"), null, 3, -1);
+      assertThat(ids(hits)).hasSize(3).first().isEqualTo("r2");
+      assertThat(hits.get(0).getScore()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-4));
+      for (int i = 1; i < hits.size(); i++) {
+        assertThat(hits.get(i).getScore()).isLessThanOrEqualTo(hits.get(i - 1).getScore());
+        float[] a = StoreEmbedder.normalized(embedder.vector("beta"));
+        float[] b = StoreEmbedder.normalized(embedder.vector(hits.get(i).getText()));
+        assertThat(hits.get(i).getScore())
+            .isCloseTo(StoreEmbedder.dot(a, b), org.assertj.core.data.Offset.offset(1e-3));
+      }
+      assertThat(ids(store.vectorSearch(embedder.vector("beta"), null, 3, 0.99)))
+          .containsExactly("r2");
+    }
+
+    @Test
+    @DisplayName("similaritySearch embeds the query and applies the request's filter")
+    void similaritySearchAppliesTheFilter() {
+      MemoryVectorStore store = open();
+      store.add(
+          docs(personal("a1", ALICE, "same words", T0), personal("b1", BOB, "same words", T0)));
+
+      List<Document> hits =
+          store.similaritySearch(
+              SearchRequest.builder()
+                  .query("same words")
+                  .topK(5)
+                  .similarityThresholdAll()
+                  .filterExpression("owner == 'user:bob'")
+                  .build());
+      assertThat(ids(hits)).containsExactly("b1");
+    }
+
+    @Test
+    @DisplayName("keyword search finds rare words within the filter only")
+    void keywordSearchFindsRareWordsWithinTheFilter() {
+      MemoryVectorStore store = open();
+      store.add(
+          docs(
+              personal("a1", ALICE, "[2026-03-02] user: my greyhound Biscuit loves walks", T0),
+              personal("a2", ALICE, "[2026-03-02] user: the weather is grey", T0),
+              personal("b1", BOB, "[2026-03-02] user: Biscuit is my cat", T0)));
+
+      List<Document> hits = store.keywordSearch("Biscuit", MemoryFilters.ofOwner(ALICE), 5);
+      assertThat(ids(hits)).containsExactly("a1");
+      assertThat(hits.get(0).getScore()).isPositive();
+      assertThat(store.keywordSearch("the", null, 5)).isEmpty();
+      assertThat(store.keywordSearch("", null, 5)).isEmpty();
+    }
+
+    @Test
+    @DisplayName("filtered top-k equals exact search on a multi-owner data set")
+    void filteredTopKEqualsExactSearch() {
+      MemoryVectorStore store = open();
+      int owners = 30;
+      SplittableRandom random = new SplittableRandom(7);
+      Map<String, float[]> vectors = new HashMap<>();
+      Map<String, MemoryRecord> records = new HashMap<>();
+      List<Document> batch = new ArrayList<>();
+      int n = 0;
+      for (int o = 0; o < owners; o++) {
+        // owner 0 is large, so its filter is not small; the others hold 20-80 records each
+        int size = o == 0 ? 1500 : 20 + random.nextInt(60);
+        for (int i = 0; i < size; i++) {
+          String id = "o" + o + "-" + i;
+          MemoryRecord r =
+              personal(id, OwnerKey.of("user:" + o), "memory " + id, T0.plusSeconds(n++));
+          records.put(id, r);
+          vectors.put(id, StoreEmbedder.normalized(embedder.vector(r.text())));
+          batch.add(r.toDocument());
+        }
+      }
+      for (int t = 0; t < 40; t++) {
+        MemoryRecord r =
+            shared("team-" + t, AGENT, t % 2 == 0 ? Scope.TEAM : Scope.GLOBAL, "shared " + t);
+        records.put(r.id(), r);
+        vectors.put(r.id(), StoreEmbedder.normalized(embedder.vector(r.text())));
+        batch.add(r.toDocument());
+      }
+      for (int from = 0; from < batch.size(); from += 500) {
+        store.add(batch.subList(from, Math.min(batch.size(), from + 500)));
+      }
+
+      int queries = 0;
+      int exactMatches = 0;
+      double largeOwnerRecall = 0;
+      int largeOwnerQueries = 0;
+      for (int o = 0; o < owners; o++) {
+        OwnerKey owner = OwnerKey.of("user:" + o);
+        Filter.Expression filter = MemoryFilters.visibleTo(AGENT, owner);
+        for (int q = 0; q < 5; q++) {
+          float[] query = embedder.vector("query " + o + "/" + q);
+          float[] unit = StoreEmbedder.normalized(query);
+          List<String> exact =
+              records.values().stream()
+                  .filter(r -> r.scope() != Scope.PERSONAL || r.owner().equals(owner))
+                  .sorted(
+                      Comparator.comparingDouble(
+                              (MemoryRecord r) -> StoreEmbedder.dot(unit, vectors.get(r.id())))
+                          .reversed())
+                  .limit(10)
+                  .map(MemoryRecord::id)
+                  .toList();
+          List<String> found = ids(store.vectorSearch(query, filter, 10, -1));
+          queries++;
+          if (o == 0) {
+            largeOwnerQueries++;
+            largeOwnerRecall +=
+                found.stream().filter(exact::contains).count() / (double) exact.size();
+          } else {
+            assertThat(found).as("top-10 of owner %s, query %d", o, q).isEqualTo(exact);
+            exactMatches++;
+          }
+        }
+      }
+      assertThat(exactMatches).isEqualTo(queries - largeOwnerQueries);
+      assertThat(largeOwnerRecall / largeOwnerQueries)
+          .as("recall@10 within the large owner's records")
+          .isGreaterThanOrEqualTo(0.9);
+    }
+  }
+
+  @Nested
+  @DisplayName("Durability and models")
+  class DurabilityAndModels {
+
+    @Test
+    @DisplayName("keeps every acknowledged write across close and reopen")
+    void keepsWritesAcrossReopen() {
+      MemoryVectorStore first = open();
+      first.add(docs(personal("r1", ALICE, "persist me", T0), personal("r2", BOB, "and me", T0)));
+      first.updateMetadata("r2", Map.of(MemoryVectorStore.STATUS, "SUPPRESSED"));
+      first.delete(List.of("r1"));
+      first.add(docs(personal("r3", ALICE, "third", T0)));
+      first.close();
+
+      MemoryVectorStore second = open();
+      assertThat(second.count(null)).isEqualTo(2);
+      assertThat(second.get("r2").orElseThrow().getMetadata())
+          .containsEntry(MemoryVectorStore.STATUS, "SUPPRESSED");
+      assertThat(ids(second.vectorSearch(embedder.vector("third"), null, 1, 0.99)))
+          .containsExactly("r3");
+      assertThat(second.info()).isEqualTo(new MemoryVectorStore.StoreInfo("synthetic-a", 32, 2));
+    }
+
+    @Test
+    @DisplayName("refuses another embedding model, saying which and how to re-embed")
+    void refusesAnotherModel() {
+      MemoryVectorStore first = open();
+      first.add(docs(personal("r1", ALICE, "some memory", T0)));
+      first.close();
+
+      SyntheticEmbedder other = new SyntheticEmbedder("synthetic-b", 48);
+      assertThatThrownBy(() -> open(other, false))
+          .isInstanceOf(ModelMismatchException.class)
+          .hasMessageContaining("synthetic-a")
+          .hasMessageContaining("synthetic-b")
+          .hasMessageContaining("memstack.providers.contract.config.reembed=true");
+      // the refused open changed nothing
+      MemoryVectorStore again = open();
+      assertThat(again.get("r1")).isPresent();
+    }
+
+    @Test
+    @DisplayName("re-embeds every record with the new model when asked, keeping metadata")
+    void reembedsWithTheNewModel() {
+      MemoryVectorStore first = open();
+      first.add(docs(personal("r1", ALICE, "first memory", T0), personal("r2", BOB, "second", T0)));
+      first.updateMetadata("r2", Map.of(MemoryVectorStore.STATUS, "ARCHIVED"));
+      first.close();
+
+      SyntheticEmbedder other = new SyntheticEmbedder("synthetic-b", 48);
+      MemoryVectorStore second = open(other, true);
+      assertThat(other.embeddedTexts()).isEqualTo(2);
+      assertThat(second.info()).isEqualTo(new MemoryVectorStore.StoreInfo("synthetic-b", 48, 2));
+      List<Document> hits = second.vectorSearch(other.vector("second"), null, 1, 0.99);
+      assertThat(ids(hits)).containsExactly("r2");
+      assertThat(hits.get(0).getMetadata())
+          .containsEntry(MemoryVectorStore.STATUS, "ARCHIVED")
+          .containsEntry(MemoryVectorStore.MODEL, "synthetic-b")
+          .containsEntry(MemoryVectorStore.OWNER, "user:bob");
+      second.close();
+
+      // the new model is now the recorded one; the old one is refused
+      assertThat(open(other, false).count(null)).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("an empty store adopts a new model without complaint")
+    void anEmptyStoreAdoptsANewModel() {
+      open().close();
+      SyntheticEmbedder other = new SyntheticEmbedder("synthetic-b", 48);
+      MemoryVectorStore store = open(other, false);
+      store.add(docs(personal("r1", ALICE, "hello", T0)));
+      assertThat(store.info().modelId()).isEqualTo("synthetic-b");
+      assertThat(store.info().dimension()).isEqualTo(48);
+    }
+
+    @Test
+    @DisplayName("reembed() rebuilds the vectors in place and reports how many")
+    void reembedRebuildsInPlace() {
+      MemoryVectorStore store = open();
+      store.add(docs(personal("r1", ALICE, "one", T0), personal("r2", ALICE, "two", T0)));
+      long before = embedder.embeddedTexts();
+
+      assertThat(store.reembed()).isEqualTo(2);
+      assertThat(embedder.embeddedTexts() - before).isEqualTo(2);
+      assertThat(ids(store.vectorSearch(embedder.vector("two"), null, 1, 0.99)))
+          .containsExactly("r2");
+      Optional<Document> one = store.get("r1");
+      assertThat(one).isPresent();
+    }
+  }
+}
