@@ -23,12 +23,11 @@ import java.util.function.Supplier;
  * Runs provider calls on a bounded pool of daemon threads so that the caller can stop waiting at a
  * deadline; a call the caller gives up on is left to finish on its own, never interrupted: an
  * interrupt during file or socket I/O closes NIO channels for good inside libraries such as Lucene
- * (its IndexWriter) and JDBC drivers. At most {@code maxLateCalls} calls of one
- * provider instance may still be running after their caller gave up: a provider that hangs and
- * never returns holds at most that many threads, and its further calls are refused at once as
- * busy until one of them returns. Each call is recorded exactly once through {@link ProviderCalls}:
- * by the worker when it finishes first, as {@code timeout} by the waiter when the deadline comes
- * first.
+ * (its IndexWriter) and JDBC drivers. At most {@code maxLateCalls} calls of one provider instance
+ * may still be running after their caller gave up: a provider that hangs and never returns holds at
+ * most that many threads, and its further calls are refused at once as busy until one of them
+ * returns. Each call is recorded exactly once through {@link ProviderCalls}: by the worker when it
+ * finishes first, as {@code timeout} by the waiter when the deadline comes first.
  */
 final class DeadlineCalls implements AutoCloseable {
 
