@@ -1,5 +1,6 @@
 package dev.memstack.vector;
 
+import dev.memstack.vector.lifecycle.Lifecycle;
 import dev.memstack.vector.store.MemoryVectorStore;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,8 +16,10 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * Hybrid ranking within a filter: the vector hits above the threshold and the BM25 hits are fused
  * by weighted reciprocal rank fusion, {@code Σ w / (k + rank)}, normalised so that an item ranked
  * first in both lists scores 1, then multiplied by a mild recency factor {@code 1 − r + r ·
- * 0.5^(age / half-life)}. Keyword hits need no vector threshold: names, codes and rare words are
- * what BM25 is for. Each result carries the signals behind its rank.
+ * 0.5^(age / half-life)} and, with the lifecycle on, by weight × (1 + 0.05 × reinforcements)
+ * ({@link Lifecycle#rankFactor}; 1 for records without lifecycle metadata). Keyword hits need no
+ * vector threshold: names, codes and rare words are what BM25 is for. Each result carries the
+ * signals behind its rank.
  */
 final class RecallRanker {
 
@@ -25,10 +28,16 @@ final class RecallRanker {
 
   private final MemoryVectorStore store;
   private final VectorSettings settings;
+  private final boolean lifecycle;
 
   RecallRanker(MemoryVectorStore store, VectorSettings settings) {
+    this(store, settings, false);
+  }
+
+  RecallRanker(MemoryVectorStore store, VectorSettings settings, boolean lifecycle) {
     this.store = store;
     this.settings = settings;
+    this.lifecycle = lifecycle;
   }
 
   /**
@@ -72,7 +81,9 @@ final class RecallRanker {
         fused += settings.keywordWeight() / (k + c.keywordRank);
       }
       double recency = recency(c.document, now);
-      double score = fused / best * recency;
+      Map<String, Object> metadata = c.document.getMetadata();
+      double lifecycleFactor = lifecycle ? Lifecycle.rankFactor(metadata) : 1.0;
+      double score = fused / best * recency * lifecycleFactor;
       Map<String, String> signals = new LinkedHashMap<>();
       if (c.vectorRank > 0) {
         signals.put("vector_score", format(c.vectorScore));
@@ -84,6 +95,10 @@ final class RecallRanker {
       }
       signals.put("fused", format(fused / best));
       signals.put("recency", format(recency));
+      if (lifecycle && (Lifecycle.tracked(metadata) || Lifecycle.reinforcements(metadata) > 0)) {
+        signals.put("weight", format(Lifecycle.weight(metadata)));
+        signals.put("reinforcements", Long.toString(Lifecycle.reinforcements(metadata)));
+      }
       ranked.add(new Ranked(c.document, score, signals));
     }
     ranked.sort(

@@ -2,6 +2,7 @@ package dev.memstack.vector;
 
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
+import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ProviderHealth;
@@ -13,6 +14,13 @@ import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
 import dev.memstack.spi.Turn;
+import dev.memstack.vector.facts.FactConsolidator;
+import dev.memstack.vector.facts.FactSettings;
+import dev.memstack.vector.lifecycle.DecayJob;
+import dev.memstack.vector.lifecycle.DecayScheduler;
+import dev.memstack.vector.lifecycle.LifecycleSettings;
+import dev.memstack.vector.lifecycle.MergeCandidates;
+import dev.memstack.vector.lifecycle.RecallReinforcer;
 import dev.memstack.vector.store.MemoryFilters;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryStatus;
@@ -26,6 +34,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.springframework.ai.document.Document;
 import org.springframework.ai.vectorstore.filter.Filter;
@@ -40,7 +51,12 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * carries its id, type, status and ranking signals in its metadata. Tools: {@code remember}, {@code
  * recall}, {@code list_memories}, {@code update_memory_status}, {@code delete_memory}. The system
  * prompt block is always empty: shared memory is recalled by relevance, not pinned into prompts.
- * Configuration keys: see {@link VectorSettings}; store keys are read by the store.
+ * With a chat model, each new turn also yields typed facts ({@link FactConsolidator}) on a
+ * provider-owned maintenance thread, which also writes recall reinforcements ({@link
+ * RecallReinforcer}) and runs the nightly decay ({@link DecayScheduler}); {@code
+ * find_merge_candidates} reports strongly overlapping records. Configuration keys: see {@link
+ * VectorSettings}, {@link FactSettings} and {@link LifecycleSettings}; store keys are read by the
+ * store.
  */
 public final class VectorMemoryProvider implements MemoryProvider {
 
@@ -59,6 +75,12 @@ public final class VectorMemoryProvider implements MemoryProvider {
   private final Clock clock;
   private final RecallRanker ranker;
   private final VectorMemoryTools tools;
+  private final LifecycleSettings lifecycle;
+  private final ScheduledExecutorService maintenance;
+  private final FactConsolidator facts;
+  private final RecallReinforcer reinforcer;
+  private final DecayScheduler decay;
+  private final MergeCandidates merges;
   private volatile boolean closed;
   private volatile String lastFailure;
 
@@ -69,14 +91,54 @@ public final class VectorMemoryProvider implements MemoryProvider {
       StoreEmbedder embedder,
       VectorSettings settings,
       Clock clock) {
+    this(
+        id,
+        storeName,
+        store,
+        embedder,
+        settings,
+        clock,
+        LanguageModel.none(),
+        FactSettings.defaults(),
+        LifecycleSettings.defaults());
+  }
+
+  VectorMemoryProvider(
+      String id,
+      String storeName,
+      MemoryVectorStore store,
+      StoreEmbedder embedder,
+      VectorSettings settings,
+      Clock clock,
+      LanguageModel model,
+      FactSettings factSettings,
+      LifecycleSettings lifecycle) {
     this.id = Objects.requireNonNull(id, "id");
     this.storeName = storeName;
     this.store = Objects.requireNonNull(store, "store");
     this.embedder = embedder;
     this.settings = settings;
     this.clock = clock;
-    this.ranker = new RecallRanker(store, settings);
+    this.lifecycle = Objects.requireNonNull(lifecycle, "lifecycle");
+    this.ranker = new RecallRanker(store, settings, lifecycle.enabled());
     this.tools = new VectorMemoryTools(this);
+    this.maintenance =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "memstack-vector-maintenance-" + id);
+              t.setDaemon(true);
+              return t;
+            });
+    this.facts = new FactConsolidator(store, embedder, model, factSettings, clock, maintenance);
+    this.merges = new MergeCandidates(store, embedder);
+    if (lifecycle.enabled()) {
+      this.reinforcer = new RecallReinforcer(store, clock, maintenance);
+      this.decay = new DecayScheduler(new DecayJob(store, clock), clock, lifecycle);
+      this.decay.start(maintenance);
+    } else {
+      this.reinforcer = null;
+      this.decay = null;
+    }
   }
 
   @Override
@@ -110,6 +172,10 @@ public final class VectorMemoryProvider implements MemoryProvider {
     List<RecallItem> items = new ArrayList<>(ranked.size());
     for (RecallRanker.Ranked r : ranked) {
       items.add(item(r));
+    }
+    if (reinforcer != null && !ranked.isEmpty()) {
+      // counted in memory; written later on the maintenance thread, never on this path
+      reinforcer.recalled(ranked.stream().map(r -> r.document().getId()).toList());
     }
     return Recall.of(items);
   }
@@ -155,18 +221,23 @@ public final class VectorMemoryProvider implements MemoryProvider {
     if (records.isEmpty()) {
       return;
     }
-    guarded(
-        () -> {
-          Set<String> existing = store.existingIds(records.stream().map(MemoryRecord::id).toList());
-          List<Document> missing = new ArrayList<>();
-          for (MemoryRecord record : records) {
-            if (!existing.contains(record.id())) {
-              missing.add(record.toDocument());
-            }
-          }
-          store.add(missing);
-          return null;
-        });
+    int added =
+        guarded(
+            () -> {
+              Set<String> existing =
+                  store.existingIds(records.stream().map(MemoryRecord::id).toList());
+              List<Document> missing = new ArrayList<>();
+              for (MemoryRecord record : records) {
+                if (!existing.contains(record.id())) {
+                  missing.add(record.toDocument());
+                }
+              }
+              store.add(missing);
+              return missing.size();
+            });
+    if (added > 0) {
+      facts.submit(turn); // a redelivered turn is not extracted twice
+    }
   }
 
   @Override
@@ -176,6 +247,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
         () -> {
           Filter.Expression ofOwner = MemoryFilters.ofOwner(owner);
           long count = store.count(ofOwner);
+          facts.forgotten(owner); // queued extractions for the owner write nothing now
           if (count > 0) {
             store.delete(ofOwner);
           }
@@ -219,7 +291,13 @@ public final class VectorMemoryProvider implements MemoryProvider {
     if (closed) {
       return ProviderHealth.down("closed");
     }
-    String detail = "store=" + storeName + ", model=" + embedder.modelId();
+    String detail =
+        "store="
+            + storeName
+            + ", model="
+            + embedder.modelId()
+            + ", facts="
+            + (facts.active() ? "on" : "off");
     String failure = lastFailure;
     return failure == null
         ? new ProviderHealth(ProviderHealth.Status.UP, detail)
@@ -232,6 +310,26 @@ public final class VectorMemoryProvider implements MemoryProvider {
       return;
     }
     closed = true;
+    if (decay != null) {
+      decay.cancel();
+    }
+    // no shutdownNow: an interrupt would close the store's channels under a running task
+    maintenance.shutdown();
+    try {
+      if (!maintenance.awaitTermination(2, TimeUnit.SECONDS)) {
+        org.slf4j.LoggerFactory.getLogger(VectorMemoryProvider.class)
+            .warn("vector provider {}: maintenance still running at close; abandoned", id);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (reinforcer != null) {
+      try {
+        reinforcer.flush();
+      } catch (RuntimeException ignored) {
+        // close must not throw
+      }
+    }
     try {
       store.close();
     } catch (RuntimeException ignored) {
@@ -251,6 +349,14 @@ public final class VectorMemoryProvider implements MemoryProvider {
 
   VectorSettings settings() {
     return settings;
+  }
+
+  LifecycleSettings lifecycleSettings() {
+    return lifecycle;
+  }
+
+  MergeCandidates mergeCandidates() {
+    return merges;
   }
 
   Instant now() {

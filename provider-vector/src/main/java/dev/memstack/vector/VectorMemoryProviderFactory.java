@@ -5,6 +5,8 @@ import dev.memstack.spi.MemoryProviderFactory;
 import dev.memstack.spi.ProviderConfig;
 import dev.memstack.spi.ProviderConfigException;
 import dev.memstack.spi.ProviderContext;
+import dev.memstack.vector.facts.FactSettings;
+import dev.memstack.vector.lifecycle.LifecycleSettings;
 import dev.memstack.vector.store.MemoryVectorStore;
 import dev.memstack.vector.store.MemoryVectorStoreFactory;
 import dev.memstack.vector.store.ModelMismatchException;
@@ -38,6 +40,8 @@ public final class VectorMemoryProviderFactory implements MemoryProviderFactory 
     Map<String, MemoryVectorStoreFactory> stores = StoreFactories.all();
     checkKeys(config, stores);
     VectorSettings settings = VectorSettings.from(config);
+    FactSettings factSettings = FactSettings.from(config);
+    LifecycleSettings lifecycleSettings = LifecycleSettings.from(config);
     MemoryVectorStoreFactory factory = stores.get(settings.store());
     if (factory == null) {
       throw new ProviderConfigException(
@@ -66,12 +70,22 @@ public final class VectorMemoryProviderFactory implements MemoryProviderFactory 
         embedder.modelId(),
         embedder.dimension());
     return new VectorMemoryProvider(
-        context.instanceId(), factory.name(), store, embedder, settings, context.clock());
+        context.instanceId(),
+        factory.name(),
+        store,
+        embedder,
+        settings,
+        context.clock(),
+        context.languageModel(),
+        factSettings,
+        lifecycleSettings);
   }
 
   private static void checkKeys(
       ProviderConfig config, Map<String, MemoryVectorStoreFactory> stores) {
     Set<String> known = new TreeSet<>(VectorSettings.KEYS);
+    known.addAll(FactSettings.KEYS);
+    known.addAll(LifecycleSettings.KEYS);
     stores.values().forEach(f -> known.addAll(f.configKeys()));
     for (String key : config.keys()) {
       if (!known.contains(key)) {

@@ -6,6 +6,8 @@ import dev.memstack.spi.Scope;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
+import dev.memstack.vector.lifecycle.Lifecycle;
+import dev.memstack.vector.lifecycle.MergeCandidates;
 import dev.memstack.vector.store.MemoryFilters;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryStatus;
@@ -82,7 +84,16 @@ final class VectorMemoryTools {
               "delete_memory",
               "Delete one memory for good.",
               "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},"
-                  + "\"required\":[\"id\"],\"additionalProperties\":false}"));
+                  + "\"required\":[\"id\"],\"additionalProperties\":false}"),
+          new ToolSpec(
+              "find_merge_candidates",
+              "Find pairs of the current owner's active personal memories that say nearly the same"
+                  + " (cosine similarity at least the threshold, merge-threshold by default), most"
+                  + " similar first, so they can be merged or one archived.",
+              "{\"type\":\"object\",\"properties\":{"
+                  + "\"threshold\":{\"type\":\"number\",\"minimum\":0.5,\"maximum\":1},"
+                  + "\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}},"
+                  + "\"additionalProperties\":false}"));
 
   private static final Set<String> FILTER_ARGS =
       Set.of("type", "status", "scope", "since", "until");
@@ -102,6 +113,7 @@ final class VectorMemoryTools {
           case "list_memories" -> list(call);
           case "update_memory_status" -> updateStatus(call);
           case "delete_memory" -> delete(call);
+          case "find_merge_candidates" -> mergeCandidates(call);
           default ->
               throw new ToolException(
                   ToolException.Kind.NOT_FOUND,
@@ -311,7 +323,16 @@ final class VectorMemoryTools {
               + "; only active memories can be archived or suppressed, and only archived or"
               + " suppressed ones activated");
     }
-    if (!provider.store().updateMetadata(id, Map.of(MemoryVectorStore.STATUS, target.name()))) {
+    Map<String, Object> changes = new java.util.LinkedHashMap<>();
+    changes.put(MemoryVectorStore.STATUS, target.name());
+    if (target == MemoryStatus.ACTIVE && Lifecycle.tracked(record.extra())) {
+      // awakened: a decayed record gets a fair weight back and its decay starts again from now
+      changes.put(
+          Lifecycle.WEIGHT, Math.max(Lifecycle.weight(record.extra()), Lifecycle.AWAKENED_WEIGHT));
+      changes.put(Lifecycle.DECAYED_AT, provider.now().toEpochMilli());
+      changes.put(Lifecycle.ARCHIVED_BY, null);
+    }
+    if (!provider.store().updateMetadata(id, changes)) {
       throw notFound(call, id);
     }
     ObjectNode answer = json.createObjectNode();
@@ -329,6 +350,45 @@ final class VectorMemoryTools {
     ObjectNode answer = json.createObjectNode();
     answer.put("id", id);
     answer.put("deleted", true);
+    return answer;
+  }
+
+  // ------------------------------------------------------------------ merge candidates
+
+  private ObjectNode mergeCandidates(ToolCall call) {
+    ToolArguments args =
+        ToolArguments.parse(json, call.name(), call.arguments(), Set.of("threshold", "limit"));
+    if (call.owner() == null) {
+      throw ToolArguments.invalid(call.name(), "needs an owner: it compares an owner's memories");
+    }
+    double threshold = provider.lifecycleSettings().mergeThreshold();
+    tools.jackson.databind.JsonNode given =
+        call.arguments().isBlank() ? null : json.readTree(call.arguments()).get("threshold");
+    if (given != null && !given.isNull()) {
+      if (!given.isNumber() || given.doubleValue() < 0.5 || given.doubleValue() > 1) {
+        throw ToolArguments.invalid(
+            call.name(), "argument 'threshold' must be a number from 0.5 to 1");
+      }
+      threshold = given.doubleValue();
+    }
+    int limit = args.integer("limit", 20, 1, 100);
+    Filter.Expression filter =
+        MemoryFilters.and(
+            MemoryFilters.and(
+                MemoryFilters.eq(MemoryVectorStore.AGENT, call.agent().value()),
+                MemoryFilters.ofOwner(call.owner())),
+            MemoryFilters.eq(MemoryVectorStore.STATUS, MemoryStatus.ACTIVE.name()));
+    List<MergeCandidates.Pair> pairs =
+        provider.mergeCandidates().find(filter, threshold, 300, limit);
+    ObjectNode answer = json.createObjectNode();
+    answer.put("threshold", threshold);
+    ArrayNode items = answer.putArray("pairs");
+    for (MergeCandidates.Pair pair : pairs) {
+      ObjectNode item = items.addObject();
+      item.put("similarity", Math.round(pair.similarity() * 10_000) / 10_000.0);
+      item.set("first", itemJson(MemoryRecord.fromDocument(pair.first()), null));
+      item.set("second", itemJson(MemoryRecord.fromDocument(pair.second()), null));
+    }
     return answer;
   }
 
