@@ -1,6 +1,7 @@
 package dev.memstack.host.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.memstack.host.conversation.ConversationLog;
 import dev.memstack.host.outbox.OwnerEraser;
 import dev.memstack.host.outbox.OwnerErasure;
 import dev.memstack.host.outbox.ProviderErasure;
@@ -27,15 +28,19 @@ import org.springframework.web.bind.annotation.RestController;
 public class OwnerMemoryController {
 
   private final OwnerEraser eraser;
+  private final ConversationLog conversations;
   private final AccessPolicy access;
 
-  public OwnerMemoryController(OwnerEraser eraser, AccessPolicy access) {
+  public OwnerMemoryController(
+      OwnerEraser eraser, ConversationLog conversations, AccessPolicy access) {
     this.eraser = eraser;
+    this.conversations = conversations;
     this.access = access;
   }
 
   /** The answer. */
-  public record ErasureView(String ownerKey, List<ProviderErasureView> providers) {}
+  public record ErasureView(
+      String ownerKey, List<ProviderErasureView> providers, long conversationTurnsRemoved) {}
 
   /** One provider's outcome. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -62,6 +67,7 @@ public class OwnerMemoryController {
     OwnerErasure erasure = eraser.erase(owner);
     return new ErasureView(
         erasure.owner().value(),
-        erasure.providers().stream().map(ProviderErasureView::of).toList());
+        erasure.providers().stream().map(ProviderErasureView::of).toList(),
+        conversations.forget(owner));
   }
 }

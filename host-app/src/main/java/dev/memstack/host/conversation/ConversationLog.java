@@ -1,6 +1,7 @@
 package dev.memstack.host.conversation;
 
 import dev.memstack.spi.AgentId;
+import dev.memstack.spi.OwnerKey;
 import java.util.List;
 import java.util.Optional;
 
@@ -16,4 +17,11 @@ public interface ConversationLog {
 
   /** The conversation's kept turns, oldest first, or empty when it is unknown. */
   Optional<List<LoggedTurn>> turns(AgentId agent, String conversationId);
+
+  /**
+   * Removes every turn of {@code owner} from every conversation (part of owner erasure).
+   *
+   * @return how many turns were removed
+   */
+  long forget(OwnerKey owner);
 }

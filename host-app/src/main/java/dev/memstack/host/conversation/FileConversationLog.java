@@ -27,8 +27,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <memstack.data-dir>/conversations/<agent>/<sha-256 of the conversation id>.json}, rewritten
  * atomically (temporary file, then rename) on every turn. At most {@code maxTurns} turns per
  * conversation are kept (the oldest are dropped) and each message is cut at {@code
- * maxMessageChars}. Caveats: a provider instance named {@code conversations} would share the folder
- * name with this log; owners are not erased from it by owner erasure yet.
+ * maxMessageChars}. Owner erasure removes the owner's turns from every file. Caveat: a provider
+ * instance named {@code conversations} would share the folder name with this log.
  */
 public final class FileConversationLog implements ConversationLog {
 
@@ -75,6 +75,40 @@ public final class FileConversationLog implements ConversationLog {
     synchronized (locks.computeIfAbsent(file, f -> new Object())) {
       return read(file);
     }
+  }
+
+  @Override
+  public long forget(OwnerKey owner) {
+    if (!Files.isDirectory(root)) {
+      return 0;
+    }
+    List<Path> files;
+    try (var walk = Files.walk(root)) {
+      files = walk.filter(f -> f.getFileName().toString().endsWith(".json")).toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list the conversation log " + root, e);
+    }
+    long removed = 0;
+    for (Path file : files) {
+      synchronized (locks.computeIfAbsent(file, f -> new Object())) {
+        List<LoggedTurn> turns = read(file).orElse(List.of());
+        List<LoggedTurn> kept = turns.stream().filter(t -> !t.owner().equals(owner)).toList();
+        if (kept.size() == turns.size()) {
+          continue;
+        }
+        removed += turns.size() - kept.size();
+        try {
+          if (kept.isEmpty()) {
+            Files.deleteIfExists(file);
+          } else {
+            write(file, kept.get(kept.size() - 1), kept);
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot erase from the conversation log " + file, e);
+        }
+      }
+    }
+    return removed;
   }
 
   private String cut(String text) {

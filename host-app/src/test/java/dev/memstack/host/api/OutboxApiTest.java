@@ -7,6 +7,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import dev.memstack.host.conversation.FileConversationLog;
 import dev.memstack.host.outbox.JournalTurnOutbox;
 import dev.memstack.host.outbox.OutboxProperties;
 import dev.memstack.host.outbox.OwnerEraser;
@@ -89,7 +90,9 @@ class OutboxApiTest {
 
   private MockMvc mvc(OwnerEraser eraser) {
     return MockMvcBuilders.standaloneSetup(
-            new OutboxController(outbox), new OwnerMemoryController(eraser, new AccessPolicy()))
+            new OutboxController(outbox),
+            new OwnerMemoryController(
+                eraser, new FileConversationLog(dir, 200, 20_000), new AccessPolicy()))
         .setControllerAdvice(new ApiExceptionHandler())
         // the caller the security filter puts on every request of an unchecked host
         .defaultRequest(get("/").requestAttr(Caller.ATTRIBUTE, Caller.unchecked()))

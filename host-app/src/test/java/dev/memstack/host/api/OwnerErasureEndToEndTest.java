@@ -113,6 +113,11 @@ class OwnerErasureEndToEndTest {
     assertThat(byId(providers, "mem0").get("outcome").asString()).isEqualTo("queued");
     assertThat(recalls("user:1", "honeybees")).isFalse();
     assertThat(recalls("user:2", "honeybees")).isTrue();
+    // the host's own conversation log keeps no trace of the erased owner either
+    assertThat(answer.get("conversationTurnsRemoved").asLong()).isEqualTo(1);
+    JsonNode conversation = get("/api/v1/agents/a1/conversations/c1");
+    assertThat(conversation.get("turns")).hasSize(1);
+    assertThat(conversation.get("turns").get(0).get("ownerKey").asString()).isEqualTo("user:2");
 
     JsonNode health = get("/actuator/health").get("components").get("outbox");
     assertThat(health.get("status").asString()).isEqualTo("UP");
