@@ -41,7 +41,12 @@ class BadInputTest {
 
   @BeforeAll
   static void startHost() {
-    host = ProofHost.create("bad-input").start();
+    host =
+        ProofHost.create("bad-input")
+            // recall reinforcement writes to the vector store in the background after legitimate
+            // context calls; keep this host's only writes those of the requests under test
+            .with("memstack.providers.vector.config.lifecycle-enabled", "false")
+            .start();
     api = host.client();
     // one accepted turn, so there is data (journal, workspace, index) that must stay unchanged
     assertThat(api.turn(AGENT, "user:1", "seed-1", "My locker code is 4711", "Noted.").status())
@@ -61,6 +66,21 @@ class BadInputTest {
         .atMost(Duration.ofSeconds(90))
         .pollInterval(Duration.ofMillis(200))
         .until(() -> api.pending() == 0);
+    // Stores finish earlier writes in the background (builtin commits its keyword index within 5 s,
+    // the vector store commits when its log is due): wait until the folder is at rest.
+    await("stores at rest")
+        .atMost(Duration.ofSeconds(120))
+        .pollInterval(Duration.ofMillis(200))
+        .until(BadInputTest::dataDirAtRest);
+  }
+
+  private static boolean dataDirAtRest() throws InterruptedException {
+    Map<String, String> first = DataDirSnapshot.of(host.dataDir());
+    if (first.keySet().stream().anyMatch(name -> name.contains("pending_segments"))) {
+      return false;
+    }
+    Thread.sleep(6000);
+    return first.equals(DataDirSnapshot.of(host.dataDir()));
   }
 
   // ---- requests
