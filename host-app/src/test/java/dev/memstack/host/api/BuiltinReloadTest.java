@@ -34,7 +34,6 @@ import org.springframework.context.annotation.Primary;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.util.FileSystemUtils;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -86,17 +85,9 @@ class BuiltinReloadTest {
     registry.add("memstack.stack.system-prompt.timeout", () -> "5s");
   }
 
-  /** Best effort: the host of this class may still be finishing background writes. */
   @AfterAll
   static void cleanUp() throws InterruptedException {
-    for (int attempt = 0; attempt < 5; attempt++) {
-      try {
-        FileSystemUtils.deleteRecursively(TEMP);
-        return;
-      } catch (IOException e) {
-        Thread.sleep(200);
-      }
-    }
+    TestDirs.deleteQuietly(TEMP);
   }
 
   @TestConfiguration

@@ -33,7 +33,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.util.FileSystemUtils;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -84,8 +83,8 @@ class HostApiTest {
   }
 
   @AfterAll
-  static void cleanUp() throws IOException {
-    FileSystemUtils.deleteRecursively(TEMP);
+  static void cleanUp() throws InterruptedException {
+    TestDirs.deleteQuietly(TEMP);
   }
 
   @TestConfiguration

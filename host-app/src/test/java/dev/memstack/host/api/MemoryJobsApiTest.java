@@ -25,7 +25,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.util.FileSystemUtils;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -92,9 +91,9 @@ class MemoryJobsApiTest {
   }
 
   @AfterAll
-  static void cleanUp() throws IOException {
+  static void cleanUp() throws InterruptedException {
     OLLAMA.close();
-    FileSystemUtils.deleteRecursively(TEMP);
+    TestDirs.deleteQuietly(TEMP);
   }
 
   @TestConfiguration

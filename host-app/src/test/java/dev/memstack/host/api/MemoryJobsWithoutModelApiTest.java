@@ -24,7 +24,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.util.FileSystemUtils;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -63,8 +62,8 @@ class MemoryJobsWithoutModelApiTest {
   }
 
   @AfterAll
-  static void cleanUp() throws IOException {
-    FileSystemUtils.deleteRecursively(TEMP);
+  static void cleanUp() throws InterruptedException {
+    TestDirs.deleteQuietly(TEMP);
   }
 
   @TestConfiguration
