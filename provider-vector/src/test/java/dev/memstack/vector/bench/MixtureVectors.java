@@ -6,15 +6,15 @@ import java.util.Random;
  * Deterministic synthetic embeddings for benchmarks: unit vectors drawn from a mixture of Gaussian
  * clusters around random unit centres, so that, as with text embeddings, neighbours are much closer
  * than random pairs. Record {@code i} and query {@code j} always get the same vector. The same
- * distribution (256 clusters, noise 1/√d, seed 42) as the pgvector benchmark, so figures compare.
+ * distribution (256 clusters, noise 1/√d, seed 42) serves the pgvector benchmark, so figures compare.
  */
-final class MixtureVectors {
+public final class MixtureVectors {
 
   private final int dimension;
   private final float[][] centres;
   private final double noise;
 
-  MixtureVectors(int dimension, int clusters, long seed) {
+  public MixtureVectors(int dimension, int clusters, long seed) {
     this.dimension = dimension;
     this.noise = 1 / Math.sqrt(dimension);
     Random random = new Random(seed);
@@ -24,17 +24,17 @@ final class MixtureVectors {
     }
   }
 
-  int dimension() {
+  public int dimension() {
     return dimension;
   }
 
   /** The vector of record {@code i}. */
-  float[] record(long i) {
+  public float[] record(long i) {
     return draw(new Random(mix(i)));
   }
 
   /** The vector of query {@code j}, from the same distribution as the records. */
-  float[] query(long j) {
+  public float[] query(long j) {
     return draw(new Random(mix(-j - 1)));
   }
 
@@ -68,7 +68,7 @@ final class MixtureVectors {
   }
 
   /** SplitMix64's finaliser: spreads consecutive seeds over the whole range. */
-  static long mix(long x) {
+  public static long mix(long x) {
     x += 0x9E3779B97F4A7C15L;
     x = (x ^ (x >>> 30)) * 0xBF58476D1CE4E5B9L;
     x = (x ^ (x >>> 27)) * 0x94D049BB133111EBL;

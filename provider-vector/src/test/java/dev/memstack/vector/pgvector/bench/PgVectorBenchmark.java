@@ -4,6 +4,7 @@ import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Embedder;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Scope;
+import dev.memstack.vector.bench.MixtureVectors;
 import dev.memstack.vector.pgvector.PgVectorMemoryStore;
 import dev.memstack.vector.pgvector.PgVectorSettings;
 import dev.memstack.vector.store.MemoryFilters;
@@ -42,7 +43,7 @@ import org.springframework.ai.document.Document;
 import org.springframework.ai.vectorstore.filter.Filter;
 
 /**
- * Measures the pgvector store on synthetic 384-dimensional vectors ({@link SyntheticVectors}):
+ * Measures the pgvector store on synthetic 384-dimensional vectors ({@link MixtureVectors}):
  * owner-filtered top-5 latency (p50/p99, medians over runs) and recall against exact search in
  * Java; the plans it chooses between (exact scan on the btree indexes, HNSW with and without
  * iterative scans, Spring AI's JSON post-filter); the exact-scan cost by filter size, which sets
@@ -87,7 +88,7 @@ public final class PgVectorBenchmark {
   private final String url;
   private final String user;
   private final String password;
-  private final SyntheticVectors vectors = new SyntheticVectors(DIMENSION, 256, 42);
+  private final MixtureVectors vectors = new MixtureVectors(DIMENSION, 256, 42);
 
   private PgVectorBenchmark(Map<String, String> options) {
     owners = Integer.parseInt(options.getOrDefault("owners", "1000"));
@@ -125,7 +126,7 @@ public final class PgVectorBenchmark {
   /** Who record {@code i} belongs to; -1 for shared (TEAM/GLOBAL) records. */
   private int owner(int i) {
     return scope(i) == Scope.PERSONAL
-        ? (int) Long.remainderUnsigned(SyntheticVectors.mix(i * 31L + 7), owners)
+        ? (int) Long.remainderUnsigned(MixtureVectors.mix(i * 31L + 7), owners)
         : -1;
   }
 
@@ -149,7 +150,7 @@ public final class PgVectorBenchmark {
   }
 
   private static String text(int i) {
-    Random random = new Random(SyntheticVectors.mix(i + 1_000_000_007L));
+    Random random = new Random(MixtureVectors.mix(i + 1_000_000_007L));
     StringBuilder text = new StringBuilder("memory ").append(i).append(':');
     for (int w = 0; w < 24; w++) {
       text.append(' ').append(WORDS[random.nextInt(WORDS.length)]);
