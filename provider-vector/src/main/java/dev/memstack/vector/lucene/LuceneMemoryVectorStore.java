@@ -75,15 +75,15 @@ import org.springframework.ai.vectorstore.filter.Filter;
  *
  * <p>One {@link IndexWriter}, readers through a {@link SearcherManager} (near-real-time: a write is
  * searchable when its call returns). Durability: every {@code add} batch is appended to a {@link
- * Translog} and forced to disk before the call returns; other writes (delete, metadata updates)
- * commit the index at once. The index is committed when the log holds {@value
- * #COMMIT_EVERY_RECORDS} records or is older than {@value #COMMIT_EVERY_SECONDS} s, and on close;
- * on open the log named in the last commit is replayed. So an acknowledged write survives a crash.
- * The embedding model id and dimension are kept in the commit user data. Layout: {@code
- * <root>/CURRENT} names the live index directory ({@code <root>/index-<n>}, with its log {@code
- * <root>/index-<n>.translog-<generation>}); {@link #reembed()} builds {@code index-<n+1>} from the
- * stored texts and switches {@code CURRENT} atomically, so a crash mid-way leaves the old index in
- * force. A second process opening the same root fails on Lucene's write lock.
+ * Translog} and forced to disk before the call returns, and so is a metadata update (logged as an
+ * upsert with the stored vector); deletes commit the index at once. The index is committed when the
+ * log holds {@value #COMMIT_EVERY_RECORDS} records or is older than {@value #COMMIT_EVERY_SECONDS}
+ * s, and on close; on open the log named in the last commit is replayed. So an acknowledged write
+ * survives a crash. The embedding model id and dimension are kept in the commit user data. Layout:
+ * {@code <root>/CURRENT} names the live index directory ({@code <root>/index-<n>}, with its log
+ * {@code <root>/index-<n>.translog-<generation>}); {@link #reembed()} builds {@code index-<n+1>}
+ * from the stored texts and switches {@code CURRENT} atomically, so a crash mid-way leaves the old
+ * index in force. A second process opening the same root fails on Lucene's write lock.
  */
 public final class LuceneMemoryVectorStore implements MemoryVectorStore {
 
@@ -431,6 +431,14 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
         Long.toString(translogGeneration));
   }
 
+  /** Commits when the log has grown long or old. */
+  private void maybeCommit(Index ix) throws IOException {
+    if (ix.translog.records() >= COMMIT_EVERY_RECORDS
+        || System.nanoTime() - ix.lastCommitNanos > COMMIT_EVERY_SECONDS * 1_000_000_000L) {
+      commit(ix);
+    }
+  }
+
   /** Commits the index and starts the next log generation (the old log is then garbage). */
   private void commit(Index ix) throws IOException {
     long next = ix.generation + 1;
@@ -535,10 +543,7 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
                 new Term(ID, entry.record().id()),
                 LuceneRecords.toLucene(entry.record(), entry.vector()));
           }
-          if (ix.translog.records() >= COMMIT_EVERY_RECORDS
-              || System.nanoTime() - ix.lastCommitNanos > COMMIT_EVERY_SECONDS * 1_000_000_000L) {
-            commit(ix);
-          }
+          maybeCommit(ix);
         });
   }
 
@@ -601,8 +606,11 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
                         .metadata(metadata)
                         .build());
             float[] vector = storedVector(searcher, docId);
+            // logged like an add (an upsert with the stored vector), not committed: callers such
+            // as recall reinforcement change many records one by one
+            ix.translog.append(List.of(new Translog.Entry(changed, vector)));
             ix.writer.updateDocument(new Term(ID, id), LuceneRecords.toLucene(changed, vector));
-            commit(ix);
+            maybeCommit(ix);
             found[0] = true;
           } finally {
             ix.searchers.release(searcher);

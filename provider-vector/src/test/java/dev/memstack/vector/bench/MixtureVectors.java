@@ -6,7 +6,8 @@ import java.util.Random;
  * Deterministic synthetic embeddings for benchmarks: unit vectors drawn from a mixture of Gaussian
  * clusters around random unit centres, so that, as with text embeddings, neighbours are much closer
  * than random pairs. Record {@code i} and query {@code j} always get the same vector. The same
- * distribution (256 clusters, noise 1/√d, seed 42) serves the pgvector benchmark, so figures compare.
+ * distribution (256 clusters, noise 1/√d, seed 42) serves the pgvector benchmark, so figures
+ * compare.
  */
 public final class MixtureVectors {
 
