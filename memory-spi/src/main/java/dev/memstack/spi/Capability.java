@@ -9,5 +9,12 @@ public enum Capability {
   /** Stores TEAM or GLOBAL memory that every owner of the agent recalls. */
   SHARED_MEMORY,
   /** {@link MemoryProvider#prefetch(RecallRequest)} finds a synced turn again by its words. */
-  RECALLS_TURNS
+  RECALLS_TURNS,
+  /**
+   * {@link MemoryProvider#syncTurns(java.util.List)} takes several turns in one call at a cost well
+   * below one call per turn (one embedding call, one index write). The host hands waiting turns
+   * over in batches only to providers that claim this; others get them one by one, so that an
+   * urgent erasure never waits behind a long batch of slow calls.
+   */
+  BATCH_SYNC
 }

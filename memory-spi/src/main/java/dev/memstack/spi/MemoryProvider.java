@@ -11,8 +11,9 @@ import java.util.Set;
  * <ul>
  *   <li>Every method may be called from many threads at once; implementations are thread-safe.
  *   <li>Each call runs with the plugin's class loader as the thread context class loader.
- *   <li>{@link #syncTurn(Turn)} is never called on a request path; for one provider instance, turns
- *       arrive in the order the host accepted them, one at a time.
+ *   <li>{@link #syncTurn(Turn)} and {@link #syncTurns(List)} are never called on a request path;
+ *       for one provider instance, turns arrive in the order the host accepted them, one call at a
+ *       time.
  *   <li>{@link #prefetch(RecallRequest)} and {@link #systemPromptBlock(AgentId)} are called on the
  *       request path under a deadline; the host stops waiting at the deadline and leaves the
  *       provider out of that answer. The late call is not interrupted (an interrupt closes NIO
@@ -58,6 +59,23 @@ public interface MemoryProvider extends AutoCloseable {
    * @param turn the turn, never {@code null}
    */
   void syncTurn(Turn turn);
+
+  /**
+   * Learns from several finished turns at once, in the order the host accepted them. For a provider
+   * that claims {@link Capability#BATCH_SYNC}, the host hands over the turns that wait for it
+   * together (at most {@code memstack.outbox.delivery-batch} of them), so it can embed, index and
+   * commit them in one go; the default calls {@link #syncTurn(Turn)} for each. A batch should take
+   * no longer than a few hundred milliseconds: an owner erasure waits for the call in progress.
+   * Same rules as {@link #syncTurn}: idempotent by turn id, and throwing makes the host deliver the
+   * turns again, one by one, so a provider may have kept some of them already.
+   *
+   * @param turns the turns, never {@code null} or empty, no {@code null} elements
+   */
+  default void syncTurns(List<Turn> turns) {
+    for (Turn turn : turns) {
+      syncTurn(turn);
+    }
+  }
 
   /** The optional capabilities this provider implements; the default is none. */
   default Set<Capability> capabilities() {

@@ -197,6 +197,12 @@ public abstract class MemoryProviderCompatibilityKit {
     awaitIndexed(provider);
   }
 
+  /** Syncs the turns in one {@code syncTurns} call, then waits for the index. */
+  protected final void syncBatch(Turn... turns) {
+    provider.syncTurns(List.of(turns));
+    awaitIndexed(provider);
+  }
+
   /** Recalls for {@code owner} (may be {@code null}) from {@code agent}'s memory. */
   protected final List<RecallItem> recall(AgentId agent, OwnerKey owner, String query, int limit) {
     Recall recall = provider.prefetch(request(agent, owner, query, limit));
@@ -556,6 +562,43 @@ public abstract class MemoryProviderCompatibilityKit {
       long thrice = countMentions(recall(AGENT, ALICE, ALICE_PHRASE, 50), ALICE_PHRASE);
       assertThat(thrice)
           .as("items after the same turn id was delivered three times")
+          .isEqualTo(once);
+    }
+
+    @Test
+    @DisplayName("keeps every turn of a batch for its own owner")
+    void keepsEveryTurnOfABatchForItsOwnOwner() {
+      syncBatch(
+          bobTurn(AGENT),
+          aliceTurn(AGENT),
+          turn(AGENT, ALICE, "The weather was grey and windy today.", "Stay warm."));
+
+      assertThat(recall(AGENT, ALICE, ALICE_PHRASE, 10))
+          .as("alice recalls her turn from the batch")
+          .anyMatch(item -> mentions(item, ALICE_PHRASE));
+      assertThat(recall(AGENT, BOB, BOB_PHRASE, 10))
+          .as("bob recalls his turn from the batch")
+          .anyMatch(item -> mentions(item, BOB_PHRASE));
+      List<RecallItem> bobs = recall(AGENT, BOB, ALICE_PHRASE, 10);
+      assertThat(bobs)
+          .as("bob's recall for alice's words after a batch holding both")
+          .noneMatch(item -> mentions(item, ALICE_PHRASE));
+      assertWellFormed(bobs, BOB, 10);
+    }
+
+    @Test
+    @DisplayName("stores a turn once when batches repeat it or overlap a single delivery")
+    void storesATurnOnceWhenBatchesRepeatIt() {
+      Turn turn = aliceTurn(AGENT);
+      sync(turn);
+      long once = countMentions(recall(AGENT, ALICE, ALICE_PHRASE, 50), ALICE_PHRASE);
+      assertThat(once).as("items for one delivery").isPositive();
+
+      Turn other = turn(AGENT, ALICE, "The weather was grey and windy today.", "Stay warm.");
+      syncBatch(other, turn, turn);
+      syncBatch(turn, other);
+      assertThat(countMentions(recall(AGENT, ALICE, ALICE_PHRASE, 50), ALICE_PHRASE))
+          .as("items after the same turn id came again in batches")
           .isEqualTo(once);
     }
   }

@@ -29,6 +29,7 @@ import dev.memstack.vector.store.StoreEmbedder;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,7 +66,8 @@ public final class VectorMemoryProvider implements MemoryProvider {
           Capability.FORGET,
           Capability.PERSONAL_MEMORY,
           Capability.SHARED_MEMORY,
-          Capability.RECALLS_TURNS);
+          Capability.RECALLS_TURNS,
+          Capability.BATCH_SYNC);
 
   private final String id;
   private final String storeName;
@@ -215,28 +217,47 @@ public final class VectorMemoryProvider implements MemoryProvider {
 
   @Override
   public void syncTurn(Turn turn) {
+    syncTurns(List.of(turn));
+  }
+
+  /**
+   * Stores the records of all the turns in one write: one existence check, one embedding call for
+   * all their texts (spread over the cores by the host's embedder) and one durable store write, so
+   * the index is refreshed once per batch rather than once per turn.
+   */
+  @Override
+  public void syncTurns(List<Turn> turns) {
     checkOpen();
-    List<MemoryRecord> records =
-        MemoryTexts.turnRecords(turn, settings.capture(), settings.chunkSize());
+    Map<String, MemoryRecord> records =
+        new LinkedHashMap<>(); // by id: a turn sent twice counts once
+    for (Turn turn : turns) {
+      for (MemoryRecord record :
+          MemoryTexts.turnRecords(turn, settings.capture(), settings.chunkSize())) {
+        records.putIfAbsent(record.id(), record);
+      }
+    }
     if (records.isEmpty()) {
       return;
     }
-    int added =
+    Set<String> addedTurns =
         guarded(
             () -> {
-              Set<String> existing =
-                  store.existingIds(records.stream().map(MemoryRecord::id).toList());
+              Set<String> existing = store.existingIds(List.copyOf(records.keySet()));
               List<Document> missing = new ArrayList<>();
-              for (MemoryRecord record : records) {
+              Set<String> turnIds = new HashSet<>();
+              for (MemoryRecord record : records.values()) {
                 if (!existing.contains(record.id())) {
                   missing.add(record.toDocument());
+                  turnIds.add(record.turn());
                 }
               }
               store.add(missing);
-              return missing.size();
+              return turnIds;
             });
-    if (added > 0) {
-      facts.submit(turn); // a redelivered turn is not extracted twice
+    for (Turn turn : turns) {
+      if (addedTurns.remove(turn.turnId())) {
+        facts.submit(turn); // a redelivered turn is not extracted twice
+      }
     }
   }
 

@@ -20,6 +20,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.stream.IntStream;
@@ -53,6 +59,8 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
   private final ReadWriteLock lock = new ReentrantReadWriteLock();
   private volatile Loaded loaded;
   private boolean closed;
+  private final int parallelism;
+  private volatile ExecutorService helpers;
 
   /**
    * An embedder for the model; the model's resources must be on the class path.
@@ -62,6 +70,7 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
   public OnnxEmbedder(BundledModel model, ModelProperties.Onnx settings) {
     this.model = Objects.requireNonNull(model, "model");
     this.settings = Objects.requireNonNull(settings, "settings");
+    this.parallelism = settings.effectiveParallelism();
     this.resources = OnnxEmbedder.class.getClassLoader();
     for (String resource : List.of(model.modelResource(), model.tokenizerResource())) {
       if (resources.getResource(resource) == null) {
@@ -127,11 +136,13 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
       }
       Encoding[] encodings = m.tokenizer().batchEncode(inputs);
       float[][] vectors = new float[inputs.length][];
-      for (int[] batch : batches(encodings)) {
-        float[][] batchVectors = run(m, encodings, batch);
-        for (int row = 0; row < batch.length; row++) {
-          vectors[batch[row]] = batchVectors[row];
+      List<int[]> batches = batches(encodings);
+      if (batches.size() == 1 || parallelism == 1) {
+        for (int[] batch : batches) {
+          place(vectors, batch, run(m, encodings, batch));
         }
+      } else {
+        runInParallel(m, encodings, batches, vectors);
       }
       return List.of(vectors);
     } catch (OrtException | RuntimeException e) {
@@ -150,6 +161,10 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
     lock.writeLock().lock();
     try {
       closed = true;
+      ExecutorService pool = helpers;
+      if (pool != null) {
+        pool.shutdownNow();
+      }
       Loaded m = loaded;
       loaded = null;
       if (m != null) {
@@ -170,6 +185,89 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
       return model.passagePrefix();
     }
     return model.queryPrefixOptional() && !settings.queryInstruction() ? "" : model.queryPrefix();
+  }
+
+  private static void place(float[][] vectors, int[] batch, float[][] batchVectors) {
+    for (int row = 0; row < batch.length; row++) {
+      vectors[batch[row]] = batchVectors[row];
+    }
+  }
+
+  /**
+   * Runs the batches on the calling thread and up to {@code parallelism - 1} helper threads at
+   * once. Every thread takes the next batch not yet taken, so the caller never waits for a helper
+   * that is busy with another call: it does the work itself and only waits for batches already
+   * running.
+   */
+  private void runInParallel(Loaded m, Encoding[] encodings, List<int[]> batches, float[][] vectors)
+      throws OrtException {
+    AtomicInteger next = new AtomicInteger();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    CountDownLatch finished = new CountDownLatch(batches.size());
+    Runnable drain =
+        () -> {
+          for (int i = next.getAndIncrement(); i < batches.size(); i = next.getAndIncrement()) {
+            try {
+              if (failure.get() == null) {
+                int[] batch = batches.get(i);
+                place(vectors, batch, run(m, encodings, batch));
+              }
+            } catch (Throwable e) {
+              failure.compareAndSet(null, e);
+            } finally {
+              finished.countDown();
+            }
+          }
+        };
+    ExecutorService pool = helpers();
+    for (int h = 1; h < Math.min(parallelism, batches.size()); h++) {
+      pool.execute(drain);
+    }
+    drain.run();
+    boolean interrupted = false;
+    while (true) {
+      try {
+        finished.await();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true; // the helpers still write into vectors: wait for them regardless
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    Throwable e = failure.get();
+    if (e instanceof OrtException ort) {
+      throw ort;
+    }
+    if (e instanceof RuntimeException runtime) {
+      throw runtime;
+    }
+    if (e instanceof Error error) {
+      throw error;
+    }
+  }
+
+  private ExecutorService helpers() {
+    ExecutorService pool = helpers;
+    if (pool == null) {
+      synchronized (this) {
+        pool = helpers;
+        if (pool == null) {
+          AtomicInteger number = new AtomicInteger();
+          ThreadFactory factory =
+              runnable -> {
+                Thread thread =
+                    new Thread(runnable, "memstack-embedder-" + number.incrementAndGet());
+                thread.setDaemon(true);
+                return thread;
+              };
+          pool = Executors.newFixedThreadPool(parallelism - 1, factory);
+          helpers = pool;
+        }
+      }
+    }
+    return pool;
   }
 
   /** Indices of the texts grouped into batches of similar length, shortest first. */

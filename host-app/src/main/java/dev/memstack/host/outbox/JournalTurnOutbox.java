@@ -92,8 +92,11 @@ public final class JournalTurnOutbox implements TurnOutbox, OwnerEraser {
   /** What a delivery attempt came to; {@code done} means the item leaves the queue. */
   private record Attempt(String outcome, long removed, String detail, boolean done) {}
 
-  /** The next piece of work of a lane: exactly one field is set. */
-  private record Work(Urgent urgent, ParkedErase parked, Entry entry) {}
+  /**
+   * The next piece of work of a lane: exactly one field is set; {@code entries} is one erasure or
+   * one or more turns in journal order.
+   */
+  private record Work(Urgent urgent, ParkedErase parked, List<Entry> entries) {}
 
   /**
    * The backlog of one provider, beyond {@link OutboxStats}.
@@ -821,8 +824,15 @@ public final class JournalTurnOutbox implements TurnOutbox, OwnerEraser {
         if (work == null) {
           return;
         }
-        Attempt attempt = perform(work);
-        complete(work, attempt);
+        Attempt attempt;
+        if (work.entries() != null) {
+          List<Attempt> attempts = perform(work.entries());
+          complete(work.entries(), attempts);
+          attempt = attempts.get(attempts.size() - 1);
+        } else {
+          attempt = perform(work);
+          complete(work, attempt);
+        }
         if (work.urgent() != null) {
           work.urgent().result().complete(attempt);
         }
@@ -872,11 +882,46 @@ public final class JournalTurnOutbox implements TurnOutbox, OwnerEraser {
         }
         Entry head = queue.peekFirst();
         if (head != null && head.position() < durable) {
-          return new Work(null, null, head);
+          return new Work(null, null, nextEntries(head, durable));
         }
         wait();
       }
       return null;
+    }
+
+    /**
+     * The head erasure alone, or the turns from the head on, up to the delivery batch for a
+     * provider that takes batches.
+     */
+    private List<Entry> nextEntries(Entry head, long durable) {
+      if (head.erase() || settings.deliveryBatch() == 1 || !takesBatches()) {
+        return List.of(head);
+      }
+      List<Entry> entries = new ArrayList<>();
+      for (Entry entry : queue) {
+        if (entry.erase()
+            || entry.position() >= durable
+            || entries.size() == settings.deliveryBatch()) {
+          break;
+        }
+        entries.add(entry);
+      }
+      return entries;
+    }
+
+    private boolean takesBatches() {
+      return members
+          .find(providerId)
+          .map(
+              m -> {
+                try {
+                  Set<Capability> capabilities = m.provider().capabilities();
+                  return capabilities != null && capabilities.contains(Capability.BATCH_SYNC);
+                } catch (RuntimeException e) {
+                  return false;
+                }
+              })
+          .orElse(false);
     }
 
     /** Waits out a backoff, cut short by an urgent erasure or by close. */
@@ -913,8 +958,23 @@ public final class JournalTurnOutbox implements TurnOutbox, OwnerEraser {
           erased++;
           unsaved++;
         }
-      } else if (attempt.done()) {
-        Entry entry = work.entry();
+      }
+      if (!attempt.done()) {
+        failedAttempts++;
+        lastError = attempt.detail();
+      }
+    }
+
+    /** Books the attempts of queued entries: one per entry from the first, in order. */
+    private synchronized void complete(List<Entry> entries, List<Attempt> attempts) {
+      for (int i = 0; i < attempts.size(); i++) {
+        Attempt attempt = attempts.get(i);
+        if (!attempt.done()) {
+          failedAttempts++;
+          lastError = attempt.detail();
+          return;
+        }
+        Entry entry = entries.get(i);
         if (removeFirst(queue, entry) && !entry.erase()) {
           pendingTurns--;
         }
@@ -924,10 +984,6 @@ public final class JournalTurnOutbox implements TurnOutbox, OwnerEraser {
           delivered++;
         }
         unsaved++;
-      }
-      if (!attempt.done()) {
-        failedAttempts++;
-        lastError = attempt.detail();
       }
     }
 
@@ -946,43 +1002,85 @@ public final class JournalTurnOutbox implements TurnOutbox, OwnerEraser {
     }
 
     private Attempt perform(Work work) {
-      if (work.urgent() != null) {
-        return forget(work.urgent().owner());
-      }
-      if (work.parked() != null) {
-        return forget(work.parked().owner());
-      }
-      Entry entry = work.entry();
-      return entry.erase() ? forget(entry.owner()) : deliver(entry);
+      return forget(work.urgent() != null ? work.urgent().owner() : work.parked().owner());
     }
 
-    private Attempt deliver(Entry entry) {
-      Turn turn;
-      try {
-        ByteBuffer body = journal.read(entry.position(), entry.at());
-        turn = JournalRecord.decode(body).turn();
-      } catch (CorruptRecordException e) {
-        log.error(
-            "Outbox record {} for provider {} cannot be read and is skipped: {}",
-            entry.position(),
-            providerId,
-            e.getMessage());
-        return new Attempt(SKIPPED, 0, "record " + entry.position() + " is damaged", true);
-      } catch (IOException e) {
-        return new Attempt(FAILED, 0, "cannot read the journal: " + e, false);
+    /**
+     * Attempts of the entries from the first, in order; the last one may have failed, and the
+     * entries after it were not tried.
+     */
+    private List<Attempt> perform(List<Entry> entries) {
+      Entry first = entries.get(0);
+      return first.erase() ? List.of(forget(first.owner())) : deliver(entries);
+    }
+
+    /**
+     * Hands the turns to the provider in one call ({@code syncTurns}), or one by one when there is
+     * one or the batch call fails: then every turn gets its own attempt, and a poison turn holds up
+     * only itself and the turns after it, as without batches.
+     */
+    private List<Attempt> deliver(List<Entry> entries) {
+      List<Turn> turns = new ArrayList<>(entries.size()); // null: a damaged record, skipped
+      Attempt readFailure = null;
+      for (Entry entry : entries) {
+        try {
+          ByteBuffer body = journal.read(entry.position(), entry.at());
+          turns.add(JournalRecord.decode(body).turn());
+        } catch (CorruptRecordException e) {
+          log.error(
+              "Outbox record {} for provider {} cannot be read and is skipped: {}",
+              entry.position(),
+              providerId,
+              e.getMessage());
+          turns.add(null);
+        } catch (IOException e) {
+          readFailure = new Attempt(FAILED, 0, "cannot read the journal: " + e, false);
+          break;
+        }
       }
       Optional<StackMember> member = members.find(providerId);
       if (member.isEmpty()) {
-        return new Attempt(FAILED, 0, "provider " + providerId + " is not running", false);
+        return List.of(new Attempt(FAILED, 0, "provider " + providerId + " is not running", false));
       }
       StackMember m = member.get();
-      try {
-        calls.run(m, ProviderCalls.SYNC_TURN, () -> m.provider().syncTurn(turn));
-        return new Attempt(DELIVERED, 0, null, true);
-      } catch (Throwable e) {
-        rethrowFatal(e);
-        return new Attempt(FAILED, 0, Failures.describe(e), false);
+      List<Attempt> attempts = new ArrayList<>(entries.size());
+      List<Turn> batch = turns.stream().filter(Objects::nonNull).toList();
+      boolean batched = false;
+      if (batch.size() > 1) {
+        try {
+          calls.run(m, ProviderCalls.SYNC_TURNS, () -> m.provider().syncTurns(batch));
+          batched = true;
+        } catch (Throwable e) {
+          rethrowFatal(e);
+          log.debug(
+              "Provider {} failed a batch of {} turns ({}); delivering them one by one",
+              providerId,
+              batch.size(),
+              Failures.describe(e));
+        }
       }
+      for (int i = 0; i < turns.size(); i++) {
+        Turn turn = turns.get(i);
+        if (turn == null) {
+          attempts.add(
+              new Attempt(SKIPPED, 0, "record " + entries.get(i).position() + " is damaged", true));
+        } else if (batched) {
+          attempts.add(new Attempt(DELIVERED, 0, null, true));
+        } else {
+          try {
+            calls.run(m, ProviderCalls.SYNC_TURN, () -> m.provider().syncTurn(turn));
+            attempts.add(new Attempt(DELIVERED, 0, null, true));
+          } catch (Throwable e) {
+            rethrowFatal(e);
+            attempts.add(new Attempt(FAILED, 0, Failures.describe(e), false));
+            return attempts;
+          }
+        }
+      }
+      if (readFailure != null) {
+        attempts.add(readFailure);
+      }
+      return attempts;
     }
 
     private Attempt forget(String ownerKey) {
@@ -1017,8 +1115,13 @@ public final class JournalTurnOutbox implements TurnOutbox, OwnerEraser {
     }
 
     private String describe(Work work) {
-      if (work.entry() != null && !work.entry().erase()) {
-        return "outbox record " + work.entry().position();
+      if (work.entries() != null && !work.entries().get(0).erase()) {
+        return work.entries().size() == 1
+            ? "outbox record " + work.entries().get(0).position()
+            : "outbox records "
+                + work.entries().get(0).position()
+                + "-"
+                + work.entries().get(work.entries().size() - 1).position();
       }
       return "an owner erasure";
     }

@@ -28,6 +28,9 @@ import org.springframework.util.unit.DataSize;
  *     component of /actuator/health reports DEGRADED.
  * @param eraseWait How long an owner erasure waits for the providers' answers before it reports the
  *     ones still working as 'queued' (the erasure then completes in the background).
+ * @param deliveryBatch Most waiting turns handed to a provider in one call (syncTurns), so that it
+ *     can embed and index them together; 1 delivers turns one by one. A batch that fails is
+ *     delivered again one turn at a time.
  */
 @ConfigurationProperties("memstack.outbox")
 public record OutboxProperties(
@@ -38,7 +41,8 @@ public record OutboxProperties(
     @DefaultValue("1GB") DataSize maxJournalSize,
     @DefaultValue("true") boolean fsync,
     @DefaultValue("2m") Duration degradedLag,
-    @DefaultValue("10s") Duration eraseWait) {
+    @DefaultValue("10s") Duration eraseWait,
+    @DefaultValue("32") int deliveryBatch) {
 
   /** Smallest accepted segment size. */
   public static final DataSize MIN_SEGMENT_SIZE = DataSize.ofKilobytes(4);
@@ -73,6 +77,10 @@ public record OutboxProperties(
     }
     degradedLag = positive(degradedLag, Duration.ofMinutes(2), "memstack.outbox.degraded-lag");
     eraseWait = eraseWait == null ? Duration.ofSeconds(10) : eraseWait;
+    if (deliveryBatch < 1 || deliveryBatch > 1024) {
+      throw new IllegalArgumentException(
+          "memstack.outbox.delivery-batch must be between 1 and 1024, got: " + deliveryBatch);
+    }
     if (eraseWait.isNegative()) {
       throw new IllegalArgumentException(
           "memstack.outbox.erase-wait must not be negative, got: " + eraseWait);
@@ -81,32 +89,85 @@ public record OutboxProperties(
 
   /** Every setting at its default. */
   public static OutboxProperties defaults() {
-    return new OutboxProperties(null, null, null, 100_000, null, true, null, null);
+    return new OutboxProperties(null, null, null, 100_000, null, true, null, null, 32);
   }
 
   public OutboxProperties withSegmentSize(DataSize newSegmentSize) {
     return new OutboxProperties(
-        type, dir, newSegmentSize, maxPending, maxJournalSize, fsync, degradedLag, eraseWait);
+        type,
+        dir,
+        newSegmentSize,
+        maxPending,
+        maxJournalSize,
+        fsync,
+        degradedLag,
+        eraseWait,
+        deliveryBatch);
   }
 
   public OutboxProperties withMaxPending(int newMaxPending) {
     return new OutboxProperties(
-        type, dir, segmentSize, newMaxPending, maxJournalSize, fsync, degradedLag, eraseWait);
+        type,
+        dir,
+        segmentSize,
+        newMaxPending,
+        maxJournalSize,
+        fsync,
+        degradedLag,
+        eraseWait,
+        deliveryBatch);
   }
 
   public OutboxProperties withMaxJournalSize(DataSize newMaxJournalSize) {
     return new OutboxProperties(
-        type, dir, segmentSize, maxPending, newMaxJournalSize, fsync, degradedLag, eraseWait);
+        type,
+        dir,
+        segmentSize,
+        maxPending,
+        newMaxJournalSize,
+        fsync,
+        degradedLag,
+        eraseWait,
+        deliveryBatch);
   }
 
   public OutboxProperties withFsync(boolean newFsync) {
     return new OutboxProperties(
-        type, dir, segmentSize, maxPending, maxJournalSize, newFsync, degradedLag, eraseWait);
+        type,
+        dir,
+        segmentSize,
+        maxPending,
+        maxJournalSize,
+        newFsync,
+        degradedLag,
+        eraseWait,
+        deliveryBatch);
   }
 
   public OutboxProperties withEraseWait(Duration newEraseWait) {
     return new OutboxProperties(
-        type, dir, segmentSize, maxPending, maxJournalSize, fsync, degradedLag, newEraseWait);
+        type,
+        dir,
+        segmentSize,
+        maxPending,
+        maxJournalSize,
+        fsync,
+        degradedLag,
+        newEraseWait,
+        deliveryBatch);
+  }
+
+  public OutboxProperties withDeliveryBatch(int newDeliveryBatch) {
+    return new OutboxProperties(
+        type,
+        dir,
+        segmentSize,
+        maxPending,
+        maxJournalSize,
+        fsync,
+        degradedLag,
+        eraseWait,
+        newDeliveryBatch);
   }
 
   private static Duration positive(Duration value, Duration fallback, String key) {

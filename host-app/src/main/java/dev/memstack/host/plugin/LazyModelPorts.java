@@ -2,16 +2,29 @@ package dev.memstack.host.plugin;
 
 import dev.memstack.spi.Embedder;
 import dev.memstack.spi.LanguageModel;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import org.springframework.beans.factory.ObjectProvider;
 
 /**
  * The host's model ports as handed to providers: each resolves its Spring bean on the first call,
- * so creating a provider never forces a model to load.
+ * so creating a provider never forces a model to load. Embedding calls are measured: timer {@value
+ * #EMBEDDING_TIMER} (tag {@code kind}: query or passage) and counter {@value #EMBEDDED_TEXTS}, in
+ * Micrometer's global registry, which Spring Boot feeds into its own.
  */
 final class LazyModelPorts {
+
+  /** Time spent in embedding calls of providers. */
+  static final String EMBEDDING_TIMER = "memstack.embedding";
+
+  /** Texts embedded for providers. */
+  static final String EMBEDDED_TEXTS = "memstack.embedding.texts";
 
   private LazyModelPorts() {}
 
@@ -45,12 +58,36 @@ final class LazyModelPorts {
 
     @Override
     public List<float[]> embed(List<String> texts, Kind kind) {
-      return target().embed(texts, kind);
+      long start = System.nanoTime();
+      try {
+        return target().embed(texts, kind);
+      } finally {
+        record(kind, texts.size(), System.nanoTime() - start);
+      }
     }
 
     @Override
     public float[] embedQuery(String text) {
-      return target().embedQuery(text);
+      long start = System.nanoTime();
+      try {
+        return target().embedQuery(text);
+      } finally {
+        record(Kind.QUERY, 1, System.nanoTime() - start);
+      }
+    }
+
+    private static void record(Kind kind, int texts, long nanos) {
+      String tag = kind.name().toLowerCase(Locale.ROOT);
+      Timer.builder(EMBEDDING_TIMER)
+          .description("Embedding calls of memory providers")
+          .tag("kind", tag)
+          .register(Metrics.globalRegistry)
+          .record(nanos, TimeUnit.NANOSECONDS);
+      Counter.builder(EMBEDDED_TEXTS)
+          .description("Texts embedded for memory providers")
+          .tag("kind", tag)
+          .register(Metrics.globalRegistry)
+          .increment(texts);
     }
 
     @Override

@@ -32,6 +32,7 @@ public final class ProviderCalls {
   public static final String SYSTEM_PROMPT_BLOCK = "systemPromptBlock";
   public static final String PREFETCH = "prefetch";
   public static final String SYNC_TURN = "syncTurn";
+  public static final String SYNC_TURNS = "syncTurns";
   public static final String TOOL = "tool";
   public static final String FORGET = "forget";
   public static final String HEALTH = "health";

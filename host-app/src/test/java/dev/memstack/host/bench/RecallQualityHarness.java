@@ -424,7 +424,7 @@ public final class RecallQualityHarness {
     System.out.println("|---|---|---|---|---|---|---|---|---|---|");
     for (BundledModel model : models) {
       try (OnnxEmbedder embedder =
-          new OnnxEmbedder(model, new ModelProperties.Onnx(1, 512, 0, true, false))) {
+          new OnnxEmbedder(model, new ModelProperties.Onnx(1, 512, 1, 0, true, false))) {
         embedder.load();
         long start = System.nanoTime();
         List<float[]> passages =

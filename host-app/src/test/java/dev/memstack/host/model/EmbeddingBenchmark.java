@@ -71,9 +71,10 @@ public final class EmbeddingBenchmark {
         Runtime.getRuntime().availableProcessors(),
         OS.getSystemLoadAverage());
     System.out.println(
-        "| model | load ms | query alone ms | passages 1 by 1 ms/text (CPU) |"
+        "| model | load ms | query alone ms | passages 1 by 1, one thread ms/text (CPU) |"
+            + " 1 by 1 on every core (default) ms/text (CPU) |"
             + " batch 8 ms/text (CPU) | batch 32 ms/text (CPU) |");
-    System.out.println("|---|---|---|---|---|---|");
+    System.out.println("|---|---|---|---|---|---|---|");
     for (BundledModel model : models) {
       measure(model, texts, rounds);
     }
@@ -83,7 +84,7 @@ public final class EmbeddingBenchmark {
     double load;
     Figure query;
     Figure single;
-    try (OnnxEmbedder embedder = new OnnxEmbedder(model, settings(1))) {
+    try (OnnxEmbedder embedder = new OnnxEmbedder(model, settings(1, 1))) {
       long start = System.nanoTime();
       embedder.load();
       load = (System.nanoTime() - start) / 1e6;
@@ -91,28 +92,31 @@ public final class EmbeddingBenchmark {
       query = median(rounds * 20, () -> embedder.embedQuery("what kind of dog do I have?"), 1);
       single = median(rounds, () -> embedder.embed(texts, Kind.PASSAGE), texts.size());
     }
-    Figure batch8 = batched(model, texts, rounds, 8);
-    Figure batch32 = batched(model, texts, rounds, 32);
+    Figure parallel = batched(model, texts, rounds, 1, 0);
+    Figure batch8 = batched(model, texts, rounds, 8, 1);
+    Figure batch32 = batched(model, texts, rounds, 32, 1);
     System.out.printf(
         Locale.ROOT,
-        "| %s | %.0f | %.1f | %s | %s | %s |%n",
+        "| %s | %.0f | %.1f | %s | %s | %s | %s |%n",
         model.id(),
         load,
         query.wall(),
         single,
+        parallel,
         batch8,
         batch32);
   }
 
-  private static Figure batched(BundledModel model, List<String> texts, int rounds, int size) {
-    try (OnnxEmbedder embedder = new OnnxEmbedder(model, settings(size))) {
+  private static Figure batched(
+      BundledModel model, List<String> texts, int rounds, int size, int parallelism) {
+    try (OnnxEmbedder embedder = new OnnxEmbedder(model, settings(size, parallelism))) {
       embedder.embed(texts.subList(0, Math.min(64, texts.size())), Kind.PASSAGE);
       return median(rounds, () -> embedder.embed(texts, Kind.PASSAGE), texts.size());
     }
   }
 
-  private static ModelProperties.Onnx settings(int batchSize) {
-    return new ModelProperties.Onnx(batchSize, 512, 0, true, false);
+  private static ModelProperties.Onnx settings(int batchSize, int parallelism) {
+    return new ModelProperties.Onnx(batchSize, 512, 1, parallelism, true, false);
   }
 
   private static Figure median(int runs, Runnable body, int textsPerRun) {

@@ -32,7 +32,7 @@ class ModelConfigurationTest {
           assertThat(app.getBean(ModelProperties.class))
               .isEqualTo(
                   ModelProperties.defaults()
-                      .withOnnx(new ModelProperties.Onnx(1, 512, 0, true, false)));
+                      .withOnnx(new ModelProperties.Onnx(1, 512, 1, 0, true, false)));
           assertThat(app).hasSingleBean(Embedder.class).hasSingleBean(LanguageModel.class);
           Embedder embedder = app.getBean(Embedder.class);
           assertThat(embedder).isInstanceOf(OnnxEmbedder.class);

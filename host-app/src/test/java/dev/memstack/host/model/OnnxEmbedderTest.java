@@ -133,10 +133,42 @@ class OnnxEmbedderTest {
   }
 
   @Test
+  void spreadsTheTextsOfOneCallOverHelperThreadsAndKeepsTheirOrder() throws Exception {
+    List<String> texts = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      texts.add(i % 3 == 0 ? GREYHOUND + " " + i : (i % 3 == 1 ? TAX : BREAD + " number " + i));
+    }
+    OnnxEmbedder parallel =
+        new OnnxEmbedder(
+            BundledModel.E5_SMALL_V2, new ModelProperties.Onnx(1, 512, 1, 3, true, false));
+    try {
+      List<float[]> vectors = parallel.embed(texts, Kind.PASSAGE);
+      assertThat(vectors).hasSize(texts.size());
+      for (int i = 0; i < texts.size(); i++) {
+        float[] alone = e5.embed(List.of(texts.get(i)), Kind.PASSAGE).get(0);
+        assertThat(vectors.get(i)).as("text %d", i).containsExactly(alone);
+      }
+      assertThat(embedderThreads()).isNotEmpty().allMatch(Thread::isDaemon);
+    } finally {
+      parallel.close();
+    }
+    for (Thread helper : embedderThreads()) {
+      helper.join(5_000);
+    }
+    assertThat(embedderThreads()).isEmpty();
+  }
+
+  private static List<Thread> embedderThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().startsWith("memstack-embedder-") && t.isAlive())
+        .toList();
+  }
+
+  @Test
   void batchesOfSeveralTextsStayCloseToSingleTextVectors() {
     OnnxEmbedder batched =
         new OnnxEmbedder(
-            BundledModel.E5_SMALL_V2, new ModelProperties.Onnx(8, 512, 0, true, false));
+            BundledModel.E5_SMALL_V2, new ModelProperties.Onnx(8, 512, 1, 0, true, false));
     try {
       List<String> texts = List.of(GREYHOUND, TAX, BREAD, "ok");
       List<float[]> batch = batched.embed(texts, Kind.PASSAGE);

@@ -7,6 +7,7 @@ import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Recall;
 import dev.memstack.spi.RecallRequest;
 import dev.memstack.spi.Turn;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,8 +26,17 @@ final class RecordingProvider implements MemoryProvider {
   final List<String> received = new CopyOnWriteArrayList<>();
   final AtomicInteger syncAttempts = new AtomicInteger();
   final AtomicInteger forgetAttempts = new AtomicInteger();
+  final List<Integer> batchSizes = new CopyOnWriteArrayList<>();
   volatile boolean failing;
   volatile long delayMillis;
+
+  /** Whether it claims {@link Capability#BATCH_SYNC}. */
+  volatile boolean batches;
+
+  /** A turn id whose delivery fails: always inside a batch, alone while poisonFailures last. */
+  volatile String poison;
+
+  final AtomicInteger poisonFailures = new AtomicInteger();
 
   RecordingProvider(String id, boolean canForget) {
     this.id = id;
@@ -44,7 +54,14 @@ final class RecordingProvider implements MemoryProvider {
 
   @Override
   public Set<Capability> capabilities() {
-    return canForget ? Set.of(Capability.FORGET) : Set.of();
+    Set<Capability> capabilities = EnumSet.noneOf(Capability.class);
+    if (canForget) {
+      capabilities.add(Capability.FORGET);
+    }
+    if (batches) {
+      capabilities.add(Capability.BATCH_SYNC);
+    }
+    return capabilities;
   }
 
   @Override
@@ -58,8 +75,22 @@ final class RecordingProvider implements MemoryProvider {
   }
 
   @Override
+  public synchronized void syncTurns(List<Turn> turns) {
+    batchSizes.add(turns.size());
+    if (turns.stream().anyMatch(t -> t.turnId().equals(poison))) {
+      throw new IllegalStateException("the batch holds " + poison);
+    }
+    for (Turn turn : turns) {
+      syncTurn(turn);
+    }
+  }
+
+  @Override
   public synchronized void syncTurn(Turn turn) {
     syncAttempts.incrementAndGet();
+    if (turn.turnId().equals(poison) && poisonFailures.getAndDecrement() > 0) {
+      throw new IllegalStateException("cannot store " + poison);
+    }
     if (failing) {
       throw new IllegalStateException("backend unreachable at https://svc/?api_key=s3cret");
     }
