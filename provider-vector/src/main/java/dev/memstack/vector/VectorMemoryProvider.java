@@ -251,7 +251,11 @@ public final class VectorMemoryProvider implements MemoryProvider {
                   turnIds.add(record.turn());
                 }
               }
-              store.add(missing);
+              if (turns.size() > 1) {
+                store.addBatch(missing); // searchable within a second: one refresh per second
+              } else {
+                store.add(missing);
+              }
               return turnIds;
             });
     for (Turn turn : turns) {

@@ -26,6 +26,12 @@ class EmbeddedVectorProviderCompatibilityTest extends MemoryProviderCompatibilit
         "memstack.providers." + instanceId() + ".config", Map.of("store", "embedded"));
   }
 
+  /** Batches of turns become searchable within a second; the kit checks them at once. */
+  @Override
+  protected void awaitIndexed(MemoryProvider provider) {
+    ((VectorMemoryProvider) provider).store().refresh();
+  }
+
   @Override
   protected void writeShared(MemoryProvider provider, AgentId agent, Scope scope, String text) {
     writeSharedWithRemember(provider, agent, scope, text);

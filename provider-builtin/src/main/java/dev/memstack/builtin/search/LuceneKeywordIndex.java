@@ -54,6 +54,7 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
@@ -317,6 +318,12 @@ public final class LuceneKeywordIndex implements KeywordIndex {
     IndexWriterConfig config = new IndexWriterConfig(analyzer);
     config.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
     config.setCommitOnClose(true);
+    // each change is made visible at once (a small flushed segment); compound files would re-read
+    // and checksum every one of them
+    config.setUseCompoundFile(false);
+    TieredMergePolicy merges = new TieredMergePolicy();
+    merges.setNoCFSRatio(0.0);
+    config.setMergePolicy(merges);
     IndexWriter opened = new IndexWriter(dir, config);
     try {
       Map<String, String> data = new HashMap<>();

@@ -79,6 +79,19 @@ public interface MemoryVectorStore extends VectorStore, AutoCloseable {
   /** Which of {@code ids} are stored (cheap; no document is loaded). */
   Set<String> existingIds(Collection<String> ids);
 
+  /**
+   * Adds like {@link #add(List)}, durable when it returns, for bulk ingest (a batch of turns): the
+   * store may make the documents visible to searches up to a second later rather than at once,
+   * which for a search engine is most of the cost of a small write. {@link #existingIds} sees them
+   * at once. The default is {@link #add(List)}.
+   */
+  default void addBatch(List<Document> documents) {
+    add(documents);
+  }
+
+  /** Makes every write so far visible to searches now. The default does nothing. */
+  default void refresh() {}
+
   /** Documents matching the filter ({@code null} = all), newest first, paged. */
   List<Document> list(Filter.Expression filter, int offset, int limit);
 

@@ -86,6 +86,48 @@ class LuceneMemoryVectorStoreTest extends MemoryVectorStoreContract {
   }
 
   @Test
+  @DisplayName("a batch write is durable and known at once, and searchable within a second")
+  void aBatchWriteBecomesSearchableWithinASecond(@TempDir Path crashCopy) throws Exception {
+    MemoryVectorStore store = open();
+    store.add(List.of(personal("r0", ALICE, "written alone", T0).toDocument()));
+    store.addBatch(
+        List.of(
+            personal("r1", ALICE, "first of a batch", T0).toDocument(),
+            personal("r2", BOB, "second of a batch", T0).toDocument()));
+
+    assertThat(store.existingIds(List.of("r0", "r1", "r2", "r9")))
+        .containsExactlyInAnyOrder("r0", "r1", "r2");
+    // a crash now keeps the batch: it is in the write-ahead log
+    Path root = dataDir.resolve(LuceneMemoryVectorStoreFactory.DIRECTORY);
+    copyTree(root, crashCopy.resolve("lucene"));
+    Files.deleteIfExists(findLock(crashCopy.resolve("lucene")));
+    try (LuceneMemoryVectorStore recovered =
+        LuceneMemoryVectorStore.open(
+            crashCopy.resolve("lucene"), new StoreEmbedder(embedder, 8), false, "reembed")) {
+      assertThat(recovered.count(null)).isEqualTo(3);
+    }
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while (store.count(null) < 3 && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertThat(store.count(null)).as("searchable after the refresh interval").isEqualTo(3);
+    assertThat(store.vectorSearch(embedder.vector("second of a batch"), null, 1, 0.99))
+        .extracting(org.springframework.ai.document.Document::getId)
+        .containsExactly("r2");
+  }
+
+  @Test
+  @DisplayName("a batch write is searchable at once after refresh, and get finds it before")
+  void aBatchWriteIsSearchableAfterRefresh() {
+    MemoryVectorStore store = open();
+    store.addBatch(List.of(personal("r1", ALICE, "batched", T0).toDocument()));
+    assertThat(store.get("r1")).isPresent();
+    store.addBatch(List.of(personal("r2", ALICE, "batched too", T0).toDocument()));
+    store.refresh();
+    assertThat(store.count(MemoryFilters.ofOwner(ALICE))).isEqualTo(2);
+  }
+
+  @Test
   @DisplayName("serves many readers while one thread writes")
   void servesManyReadersWhileOneThreadWrites() throws Exception {
     MemoryVectorStore store = open();

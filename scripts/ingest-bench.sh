@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Ingest through the default host from dist/ (build it first: ./mvnw -B package -DskipTests):
+# starts it as the README does (java -jar, default heap) on a temporary data folder with a
+# configured token, waits until the embedding model is warm, runs IngestHarness (TURNS turns from
+# CLIENTS clients over OWNERS owners, as fast as the host accepts them), which waits until every
+# provider has every turn and prints the delivery rates, the embedding share and the host's
+# resident memory; then stops the host. Extra arguments go to the host (e.g.
+# --memstack.outbox.delivery-batch=1).
+#
+# Environment: TURNS (50000 = 100,000 vector records), CLIENTS (4), OWNERS (1000), PORT (18393).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+DIST="$ROOT/dist"
+TURNS="${TURNS:-50000}"
+CLIENTS="${CLIENTS:-4}"
+OWNERS="${OWNERS:-1000}"
+PORT="${PORT:-18393}"
+TOKEN="ingest-bench-admin-token-$RANDOM$RANDOM$RANDOM"
+BASE="http://127.0.0.1:$PORT"
+HARNESS="$ROOT/host-app/src/test/java/dev/memstack/host/proof/IngestHarness.java"
+
+[[ -f "$DIST/memstack.jar" ]] || { echo "dist/ not found: run ./mvnw -B package -DskipTests" >&2; exit 2; }
+WORK="$(mktemp -d /tmp/memstack-ingest.XXXXXX)"
+HOST_PID=""
+cleanup() {
+  [[ -n "$HOST_PID" ]] && kill "$HOST_PID" 2>/dev/null && wait "$HOST_PID" 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+java -jar "$DIST/memstack.jar" --server.port="$PORT" --memstack.plugins.dir="$DIST/plugins" \
+  --memstack.data-dir="$WORK/data" \
+  --memstack.security.tokens[0].token="$TOKEN" --memstack.security.tokens[0].role=admin \
+  "$@" >"$WORK/host.log" 2>&1 &
+HOST_PID=$!
+for _ in $(seq 1 240); do
+  STATUS=$(curl -s "$BASE/actuator/health" | jq -r '.status // empty' 2>/dev/null || true)
+  [[ "$STATUS" == "UP" ]] && break
+  kill -0 "$HOST_PID" 2>/dev/null || { tail -30 "$WORK/host.log" >&2; exit 2; }
+  sleep 0.5
+done
+[[ "$STATUS" == "UP" ]] || { echo "host not UP: $STATUS" >&2; tail -30 "$WORK/host.log" >&2; exit 2; }
+echo "== $TURNS turns, $CLIENTS clients, $OWNERS owners against $BASE (host from dist, default providers $*); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+STATUS=0
+java "$HARNESS" "$BASE" "$TOKEN" "$HOST_PID" "$TURNS" "$CLIENTS" "$OWNERS" || STATUS=$?
+echo "data folder: $(du -sh "$WORK/data" | cut -f1) ($(du -sh "$WORK/data"/* 2>/dev/null | tr '\t' ' ' | tr '\n' ';'))"
+grep -E "ERROR|Exception" "$WORK/host.log" | head -5 || true
+exit "$STATUS"
