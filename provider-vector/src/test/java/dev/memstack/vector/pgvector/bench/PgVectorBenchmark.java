@@ -65,7 +65,8 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * {@code --runs} (3), {@code --sections} (filtered,variants,sizes,ann), {@code --out} (a Markdown
  * file the results are appended to, default {@code target/bench/pgvector.md}), {@code --keep} (keep
  * the tables), {@code --reuse} (keep them and reuse a table an earlier {@code --reuse} run loaded
- * with the same size).
+ * with the same size), {@code --schema-prefix} (the tables of size n go to schema {@code
+ * <prefix>n}, default {@code bench_}).
  */
 public final class PgVectorBenchmark {
 
@@ -85,6 +86,7 @@ public final class PgVectorBenchmark {
   private final boolean keep;
   private final boolean reuse;
   private final Set<String> sections;
+  private final String schemaPrefix;
   private final String url;
   private final String user;
   private final String password;
@@ -99,6 +101,10 @@ public final class PgVectorBenchmark {
     keep = options.containsKey("keep") || options.containsKey("reuse");
     reuse = options.containsKey("reuse");
     sections = Set.of(options.getOrDefault("sections", "filtered,variants,sizes,ann").split(","));
+    schemaPrefix = options.getOrDefault("schema-prefix", "bench_");
+    if (!schemaPrefix.matches("[a-z_][a-z0-9_]*")) {
+      throw new IllegalArgumentException("--schema-prefix: lower-case letters, digits and _ only");
+    }
     url = System.getenv("MEMSTACK_PG_URL");
     user = blankToNull(System.getenv("MEMSTACK_PG_USER"));
     password = blankToNull(System.getenv("MEMSTACK_PG_PASSWORD"));
@@ -200,7 +206,7 @@ public final class PgVectorBenchmark {
   // ---- one size -------------------------------------------------------------------------------
 
   private void run(int size) throws Exception {
-    String schema = "bench_" + size;
+    String schema = schemaPrefix + size;
     PgVectorSettings settings = PgVectorSettings.of(url, user, password).withSchema(schema);
     report("");
     report("### " + String.format(Locale.ROOT, "%,d", size) + " records, " + owners + " owners");
