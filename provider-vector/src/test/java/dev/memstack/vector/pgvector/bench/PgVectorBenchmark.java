@@ -234,7 +234,8 @@ public final class PgVectorBenchmark {
       report(
           String.format(
               Locale.ROOT,
-              "- sizes: table+indexes %s, HNSW index %s; PostgreSQL %s, pgvector %s",
+              "- sizes: table+indexes %s, HNSW index %s, covering owner index %s;"
+                  + " PostgreSQL %s, pgvector %s",
               single(
                   store,
                   "SELECT pg_size_pretty(pg_total_relation_size('" + schema + ".vector_memory'))"),
@@ -243,6 +244,11 @@ public final class PgVectorBenchmark {
                   "SELECT pg_size_pretty(pg_relation_size('"
                       + schema
                       + ".vector_memory_embedding_hnsw'))"),
+              single(
+                  store,
+                  "SELECT coalesce(pg_size_pretty(pg_relation_size(to_regclass('"
+                      + schema
+                      + ".vector_memory_owner_vector_idx'))), 'none')"),
               single(store, "SHOW server_version"),
               store.pgvectorVersion()));
       explain(store, schema);
@@ -810,20 +816,32 @@ public final class PgVectorBenchmark {
   }
 
   private void explain(PgVectorMemoryStore store, String schema) throws SQLException {
+    // the store's exact path for one owner's prefetch filter: one SELECT per OR branch, united
+    String table = schema + ".vector_memory";
+    String select =
+        "(SELECT id, embedding <=> ?::vector AS distance FROM "
+            + table
+            + " WHERE embedding IS NOT NULL AND (%s) LIMIT 5001)";
     try (Connection c = store.dataSource().getConnection();
         PreparedStatement q =
             c.prepareStatement(
                 "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF)"
-                    + " WITH candidates AS MATERIALIZED (SELECT id, embedding <=> ?::vector AS"
-                    + " distance FROM "
-                    + schema
-                    + ".vector_memory WHERE embedding IS NOT NULL AND (((agent = ? AND ((scope ="
-                    + " 'PERSONAL' AND owner = ?) OR scope = 'TEAM')) OR scope = 'GLOBAL') AND"
-                    + " status = 'ACTIVE') LIMIT 20001) SELECT id, distance FROM candidates"
-                    + " ORDER BY distance LIMIT 5")) {
-      q.setObject(1, vectorParameter(vectors.query(1)));
+                    + " WITH candidates AS MATERIALIZED ("
+                    + select.formatted(
+                        "((agent = ? AND (scope = 'PERSONAL' AND owner = ?)) AND status ="
+                            + " 'ACTIVE')")
+                    + " UNION "
+                    + select.formatted("((agent = ? AND scope = 'TEAM') AND status = 'ACTIVE')")
+                    + " UNION "
+                    + select.formatted("(scope = 'GLOBAL' AND status = 'ACTIVE')")
+                    + ") SELECT id, distance FROM candidates ORDER BY distance, id LIMIT 5")) {
+      PGobject query = vectorParameter(vectors.query(1));
+      q.setObject(1, query);
       q.setString(2, AGENT.value());
       q.setString(3, "user:17");
+      q.setObject(4, query);
+      q.setString(5, AGENT.value());
+      q.setObject(6, query);
       StringBuilder plan = new StringBuilder();
       try (ResultSet rows = q.executeQuery()) {
         while (rows.next()) {
