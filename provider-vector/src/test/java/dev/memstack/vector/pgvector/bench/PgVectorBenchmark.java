@@ -66,7 +66,8 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * file the results are appended to, default {@code target/bench/pgvector.md}), {@code --keep} (keep
  * the tables), {@code --reuse} (keep them and reuse a table an earlier {@code --reuse} run loaded
  * with the same size), {@code --schema-prefix} (the tables of size n go to schema {@code
- * <prefix>n}, default {@code bench_}).
+ * <prefix>n}, default {@code bench_}), {@code --ef-search} (the {@code ef_search} values of the
+ * unfiltered recall section, default 40,100,200).
  */
 public final class PgVectorBenchmark {
 
@@ -87,6 +88,7 @@ public final class PgVectorBenchmark {
   private final boolean reuse;
   private final Set<String> sections;
   private final String schemaPrefix;
+  private final int[] efSearches;
   private final String url;
   private final String user;
   private final String password;
@@ -102,6 +104,10 @@ public final class PgVectorBenchmark {
     reuse = options.containsKey("reuse");
     sections = Set.of(options.getOrDefault("sections", "filtered,variants,sizes,ann").split(","));
     schemaPrefix = options.getOrDefault("schema-prefix", "bench_");
+    efSearches =
+        Arrays.stream(options.getOrDefault("ef-search", "40,100,200").split(","))
+            .mapToInt(e -> Integer.parseInt(e.trim()))
+            .toArray();
     if (!schemaPrefix.matches("[a-z_][a-z0-9_]*")) {
       throw new IllegalArgumentException("--schema-prefix: lower-case letters, digits and _ only");
     }
@@ -745,7 +751,7 @@ public final class PgVectorBenchmark {
     for (int k = 0; k < n; k++) {
       truth.add(exactTop(all, vectors.query(900_000L + k), everyone, 10));
     }
-    for (int ef : new int[] {40, 100, 200}) {
+    for (int ef : efSearches) {
       try (Connection c = store.dataSource().getConnection()) {
         try (Statement s = c.createStatement()) {
           s.execute("SET hnsw.iterative_scan = off; SET hnsw.ef_search = " + ef);
