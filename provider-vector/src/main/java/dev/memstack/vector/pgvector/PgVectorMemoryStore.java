@@ -43,13 +43,15 @@ import tools.jackson.databind.json.JsonMapper;
  * approximate top-k and so loses an owner's memories among everybody else's; this one translates
  * the filter into SQL on the real columns and plans it in two steps: it first scans the records the
  * filter matches exactly ({@code WHERE agent = ? AND (owner = ? OR scope ...) ORDER BY distance
- * LIMIT k} on the btree indexes, bounded by {@code exact-search-limit}), and only when more records
- * match than that it lets PostgreSQL plan {@code ORDER BY embedding <=> ? LIMIT 4k} (the HNSW index
- * with {@code hnsw.iterative_scan = relaxed_order} and {@code hnsw.ef_search} for broad filters)
- * and re-sorts the result; filters that overflowed are remembered for five minutes so the same
- * owner's next query goes straight to that path. Keyword search is PostgreSQL full text ({@code
- * to_tsvector('english', content)}, GIN index, {@code ts_rank}, any query word matches, stop words
- * and the role words {@code user}/{@code assistant} left out) within the same filter.
+ * LIMIT k} on the btree indexes, one {@code OR} branch at a time so that an owner's records come
+ * from an index-only scan of a covering index that holds their vectors, bounded by {@code
+ * exact-search-limit}), and only when more records match than that it lets PostgreSQL plan {@code
+ * ORDER BY embedding <=> ? LIMIT 4k} (the HNSW index with {@code hnsw.iterative_scan =
+ * relaxed_order} and {@code hnsw.ef_search} for broad filters) and re-sorts the result; filters
+ * that overflowed are remembered for five minutes so the same owner's next query goes straight to
+ * that path. Keyword search is PostgreSQL full text ({@code to_tsvector('english', content)}, GIN
+ * index, {@code ts_rank}, any query word matches, stop words and the role words {@code user}/{@code
+ * assistant} left out) within the same filter.
  *
  * <p>Config keys ({@link PgVectorSettings}): {@code jdbc-url} (required), {@code username}, {@code
  * password}, {@code schema} ({@code memstack}), {@code table} ({@code vector_memory}), {@code
