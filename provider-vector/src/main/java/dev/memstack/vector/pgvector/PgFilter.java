@@ -40,6 +40,90 @@ final class PgFilter extends FilterWalker<PgFilter.Sql> {
     return expression == null ? Sql.TRUE : INSTANCE.walk(expression);
   }
 
+  /**
+   * {@code expression} as a disjunction of conjunctions ({@code (a AND b) OR (c AND d)}), one
+   * condition for each, so that each can be planned on its own index (an index-only scan cannot
+   * serve an {@code OR} of conditions on different columns). The union of the records each branch
+   * matches is what {@code expression} matches ({@code AND} distributes over {@code OR} in SQL's
+   * three-valued logic too; a {@code NOT} stays one condition). A single branch when there is
+   * nothing to split ({@code TRUE} for {@code null}); empty when the expansion would yield more
+   * than {@code max} branches.
+   */
+  static List<Sql> branches(Filter.Expression expression, int max) {
+    if (expression == null) {
+      return List.of(Sql.TRUE);
+    }
+    Node node = new Dnf(max).walk(expression);
+    return node.branches() == null ? List.of() : node.branches();
+  }
+
+  /** A condition and its branches, {@code null} when there are too many. */
+  private record Node(Sql whole, List<Sql> branches) {
+
+    static Node atom(Sql sql) {
+      return new Node(sql, List.of(sql));
+    }
+  }
+
+  private static final class Dnf extends FilterWalker<Node> {
+
+    private final int max;
+
+    Dnf(int max) {
+      this.max = max;
+    }
+
+    @Override
+    protected Node anyOf(String key, List<String> values) {
+      return Node.atom(INSTANCE.anyOf(key, values));
+    }
+
+    @Override
+    protected Node createdBetween(long fromMillis, long toMillis) {
+      return Node.atom(INSTANCE.createdBetween(fromMillis, toMillis));
+    }
+
+    @Override
+    protected Node isNull(String key) {
+      return Node.atom(INSTANCE.isNull(key));
+    }
+
+    @Override
+    protected Node and(Node left, Node right) {
+      Sql whole = INSTANCE.and(left.whole(), right.whole());
+      if (left.branches() == null
+          || right.branches() == null
+          || (long) left.branches().size() * right.branches().size() > max) {
+        return new Node(whole, null);
+      }
+      List<Sql> branches = new ArrayList<>();
+      for (Sql l : left.branches()) {
+        for (Sql r : right.branches()) {
+          branches.add(INSTANCE.and(l, r));
+        }
+      }
+      return new Node(whole, List.copyOf(branches));
+    }
+
+    @Override
+    protected Node or(Node left, Node right) {
+      Sql whole = INSTANCE.or(left.whole(), right.whole());
+      if (left.branches() == null
+          || right.branches() == null
+          || left.branches().size() + right.branches().size() > max) {
+        return new Node(whole, null);
+      }
+      List<Sql> branches = new ArrayList<>(left.branches());
+      branches.addAll(right.branches());
+      return new Node(whole, List.copyOf(branches));
+    }
+
+    @Override
+    protected Node not(Node inner) {
+      return Node.atom(INSTANCE.not(inner.whole()));
+    }
+  }
+
   /** The column that holds a filter key. */
   static String column(String key) {
     return switch (key) {

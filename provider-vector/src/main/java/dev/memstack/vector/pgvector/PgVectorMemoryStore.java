@@ -43,13 +43,15 @@ import tools.jackson.databind.json.JsonMapper;
  * approximate top-k and so loses an owner's memories among everybody else's; this one translates
  * the filter into SQL on the real columns and plans it in two steps: it first scans the records the
  * filter matches exactly ({@code WHERE agent = ? AND (owner = ? OR scope ...) ORDER BY distance
- * LIMIT k} on the btree indexes, bounded by {@code exact-search-limit}), and only when more records
- * match than that it lets PostgreSQL plan {@code ORDER BY embedding <=> ? LIMIT 4k} (the HNSW index
- * with {@code hnsw.iterative_scan = relaxed_order} and {@code hnsw.ef_search} for broad filters)
- * and re-sorts the result; filters that overflowed are remembered for five minutes so the same
- * owner's next query goes straight to that path. Keyword search is PostgreSQL full text ({@code
- * to_tsvector('english', content)}, GIN index, {@code ts_rank}, any query word matches, stop words
- * and the role words {@code user}/{@code assistant} left out) within the same filter.
+ * LIMIT k} on the btree indexes, one {@code OR} branch at a time so that an owner's records come
+ * from an index-only scan of a covering index that holds their vectors, bounded by {@code
+ * exact-search-limit}), and only when more records match than that it lets PostgreSQL plan {@code
+ * ORDER BY embedding <=> ? LIMIT 4k} (the HNSW index with {@code hnsw.iterative_scan =
+ * relaxed_order} and {@code hnsw.ef_search} for broad filters) and re-sorts the result; filters
+ * that overflowed are remembered for five minutes so the same owner's next query goes straight to
+ * that path. Keyword search is PostgreSQL full text ({@code to_tsvector('english', content)}, GIN
+ * index, {@code ts_rank}, any query word matches, stop words and the role words {@code user}/{@code
+ * assistant} left out) within the same filter.
  *
  * <p>Config keys ({@link PgVectorSettings}): {@code jdbc-url} (required), {@code username}, {@code
  * password}, {@code schema} ({@code memstack}), {@code table} ({@code vector_memory}), {@code
@@ -71,6 +73,13 @@ public final class PgVectorMemoryStore implements MemoryVectorStore {
 
   /** Rows per multi-row INSERT (12 parameters each, far below PostgreSQL's 65535). */
   private static final int INSERT_ROWS = 200;
+
+  /**
+   * Most branches an exact search splits its filter into (the prefetch filter has three: the
+   * owner's records, the agent's TEAM records, GLOBAL records); a filter that expands to more is
+   * searched as one condition.
+   */
+  static final int MAX_BRANCHES = 8;
 
   private static final long ROW_ESTIMATE_TTL_NANOS = 60_000_000_000L;
 
@@ -497,6 +506,7 @@ public final class PgVectorMemoryStore implements MemoryVectorStore {
       throw new IllegalArgumentException("topK must be at least 1, got " + topK);
     }
     PgFilter.Sql where = PgFilter.where(filter);
+    List<PgFilter.Sql> branches = PgFilter.branches(filter, MAX_BRANCHES);
     PGobject vector;
     // cosine distance = 1 - similarity; NaN or a threshold at or below -1 accepts everything
     double maxDistance = threshold > -1 ? 1 - threshold : 3;
@@ -512,7 +522,12 @@ public final class PgVectorMemoryStore implements MemoryVectorStore {
           large
               ? Optional.empty()
               : exactSearch(
-                  connection, vector, where, topK, maxDistance, settings.exactSearchLimit());
+                  connection,
+                  vector,
+                  branches.isEmpty() ? List.of(where) : branches,
+                  topK,
+                  maxDistance,
+                  settings.exactSearchLimit());
       if (exact.isPresent()) {
         return exact.get();
       }
@@ -545,12 +560,17 @@ public final class PgVectorMemoryStore implements MemoryVectorStore {
   /**
    * Exact nearest neighbours among the records the filter matches, found on the btree indexes; the
    * candidate set is materialised without an ORDER BY on the distance, so the HNSW index is never
-   * used. Empty when more than {@code limit} records match.
+   * used. The filter comes as the branches of a disjunction ({@link PgFilter#branches}), each
+   * fetched on its own and united: an owner's branch ({@code agent = ? AND scope = ? AND owner = ?
+   * AND status = ?}) is then an index-only scan of the covering owner index, which holds the
+   * vectors, instead of a read of one heap page per record. Each branch stops after {@code limit +
+   * 1} records, so a broad filter costs at most that many rows a branch before the search gives up.
+   * Empty when more than {@code limit} records match.
    */
   Optional<List<Document>> exactSearch(
       Connection connection,
       PGobject vector,
-      PgFilter.Sql where,
+      List<PgFilter.Sql> branches,
       int topK,
       double maxDistance,
       int limit)
@@ -558,12 +578,24 @@ public final class PgVectorMemoryStore implements MemoryVectorStore {
     if (limit <= 0) {
       return Optional.empty();
     }
+    StringBuilder candidates = new StringBuilder();
+    for (PgFilter.Sql branch : branches) {
+      String select =
+          "SELECT id, embedding <=> ?::vector AS distance FROM "
+              + schema.table()
+              + " WHERE embedding IS NOT NULL AND ("
+              + branch.text()
+              + ") LIMIT ?";
+      if (branches.size() == 1) {
+        candidates.append(select);
+      } else {
+        candidates.append(candidates.isEmpty() ? "(" : " UNION (").append(select).append(')');
+      }
+    }
     String sql =
-        "WITH candidates AS MATERIALIZED (SELECT id, embedding <=> ?::vector AS distance FROM "
-            + schema.table()
-            + " WHERE embedding IS NOT NULL AND ("
-            + where.text()
-            + ") LIMIT ?),"
+        "WITH candidates AS MATERIALIZED ("
+            + candidates
+            + "),"
             + " best AS (SELECT id, distance FROM candidates WHERE distance <= ?"
             + " ORDER BY distance, id LIMIT ?)"
             + " SELECT n.matched, best.distance, "
@@ -574,9 +606,11 @@ public final class PgVectorMemoryStore implements MemoryVectorStore {
             + " t ON t.id = best.id ORDER BY best.distance, best.id";
     try (PreparedStatement query = connection.prepareStatement(sql)) {
       int p = 1;
-      query.setObject(p++, vector);
-      p = bind(query, p, where.params());
-      query.setInt(p++, limit + 1);
+      for (PgFilter.Sql branch : branches) {
+        query.setObject(p++, vector);
+        p = bind(query, p, branch.params());
+        query.setInt(p++, limit + 1);
+      }
       query.setDouble(p++, maxDistance);
       query.setInt(p, topK);
       List<Document> results = new ArrayList<>(topK);

@@ -20,8 +20,9 @@ import java.util.TreeSet;
  *
  * <p>Layout: Spring AI {@code PgVectorStore}'s columns ({@code id text}, {@code content}, {@code
  * metadata jsonb}, {@code embedding vector(n)}) plus one real column per isolation field, an HNSW
- * cosine index, btree indexes for the filters, a GIN full-text index, and {@code <table>_meta} with
- * the embedding model id and dimension.
+ * cosine index, btree indexes for the filters, a covering btree index of each owner's records with
+ * their vectors (for index-only exact searches), a GIN full-text index, and {@code <table>_meta}
+ * with the embedding model id and dimension.
  */
 final class PgVectorSchema {
 
@@ -32,6 +33,13 @@ final class PgVectorSchema {
 
   /** HNSW indexes hold vectors of at most this many dimensions. */
   static final int MAX_INDEXED_DIMENSION = 2000;
+
+  /**
+   * The covering owner index holds vectors of at most this many dimensions: a btree entry must fit
+   * in 2,704 bytes, and a 384-dimension vector takes 1,544 of them, which leaves over 1,100 bytes
+   * for the owner key (at most 256 characters), the agent id (64), scope, status and the record id.
+   */
+  static final int MAX_COVERED_DIMENSION = 384;
 
   static final String META_MODEL = "model_id";
   static final String META_DIMENSION = "dimension";
@@ -330,6 +338,12 @@ final class PgVectorSchema {
       ddl.add(hnswIndexStatement());
     }
     ddl.add(index("owner", t, "btree (owner, agent, created_at)"));
+    if (dimension <= MAX_COVERED_DIMENSION) {
+      // an owner's records with their vectors, so that the exact search of one owner is an
+      // index-only scan over a few pages instead of one heap page per record
+      ddl.add(
+          index("owner_vector", t, "btree (owner, agent, scope, status) INCLUDE (id, embedding)"));
+    }
     ddl.add(index("scope", t, "btree (scope, agent)"));
     ddl.add(index("agent_created", t, "btree (agent, created_at)"));
     ddl.add(index("turn", t, "btree (turn_id)"));

@@ -36,6 +36,47 @@ class PgFilterTest {
   }
 
   @Test
+  @DisplayName(
+      "the prefetch filter splits into three branches, the owner's one served by the owner index")
+  void prefetchBranches() {
+    List<PgFilter.Sql> branches =
+        PgFilter.branches(
+            MemoryFilters.and(
+                MemoryFilters.visibleTo(AgentId.of("agent-a"), OwnerKey.of("user:1")),
+                MemoryFilters.status(List.of(MemoryStatus.ACTIVE))),
+            8);
+
+    assertThat(branches)
+        .extracting(PgFilter.Sql::text)
+        .containsExactly(
+            "((agent = ? AND (scope = ? AND owner = ?)) AND status = ?)",
+            "((agent = ? AND scope = ?) AND status = ?)",
+            "(scope = ? AND status = ?)");
+    assertThat(branches)
+        .extracting(b -> (Object) List.copyOf(b.params()))
+        .containsExactly(
+            List.of("agent-a", "PERSONAL", "user:1", "ACTIVE"),
+            List.of("agent-a", "TEAM", "ACTIVE"),
+            List.of("GLOBAL", "ACTIVE"));
+  }
+
+  @Test
+  @DisplayName("a filter that expands to too many branches is not split; NOT stays one condition")
+  void branchLimitAndNegation() {
+    assertThat(PgFilter.branches(null, 8)).extracting(PgFilter.Sql::text).containsExactly("TRUE");
+    assertThat(
+            PgFilter.branches(
+                parse(
+                    "(owner == 'a' || owner == 'b') && (type == 'x' || type == 'y')"
+                        + " && (agent == 'p' || agent == 'q')"),
+                4))
+        .isEmpty();
+    assertThat(PgFilter.branches(parse("owner == 'a' && NOT (type == 'x' || type == 'y')"), 8))
+        .extracting(PgFilter.Sql::text)
+        .containsExactly("(owner = ? AND NOT COALESCE(((type = ? OR type = ?)), FALSE))");
+  }
+
+  @Test
   @DisplayName("negations also match rows where the column is NULL")
   void negationsMatchNulls() {
     PgFilter.Sql sql = PgFilter.where(parse("owner != 'user:1' && type nin ['RAW', 'FACT']"));

@@ -138,6 +138,7 @@ abstract class PgVectorMemoryStoreTests {
               "vector_memory_meta_pkey",
               "vector_memory_embedding_hnsw",
               "vector_memory_owner_idx",
+              "vector_memory_owner_vector_idx",
               "vector_memory_scope_idx",
               "vector_memory_agent_created_idx",
               "vector_memory_turn_idx",
@@ -147,6 +148,12 @@ abstract class PgVectorMemoryStoreTests {
           .isEqualTo(
               new MemoryVectorStore.StoreInfo(
                   HashingEmbedder.MODEL_ID, HashingEmbedder.DIMENSION, 1));
+      again.close();
+
+      // a table made before the covering index existed gets it when opened
+      database().execute("DROP INDEX " + schema + ".vector_memory_owner_vector_idx");
+      open(schema, new HashingEmbedder()).close();
+      assertThat(indexes(schema)).contains("vector_memory_owner_vector_idx");
     }
 
     @Test

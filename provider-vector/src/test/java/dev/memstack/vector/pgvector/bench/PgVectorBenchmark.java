@@ -65,7 +65,9 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * {@code --runs} (3), {@code --sections} (filtered,variants,sizes,ann), {@code --out} (a Markdown
  * file the results are appended to, default {@code target/bench/pgvector.md}), {@code --keep} (keep
  * the tables), {@code --reuse} (keep them and reuse a table an earlier {@code --reuse} run loaded
- * with the same size).
+ * with the same size), {@code --schema-prefix} (the tables of size n go to schema {@code
+ * <prefix>n}, default {@code bench_}), {@code --ef-search} (the {@code ef_search} values of the
+ * unfiltered recall section, default 40,100,200).
  */
 public final class PgVectorBenchmark {
 
@@ -85,6 +87,8 @@ public final class PgVectorBenchmark {
   private final boolean keep;
   private final boolean reuse;
   private final Set<String> sections;
+  private final String schemaPrefix;
+  private final int[] efSearches;
   private final String url;
   private final String user;
   private final String password;
@@ -99,6 +103,14 @@ public final class PgVectorBenchmark {
     keep = options.containsKey("keep") || options.containsKey("reuse");
     reuse = options.containsKey("reuse");
     sections = Set.of(options.getOrDefault("sections", "filtered,variants,sizes,ann").split(","));
+    schemaPrefix = options.getOrDefault("schema-prefix", "bench_");
+    efSearches =
+        Arrays.stream(options.getOrDefault("ef-search", "40,100,200").split(","))
+            .mapToInt(e -> Integer.parseInt(e.trim()))
+            .toArray();
+    if (!schemaPrefix.matches("[a-z_][a-z0-9_]*")) {
+      throw new IllegalArgumentException("--schema-prefix: lower-case letters, digits and _ only");
+    }
     url = System.getenv("MEMSTACK_PG_URL");
     user = blankToNull(System.getenv("MEMSTACK_PG_USER"));
     password = blankToNull(System.getenv("MEMSTACK_PG_PASSWORD"));
@@ -200,7 +212,7 @@ public final class PgVectorBenchmark {
   // ---- one size -------------------------------------------------------------------------------
 
   private void run(int size) throws Exception {
-    String schema = "bench_" + size;
+    String schema = schemaPrefix + size;
     PgVectorSettings settings = PgVectorSettings.of(url, user, password).withSchema(schema);
     report("");
     report("### " + String.format(Locale.ROOT, "%,d", size) + " records, " + owners + " owners");
@@ -228,7 +240,8 @@ public final class PgVectorBenchmark {
       report(
           String.format(
               Locale.ROOT,
-              "- sizes: table+indexes %s, HNSW index %s; PostgreSQL %s, pgvector %s",
+              "- sizes: table+indexes %s, HNSW index %s, covering owner index %s;"
+                  + " PostgreSQL %s, pgvector %s",
               single(
                   store,
                   "SELECT pg_size_pretty(pg_total_relation_size('" + schema + ".vector_memory'))"),
@@ -237,6 +250,11 @@ public final class PgVectorBenchmark {
                   "SELECT pg_size_pretty(pg_relation_size('"
                       + schema
                       + ".vector_memory_embedding_hnsw'))"),
+              single(
+                  store,
+                  "SELECT coalesce(pg_size_pretty(pg_relation_size(to_regclass('"
+                      + schema
+                      + ".vector_memory_owner_vector_idx'))), 'none')"),
               single(store, "SHOW server_version"),
               store.pgvectorVersion()));
       explain(store, schema);
@@ -733,7 +751,7 @@ public final class PgVectorBenchmark {
     for (int k = 0; k < n; k++) {
       truth.add(exactTop(all, vectors.query(900_000L + k), everyone, 10));
     }
-    for (int ef : new int[] {40, 100, 200}) {
+    for (int ef : efSearches) {
       try (Connection c = store.dataSource().getConnection()) {
         try (Statement s = c.createStatement()) {
           s.execute("SET hnsw.iterative_scan = off; SET hnsw.ef_search = " + ef);
@@ -804,20 +822,32 @@ public final class PgVectorBenchmark {
   }
 
   private void explain(PgVectorMemoryStore store, String schema) throws SQLException {
+    // the store's exact path for one owner's prefetch filter: one SELECT per OR branch, united
+    String table = schema + ".vector_memory";
+    String select =
+        "(SELECT id, embedding <=> ?::vector AS distance FROM "
+            + table
+            + " WHERE embedding IS NOT NULL AND (%s) LIMIT 5001)";
     try (Connection c = store.dataSource().getConnection();
         PreparedStatement q =
             c.prepareStatement(
                 "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF)"
-                    + " WITH candidates AS MATERIALIZED (SELECT id, embedding <=> ?::vector AS"
-                    + " distance FROM "
-                    + schema
-                    + ".vector_memory WHERE embedding IS NOT NULL AND (((agent = ? AND ((scope ="
-                    + " 'PERSONAL' AND owner = ?) OR scope = 'TEAM')) OR scope = 'GLOBAL') AND"
-                    + " status = 'ACTIVE') LIMIT 20001) SELECT id, distance FROM candidates"
-                    + " ORDER BY distance LIMIT 5")) {
-      q.setObject(1, vectorParameter(vectors.query(1)));
+                    + " WITH candidates AS MATERIALIZED ("
+                    + select.formatted(
+                        "((agent = ? AND (scope = 'PERSONAL' AND owner = ?)) AND status ="
+                            + " 'ACTIVE')")
+                    + " UNION "
+                    + select.formatted("((agent = ? AND scope = 'TEAM') AND status = 'ACTIVE')")
+                    + " UNION "
+                    + select.formatted("(scope = 'GLOBAL' AND status = 'ACTIVE')")
+                    + ") SELECT id, distance FROM candidates ORDER BY distance, id LIMIT 5")) {
+      PGobject query = vectorParameter(vectors.query(1));
+      q.setObject(1, query);
       q.setString(2, AGENT.value());
       q.setString(3, "user:17");
+      q.setObject(4, query);
+      q.setString(5, AGENT.value());
+      q.setObject(6, query);
       StringBuilder plan = new StringBuilder();
       try (ResultSet rows = q.executeQuery()) {
         while (rows.next()) {
