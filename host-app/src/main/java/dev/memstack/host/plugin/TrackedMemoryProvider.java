@@ -160,6 +160,11 @@ final class TrackedMemoryProvider implements MemoryProvider {
   }
 
   @Override
+  public void syncTurns(List<Turn> turns) {
+    trackRun(() -> delegate.syncTurns(turns));
+  }
+
+  @Override
   public Set<Capability> capabilities() {
     return track(delegate::capabilities);
   }
