@@ -817,7 +817,8 @@ public final class JournalTurnOutbox implements TurnOutbox, OwnerEraser {
       while (!stopped) {
         Work work;
         try {
-          work = awaitWork();
+          // asked outside the lane's lock: it is a call into the provider
+          work = awaitWork(takesBatches());
         } catch (InterruptedException e) {
           return;
         }
@@ -870,7 +871,7 @@ public final class JournalTurnOutbox implements TurnOutbox, OwnerEraser {
       return unsaved;
     }
 
-    private synchronized Work awaitWork() throws InterruptedException {
+    private synchronized Work awaitWork(boolean batches) throws InterruptedException {
       while (!stopped) {
         long durable = journal.durablePosition();
         Urgent request = urgent.peekFirst();
@@ -882,7 +883,7 @@ public final class JournalTurnOutbox implements TurnOutbox, OwnerEraser {
         }
         Entry head = queue.peekFirst();
         if (head != null && head.position() < durable) {
-          return new Work(null, null, nextEntries(head, durable));
+          return new Work(null, null, nextEntries(head, durable, batches));
         }
         wait();
       }
@@ -893,8 +894,8 @@ public final class JournalTurnOutbox implements TurnOutbox, OwnerEraser {
      * The head erasure alone, or the turns from the head on, up to the delivery batch for a
      * provider that takes batches.
      */
-    private List<Entry> nextEntries(Entry head, long durable) {
-      if (head.erase() || settings.deliveryBatch() == 1 || !takesBatches()) {
+    private List<Entry> nextEntries(Entry head, long durable, boolean batches) {
+      if (head.erase() || settings.deliveryBatch() == 1 || !batches) {
         return List.of(head);
       }
       List<Entry> entries = new ArrayList<>();

@@ -29,8 +29,9 @@ import org.springframework.util.unit.DataSize;
  * @param eraseWait How long an owner erasure waits for the providers' answers before it reports the
  *     ones still working as 'queued' (the erasure then completes in the background).
  * @param deliveryBatch Most waiting turns handed to a provider in one call (syncTurns), so that it
- *     can embed and index them together; 1 delivers turns one by one. A batch that fails is
- *     delivered again one turn at a time.
+ *     can embed and index them together; 1 delivers turns one by one. Only providers that claim the
+ *     BATCH_SYNC capability get batches, and only from the journal outbox (the in-memory one
+ *     delivers one by one). A batch that fails is delivered again one turn at a time.
  */
 @ConfigurationProperties("memstack.outbox")
 public record OutboxProperties(
