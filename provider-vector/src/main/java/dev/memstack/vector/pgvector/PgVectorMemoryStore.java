@@ -55,8 +55,8 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>Config keys ({@link PgVectorSettings}): {@code jdbc-url} (required), {@code username}, {@code
  * password}, {@code schema} ({@code memstack}), {@code table} ({@code vector_memory}), {@code
- * pool-size} (8), {@code ef-search} (100), {@code exact-search-limit} (5000), {@code hnsw-m} (16),
- * {@code hnsw-ef-construction} (64), {@code text-search-config} (english). The DataSource is a
+ * pool-size} (8), {@code ef-search} (400), {@code exact-search-limit} (5000), {@code hnsw-m} (16),
+ * {@code hnsw-ef-construction} (128), {@code text-search-config} (english). The DataSource is a
  * HikariCP pool over {@link PGSimpleDataSource}, never {@code DriverManager}, which cannot see a
  * plugin's driver; its connections run with {@code jit = off}. The password is never logged or put
  * in a message. Caveats: the pgvector extension must be enabled in the database ({@code CREATE

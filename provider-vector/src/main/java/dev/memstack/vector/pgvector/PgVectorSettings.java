@@ -16,12 +16,12 @@ import java.util.regex.Pattern;
  * @param table {@code table} (default {@value #DEFAULT_TABLE}); the model record goes in {@code
  *     <table>_meta}
  * @param poolSize {@code pool-size} (default 8): most connections open at once
- * @param efSearch {@code ef-search} (default 100): HNSW candidate list for approximate searches
+ * @param efSearch {@code ef-search} (default 400): HNSW candidate list for approximate searches
  * @param exactSearchLimit {@code exact-search-limit} (default 5000): filters matching at most this
  *     many records are searched exactly; larger ones are planned by PostgreSQL (the HNSW index with
  *     iterative scans for broad filters)
  * @param hnswM {@code hnsw-m} (default 16): HNSW graph degree, used when the index is created
- * @param hnswEfConstruction {@code hnsw-ef-construction} (default 64): HNSW build candidate list,
+ * @param hnswEfConstruction {@code hnsw-ef-construction} (default 128): HNSW build candidate list,
  *     used when the index is created
  * @param textSearchConfig {@code text-search-config} (default {@value
  *     #DEFAULT_TEXT_SEARCH_CONFIG}): the PostgreSQL text search configuration of keyword search
@@ -71,10 +71,10 @@ public record PgVectorSettings(
   public static final String DEFAULT_SCHEMA = "memstack";
   public static final String DEFAULT_TABLE = "vector_memory";
   public static final int DEFAULT_POOL_SIZE = 8;
-  public static final int DEFAULT_EF_SEARCH = 100;
+  public static final int DEFAULT_EF_SEARCH = 400;
   public static final int DEFAULT_EXACT_SEARCH_LIMIT = 5_000;
   public static final int DEFAULT_HNSW_M = 16;
-  public static final int DEFAULT_HNSW_EF_CONSTRUCTION = 64;
+  public static final int DEFAULT_HNSW_EF_CONSTRUCTION = 128;
   public static final String DEFAULT_TEXT_SEARCH_CONFIG = "english";
 
   /** Lower-case SQL identifiers that need no quoting; {@code _meta} must still fit in 63 bytes. */

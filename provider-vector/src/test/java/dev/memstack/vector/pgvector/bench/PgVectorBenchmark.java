@@ -362,11 +362,13 @@ public final class PgVectorBenchmark {
             Locale.ROOT,
             "- load: %,d more records by COPY with secondary indexes dropped: %.0f s (%,.0f"
                 + " records/s); btree+GIN indexes and VACUUM ANALYZE %.0f s; HNSW index build"
-                + " (m=16, ef_construction=64, maintenance_work_mem=3GB) %.0f s",
+                + " (m=%d, ef_construction=%d, maintenance_work_mem=3GB) %.0f s",
             size - viaStore,
             copySeconds,
             (size - viaStore) / copySeconds,
             btree,
+            PgVectorSettings.DEFAULT_HNSW_M,
+            PgVectorSettings.DEFAULT_HNSW_EF_CONSTRUCTION,
             hnsw));
   }
 
