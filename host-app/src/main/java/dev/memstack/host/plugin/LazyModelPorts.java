@@ -3,6 +3,7 @@ package dev.memstack.host.plugin;
 import dev.memstack.spi.Embedder;
 import dev.memstack.spi.LanguageModel;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -29,17 +30,23 @@ final class LazyModelPorts {
   private LazyModelPorts() {}
 
   static Embedder embedder(ObjectProvider<Embedder> beans) {
-    return new LazyEmbedder(beans);
+    return embedder(beans, Metrics.globalRegistry);
+  }
+
+  static Embedder embedder(ObjectProvider<Embedder> beans, MeterRegistry registry) {
+    return new LazyEmbedder(beans, registry);
   }
 
   static LanguageModel languageModel(ObjectProvider<LanguageModel> beans) {
     return new LazyLanguageModel(beans);
   }
 
-  private record LazyEmbedder(ObjectProvider<Embedder> beans) implements Embedder {
+  private record LazyEmbedder(ObjectProvider<Embedder> beans, MeterRegistry registry)
+      implements Embedder {
 
     LazyEmbedder {
       Objects.requireNonNull(beans, "beans");
+      Objects.requireNonNull(registry, "registry");
     }
 
     private Embedder target() {
@@ -76,17 +83,17 @@ final class LazyModelPorts {
       }
     }
 
-    private static void record(Kind kind, int texts, long nanos) {
+    private void record(Kind kind, int texts, long nanos) {
       String tag = kind.name().toLowerCase(Locale.ROOT);
       Timer.builder(EMBEDDING_TIMER)
           .description("Embedding calls of memory providers")
           .tag("kind", tag)
-          .register(Metrics.globalRegistry)
+          .register(registry)
           .record(nanos, TimeUnit.NANOSECONDS);
       Counter.builder(EMBEDDED_TEXTS)
           .description("Texts embedded for memory providers")
           .tag("kind", tag)
-          .register(Metrics.globalRegistry)
+          .register(registry)
           .increment(texts);
     }
 

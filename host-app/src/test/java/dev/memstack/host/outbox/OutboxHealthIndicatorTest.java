@@ -40,6 +40,8 @@ class OutboxHealthIndicatorTest {
     members.run(a);
     open().enqueue(turn("t1"), List.of("a"));
     Turns.eventually(() -> assertThat(a.received).hasSize(1));
+    // the provider has the turn before the lane books it
+    Turns.eventually(() -> assertThat(outbox.stats().get("a").pending()).isZero());
 
     Health health = new OutboxHealthIndicator(outbox, members, Duration.ofMillis(1)).health();
 
