@@ -56,8 +56,7 @@ public final class DirectOwnerEraser implements OwnerEraser {
 
   private ProviderErasure erase(StackMember member, OwnerKey owner) {
     try {
-      Set<Capability> capabilities = member.provider().capabilities();
-      if (capabilities == null || !capabilities.contains(Capability.FORGET)) {
+      if (!member.claims(Capability.FORGET)) {
         return new ProviderErasure(
             member.id(),
             ProviderErasure.UNSUPPORTED,

@@ -584,8 +584,7 @@ public final class JournalTurnOutbox implements TurnOutbox, OwnerEraser {
 
   private static boolean canForget(StackMember member) {
     try {
-      Set<Capability> capabilities = member.provider().capabilities();
-      return capabilities != null && capabilities.contains(Capability.FORGET);
+      return member.claims(Capability.FORGET);
     } catch (RuntimeException e) {
       return true; // let the erasure itself report the failure
     }
@@ -916,8 +915,7 @@ public final class JournalTurnOutbox implements TurnOutbox, OwnerEraser {
           .map(
               m -> {
                 try {
-                  Set<Capability> capabilities = m.provider().capabilities();
-                  return capabilities != null && capabilities.contains(Capability.BATCH_SYNC);
+                  return m.claims(Capability.BATCH_SYNC);
                 } catch (RuntimeException e) {
                   return false;
                 }

@@ -1,7 +1,9 @@
 package dev.memstack.host.stack;
 
+import dev.memstack.spi.Capability;
 import dev.memstack.spi.MemoryProvider;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * One running provider instance of the stack.
@@ -30,5 +32,14 @@ public record StackMember(
     if (id.isBlank()) {
       throw new IllegalArgumentException("stack member id must not be blank");
     }
+  }
+
+  /**
+   * Whether the provider declares {@code capability} (a {@code null} set declares nothing). Asks
+   * the provider: throws whatever its {@code capabilities()} throws.
+   */
+  public boolean claims(Capability capability) {
+    Set<Capability> capabilities = provider.capabilities();
+    return capabilities != null && capabilities.contains(capability);
   }
 }
