@@ -8,10 +8,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.ai.chat.messages.SystemMessage;
 import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.ai.chat.model.ChatModel;
@@ -47,7 +45,7 @@ public final class OllamaLanguageModel implements LanguageModel, AutoCloseable {
     this.modelId = "ollama:" + Objects.requireNonNull(modelName, "modelName");
     this.server = Objects.requireNonNull(server, "server");
     this.maxTimeout = Objects.requireNonNull(maxTimeout, "maxTimeout");
-    this.calls = Executors.newCachedThreadPool(daemonThreads("memstack-chat-"));
+    this.calls = Executors.newCachedThreadPool(DaemonThreads.named("memstack-chat-"));
   }
 
   @Override
@@ -103,14 +101,5 @@ public final class OllamaLanguageModel implements LanguageModel, AutoCloseable {
   @Override
   public String toString() {
     return "OllamaLanguageModel[" + modelId + " at " + server + "]";
-  }
-
-  private static ThreadFactory daemonThreads(String prefix) {
-    AtomicInteger count = new AtomicInteger();
-    return runnable -> {
-      Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
   }
 }

@@ -23,7 +23,6 @@ import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -254,15 +253,9 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
       synchronized (this) {
         pool = helpers;
         if (pool == null) {
-          AtomicInteger number = new AtomicInteger();
-          ThreadFactory factory =
-              runnable -> {
-                Thread thread =
-                    new Thread(runnable, "memstack-embedder-" + number.incrementAndGet());
-                thread.setDaemon(true);
-                return thread;
-              };
-          pool = Executors.newFixedThreadPool(parallelism - 1, factory);
+          pool =
+              Executors.newFixedThreadPool(
+                  parallelism - 1, DaemonThreads.named("memstack-embedder-"));
           helpers = pool;
         }
       }
