@@ -118,19 +118,27 @@ class JournalTurnOutboxTest {
     eventually(() -> assertThat(outbox.stats().get("b").pending()).isZero());
   }
 
+  /**
+   * Opens the outbox while {@code provider} fails, so that {@code count} turns t0, t1, ... wait for
+   * it together, then lets the provider work again.
+   */
+  private JournalTurnOutbox backlogFor(RecordingProvider provider, int count) {
+    provider.failing = true;
+    members.run(provider);
+    JournalTurnOutbox outbox = open();
+    for (int i = 0; i < count; i++) {
+      outbox.enqueue(turn("t" + i), List.of(provider.id()));
+    }
+    eventually(() -> assertThat(provider.syncAttempts.get()).isPositive());
+    provider.failing = false;
+    return outbox;
+  }
+
   @Test
   void turnsThatWaitTogetherReachTheProviderInBatchesInOrder() {
     RecordingProvider a = new RecordingProvider("a");
     a.batches = true;
-    a.failing = true;
-    members.run(a);
-    JournalTurnOutbox outbox = open();
-
-    for (int i = 0; i < 100; i++) {
-      outbox.enqueue(turn("t" + i), List.of("a"));
-    }
-    eventually(() -> assertThat(a.syncAttempts.get()).isPositive());
-    a.failing = false;
+    JournalTurnOutbox outbox = backlogFor(a, 100);
 
     eventually(() -> assertThat(a.storedIds()).containsExactlyElementsOf(ids("t", 100)));
     assertThat(a.received).as("each turn handed over once").doesNotHaveDuplicates();
@@ -142,17 +150,9 @@ class JournalTurnOutboxTest {
   void aTurnThatFailsInsideABatchHoldsUpOnlyItselfAndWhatFollows() {
     RecordingProvider a = new RecordingProvider("a");
     a.batches = true;
-    a.failing = true;
     a.poison = "t5";
     a.poisonFailures.set(3);
-    members.run(a);
-    JournalTurnOutbox outbox = open();
-
-    for (int i = 0; i < 20; i++) {
-      outbox.enqueue(turn("t" + i), List.of("a"));
-    }
-    eventually(() -> assertThat(a.syncAttempts.get()).isPositive());
-    a.failing = false;
+    JournalTurnOutbox outbox = backlogFor(a, 20);
 
     eventually(() -> assertThat(a.storedIds()).containsExactlyElementsOf(ids("t", 20)));
     assertThat(a.received).containsExactlyElementsOf(ids("t", 20));
@@ -167,15 +167,7 @@ class JournalTurnOutboxTest {
     settings = settings.withDeliveryBatch(1);
     RecordingProvider a = new RecordingProvider("a");
     a.batches = true;
-    a.failing = true;
-    members.run(a);
-    JournalTurnOutbox outbox = open();
-
-    for (int i = 0; i < 10; i++) {
-      outbox.enqueue(turn("t" + i), List.of("a"));
-    }
-    eventually(() -> assertThat(a.syncAttempts.get()).isPositive());
-    a.failing = false;
+    backlogFor(a, 10);
 
     eventually(() -> assertThat(a.storedIds()).containsExactlyElementsOf(ids("t", 10)));
     assertThat(a.batchSizes).isEmpty();
@@ -184,15 +176,7 @@ class JournalTurnOutboxTest {
   @Test
   void aProviderThatDoesNotClaimBatchesGetsTurnsOneByOne() {
     RecordingProvider a = new RecordingProvider("a");
-    a.failing = true;
-    members.run(a);
-    JournalTurnOutbox outbox = open();
-
-    for (int i = 0; i < 10; i++) {
-      outbox.enqueue(turn("t" + i), List.of("a"));
-    }
-    eventually(() -> assertThat(a.syncAttempts.get()).isPositive());
-    a.failing = false;
+    backlogFor(a, 10);
 
     eventually(() -> assertThat(a.storedIds()).containsExactlyElementsOf(ids("t", 10)));
     assertThat(a.batchSizes).isEmpty();
