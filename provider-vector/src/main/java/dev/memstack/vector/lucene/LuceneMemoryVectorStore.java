@@ -619,6 +619,13 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
     write(ix -> {}, true);
   }
 
+  /** Refreshes the searcher when {@code id} was written by a batch it does not see yet. */
+  private void makeVisible(String id) {
+    if (invisible.contains(id)) {
+      refresh();
+    }
+  }
+
   @Override
   public void delete(List<String> idList) {
     if (idList.isEmpty()) {
@@ -647,9 +654,7 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
     if (changes.containsKey(ID) || changes.containsKey(CREATED_AT) || changes.containsKey(MODEL)) {
       throw new IllegalArgumentException("updateMetadata cannot change id, created_at or model");
     }
-    if (invisible.contains(id)) {
-      refresh();
-    }
+    makeVisible(id);
     boolean[] found = {false};
     write(
         ix -> {
@@ -933,9 +938,7 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
 
   @Override
   public Optional<org.springframework.ai.document.Document> get(String id) {
-    if (invisible.contains(id)) {
-      refresh();
-    }
+    makeVisible(id);
     return read(
         searcher -> {
           TopDocs hits = searcher.search(new TermQuery(new Term(ID, id)), 1);
