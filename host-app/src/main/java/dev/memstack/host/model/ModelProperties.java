@@ -95,8 +95,8 @@ public record ModelProperties(
    * @param maxTokens Most tokens of one text, special tokens included; longer texts are cut. The
    *     bundled models take at most 512.
    * @param threads Threads onnxruntime uses inside one model run; 0 lets onnxruntime choose (one
-   *     per core). Chat-sized texts gain nothing from being split over cores (measured: 1 thread
-   *     costs less CPU and less wall time than 2), so the default is 1.
+   *     per core). With the texts of a call spread over the cores (parallelism), one thread per run
+   *     costs less CPU and less wall time (measured), so the default is 1.
    * @param parallelism Model runs of one call that go at once, each on its own thread: a call with
    *     many texts (a batch of turns, re-embedding) spreads them over this many cores; 0 means one
    *     per core. A single query always runs alone.

@@ -44,6 +44,9 @@ public final class EmbeddingBenchmark {
     }
   }
 
+  /** onnxruntime threads per model run: {@code -Dthreads=N} (default 1, the host's default). */
+  private static final int THREADS = Integer.getInteger("threads", 1);
+
   private EmbeddingBenchmark() {}
 
   public static void main(String[] args) {
@@ -64,14 +67,16 @@ public final class EmbeddingBenchmark {
     List<String> texts = utterances(passages);
     System.out.printf(
         Locale.ROOT,
-        "%d passages (%.0f chars on average), %d rounds, %d cores, load average %.2f%n",
+        "%d passages (%.0f chars on average), %d rounds, %d cores, onnxruntime threads %d,"
+            + " load average %.2f%n",
         passages,
         texts.stream().mapToInt(String::length).average().orElse(0),
         rounds,
         Runtime.getRuntime().availableProcessors(),
+        THREADS,
         OS.getSystemLoadAverage());
     System.out.println(
-        "| model | load ms | query alone ms | passages 1 by 1, one thread ms/text (CPU) |"
+        "| model | load ms | query alone ms | passages 1 by 1, one caller ms/text (CPU) |"
             + " 1 by 1 on every core (default) ms/text (CPU) |"
             + " batch 8 ms/text (CPU) | batch 32 ms/text (CPU) |");
     System.out.println("|---|---|---|---|---|---|---|");
@@ -116,7 +121,7 @@ public final class EmbeddingBenchmark {
   }
 
   private static ModelProperties.Onnx settings(int batchSize, int parallelism) {
-    return new ModelProperties.Onnx(batchSize, 512, 1, parallelism, true, false);
+    return new ModelProperties.Onnx(batchSize, 512, THREADS, parallelism, true, false);
   }
 
   private static Figure median(int runs, Runnable body, int textsPerRun) {
