@@ -16,5 +16,19 @@ public enum Capability {
    * over in batches only to providers that claim this; others get them one by one, so that an
    * urgent erasure never waits behind a long batch of slow calls.
    */
-  BATCH_SYNC
+  BATCH_SYNC,
+  /**
+   * {@link MemoryProvider#ownerPromptBlock(AgentId, OwnerKey)} returns the owner's standing memory
+   * (e.g. a profile), which the host injects whole on every turn.
+   *
+   * @since 0.2.0
+   */
+  OWNER_PROMPT,
+  /**
+   * {@link MemoryProvider#feedback(AgentId, OwnerKey, java.util.List)} learns from the owner's
+   * confirmation that recalled items were used.
+   *
+   * @since 0.2.0
+   */
+  FEEDBACK
 }

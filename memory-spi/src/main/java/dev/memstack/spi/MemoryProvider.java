@@ -42,6 +42,23 @@ public interface MemoryProvider extends AutoCloseable {
   String systemPromptBlock(AgentId agent);
 
   /**
+   * The owner's own standing memory for the prompt (a profile, a personal memory file): PERSONAL
+   * memory of this owner only, injected whole on every turn beside the shared {@link
+   * #systemPromptBlock(AgentId)} and outside the recall budget, so it is never cut by relevance.
+   * Like the system prompt block it must be stable between writes and cheap (cache it per owner,
+   * invalidated on write): it is on the request path under the same deadline. Only called when
+   * {@link #capabilities()} contains {@link Capability#OWNER_PROMPT}. The default is empty.
+   *
+   * @param agent the agent, never {@code null}
+   * @param owner the owner, never {@code null}
+   * @return the block, or the empty string when there is nothing; never {@code null}
+   * @since 0.2.0
+   */
+  default String ownerPromptBlock(AgentId agent, OwnerKey owner) {
+    return "";
+  }
+
+  /**
    * What this owner needs for this query, at most {@code request.limit()} items in non-increasing
    * score order, only memory the request {@link RecallRequest#maySee may see}. Must be fast: it is
    * on the request path.
@@ -100,6 +117,26 @@ public interface MemoryProvider extends AutoCloseable {
   default String callTool(ToolCall call) {
     throw new ToolException(
         ToolException.Kind.NOT_FOUND, "provider " + id() + " has no tool " + call.name());
+  }
+
+  /**
+   * The owner confirms that recalled items were useful (the model used them in its answer). This is
+   * the only signal a provider may learn ranking from: being shown by {@link #prefetch} is not
+   * evidence of being useful, and reinforcing whatever was shown makes recall worse with use. The
+   * signal counts for this owner only (one owner's feedback never changes another owner's ranking,
+   * shared records included), and a provider must bound its effect so that it orders near-ties and
+   * never lifts an irrelevant item above a relevant one. Only called when {@link #capabilities()}
+   * contains {@link Capability#FEEDBACK}. Never on the recall path; may do I/O.
+   *
+   * @param agent the agent the items were recalled for, never {@code null}
+   * @param owner the owner who used them, never {@code null}
+   * @param ids the items' {@code id} metadata as this provider returned it; never {@code null}, no
+   *     {@code null} elements. Ids the owner may not see or that do not exist are ignored.
+   * @return how many of the ids were applied
+   * @since 0.2.0
+   */
+  default int feedback(AgentId agent, OwnerKey owner, List<String> ids) {
+    return 0;
   }
 
   /**
