@@ -39,8 +39,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * date at start.
  *
  * <p>{@link #systemPromptBlock} joins the enabled TEAM and GLOBAL files ({@code --- NAME ---}),
- * cached until a write changes it; {@link #prefetch} returns the owner's enabled PERSONAL files and
- * keyword hits; {@link #syncTurn} appends a gist of the turn to the owner's daily note, once per
+ * cached until a write changes it; {@link #ownerPromptBlock} joins the owner's enabled PERSONAL
+ * files the same way, cached per owner; {@link #prefetch} returns keyword hits in what neither block
+ * carries (daily notes, files not enabled); {@link #syncTurn} appends a gist of the turn to the owner's daily note, once per
  * turn id; {@link #forget} removes the owner's PERSONAL files. The file tools are described in
  * {@link WorkspaceMemoryTools}. Configuration keys: see {@link BuiltinSettings}. Caveat: files
  * edited by hand while the provider runs are seen at the next restart.
@@ -96,6 +97,7 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
         EnumSet.of(Capability.FORGET, Capability.SHARED_MEMORY, Capability.RECALLS_TURNS);
     if (settings.perOwner()) {
       caps.add(Capability.PERSONAL_MEMORY);
+      caps.add(Capability.OWNER_PROMPT);
     }
     this.capabilities = Set.copyOf(caps);
   }
@@ -109,6 +111,12 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
   public String systemPromptBlock(AgentId agent) {
     open();
     return memory.systemPromptBlock(agent);
+  }
+
+  @Override
+  public String ownerPromptBlock(AgentId agent, OwnerKey owner) {
+    open();
+    return memory.ownerPromptBlock(agent, owner);
   }
 
   @Override

@@ -87,7 +87,11 @@ class DurabilityAndConcurrencyTest {
 
     fx.restart();
 
-    assertThat(fx.recall("a1", null, "narwhal", 5)).hasSize(1);
+    assertThat(
+            fx.tool("a1", null, "search_workspace_memory", Map.of("query", "narwhal"))
+                .path("count")
+                .asInt())
+        .isEqualTo(1);
     assertThat(fx.recall("a1", null, "platypus", 5)).hasSize(1);
     assertThat(fx.provider.systemPromptBlock(AgentId.of("a1"))).contains("the narwhal plan");
   }

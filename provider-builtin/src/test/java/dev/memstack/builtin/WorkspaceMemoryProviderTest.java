@@ -236,8 +236,10 @@ class WorkspaceMemoryProviderTest {
       assertThat(hit.path("filename").asText()).isEqualTo("MEMORY.md");
       assertThat(hit.path("line").asInt()).isEqualTo(4);
       assertThat(hit.path("snippet").asText()).contains("手冲咖啡");
+      assertThat(fx.provider.systemPromptBlock(AgentId.of("a1"))).contains("手冲咖啡");
       assertThat(fx.recall("a1", "user:9", "咖啡", 5))
-          .anyMatch(item -> item.text().contains("手冲咖啡") && item.scope() == Scope.TEAM);
+          .as("an enabled file is in the system prompt already, so recall leaves it out")
+          .noneMatch(item -> item.text().contains("手冲咖啡"));
       assertThat(
               fx.tool("a1", null, "search_workspace_memory", Map.of("query", "啡不")).path("count"))
           .as("a window that is not in the text")
@@ -280,23 +282,55 @@ class WorkspaceMemoryProviderTest {
     }
 
     @Test
-    @DisplayName("prefetch returns the owner's enabled personal files first")
-    void prefetchReturnsEnabledPersonalFiles() {
+    @DisplayName("the owner's enabled personal files are their owner prompt, whole, not recall")
+    void enabledPersonalFilesAreTheOwnerPrompt() {
       fx.tool(
           "a1",
           "user:1",
           "write_workspace_memory_file",
           Map.of("filename", "PROFILE.md", "content", "# Profile\n\n- Name: Ada\n"));
 
-      List<RecallItem> items = fx.recall("a1", "user:1", "anything at all", 5);
+      assertThat(fx.provider.capabilities()).contains(dev.memstack.spi.Capability.OWNER_PROMPT);
+      assertThat(fx.provider.ownerPromptBlock(AgentId.of("a1"), OwnerKey.of("user:1")))
+          .isEqualTo("--- PROFILE.md (personal) ---\n# Profile\n\n- Name: Ada");
+      assertThat(fx.recall("a1", "user:1", "what is my name Ada", 5))
+          .noneMatch(item -> item.text().contains("Ada"));
+      assertThat(fx.provider.ownerPromptBlock(AgentId.of("a1"), OwnerKey.of("user:2"))).isEmpty();
+      assertThat(fx.recall("a1", "user:2", "Ada", 5)).noneMatch(item -> item.text().contains("Ada"));
+      assertThat(fx.provider.systemPromptBlock(AgentId.of("a1"))).doesNotContain("Ada");
+
+      fx.tool(
+          "a1",
+          "user:1",
+          "write_workspace_memory_file",
+          Map.of("filename", "PROFILE.md", "content", "# Profile\n\n- Name: Ada Lovelace\n"));
+      assertThat(fx.provider.ownerPromptBlock(AgentId.of("a1"), OwnerKey.of("user:1")))
+          .as("the per-owner cache is invalidated by the write")
+          .contains("Ada Lovelace");
+    }
+
+    @Test
+    @DisplayName("recall carries no template line and no file a prompt already carries")
+    void recallCarriesNoTemplateLine() {
+      fx.provider.syncTurn(
+          fx.turn(
+              "a1",
+              "user:1",
+              "t1",
+              "I adopted a retired greyhound named Biscuit last spring",
+              "Lovely!"));
+
+      List<RecallItem> items = fx.recall("a1", "user:1", "what kind of dog do I have?", 10);
 
       assertThat(items).isNotEmpty();
-      assertThat(items.get(0).text())
-          .isEqualTo("--- PROFILE.md (personal) ---\n# Profile\n\n- Name: Ada");
-      assertThat(items.get(0).scope()).isEqualTo(Scope.PERSONAL);
-      assertThat(fx.recall("a1", "user:2", "anything at all", 5))
-          .noneMatch(item -> item.text().contains("Ada"));
-      assertThat(fx.provider.systemPromptBlock(AgentId.of("a1"))).doesNotContain("Ada");
+      assertThat(items).allMatch(item -> item.text().contains("Biscuit"));
+      assertThat(items)
+          .noneMatch(
+              item ->
+                  item.text().contains("SOUL.md")
+                      || item.text().contains("AGENTS.md")
+                      || item.text().contains("MEMORY.md"));
+      assertThat(items).allMatch(item -> item.score() > 0 && item.score() < 1);
     }
   }
 

@@ -67,7 +67,17 @@ public class MemoryController {
 
   /** The answer of a context call. */
   public record ContextResponse(
-      String systemPrompt, List<RecallView> recall, String context, List<ReportView> providers) {}
+      String systemPrompt,
+      String ownerPrompt,
+      List<RecallView> recall,
+      String context,
+      List<ReportView> providers) {}
+
+  /** The answer of a feedback call: per provider, how many ids it applied (-1: takes none). */
+  public record FeedbackResponse(Map<String, Integer> applied) {}
+
+  /** Most items one feedback call may name. */
+  static final int MAX_FEEDBACK_ITEMS = 200;
 
   /** One recalled memory. */
   public record RecallView(
@@ -128,9 +138,66 @@ public class MemoryController {
     ContextAnswer answer = stack.context(contextQuery);
     return new ContextResponse(
         answer.systemPrompt(),
+        answer.ownerPrompt(),
         answer.recall().stream().map(RecallView::of).toList(),
         answer.context(),
         answer.providers().stream().map(ReportView::of).toList());
+  }
+
+  /**
+   * The owner confirms that recalled items were used: {@code {"ownerKey", "used": [{"provider",
+   * "id"}]}}, each {@code id} the {@code metadata.id} of a recall item as the context call returned
+   * it. Only this signal changes ranking, and only for this owner.
+   */
+  @RequiresRole(Role.MEMBER)
+  @PostMapping(path = "/feedback", consumes = MediaType.APPLICATION_JSON_VALUE)
+  public FeedbackResponse feedback(
+      @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
+    AgentId agent = agent(agentId);
+    JsonBody json = JsonBody.of(body);
+    String ownerKey = json.requiredString("ownerKey");
+    OwnerKey owner = JsonBody.parse("ownerKey", () -> OwnerKey.of(ownerKey));
+    access.requireOwner(owner);
+    JsonNode used = json.node().get("used");
+    if (used == null || !used.isArray() || used.isEmpty()) {
+      throw new BadRequestException(
+          "used", "used must be a non-empty array of {\"provider\", \"id\"} objects");
+    }
+    if (used.size() > MAX_FEEDBACK_ITEMS) {
+      throw new BadRequestException(
+          "used", "used names " + used.size() + " items; at most " + MAX_FEEDBACK_ITEMS);
+    }
+    Map<String, List<String>> byProvider = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < used.size(); i++) {
+      JsonNode entry = used.get(i);
+      String field = "used[" + i + "]";
+      if (entry == null || !entry.isObject()) {
+        throw new BadRequestException(field, field + " must be an object {\"provider\", \"id\"}");
+      }
+      JsonBody item = JsonBody.of(entry);
+      String provider = requiredText(item, field, "provider");
+      String id = requiredText(item, field, "id");
+      byProvider.computeIfAbsent(provider, p -> new java.util.ArrayList<>()).add(id);
+    }
+    try {
+      return new FeedbackResponse(stack.feedback(agent, owner, byProvider));
+    } catch (IllegalArgumentException e) {
+      throw new BadRequestException("used", e.getMessage());
+    }
+  }
+
+  private static String requiredText(JsonBody item, String prefix, String name) {
+    String value;
+    try {
+      value = item.optionalString(name);
+    } catch (BadRequestException e) {
+      throw new BadRequestException(prefix + "." + name, prefix + "." + name + " must be a string");
+    }
+    if (value == null || value.isBlank() || value.length() > 512) {
+      throw new BadRequestException(
+          prefix + "." + name, prefix + "." + name + " is required (1-512 characters)");
+    }
+    return value;
   }
 
   @RequiresRole(Role.MEMBER)

@@ -150,8 +150,18 @@ final class TrackedMemoryProvider implements MemoryProvider {
   }
 
   @Override
+  public String ownerPromptBlock(AgentId agent, OwnerKey owner) {
+    return track(() -> delegate.ownerPromptBlock(agent, owner));
+  }
+
+  @Override
   public Recall prefetch(RecallRequest request) {
     return track(() -> delegate.prefetch(request));
+  }
+
+  @Override
+  public int feedback(AgentId agent, OwnerKey owner, List<String> ids) {
+    return track(() -> delegate.feedback(agent, owner, ids));
   }
 
   @Override

@@ -9,6 +9,9 @@ import java.util.Objects;
  *
  * @param systemPrompt the providers' system-prompt blocks, joined and cut to the budget; never
  *     {@code null}, empty when no provider has one
+ * @param ownerPrompt the owner's standing memory (the providers' owner-prompt blocks, joined and
+ *     cut to {@code memstack.stack.system-prompt.owner-budget}), to put into the system message
+ *     after {@code systemPrompt}; never {@code null}, empty when no provider has one
  * @param recall the recalled items exactly as they appear in {@code context} (fence tags stripped,
  *     duplicates removed, cut to the budget), never {@code null}
  * @param context the fenced {@code <memory-context>} block to put in front of the user message;
@@ -17,10 +20,15 @@ import java.util.Objects;
  *     null}
  */
 public record ContextAnswer(
-    String systemPrompt, List<RecallItem> recall, String context, List<ProviderReport> providers) {
+    String systemPrompt,
+    String ownerPrompt,
+    List<RecallItem> recall,
+    String context,
+    List<ProviderReport> providers) {
 
   public ContextAnswer {
     Objects.requireNonNull(systemPrompt, "systemPrompt");
+    Objects.requireNonNull(ownerPrompt, "ownerPrompt");
     Objects.requireNonNull(context, "context");
     recall = List.copyOf(recall);
     providers = List.copyOf(providers);

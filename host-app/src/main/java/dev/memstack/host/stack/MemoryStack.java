@@ -1,6 +1,7 @@
 package dev.memstack.host.stack;
 
 import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Capability;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.Recall;
 import dev.memstack.spi.RecallItem;
@@ -40,6 +41,12 @@ import java.util.stream.Collectors;
  * stripped of fenced blocks and handed to the {@link TurnOutbox}. Thread-safe.
  */
 public final class MemoryStack implements AutoCloseable {
+
+  /**
+   * Metadata key of the provider's own id of an item, kept with or without explain: feedback names
+   * items by it.
+   */
+  public static final String ITEM_ID = "id";
 
   /** Metadata key of an item's rank within its provider's answer (explain only). */
   public static final String RANK = "stack.rank";
@@ -116,6 +123,15 @@ public final class MemoryStack implements AutoCloseable {
     // awaited, so each breaker that let a call through gets its verdict.
     PromptBuild prompt = new PromptBuild(query.agent(), stack, now);
     prompt.start();
+    List<StackMember> ownerMembers = ownerPromptMembers(stack);
+    List<DeadlineCalls.Call<String>> ownerCalls = new ArrayList<>(ownerMembers.size());
+    for (StackMember member : ownerMembers) {
+      ownerCalls.add(
+          startGuarded(
+              member,
+              ProviderCalls.OWNER_PROMPT_BLOCK,
+              () -> member.provider().ownerPromptBlock(query.agent(), query.owner())));
+    }
     List<DeadlineCalls.Call<Recall>> recallCalls = new ArrayList<>(stack.size());
     for (StackMember member : stack) {
       recallCalls.add(
@@ -153,7 +169,9 @@ public final class MemoryStack implements AutoCloseable {
 
     long promptDeadline = Math.min(start + properties.systemPrompt().timeout().toNanos(), overall);
     String systemPrompt = prompt.finish(promptDeadline);
-    reports = withPromptProblems(reports, prompt.problems);
+    Map<String, Problem> problems = new HashMap<>(prompt.problems);
+    String ownerPrompt = ownerPrompt(ownerMembers, ownerCalls, promptDeadline, problems);
+    reports = withPromptProblems(reports, problems);
     for (String id : members.disabled()) {
       if (stack.stream().noneMatch(m -> m.id().equals(id))) {
         reports.add(new ProviderReport(id, ProviderReport.DISABLED, 0, null));
@@ -163,7 +181,110 @@ public final class MemoryStack implements AutoCloseable {
     List<RecallItem> merged = merge(stack, answers, limit, query.explain());
     List<RecallItem> recall = new ArrayList<>();
     String context = fence(merged, recall);
-    return new ContextAnswer(systemPrompt, recall, context, reports);
+    return new ContextAnswer(systemPrompt, ownerPrompt, recall, context, reports);
+  }
+
+  /** The members that claim {@link Capability#OWNER_PROMPT}; one whose claim throws is skipped. */
+  private static List<StackMember> ownerPromptMembers(List<StackMember> stack) {
+    List<StackMember> claiming = new ArrayList<>();
+    for (StackMember member : stack) {
+      try {
+        if (member.claims(Capability.OWNER_PROMPT)) {
+          claiming.add(member);
+        }
+      } catch (RuntimeException e) {
+        // a provider whose capabilities() throws contributes no owner prompt
+      }
+    }
+    return claiming;
+  }
+
+  /**
+   * Joins the owner-prompt blocks in stack order, fence tags stripped, cut to {@code
+   * memstack.stack.system-prompt.owner-budget}; a late or failing provider is left out and its
+   * problem noted. Not cached here: providers cache their block per owner.
+   */
+  private String ownerPrompt(
+      List<StackMember> members,
+      List<DeadlineCalls.Call<String>> calls,
+      long deadlineNanos,
+      Map<String, Problem> problems) {
+    List<String> blocks = new ArrayList<>();
+    for (int i = 0; i < members.size(); i++) {
+      StackMember member = members.get(i);
+      DeadlineCalls.Call<String> call = calls.get(i);
+      if (call == null) {
+        problems.putIfAbsent(member.id(), new Problem(ProviderReport.OPEN, "circuit breaker open"));
+        continue;
+      }
+      DeadlineCalls.Outcome<String> outcome = awaitGuarded(member, call, deadlineNanos);
+      if (outcome.status() != DeadlineCalls.Status.OK) {
+        problems.putIfAbsent(
+            member.id(),
+            new Problem(statusOf(outcome), ProviderCalls.OWNER_PROMPT_BLOCK + ": " + outcome.detail()));
+        continue;
+      }
+      String block = MemoryContextFence.stripTags(outcome.value()).strip();
+      if (!block.isEmpty()) {
+        blocks.add(block);
+      }
+    }
+    return fitToBudget(String.join("\n\n", blocks), properties.systemPrompt().ownerBudget());
+  }
+
+  /**
+   * Hands the owner's confirmation that recalled items were used to the providers that returned
+   * them: {@code used} maps a provider id to the items' {@code id}s. Each call runs under the
+   * provider timeout; a provider without {@link Capability#FEEDBACK} applies nothing.
+   *
+   * @return per provider id, how many ids it applied, or {@code -1} when it does not take feedback
+   *     or its call failed
+   * @throws IllegalArgumentException naming a provider id that is not in the stack
+   */
+  public Map<String, Integer> feedback(
+      AgentId agent, dev.memstack.spi.OwnerKey owner, Map<String, List<String>> used) {
+    Objects.requireNonNull(agent, "agent");
+    Objects.requireNonNull(owner, "owner");
+    Map<String, StackMember> byId = new LinkedHashMap<>();
+    for (StackMember member : members.enabled()) {
+      byId.put(member.id(), member);
+    }
+    for (String id : used.keySet()) {
+      if (!byId.containsKey(id)) {
+        throw new IllegalArgumentException(
+            "provider '" + id + "' is not an enabled provider of the stack " + byId.keySet());
+      }
+    }
+    Map<String, Integer> applied = new LinkedHashMap<>();
+    long deadline = System.nanoTime() + properties.context().providerTimeout().toNanos();
+    Map<String, DeadlineCalls.Call<Integer>> calls = new LinkedHashMap<>();
+    for (Map.Entry<String, List<String>> entry : used.entrySet()) {
+      StackMember member = byId.get(entry.getKey());
+      boolean takes;
+      try {
+        takes = member.claims(Capability.FEEDBACK);
+      } catch (RuntimeException e) {
+        takes = false;
+      }
+      if (!takes) {
+        applied.put(member.id(), -1);
+        continue;
+      }
+      List<String> ids = List.copyOf(entry.getValue());
+      calls.put(
+          member.id(),
+          deadlineCalls.start(
+              member, ProviderCalls.FEEDBACK, () -> member.provider().feedback(agent, owner, ids)));
+    }
+    for (Map.Entry<String, DeadlineCalls.Call<Integer>> entry : calls.entrySet()) {
+      DeadlineCalls.Outcome<Integer> outcome = entry.getValue().await(deadline);
+      applied.put(
+          entry.getKey(),
+          outcome.status() == DeadlineCalls.Status.OK && outcome.value() != null
+              ? outcome.value()
+              : -1);
+    }
+    return applied;
   }
 
   /**
@@ -517,7 +638,9 @@ public final class MemoryStack implements AutoCloseable {
   private static RecallItem present(
       Ranked ranked, Map<String, Set<String>> dropped, boolean explain) {
     RecallItem item = ranked.item();
-    Map<String, String> metadata = Map.of();
+    // Without explain only the provider's item id is kept: feedback names items by it.
+    String itemId = item.metadata().get(ITEM_ID);
+    Map<String, String> metadata = itemId == null ? Map.of() : Map.of(ITEM_ID, itemId);
     if (explain) {
       Map<String, String> signals = new LinkedHashMap<>(item.metadata());
       signals.put(RANK, Integer.toString(ranked.rank() + 1));

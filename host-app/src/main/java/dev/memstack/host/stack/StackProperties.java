@@ -105,17 +105,31 @@ public record StackProperties(
    * @param retryAfter How long a prompt that lacks the block of a failed provider is reused before
    *     the stack asks the providers again; a complete prompt is kept until a provider reports a
    *     change.
+   * @param ownerBudget Most characters of the joined owner-prompt blocks (the owner's standing
+   *     memory, e.g. PROFILE.md and MEMORY.md); longer ones are cut at a line boundary with a
+   *     visible marker. Separate from the recall budget, so the owner's files never push out
+   *     recalled memories and are never cut by relevance.
    */
   public record SystemPrompt(
       @DefaultValue("24000") int budget,
       @DefaultValue("1000ms") Duration timeout,
-      @DefaultValue("2s") Duration retryAfter) {
+      @DefaultValue("2s") Duration retryAfter,
+      @DefaultValue("16000") int ownerBudget) {
 
     public SystemPrompt {
       atLeast(budget, 200, "memstack.stack.system-prompt.budget");
+      if (ownerBudget == 0) {
+        ownerBudget = 16_000;
+      }
+      atLeast(ownerBudget, 200, "memstack.stack.system-prompt.owner-budget");
       timeout = positive(timeout, Duration.ofMillis(1000), "memstack.stack.system-prompt.timeout");
       retryAfter =
           positive(retryAfter, Duration.ofSeconds(2), "memstack.stack.system-prompt.retry-after");
+    }
+
+    /** The three settings of before the owner prompt, with the default owner budget. */
+    public SystemPrompt(int budget, Duration timeout, Duration retryAfter) {
+      this(budget, timeout, retryAfter, 16_000);
     }
 
     public static SystemPrompt defaults() {

@@ -72,7 +72,15 @@ public final class WorkspaceMemory implements AutoCloseable {
 
   private final Map<String, CachedContent> contents = new ConcurrentHashMap<>();
 
-  private record CachedBlock(long agentGeneration, long globalGeneration, String block) {}
+  private final Map<Bucket, OwnerBlock> ownerBlocks = new ConcurrentHashMap<>();
+  private final Map<Bucket, AtomicLong> ownerGenerations = new ConcurrentHashMap<>();
+
+  /** A built system prompt block and the keys of the files it shows whole. */
+  private record CachedBlock(
+      long agentGeneration, long globalGeneration, String block, Set<String> shown) {}
+
+  /** A built owner prompt block and the keys of the files it shows whole. */
+  private record OwnerBlock(long generation, String block, Set<String> shown) {}
 
   private record CachedContent(long size, Instant updateTime, String content) {}
 
@@ -159,7 +167,9 @@ public final class WorkspaceMemory implements AutoCloseable {
       promptTouched |= change.touchesEnabled();
     }
     index.refresh();
-    if (promptTouched && bucket.scope() != Scope.PERSONAL) {
+    if (promptTouched && bucket.scope() == Scope.PERSONAL) {
+      ownerGeneration(bucket).incrementAndGet();
+    } else if (promptTouched) {
       invalidate(bucket);
     }
   }
@@ -172,6 +182,10 @@ public final class WorkspaceMemory implements AutoCloseable {
       generation(bucket.agent()).incrementAndGet();
       promptChanged.accept(bucket.agent());
     }
+  }
+
+  private AtomicLong ownerGeneration(Bucket personal) {
+    return ownerGenerations.computeIfAbsent(personal, b -> new AtomicLong());
   }
 
   private AtomicLong generation(AgentId agent) {
@@ -287,6 +301,10 @@ public final class WorkspaceMemory implements AutoCloseable {
 
   /** The enabled TEAM and GLOBAL files in sort order, under the budget; cached until a write. */
   public String systemPromptBlock(AgentId agent) {
+    return cachedBlock(agent).block();
+  }
+
+  private CachedBlock cachedBlock(AgentId agent) {
     ensureAgent(agent);
     long agentGeneration = generation(agent).get();
     long global = globalGeneration.get();
@@ -294,15 +312,60 @@ public final class WorkspaceMemory implements AutoCloseable {
     if (cached != null
         && cached.agentGeneration() == agentGeneration
         && cached.globalGeneration() == global) {
-      return cached.block();
+      return cached;
     }
-    String block = buildBlock(agent);
-    blocks.put(agent, new CachedBlock(agentGeneration, global, block));
-    return block;
+    Set<String> shown = new HashSet<>();
+    String block = buildBlock(agent, shown);
+    CachedBlock built = new CachedBlock(agentGeneration, global, block, Set.copyOf(shown));
+    blocks.put(agent, built);
+    return built;
+  }
+
+  /**
+   * The owner's standing memory: their enabled PERSONAL files ({@code PROFILE.md}, {@code
+   * MEMORY.md} and any file they enabled) in sort order, each whole (the size caps already bound
+   * the core ones), as {@code --- NAME (personal) ---} parts. A file still equal to its template is
+   * left out. Cached per owner until a write touches one of their enabled files.
+   */
+  public String ownerPromptBlock(AgentId agent, OwnerKey owner) {
+    return cachedOwnerBlock(agent, owner).block();
+  }
+
+  private OwnerBlock cachedOwnerBlock(AgentId agent, OwnerKey owner) {
+    if (owner == null || !settings.perOwner()) {
+      return new OwnerBlock(0, "", Set.of());
+    }
+    Bucket personal = Bucket.personal(agent, owner);
+    long generation = ownerGeneration(personal).get();
+    OwnerBlock cached = ownerBlocks.get(personal);
+    if (cached != null && cached.generation() == generation) {
+      return cached;
+    }
+    List<Part> parts = new ArrayList<>();
+    addParts(parts, personal, 0, "");
+    parts.sort(Comparator.comparingInt(Part::sortOrder).thenComparing(Part::name));
+    StringBuilder out = new StringBuilder();
+    Set<String> shown = new HashSet<>();
+    for (Part part : parts) {
+      if (out.length() > 0) {
+        out.append("\n\n");
+      }
+      out.append("--- ").append(part.name()).append(" (personal) ---\n").append(part.content());
+      shown.add(part.key());
+    }
+    OwnerBlock built = new OwnerBlock(generation, out.toString(), Set.copyOf(shown));
+    ownerBlocks.put(personal, built);
+    return built;
   }
 
   private record Part(
-      String header, String content, int sortOrder, int scopeRank, String name, Instant updated) {
+      String header,
+      String content,
+      int sortOrder,
+      int scopeRank,
+      String name,
+      Instant updated,
+      String key) {
     int length() {
       return header.length() + 1 + content.length();
     }
@@ -312,10 +375,13 @@ public final class WorkspaceMemory implements AutoCloseable {
     }
   }
 
-  private String buildBlock(AgentId agent) {
+  private String buildBlock(AgentId agent, Set<String> shownKeys) {
     List<Part> parts = new ArrayList<>();
     addParts(parts, Bucket.global(), 0, "global/");
     addParts(parts, Bucket.team(agent), 1, "");
+    for (Part part : parts) {
+      shownKeys.add(part.key());
+    }
     parts.sort(
         Comparator.comparingInt(Part::sortOrder)
             .thenComparingInt(Part::scopeRank)
@@ -349,6 +415,7 @@ public final class WorkspaceMemory implements AutoCloseable {
       if (kept.contains(part)) {
         shown.add(part);
       } else {
+        shownKeys.remove(part.key()); // left out of the prompt: recalled by relevance instead
         omittedNames.add(part.name());
         omittedChars += part.length();
       }
@@ -381,7 +448,8 @@ public final class WorkspaceMemory implements AutoCloseable {
         continue;
       }
       String content = enabledContent(bucket, entry);
-      if (content.isEmpty()) {
+      if (content.isEmpty()
+          || (bucket.scope() == Scope.PERSONAL && isTemplate(entry.path(), content))) {
         continue;
       }
       String name = prefix + entry.path().value();
@@ -392,7 +460,8 @@ public final class WorkspaceMemory implements AutoCloseable {
               entry.sortOrder(),
               scopeRank,
               name,
-              entry.updateTime()));
+              entry.updateTime(),
+              KeywordIndex.fileKey(bucket, entry.path())));
     }
   }
 
@@ -427,63 +496,59 @@ public final class WorkspaceMemory implements AutoCloseable {
   }
 
   /**
-   * The owner's enabled PERSONAL files (score 1), then keyword hits in every file the owner may see
-   * (score {@code s / (s + 1)} of the weighted BM25 score {@code s}), at most {@code limit} items.
+   * Keyword hits, by relevance, in the files the owner may see that no prompt already carries:
+   * daily notes and other files that are not enabled, and enabled files the system prompt left out
+   * for its budget. The enabled TEAM and GLOBAL files ({@link #systemPromptBlock}) and the owner's
+   * enabled PERSONAL files ({@link #ownerPromptBlock}) reach the model whole on every turn, so
+   * recalling their lines again would only crowd out memory; files still equal to their template
+   * are never recalled. Score {@code s / (s + 1)} of the weighted BM25 score {@code s}, in (0, 1).
    */
   public Recall prefetch(RecallRequest request) {
-    ensureAgent(request.agent());
-    List<RecallItem> items = new ArrayList<>();
-    Set<String> whole = new HashSet<>();
+    if (request.query().isBlank()) {
+      return Recall.empty();
+    }
     OwnerKey owner = request.owner();
-    if (owner != null && settings.perOwner()) {
-      Bucket personal = Bucket.personal(request.agent(), owner);
-      for (FileEntry entry : store.list(personal)) {
-        if (!entry.enabled() || items.size() >= request.limit()) {
-          continue;
+    Set<String> excluded = new HashSet<>(cachedBlock(request.agent()).shown());
+    excluded.addAll(cachedOwnerBlock(request.agent(), owner).shown());
+    List<Bucket> buckets = visibleBuckets(request.agent(), owner);
+    for (Bucket bucket : buckets) {
+      for (String name : WorkspaceRules.CORE_FILES) {
+        WorkspacePath path = WorkspacePath.of(name);
+        Optional<FileEntry> entry = store.entry(bucket, path);
+        if (entry.isPresent() && isTemplate(path, contentOf(bucket, entry.get()))) {
+          excluded.add(KeywordIndex.fileKey(bucket, path));
         }
-        String content = enabledContent(personal, entry);
-        if (content.isEmpty()) {
-          continue;
-        }
-        whole.add(KeywordIndex.fileKey(personal, entry.path()));
-        items.add(
-            new RecallItem(
-                "--- " + entry.path().value() + " (personal) ---\n" + content,
-                1.0,
-                Scope.PERSONAL,
-                owner,
-                source,
-                entry.updateTime(),
-                Map.of(
-                    "kind",
-                    "file",
-                    "file",
-                    entry.path().value(),
-                    "scope",
-                    "personal",
-                    "sortOrder",
-                    Integer.toString(entry.sortOrder()))));
       }
     }
-    int room = request.limit() - items.size();
-    if (room > 0 && !request.query().isBlank()) {
-      List<KeywordHit> hits =
-          index.search(
-              visibleBuckets(request.agent(), owner),
-              request.query(),
-              room,
-              settings.searchMaxFiles(),
-              settings.coreFileWeight(),
-              whole);
-      for (KeywordHit hit : hits) {
-        if (items.size() < request.limit()
-            && request.maySee(hit.bucket().scope(), hit.bucket().owner())) {
-          items.add(toItem(hit));
-        }
+    List<RecallItem> items = new ArrayList<>();
+    List<KeywordHit> hits =
+        index.search(
+            buckets,
+            request.query(),
+            request.limit(),
+            settings.searchMaxFiles(),
+            settings.coreFileWeight(),
+            excluded);
+    for (KeywordHit hit : hits) {
+      if (items.size() < request.limit()
+          && request.maySee(hit.bucket().scope(), hit.bucket().owner())) {
+        items.add(toItem(hit));
       }
     }
     items.sort(Comparator.comparingDouble(RecallItem::score).reversed());
     return Recall.of(items);
+  }
+
+  /** Whether {@code content} is still the template of a core file (ignoring outer whitespace). */
+  private boolean isTemplate(WorkspacePath path, String content) {
+    return path.atRoot()
+        && WorkspaceRules.CORE_FILES.contains(path.value())
+        && templates.get(path.value()).strip().equals(content.strip());
+  }
+
+  /** A core file's content through the same cache as enabled files (there are four per bucket). */
+  private String contentOf(Bucket bucket, FileEntry entry) {
+    return enabledContent(bucket, entry);
   }
 
   private RecallItem toItem(KeywordHit hit) {
@@ -561,8 +626,10 @@ public final class WorkspaceMemory implements AutoCloseable {
                   + marker
                   + "\n**User:** "
                   + DailyNotes.gist(turn.userMessage(), settings.turnGistChars())
-                  + "\n**Assistant:** "
-                  + DailyNotes.gist(turn.assistantReply(), settings.turnGistChars())
+                  + (turn.assistantReply().isBlank()
+                      ? "" // nothing was answered: no empty line to recall
+                      : "\n**Assistant:** "
+                          + DailyNotes.gist(turn.assistantReply(), settings.turnGistChars()))
                   + "\n";
           String next = (base.endsWith("\n") ? base : base + "\n") + "\n" + entry;
           if (next.getBytes(StandardCharsets.UTF_8).length > settings.fileMaxBytes()) {
