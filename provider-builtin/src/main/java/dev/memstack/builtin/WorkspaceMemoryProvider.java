@@ -40,11 +40,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>{@link #systemPromptBlock} joins the enabled TEAM and GLOBAL files ({@code --- NAME ---}),
  * cached until a write changes it; {@link #ownerPromptBlock} joins the owner's enabled PERSONAL
- * files the same way, cached per owner; {@link #prefetch} returns keyword hits in what neither block
- * carries (daily notes, files not enabled); {@link #syncTurn} appends a gist of the turn to the owner's daily note, once per
- * turn id; {@link #forget} removes the owner's PERSONAL files. The file tools are described in
- * {@link WorkspaceMemoryTools}. Configuration keys: see {@link BuiltinSettings}. Caveat: files
- * edited by hand while the provider runs are seen at the next restart.
+ * files the same way, cached per owner; {@link #prefetch} returns keyword hits in what neither
+ * block carries (daily notes, files not enabled); {@link #syncTurn} appends a gist of the turn to
+ * the owner's daily note, once per turn id; {@link #forget} removes the owner's PERSONAL files. The
+ * file tools are described in {@link WorkspaceMemoryTools}. Configuration keys: see {@link
+ * BuiltinSettings}. Caveat: files edited by hand while the provider runs are seen at the next
+ * restart.
  *
  * <p>With the host's chat model, memory maintains itself: {@link #syncTurn} also keeps the
  * conversation's recent messages ({@link ConversationBuffer}) and, past the gates, schedules a

@@ -296,7 +296,8 @@ class WorkspaceMemoryProviderTest {
       assertThat(fx.recall("a1", "user:1", "what is my name Ada", 5))
           .noneMatch(item -> item.text().contains("Ada"));
       assertThat(fx.provider.ownerPromptBlock(AgentId.of("a1"), OwnerKey.of("user:2"))).isEmpty();
-      assertThat(fx.recall("a1", "user:2", "Ada", 5)).noneMatch(item -> item.text().contains("Ada"));
+      assertThat(fx.recall("a1", "user:2", "Ada", 5))
+          .noneMatch(item -> item.text().contains("Ada"));
       assertThat(fx.provider.systemPromptBlock(AgentId.of("a1"))).doesNotContain("Ada");
 
       fx.tool(

@@ -111,6 +111,19 @@ public final class MemoryContextFence {
     return TAG.matcher(text).find() || TAG_TAIL.matcher(text).find();
   }
 
+  /**
+   * The letters and digits of {@code text}, lower case: the key under which the merge compares
+   * copies of one memory across providers (markup, punctuation and spacing differ between them).
+   */
+  static String letters(String text) {
+    StringBuilder out = new StringBuilder(text.length());
+    text.codePoints()
+        .filter(Character::isLetterOrDigit)
+        .map(Character::toLowerCase)
+        .forEach(out::appendCodePoint);
+    return out.toString();
+  }
+
   /** The key under which two texts count as duplicates: case and whitespace ignored. */
   static String normalise(String text) {
     return WHITESPACE.matcher(text).replaceAll(" ").strip().toLowerCase(Locale.ROOT);

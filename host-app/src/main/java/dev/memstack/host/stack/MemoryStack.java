@@ -30,15 +30,19 @@ import java.util.stream.Collectors;
  * memstack.stack.context.call-threads}) for their system-prompt block (unless the joined prompt is
  * cached) and their recall, each under {@code provider-timeout} and all under {@code deadline}; a
  * provider that is late, throws, is busy with earlier calls that never returned, or whose circuit
- * breaker is open is left out and reported, never waited for. Recall is merged fairly: items keep
- * their provider's score order and the providers take turns by rank (each provider's best item, in
- * stack order, then each one's second best, and so on), because scores of different providers
- * cannot be compared. Texts lose fence tags, duplicates (same text ignoring case and whitespace)
- * keep only the highest-scored copy, items a request may not see are dropped, and the rest is cut
- * to the char budget and fenced by {@link MemoryContextFence}. Without {@code explain} items carry
- * no metadata; with it they keep the provider's metadata plus {@code stack.rank} (1-based rank in
- * its provider's answer) and {@code stack.duplicates} (providers whose copy was dropped). Turns are
- * stripped of fenced blocks and handed to the {@link TurnOutbox}. Thread-safe.
+ * breaker is open is left out and reported, never waited for. Recall is merged by weighted
+ * reciprocal rank fusion ({@link StackProperties.Fusion}): scores of different providers cannot be
+ * compared, ranks can once weighted by how well each provider recalls; copies of one memory across
+ * providers (same text, or one text containing the other) are shown once and count for every
+ * provider that found them. Texts lose fence tags, items a request may not see are dropped, and the
+ * rest is cut to the char budget and fenced by {@link MemoryContextFence}. Without {@code explain}
+ * items carry only the provider's item {@code id} (what feedback names); with it they keep the
+ * provider's metadata plus {@code stack.rank} (1-based rank in its provider's answer) and {@code
+ * stack.duplicates} (providers whose copy was dropped). Providers that claim {@code OWNER_PROMPT}
+ * are asked for the owner's standing memory beside the system prompt, under the same timeout; it is
+ * joined into {@link ContextAnswer#ownerPrompt()}, outside the recall budget. {@link #feedback}
+ * hands the owner's confirmation of used items to the providers that take it. Turns are stripped of
+ * fenced blocks and handed to the {@link TurnOutbox}. Thread-safe.
  */
 public final class MemoryStack implements AutoCloseable {
 
@@ -50,6 +54,12 @@ public final class MemoryStack implements AutoCloseable {
 
   /** Metadata key of an item's rank within its provider's answer (explain only). */
   public static final String RANK = "stack.rank";
+
+  /**
+   * Metadata key of the stack's own score of an item (explain only): its fused score over the
+   * highest possible one (first in every provider's answer), in 0..1.
+   */
+  public static final String SCORE = "stack.score";
 
   /** Metadata key listing the providers whose duplicate copy was dropped (explain only). */
   public static final String DUPLICATES = "stack.duplicates";
@@ -221,7 +231,8 @@ public final class MemoryStack implements AutoCloseable {
       if (outcome.status() != DeadlineCalls.Status.OK) {
         problems.putIfAbsent(
             member.id(),
-            new Problem(statusOf(outcome), ProviderCalls.OWNER_PROMPT_BLOCK + ": " + outcome.detail()));
+            new Problem(
+                statusOf(outcome), ProviderCalls.OWNER_PROMPT_BLOCK + ": " + outcome.detail()));
         continue;
       }
       String block = MemoryContextFence.stripTags(outcome.value()).strip();
@@ -581,72 +592,117 @@ public final class MemoryStack implements AutoCloseable {
     return hidden;
   }
 
+  /** One memory as the merge sees it: the best-placed copy and what every copy contributed. */
+  private static final class Fused {
+    final Ranked first;
+    final String key;
+    double score;
+    final Set<String> duplicates = new LinkedHashSet<>();
+
+    Fused(Ranked first, String key) {
+      this.first = first;
+      this.key = key;
+    }
+  }
+
+  /** Shortest normalised text that may stand for a copy contained in a longer item. */
+  private static final int MIN_CONTAINED = 16;
+
   /**
-   * Drops duplicates (the highest score wins; a tie goes to the provider earlier in the stack),
-   * then takes the providers' items round-robin by rank, at most {@code limit}.
+   * Weighted reciprocal rank fusion of the providers' answers ({@link StackProperties.Fusion}):
+   * each item adds {@code weight / (k + rank)} to its memory, copies of one memory (same text, or
+   * one containing the other once case, spaces and punctuation are ignored) are one memory shown
+   * once as its best-placed copy, and the memories are taken by fused score (a tie goes to the
+   * better provider rank, then to the provider earlier in the stack), at most {@code limit}.
    */
-  private static List<RecallItem> merge(
+  private List<RecallItem> merge(
       List<StackMember> stack, List<List<RecallItem>> answers, int limit, boolean explain) {
-    Map<String, Ranked> best = new HashMap<>();
-    Map<String, Set<String>> dropped = new HashMap<>();
+    StackProperties.Fusion fusion = properties.fusion();
+    List<Ranked> all = new ArrayList<>();
     for (int m = 0; m < answers.size(); m++) {
       List<RecallItem> answer = answers.get(m);
       for (int r = 0; r < answer.size(); r++) {
-        Ranked candidate = new Ranked(m, r, answer.get(r));
-        String key = MemoryContextFence.normalise(candidate.item().text());
-        Ranked current = best.get(key);
-        if (current == null) {
-          best.put(key, candidate);
-        } else {
-          Ranked loser = candidate;
-          if (candidate.item().score() > current.item().score()) {
-            best.put(key, candidate);
-            loser = current;
-          }
-          dropped.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(loser.item().source());
-        }
+        all.add(new Ranked(m, r, answer.get(r)));
       }
     }
-    List<List<Ranked>> kept = new ArrayList<>();
-    for (int m = 0; m < answers.size(); m++) {
-      kept.add(new ArrayList<>());
+    // best contributions first, so that each memory is represented by its best-placed copy
+    all.sort(
+        Comparator.comparingDouble(
+                (Ranked x) -> -contribution(fusion, stack.get(x.member()).id(), x.rank()))
+            .thenComparingInt(Ranked::rank)
+            .thenComparingInt(Ranked::member));
+    List<Fused> memories = new ArrayList<>();
+    Map<String, Fused> byKey = new HashMap<>();
+    for (Ranked ranked : all) {
+      String key = MemoryContextFence.letters(ranked.item().text());
+      double contribution = contribution(fusion, stack.get(ranked.member()).id(), ranked.rank());
+      Fused copyOf = byKey.get(key);
+      if (copyOf == null) {
+        for (Fused memory : memories) {
+          if (sameMemory(memory.key, key)) {
+            copyOf = memory;
+            break;
+          }
+        }
+      }
+      if (copyOf == null) {
+        Fused memory = new Fused(ranked, key);
+        memory.score = contribution;
+        memories.add(memory);
+        byKey.put(key, memory);
+      } else {
+        if (!copyOf.duplicates.contains(ranked.item().source())
+            && ranked.member() != copyOf.first.member()) {
+          copyOf.score += contribution; // another provider found it too
+        }
+        copyOf.duplicates.add(ranked.item().source());
+      }
     }
-    for (Ranked ranked : best.values()) {
-      kept.get(ranked.member()).add(ranked);
-    }
-    for (List<Ranked> list : kept) {
-      list.sort(Comparator.comparingInt(Ranked::rank));
+    memories.sort(
+        Comparator.comparingDouble((Fused f) -> -f.score)
+            .thenComparingInt(f -> f.first.rank())
+            .thenComparingInt(f -> f.first.member()));
+    double best = 0;
+    for (int m = 0; m < stack.size(); m++) {
+      best += contribution(fusion, stack.get(m).id(), 0);
     }
     List<RecallItem> merged = new ArrayList<>();
-    for (int round = 0; merged.size() < limit; round++) {
-      boolean any = false;
-      for (int m = 0; m < kept.size() && merged.size() < limit; m++) {
-        List<Ranked> list = kept.get(m);
-        if (round < list.size()) {
-          any = true;
-          Ranked ranked = list.get(round);
-          merged.add(present(ranked, dropped, explain));
-        }
-      }
-      if (!any) {
+    for (Fused memory : memories) {
+      if (merged.size() >= limit) {
         break;
       }
+      memory.duplicates.remove(memory.first.item().source());
+      merged.add(present(memory, best, explain));
     }
     return merged;
   }
 
-  private static RecallItem present(
-      Ranked ranked, Map<String, Set<String>> dropped, boolean explain) {
-    RecallItem item = ranked.item();
+  private static double contribution(StackProperties.Fusion fusion, String provider, int rank) {
+    return fusion.weight(provider) / (fusion.k() + rank + 1);
+  }
+
+  /** Whether two normalised texts are copies of one memory: equal, or one holds the other. */
+  private static boolean sameMemory(String a, String b) {
+    if (a.equals(b)) {
+      return true;
+    }
+    String shorter = a.length() <= b.length() ? a : b;
+    String longer = shorter == a ? b : a;
+    return shorter.length() >= MIN_CONTAINED && longer.contains(shorter);
+  }
+
+  private static RecallItem present(Fused memory, double best, boolean explain) {
+    RecallItem item = memory.first.item();
     // Without explain only the provider's item id is kept: feedback names items by it.
     String itemId = item.metadata().get(ITEM_ID);
     Map<String, String> metadata = itemId == null ? Map.of() : Map.of(ITEM_ID, itemId);
     if (explain) {
       Map<String, String> signals = new LinkedHashMap<>(item.metadata());
-      signals.put(RANK, Integer.toString(ranked.rank() + 1));
-      Set<String> copies = dropped.get(MemoryContextFence.normalise(item.text()));
-      if (copies != null) {
-        signals.put(DUPLICATES, String.join(",", copies));
+      signals.put(RANK, Integer.toString(memory.first.rank() + 1));
+      signals.put(
+          SCORE, String.format(java.util.Locale.ROOT, "%.4f", best == 0 ? 0 : memory.score / best));
+      if (!memory.duplicates.isEmpty()) {
+        signals.put(DUPLICATES, String.join(",", memory.duplicates));
       }
       metadata = signals;
     }

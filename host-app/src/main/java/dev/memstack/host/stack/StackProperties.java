@@ -13,15 +13,18 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param systemPrompt Budget and caching of the joined system-prompt blocks.
  * @param breaker The circuit breaker kept per provider.
  * @param sync Delivery of finished turns to the providers.
+ * @param fusion How the providers' recall lists are merged into one ranking.
  */
 @ConfigurationProperties("memstack.stack")
 public record StackProperties(
     @DefaultValue Context context,
     @DefaultValue SystemPrompt systemPrompt,
     @DefaultValue Breaker breaker,
-    @DefaultValue Sync sync) {
+    @DefaultValue Sync sync,
+    @DefaultValue Fusion fusion) {
 
   public StackProperties {
+    fusion = fusion == null ? Fusion.defaults() : fusion;
     context = context == null ? Context.defaults() : context;
     systemPrompt = systemPrompt == null ? SystemPrompt.defaults() : systemPrompt;
     breaker = breaker == null ? Breaker.defaults() : breaker;
@@ -30,23 +33,27 @@ public record StackProperties(
 
   /** Every setting at its default. */
   public static StackProperties defaults() {
-    return new StackProperties(null, null, null, null);
+    return new StackProperties(null, null, null, null, null);
   }
 
   public StackProperties withContext(Context newContext) {
-    return new StackProperties(newContext, systemPrompt, breaker, sync);
+    return new StackProperties(newContext, systemPrompt, breaker, sync, fusion);
   }
 
   public StackProperties withSystemPrompt(SystemPrompt newSystemPrompt) {
-    return new StackProperties(context, newSystemPrompt, breaker, sync);
+    return new StackProperties(context, newSystemPrompt, breaker, sync, fusion);
   }
 
   public StackProperties withBreaker(Breaker newBreaker) {
-    return new StackProperties(context, systemPrompt, newBreaker, sync);
+    return new StackProperties(context, systemPrompt, newBreaker, sync, fusion);
+  }
+
+  public StackProperties withFusion(Fusion newFusion) {
+    return new StackProperties(context, systemPrompt, breaker, sync, newFusion);
   }
 
   public StackProperties withSync(Sync newSync) {
-    return new StackProperties(context, systemPrompt, breaker, newSync);
+    return new StackProperties(context, systemPrompt, breaker, newSync, fusion);
   }
 
   /**
@@ -96,6 +103,45 @@ public record StackProperties(
   }
 
   /**
+   * The merge of the providers' recall lists ({@code memstack.stack.fusion.*}): weighted reciprocal
+   * rank fusion, {@code Σ weight(provider) / (k + rank)} over the providers that returned an item,
+   * where copies of one memory (the same text, or one text containing the other, ignoring case,
+   * spaces and punctuation) count as one item. Scores of different providers do not compare; ranks
+   * do, once weighted by how well each provider recalls.
+   *
+   * @param k The rank offset: larger values flatten the difference between first and later ranks.
+   * @param weights Weight of each provider instance by id, in 0..10; a provider not listed weighs
+   *     1. The shipped defaults were measured on a real chat set (bench/RESULTS.md, "Recall on
+   *     REALTALK").
+   */
+  public record Fusion(
+      @DefaultValue("20") double k, @DefaultValue java.util.Map<String, Double> weights) {
+
+    public Fusion {
+      if (!(k >= 1 && k <= 1000)) {
+        throw new IllegalArgumentException("memstack.stack.fusion.k must be 1-1000, got: " + k);
+      }
+      weights = weights == null ? java.util.Map.of() : java.util.Map.copyOf(weights);
+      weights.forEach(
+          (id, weight) -> {
+            if (weight == null || !(weight >= 0 && weight <= 10)) {
+              throw new IllegalArgumentException(
+                  "memstack.stack.fusion.weights." + id + " must be 0-10, got: " + weight);
+            }
+          });
+    }
+
+    /** The weight of a provider instance: its configured weight, or 1. */
+    public double weight(String providerId) {
+      return weights.getOrDefault(providerId, 1.0);
+    }
+
+    public static Fusion defaults() {
+      return new Fusion(20, null);
+    }
+  }
+
+  /**
    * The joined system prompt ({@code memstack.stack.system-prompt.*}).
    *
    * @param budget Most characters of the joined blocks; longer prompts are cut at a line boundary
@@ -127,13 +173,8 @@ public record StackProperties(
           positive(retryAfter, Duration.ofSeconds(2), "memstack.stack.system-prompt.retry-after");
     }
 
-    /** The three settings of before the owner prompt, with the default owner budget. */
-    public SystemPrompt(int budget, Duration timeout, Duration retryAfter) {
-      this(budget, timeout, retryAfter, 16_000);
-    }
-
     public static SystemPrompt defaults() {
-      return new SystemPrompt(24_000, null, null);
+      return new SystemPrompt(24_000, null, null, 16_000);
     }
   }
 

@@ -93,6 +93,16 @@ abstract class VectorRecallScenario {
     assertThat(first.get("score").asDouble()).isPositive();
     assertThat(recalled.statusOf("vector")).isEqualTo("ok");
     assertThat(recalled.json().get("context").asString()).contains("Biscuit");
+    List<JsonNode> stackRecall = new java.util.ArrayList<>();
+    recalled.json().get("recall").forEach(stackRecall::add);
+    assertThat(stackRecall.get(0).get("text").asString())
+        .as("the stack's first item is the Biscuit memory: " + recalled)
+        .contains("Biscuit");
+    assertThat(texts(stackRecall))
+        .as("no template line and no line of a file the system prompt carries")
+        .noneMatch(t -> t.contains(".md (line") || t.contains("## Identity"));
+    assertThat(stackRecall)
+        .allSatisfy(item -> assertThat(item.get("score").asDouble()).isBetween(0.0, 1.0));
 
     Answer other = api.context(AGENT, "user:2", QUESTION);
     timings.mark("context call user:2", other.took());

@@ -21,6 +21,9 @@ final class FakeProvider implements MemoryProvider {
   volatile Function<AgentId, String> block = agent -> "";
   volatile Function<RecallRequest, Recall> recall = request -> Recall.empty();
   volatile Consumer<Turn> sync = turn -> {};
+  volatile java.util.function.BiFunction<AgentId, dev.memstack.spi.OwnerKey, String> ownerBlock;
+  volatile java.util.function.Function<List<String>, Integer> feedback;
+  final List<String> feedbackSeen = new CopyOnWriteArrayList<>();
   final AtomicInteger blockCalls = new AtomicInteger();
   final AtomicInteger recallCalls = new AtomicInteger();
   final List<RecallRequest> requests = new CopyOnWriteArrayList<>();
@@ -41,6 +44,30 @@ final class FakeProvider implements MemoryProvider {
     blockCalls.incrementAndGet();
     loadersSeen.add(Thread.currentThread().getContextClassLoader());
     return block.apply(agent);
+  }
+
+  @Override
+  public java.util.Set<dev.memstack.spi.Capability> capabilities() {
+    java.util.Set<dev.memstack.spi.Capability> caps =
+        java.util.EnumSet.noneOf(dev.memstack.spi.Capability.class);
+    if (ownerBlock != null) {
+      caps.add(dev.memstack.spi.Capability.OWNER_PROMPT);
+    }
+    if (feedback != null) {
+      caps.add(dev.memstack.spi.Capability.FEEDBACK);
+    }
+    return caps;
+  }
+
+  @Override
+  public String ownerPromptBlock(AgentId agent, dev.memstack.spi.OwnerKey owner) {
+    return ownerBlock.apply(agent, owner);
+  }
+
+  @Override
+  public int feedback(AgentId agent, dev.memstack.spi.OwnerKey owner, List<String> ids) {
+    feedbackSeen.addAll(ids);
+    return feedback.apply(ids);
   }
 
   @Override

@@ -58,7 +58,8 @@ class MemoryStackContextTest {
                 maxCalls,
                 64))
         .withSystemPrompt(
-            new StackProperties.SystemPrompt(24_000, Duration.ofMillis(providerTimeoutMs), null));
+            new StackProperties.SystemPrompt(
+                24_000, Duration.ofMillis(providerTimeoutMs), null, 16_000));
   }
 
   private static ContextQuery query(String text) {
@@ -294,7 +295,7 @@ class MemoryStackContextTest {
   }
 
   @Test
-  void duplicatesAcrossProvidersKeepOnlyTheBestScoredCopy() {
+  void duplicatesAcrossProvidersAreShownOnceAsTheBestPlacedCopyAndCountForBoth() {
     FakeProvider a = new FakeProvider("a");
     a.recall = request -> Recall.of(List.of(a.item("The user  lives in Lyon", 0.4)));
     FakeProvider b = new FakeProvider("b");
@@ -310,9 +311,13 @@ class MemoryStackContextTest {
 
     assertThat(answer.recall()).hasSize(2);
     RecallItem lyon = answer.recall().get(0);
-    assertThat(lyon.source()).isEqualTo("b");
-    assertThat(lyon.score()).isEqualTo(0.8);
-    assertThat(lyon.metadata()).containsEntry(MemoryStack.DUPLICATES, "a");
+    // both copies are first in their answers: the provider earlier in the stack shows it
+    assertThat(lyon.source()).isEqualTo("a");
+    assertThat(lyon.score()).isEqualTo(0.4);
+    assertThat(lyon.metadata()).containsEntry(MemoryStack.DUPLICATES, "b");
+    assertThat(Double.parseDouble(lyon.metadata().get(MemoryStack.SCORE)))
+        .as("found by both providers: the highest possible fused score")
+        .isEqualTo(1.0);
     assertThat(count(answer.context().toLowerCase(), "lyon")).isEqualTo(1);
   }
 
@@ -356,7 +361,7 @@ class MemoryStackContextTest {
     ContextAnswer plain = stack.context(query("q"));
     ContextAnswer explained = stack.context(new ContextQuery(AGENT, OWNER, null, "q", 0, true));
 
-    assertThat(plain.recall().get(0).metadata()).isEmpty();
+    assertThat(plain.recall().get(0).metadata()).isEmpty(); // the item has no id to keep
     assertThat(explained.recall().get(0).metadata())
         .containsEntry("vectorScore", "0.81")
         .containsEntry("keywordScore", "0.2")
@@ -648,5 +653,131 @@ class MemoryStackContextTest {
       count++;
     }
     return count;
+  }
+
+  @Test
+  void theOwnerPromptIsJoinedWholeOutsideTheRecallBudgetAndALateOneIsLeftOut() {
+    FakeProvider profile = new FakeProvider("profile");
+    String longProfile = "--- PROFILE.md (personal) ---\n" + "- likes green tea\n".repeat(600);
+    profile.ownerBlock = (agent, owner) -> owner.equals(OWNER) ? longProfile : "";
+    profile.recalls("a recalled memory");
+    FakeProvider hung = new FakeProvider("hung");
+    hung.ownerBlock = (agent, owner) -> FakeProvider.hang(releaseHung);
+    FakeProvider plain = new FakeProvider("plain").recalls("another memory");
+    members.add(profile);
+    members.add(hung);
+    members.add(plain);
+    stack(timing(1_000, 600, 4));
+
+    ContextAnswer answer = stack.context(query("tea"));
+
+    assertThat(answer.ownerPrompt()).isEqualTo(longProfile.strip());
+    assertThat(answer.ownerPrompt().length()).isGreaterThan(8_000); // past the recall budget
+    assertThat(answer.context()).contains("a recalled memory").contains("another memory");
+    assertThat(answer.context()).doesNotContain("likes green tea");
+    assertThat(report(answer, "hung").status()).isEqualTo("timeout");
+    assertThat(report(answer, "hung").detail()).contains("ownerPromptBlock");
+    assertThat(report(answer, "plain").status()).isEqualTo("ok");
+    ContextAnswer other =
+        stack.context(new ContextQuery(AGENT, OwnerKey.of("user:2"), "c1", "tea", 0, false));
+    assertThat(other.ownerPrompt()).isEmpty();
+  }
+
+  @Test
+  void theOwnerPromptIsCutToItsBudgetWithAMarker() {
+    FakeProvider profile = new FakeProvider("profile");
+    profile.ownerBlock = (agent, owner) -> "- a line of the profile\n".repeat(2_000);
+    members.add(profile);
+    stack(
+        timing(2_000, 1_500, 4)
+            .withSystemPrompt(
+                new StackProperties.SystemPrompt(24_000, Duration.ofMillis(1_500), null, 1_000)));
+
+    ContextAnswer answer = stack.context(query("q"));
+
+    assertThat(answer.ownerPrompt().length()).isLessThanOrEqualTo(1_000);
+    assertThat(answer.ownerPrompt()).endsWith("the rest is left out]");
+  }
+
+  @Test
+  void anItemIdIsKeptWithoutExplainSoFeedbackCanNameIt() {
+    FakeProvider vector = new FakeProvider("vector");
+    vector.recall =
+        request ->
+            Recall.of(
+                List.of(
+                    new RecallItem(
+                        "fact",
+                        0.7,
+                        Scope.TEAM,
+                        null,
+                        "vector",
+                        null,
+                        Map.of("id", "r-1", "vectorScore", "0.81"))));
+    members.add(vector);
+    stack(timing(2_000, 1_500, 4));
+
+    assertThat(stack.context(query("q")).recall().get(0).metadata())
+        .containsExactly(Map.entry("id", "r-1"));
+  }
+
+  @Test
+  void feedbackReachesTheProvidersThatTakeItAndNamesAnUnknownOne() {
+    FakeProvider vector = new FakeProvider("vector");
+    vector.feedback = ids -> (int) ids.stream().filter(id -> id.startsWith("r-")).count();
+    FakeProvider plain = new FakeProvider("plain");
+    members.add(vector);
+    members.add(plain);
+    stack(timing(2_000, 1_500, 4));
+
+    Map<String, Integer> applied =
+        stack.feedback(
+            AGENT, OWNER, Map.of("vector", List.of("r-1", "x-2"), "plain", List.of("p-1")));
+
+    assertThat(applied).containsEntry("vector", 1).containsEntry("plain", -1);
+    assertThat(vector.feedbackSeen).containsExactly("r-1", "x-2");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> stack.feedback(AGENT, OWNER, Map.of("nope", List.of("r-1"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'nope'");
+  }
+
+  @Test
+  void anItemContainedInAnotherProvidersLongerItemIsOneMemory() {
+    FakeProvider notes = new FakeProvider("notes");
+    notes.recalls(
+        "### 10:15 · web · conversation c1\n**User:** I adopted a greyhound named Biscuit");
+    FakeProvider vector = new FakeProvider("vector");
+    vector.recalls("user: I adopted a greyhound named Biscuit", "user: my cat is called Tom");
+    members.add(notes);
+    members.add(vector);
+    stack(timing(2_000, 1_500, 4));
+
+    ContextAnswer answer = stack.context(new ContextQuery(AGENT, OWNER, null, "q", 0, true));
+
+    assertThat(answer.recall()).hasSize(2);
+    assertThat(answer.recall().get(0).metadata()).containsEntry(MemoryStack.DUPLICATES, "vector");
+    assertThat(answer.recall().get(1).text()).contains("Tom");
+  }
+
+  @Test
+  void providerWeightsDecideBetweenFirstPlacesAndAWeightOfZeroLeavesAProviderLast() {
+    FakeProvider weak = new FakeProvider("weak").recalls("weak first", "weak second");
+    FakeProvider strong = new FakeProvider("strong").recalls("strong first", "strong second");
+    members.add(weak);
+    members.add(strong);
+    stack(timing(2_000, 1_500, 4).withFusion(new StackProperties.Fusion(20, Map.of("weak", 0.5))));
+
+    assertThat(stack.context(query("q")).recall())
+        .extracting(RecallItem::text)
+        .containsExactly("strong first", "strong second", "weak first", "weak second");
+
+    stack.close();
+    outbox.close();
+    stack(timing(2_000, 1_500, 4));
+    assertThat(stack.context(query("q")).recall())
+        .as("equal weights: the providers take turns, the earlier in the stack first")
+        .extracting(RecallItem::text)
+        .containsExactly("weak first", "strong first", "weak second", "strong second");
   }
 }

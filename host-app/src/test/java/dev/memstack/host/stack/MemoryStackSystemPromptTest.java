@@ -38,7 +38,7 @@ class MemoryStackSystemPromptTest {
         StackProperties.defaults()
             .withSystemPrompt(
                 new StackProperties.SystemPrompt(
-                    budget, Duration.ofMillis(800), Duration.ofSeconds(30)));
+                    budget, Duration.ofMillis(800), Duration.ofSeconds(30), 16_000));
     outbox = new InMemoryTurnOutbox(members, calls, properties.sync());
     stack = new MemoryStack(members, calls, cache, outbox, properties, clock);
     return stack;
