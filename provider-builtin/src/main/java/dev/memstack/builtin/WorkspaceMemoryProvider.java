@@ -95,7 +95,11 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
     this.specs = List.copyOf(all);
     dreaming.start();
     EnumSet<Capability> caps =
-        EnumSet.of(Capability.FORGET, Capability.SHARED_MEMORY, Capability.RECALLS_TURNS);
+        EnumSet.of(
+            Capability.FORGET,
+            Capability.SHARED_MEMORY,
+            Capability.RECALLS_TURNS,
+            Capability.BATCH_SYNC);
     if (settings.perOwner()) {
       caps.add(Capability.PERSONAL_MEMORY);
       caps.add(Capability.OWNER_PROMPT);
@@ -128,9 +132,20 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
 
   @Override
   public void syncTurn(Turn turn) {
+    syncTurns(List.of(turn));
+  }
+
+  /**
+   * Writes the daily-note entries of all the turns with one commit per owner, then feeds each turn
+   * to the conversation buffer and the extraction gates in order.
+   */
+  @Override
+  public void syncTurns(List<Turn> turns) {
     open();
-    memory.syncTurn(turn);
-    extraction.afterTurn(turn, conversations.append(turn));
+    memory.syncTurns(turns);
+    for (Turn turn : turns) {
+      extraction.afterTurn(turn, conversations.append(turn));
+    }
   }
 
   @Override

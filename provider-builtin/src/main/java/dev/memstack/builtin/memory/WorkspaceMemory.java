@@ -595,55 +595,84 @@ public final class WorkspaceMemory implements AutoCloseable {
    * @return whether an entry was written
    */
   public boolean syncTurn(Turn turn) {
-    if (settings.skipCronTurns() && turn.triggerSource() == TriggerSource.CRON) {
-      return false;
+    return syncTurns(List.of(turn)).contains(turn.turnId());
+  }
+
+  /**
+   * Appends several turns as {@link #syncTurn} does, in their order, with one transaction (one
+   * durable commit and one index refresh) per bucket instead of one per turn.
+   *
+   * @return the ids of the turns whose entries were written
+   */
+  public Set<String> syncTurns(List<Turn> turns) {
+    Map<Bucket, List<Turn>> byBucket = new LinkedHashMap<>();
+    for (Turn turn : turns) {
+      if (settings.skipCronTurns() && turn.triggerSource() == TriggerSource.CRON) {
+        continue;
+      }
+      ensureAgent(turn.agent());
+      Bucket bucket =
+          settings.perOwner()
+              ? Bucket.personal(turn.agent(), turn.owner())
+              : Bucket.team(turn.agent());
+      byBucket.computeIfAbsent(bucket, b -> new ArrayList<>()).add(turn);
     }
-    ensureAgent(turn.agent());
-    Bucket bucket =
-        settings.perOwner()
-            ? Bucket.personal(turn.agent(), turn.owner())
-            : Bucket.team(turn.agent());
+    Set<String> written = new HashSet<>();
+    byBucket.forEach(
+        (bucket, ofBucket) ->
+            written.addAll(
+                store.update(
+                    bucket,
+                    tx -> {
+                      Set<String> done = new HashSet<>();
+                      for (Turn turn : ofBucket) {
+                        if (append(tx, bucket, turn)) {
+                          done.add(turn.turnId());
+                        }
+                      }
+                      return done;
+                    })));
+    return written;
+  }
+
+  private boolean append(BucketTransaction tx, Bucket bucket, Turn turn) {
     ZonedDateTime time = turn.time().atZone(clock.getZone());
     LocalDate date = time.toLocalDate();
     WorkspacePath note = WorkspacePath.dailyNote(date);
     String marker = "<!-- turn:" + DailyNotes.markerId(turn.turnId()) + " -->";
-    return store.update(
-        bucket,
-        tx -> {
-          Optional<String> current = tx.read(note);
-          if (current.isPresent() && current.get().contains(marker)) {
-            return false;
-          }
-          String base = current.orElse("# " + date + "\n");
-          String entry =
-              "### "
-                  + TIME.format(time)
-                  + " · "
-                  + turn.triggerSource().wireName()
-                  + " · conversation "
-                  + DailyNotes.gist(turn.conversationId(), 64)
-                  + " "
-                  + marker
-                  + "\n**User:** "
-                  + DailyNotes.gist(turn.userMessage(), settings.turnGistChars())
-                  + (turn.assistantReply().isBlank()
-                      ? "" // nothing was answered: no empty line to recall
-                      : "\n**Assistant:** "
-                          + DailyNotes.gist(turn.assistantReply(), settings.turnGistChars()))
-                  + "\n";
-          String next = (base.endsWith("\n") ? base : base + "\n") + "\n" + entry;
-          if (next.getBytes(StandardCharsets.UTF_8).length > settings.fileMaxBytes()) {
-            log.warn(
-                "daily note {} of {} is full ({} bytes); turn {} is not written",
-                note,
-                bucket,
-                settings.fileMaxBytes(),
-                turn.turnId());
-            return false;
-          }
-          tx.write(note, next, WorkspaceRules.metaForNewFile(note));
-          return true;
-        });
+    Optional<String> current = tx.read(note);
+    if (current.isPresent() && current.get().contains(marker)) {
+      return false;
+    }
+    String base = current.orElse("# " + date + "\n");
+    String entry =
+        "### "
+            + TIME.format(time)
+            + " · "
+            + turn.triggerSource().wireName()
+            + " · conversation "
+            + DailyNotes.gist(turn.conversationId(), 64)
+            + " "
+            + marker
+            + "\n**User:** "
+            + DailyNotes.gist(turn.userMessage(), settings.turnGistChars())
+            + (turn.assistantReply().isBlank()
+                ? "" // nothing was answered: no empty line to recall
+                : "\n**Assistant:** "
+                    + DailyNotes.gist(turn.assistantReply(), settings.turnGistChars()))
+            + "\n";
+    String next = (base.endsWith("\n") ? base : base + "\n") + "\n" + entry;
+    if (next.getBytes(StandardCharsets.UTF_8).length > settings.fileMaxBytes()) {
+      log.warn(
+          "daily note {} of {} is full ({} bytes); turn {} is not written",
+          note,
+          bucket,
+          settings.fileMaxBytes(),
+          turn.turnId());
+      return false;
+    }
+    tx.write(note, next, WorkspaceRules.metaForNewFile(note));
+    return true;
   }
 
   /** Removes every PERSONAL file of {@code owner} in every agent; returns how many. */
