@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -39,7 +40,9 @@ final class InMemoryReferenceProvider implements MemoryProvider {
     /** Stores a turn again each time it is delivered. */
     STORES_DUPLICATES,
     /** Keeps answering after close. */
-    WORKS_AFTER_CLOSE
+    WORKS_AFTER_CLOSE,
+    /** Counts feedback for every owner at once, applies any id, and lets it outweigh relevance. */
+    SHARES_FEEDBACK
   }
 
   static final Set<Capability> ALL_CAPABILITIES =
@@ -47,7 +50,8 @@ final class InMemoryReferenceProvider implements MemoryProvider {
           Capability.FORGET,
           Capability.PERSONAL_MEMORY,
           Capability.SHARED_MEMORY,
-          Capability.RECALLS_TURNS);
+          Capability.RECALLS_TURNS,
+          Capability.FEEDBACK);
 
   private record Entry(
       String key,
@@ -62,6 +66,12 @@ final class InMemoryReferenceProvider implements MemoryProvider {
   private final Flaw flaw;
   private final Set<Capability> capabilities;
   private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+
+  /**
+   * Feedback counts by owner (by {@code null} for everybody, with {@link Flaw#SHARES_FEEDBACK}).
+   */
+  private final Map<Optional<OwnerKey>, Map<String, Long>> feedback = new ConcurrentHashMap<>();
+
   private final AtomicLong sharedIds = new AtomicLong();
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -108,10 +118,16 @@ final class InMemoryReferenceProvider implements MemoryProvider {
       if (flaw != Flaw.LEAKS_PERSONAL && !request.maySee(e.scope(), e.owner())) {
         continue;
       }
-      double score = blank ? 0 : cosine(query, e.vector());
-      if (blank || score > 0.05) {
+      double similarity = blank ? 0 : cosine(query, e.vector());
+      if (blank || similarity > 0.05) {
+        long used = feedbackCount(request.owner(), e.key());
+        double score =
+            flaw == Flaw.SHARES_FEEDBACK
+                ? similarity + used
+                : similarity * (1 + 0.03 * Math.min(1.0, used / 15.0));
         items.add(
-            new RecallItem(e.text(), score, e.scope(), e.owner(), id(), e.createdAt(), Map.of()));
+            new RecallItem(
+                e.text(), score, e.scope(), e.owner(), id(), e.createdAt(), Map.of("id", e.key())));
       }
     }
     items.sort(
@@ -150,9 +166,39 @@ final class InMemoryReferenceProvider implements MemoryProvider {
   }
 
   @Override
+  public int feedback(AgentId agent, OwnerKey owner, List<String> ids) {
+    ensureOpen();
+    Optional<OwnerKey> counted =
+        flaw == Flaw.SHARES_FEEDBACK ? Optional.empty() : Optional.of(owner);
+    int applied = 0;
+    for (String id : new java.util.LinkedHashSet<>(ids)) {
+      Entry e = entries.get(id);
+      boolean visible =
+          e != null
+              && visibleToAgent(e, agent)
+              && (e.scope() != Scope.PERSONAL || owner.equals(e.owner()));
+      if (visible || flaw == Flaw.SHARES_FEEDBACK) {
+        feedback.computeIfAbsent(counted, o -> new ConcurrentHashMap<>()).merge(id, 1L, Long::sum);
+        applied++;
+      }
+    }
+    return applied;
+  }
+
+  private long feedbackCount(OwnerKey owner, String key) {
+    if (owner == null && flaw != Flaw.SHARES_FEEDBACK) {
+      return 0;
+    }
+    Optional<OwnerKey> counted =
+        flaw == Flaw.SHARES_FEEDBACK ? Optional.empty() : Optional.of(owner);
+    return feedback.getOrDefault(counted, Map.of()).getOrDefault(key, 0L);
+  }
+
+  @Override
   public long forget(OwnerKey owner) {
     ensureOpen();
     long removed = 0;
+    feedback.remove(Optional.of(owner));
     for (Entry e : List.copyOf(entries.values())) {
       if (e.scope() == Scope.PERSONAL
           && owner.equals(e.owner())

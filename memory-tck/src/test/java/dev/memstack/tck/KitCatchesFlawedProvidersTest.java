@@ -63,6 +63,15 @@ class KitCatchesFlawedProvidersTest {
   }
 
   @Test
+  void theFeedbackTestsFailOnAProviderThatSharesFeedbackBetweenOwners() {
+    Map<String, TestExecutionResult> results = run(SharingFeedbackKit.class);
+
+    assertThat(failed(results))
+        .containsExactly(
+            "appliesNoUnknownOrForeignId", "oneOwnersFeedbackLeavesAnotherOwnersAnswerUnchanged");
+  }
+
+  @Test
   void testsOfUndeclaredCapabilitiesAreSkippedAndTheRestPass() {
     Map<String, TestExecutionResult> results = run(NoCapabilitiesKit.class);
 
@@ -72,6 +81,9 @@ class KitCatchesFlawedProvidersTest {
         .isEqualTo(Status.ABORTED);
     assertThat(statusOf(results, "teamMemoryIsVisibleToEveryOwnerOfTheAgent"))
         .isEqualTo(Status.ABORTED);
+    assertThat(statusOf(results, "oneOwnersFeedbackLeavesAnotherOwnersAnswerUnchanged"))
+        .isEqualTo(Status.ABORTED);
+    assertThat(statusOf(results, "appliesNoUnknownOrForeignId")).isEqualTo(Status.ABORTED);
     assertThat(statusOf(results, "ownerAsPersonalMemoryNeverAppearsInOwnerBsRecall"))
         .isEqualTo(Status.SUCCESSFUL);
   }
@@ -153,6 +165,15 @@ class KitCatchesFlawedProvidersTest {
     protected MemoryProvider createProvider(ProviderContext context) {
       return new InMemoryReferenceProvider(
           context, Flaw.WORKS_AFTER_CLOSE, InMemoryReferenceProvider.ALL_CAPABILITIES);
+    }
+  }
+
+  @ExtendWith(OnlyWhenLaunchedBySelfTest.class)
+  static class SharingFeedbackKit extends FlawedKit {
+    @Override
+    protected MemoryProvider createProvider(ProviderContext context) {
+      return new InMemoryReferenceProvider(
+          context, Flaw.SHARES_FEEDBACK, InMemoryReferenceProvider.ALL_CAPABILITIES);
     }
   }
 

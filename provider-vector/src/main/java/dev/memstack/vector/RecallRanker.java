@@ -1,5 +1,6 @@
 package dev.memstack.vector;
 
+import dev.memstack.spi.OwnerKey;
 import dev.memstack.vector.lifecycle.Lifecycle;
 import dev.memstack.vector.store.MemoryVectorStore;
 import java.time.Instant;
@@ -15,11 +16,21 @@ import org.springframework.ai.vectorstore.filter.Filter;
 /**
  * Hybrid ranking within a filter: the vector hits above the threshold and the BM25 hits are fused
  * by weighted reciprocal rank fusion, {@code Σ w / (k + rank)}, normalised so that an item ranked
- * first in both lists scores 1, then multiplied by a mild recency factor {@code 1 − r + r ·
- * 0.5^(age / half-life)} and, with the lifecycle on, by weight × (1 + 0.05 × reinforcements)
- * ({@link Lifecycle#rankFactor}; 1 for records without lifecycle metadata). Keyword hits need no
- * vector threshold: names, codes and rare words are what BM25 is for. Each result carries the
- * signals behind its rank.
+ * first in both lists scores 1 (the relevance, 0..1), then multiplied by a mild recency factor
+ * {@code 1 − r + r · 0.5^(age / half-life)} (0..1), with the lifecycle on by the record's weight
+ * ({@link Lifecycle#rankFactor}, 0..1; 1 for records without lifecycle metadata), and for a request
+ * with an owner by that owner's feedback factor {@code 1 + }{@value #FEEDBACK_BONUS}{@code · min(1,
+ * log2(1 + n) / 4)} for the owner's feedback count {@code n} of the record (1 without feedback, at
+ * most {@code 1 + }{@value #FEEDBACK_BONUS}, reached at {@value #FEEDBACK_SATURATION}
+ * confirmations). The product is divided by that maximum, so the final score lies in [0, 1]: 1 is
+ * an item ranked first by both searches, brand new, of full weight and with the most feedback.
+ * Feedback only changes the order of two items whose scores without it differ by less than 3 % of
+ * the larger: it orders near-ties and never lifts a clearly less relevant item above a more
+ * relevant one (two adjacent ranks of one search list differ by more near the top: 1/(k+1) against
+ * 1/(k+2) is 4.8 % at k = 20); it is the owner's own count, so another owner's feedback never
+ * changes this ranking. Nothing here writes: being ranked is not evidence of being useful. Keyword
+ * hits need no vector threshold: names, codes and rare words are what BM25 is for. Each result
+ * carries the signals behind its rank.
  */
 final class RecallRanker {
 
@@ -29,6 +40,38 @@ final class RecallRanker {
   private final MemoryVectorStore store;
   private final VectorSettings settings;
   private final boolean lifecycle;
+
+  /** The most the feedback factor adds: 3 % of the score. */
+  static final double FEEDBACK_BONUS = 0.03;
+
+  /** The feedback count at which the factor reaches its maximum ({@code log2(1 + 15) = 4}). */
+  static final long FEEDBACK_SATURATION = 15;
+
+  /**
+   * {@code 1 + FEEDBACK_BONUS · min(1, log2(1 + n) / 4)}: 1 for no feedback, 1.0075 after one
+   * confirmation, 1.015 after three, 1.03 from fifteen on.
+   */
+  static double feedbackFactor(long count) {
+    if (count <= 0) {
+      return 1.0;
+    }
+    double log2 = Math.log1p((double) count) / Math.log(2);
+    double saturation = Math.log1p((double) FEEDBACK_SATURATION) / Math.log(2);
+    return 1 + FEEDBACK_BONUS * Math.min(1.0, log2 / saturation);
+  }
+
+  /**
+   * The final score, in [0, 1]: relevance × recency × weight × feedback factor over the largest
+   * feedback factor, clamped (a factor outside its range, or NaN, cannot leave the bounds). With
+   * every factor in its range the clamp never applies, so it never reorders items.
+   */
+  static double score(double relevance, double recency, double weight, double feedbackFactor) {
+    double score = relevance * recency * weight * feedbackFactor / (1 + FEEDBACK_BONUS);
+    if (!(score > 0)) {
+      return 0; // negative or NaN
+    }
+    return Math.min(1.0, score);
+  }
 
   RecallRanker(MemoryVectorStore store, VectorSettings settings) {
     this(store, settings, false);
@@ -40,13 +83,26 @@ final class RecallRanker {
     this.lifecycle = lifecycle;
   }
 
+  /** {@link #rank(float[], String, Filter.Expression, OwnerKey, int, Instant)} without feedback. */
+  List<Ranked> rank(
+      float[] queryVector, String query, Filter.Expression filter, int limit, Instant now) {
+    return rank(queryVector, query, filter, null, limit, now);
+  }
+
   /**
    * The best {@code limit} documents for the query within the filter.
    *
    * @param queryVector the embedded query, or {@code null} to rank by keywords alone
+   * @param owner whose feedback counts order near-ties, or {@code null} for none; the filter must
+   *     only match records this owner may see
    */
   List<Ranked> rank(
-      float[] queryVector, String query, Filter.Expression filter, int limit, Instant now) {
+      float[] queryVector,
+      String query,
+      Filter.Expression filter,
+      OwnerKey owner,
+      int limit,
+      Instant now) {
     int candidates = Math.max(limit * 3, 20);
     List<Document> vector =
         queryVector == null || settings.vectorWeight() == 0
@@ -69,6 +125,9 @@ final class RecallRanker {
       c.keywordScore = doc.getScore();
     }
 
+    Map<String, Long> feedback =
+        owner == null || byId.isEmpty() ? Map.of() : store.feedback(owner, byId.keySet());
+
     double k = settings.rrfK();
     double best = (settings.vectorWeight() + settings.keywordWeight()) / (k + 1);
     List<Ranked> ranked = new ArrayList<>(byId.size());
@@ -82,8 +141,10 @@ final class RecallRanker {
       }
       double recency = recency(c.document, now);
       Map<String, Object> metadata = c.document.getMetadata();
-      double lifecycleFactor = lifecycle ? Lifecycle.rankFactor(metadata) : 1.0;
-      double score = fused / best * recency * lifecycleFactor;
+      double weight = lifecycle ? Lifecycle.rankFactor(metadata) : 1.0;
+      long uses = feedback.getOrDefault(c.document.getId(), 0L);
+      double feedbackFactor = feedbackFactor(uses);
+      double score = score(fused / best, recency, weight, feedbackFactor);
       Map<String, String> signals = new LinkedHashMap<>();
       if (c.vectorRank > 0) {
         signals.put("vector_score", format(c.vectorScore));
@@ -95,9 +156,12 @@ final class RecallRanker {
       }
       signals.put("fused", format(fused / best));
       signals.put("recency", format(recency));
-      if (lifecycle && (Lifecycle.tracked(metadata) || Lifecycle.reinforcements(metadata) > 0)) {
-        signals.put("weight", format(Lifecycle.weight(metadata)));
-        signals.put("reinforcements", Long.toString(Lifecycle.reinforcements(metadata)));
+      if (lifecycle && Lifecycle.tracked(metadata)) {
+        signals.put("weight", format(weight));
+      }
+      if (owner != null) {
+        signals.put("feedback", Long.toString(uses));
+        signals.put("feedback_factor", format(feedbackFactor));
       }
       ranked.add(new Ranked(c.document, score, signals));
     }

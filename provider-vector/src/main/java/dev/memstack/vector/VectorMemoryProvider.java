@@ -20,7 +20,6 @@ import dev.memstack.vector.lifecycle.DecayJob;
 import dev.memstack.vector.lifecycle.DecayScheduler;
 import dev.memstack.vector.lifecycle.LifecycleSettings;
 import dev.memstack.vector.lifecycle.MergeCandidates;
-import dev.memstack.vector.lifecycle.RecallReinforcer;
 import dev.memstack.vector.store.MemoryFilters;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryStatus;
@@ -48,13 +47,18 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * PERSONAL {@code RAW} records (long texts in chunks; text dated and marked with who said it; ids
  * derived from the turn id, so a redelivered turn stores nothing new). {@link #prefetch} ranks the
  * records the owner may see (their PERSONAL records of the agent, the agent's TEAM records, GLOBAL
- * records; ACTIVE only) by fusing vector and BM25 ranks with a mild recency factor; each item
- * carries its id, type, status and ranking signals in its metadata. Tools: {@code remember}, {@code
- * recall}, {@code list_memories}, {@code update_memory_status}, {@code delete_memory}. The system
- * prompt block is always empty: shared memory is recalled by relevance, not pinned into prompts.
- * With a chat model, each new turn also yields typed facts ({@link FactConsolidator}) on a
- * provider-owned maintenance thread, which also writes recall reinforcements ({@link
- * RecallReinforcer}) and runs the nightly decay ({@link DecayScheduler}); {@code
+ * records; ACTIVE only) by fusing vector and BM25 ranks with a mild recency factor, the record's
+ * lifecycle weight and the owner's own feedback count ({@link RecallRanker}); each item carries its
+ * id, type, status and ranking signals in its metadata, and its score lies in [0, 1] (relative
+ * relevance within this answer's ranking, 1 for an item ranked first by both searches, brand new,
+ * of full weight and with the most feedback; scores of different queries do not compare). {@code
+ * prefetch} writes nothing: being shown is not evidence of being useful. {@link #feedback} is the
+ * only signal recall learns from: counts per owner and record, kept by the store apart from the
+ * records, with an effect bounded to near-ties. Tools: {@code remember}, {@code recall}, {@code
+ * list_memories}, {@code update_memory_status}, {@code delete_memory}. The system prompt block is
+ * always empty: shared memory is recalled by relevance, not pinned into prompts. With a chat model,
+ * each new turn also yields typed facts ({@link FactConsolidator}) on a provider-owned maintenance
+ * thread, which also runs the nightly, purely time-based decay ({@link DecayScheduler}); {@code
  * find_merge_candidates} reports strongly overlapping records. Configuration keys: see {@link
  * VectorSettings}, {@link FactSettings} and {@link LifecycleSettings}; store keys are read by the
  * store.
@@ -67,7 +71,8 @@ public final class VectorMemoryProvider implements MemoryProvider {
           Capability.PERSONAL_MEMORY,
           Capability.SHARED_MEMORY,
           Capability.RECALLS_TURNS,
-          Capability.BATCH_SYNC);
+          Capability.BATCH_SYNC,
+          Capability.FEEDBACK);
 
   private final String id;
   private final String storeName;
@@ -80,7 +85,6 @@ public final class VectorMemoryProvider implements MemoryProvider {
   private final LifecycleSettings lifecycle;
   private final ScheduledExecutorService maintenance;
   private final FactConsolidator facts;
-  private final RecallReinforcer reinforcer;
   private final DecayScheduler decay;
   private final MergeCandidates merges;
   private volatile boolean closed;
@@ -134,11 +138,9 @@ public final class VectorMemoryProvider implements MemoryProvider {
     this.facts = new FactConsolidator(store, embedder, model, factSettings, clock, maintenance);
     this.merges = new MergeCandidates(store, embedder);
     if (lifecycle.enabled()) {
-      this.reinforcer = new RecallReinforcer(store, clock, maintenance);
       this.decay = new DecayScheduler(new DecayJob(store, clock), clock, lifecycle);
       this.decay.start(maintenance);
     } else {
-      this.reinforcer = null;
       this.decay = null;
     }
   }
@@ -170,21 +172,63 @@ public final class VectorMemoryProvider implements MemoryProvider {
         MemoryFilters.and(
             MemoryFilters.visibleTo(request.agent(), request.owner()),
             MemoryFilters.eq(MemoryVectorStore.STATUS, MemoryStatus.ACTIVE.name()));
-    List<RecallRanker.Ranked> ranked = guarded(() -> rank(request.query(), filter, limit));
+    List<RecallRanker.Ranked> ranked =
+        guarded(() -> rank(request.query(), filter, request.owner(), limit));
     List<RecallItem> items = new ArrayList<>(ranked.size());
     for (RecallRanker.Ranked r : ranked) {
       items.add(item(r));
     }
-    if (reinforcer != null && !ranked.isEmpty()) {
-      // counted in memory; written later on the maintenance thread, never on this path
-      reinforcer.recalled(ranked.stream().map(r -> r.document().getId()).toList());
-    }
-    return Recall.of(items);
+    return Recall.of(items); // records nothing: being shown is not evidence of being useful
   }
 
+  /** Ranks without feedback (the tools' recall). */
   List<RecallRanker.Ranked> rank(String query, Filter.Expression filter, int limit) {
+    return rank(query, filter, null, limit);
+  }
+
+  /**
+   * @param owner whose feedback orders near-ties, or {@code null}; {@code filter} must match only
+   *     records this owner may see
+   */
+  List<RecallRanker.Ranked> rank(
+      String query, Filter.Expression filter, OwnerKey owner, int limit) {
     float[] vector = embedder.embedQuery(query);
-    return ranker.rank(vector, query, filter, limit, clock.instant());
+    return ranker.rank(vector, query, filter, owner, limit, clock.instant());
+  }
+
+  /**
+   * Adds one to the owner's feedback count of each recalled record among {@code ids} that exists
+   * and that the owner may see ({@link #visible}: their own PERSONAL records of the agent, the
+   * agent's TEAM records, GLOBAL records; any status); other ids are ignored, and an id given twice
+   * in one call counts once. The counts belong to the owner alone, also on shared records, and
+   * raise a record's score by at most {@value RecallRanker#FEEDBACK_BONUS} × 100 % ({@link
+   * RecallRanker}). One store write per call (an atomic increment per record; on pgvector a single
+   * SQL statement); never on the recall path.
+   */
+  @Override
+  public int feedback(AgentId agent, OwnerKey owner, List<String> ids) {
+    checkOpen();
+    Objects.requireNonNull(agent, "agent");
+    Objects.requireNonNull(owner, "owner");
+    Objects.requireNonNull(ids, "ids");
+    Set<String> distinct = new java.util.LinkedHashSet<>(ids);
+    if (distinct.isEmpty()) {
+      return 0;
+    }
+    return guarded(
+        () -> {
+          List<String> allowed = new ArrayList<>(distinct.size());
+          for (Document doc :
+              store.list(
+                  MemoryFilters.in(MemoryVectorStore.ID, List.copyOf(distinct)),
+                  0,
+                  distinct.size())) {
+            if (visible(MemoryRecord.fromDocument(doc), agent, owner)) {
+              allowed.add(doc.getId());
+            }
+          }
+          return allowed.isEmpty() ? 0 : store.addFeedback(owner, allowed);
+        });
   }
 
   RecallItem item(RecallRanker.Ranked ranked) {
@@ -276,6 +320,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
           if (count > 0) {
             store.delete(ofOwner);
           }
+          store.deleteFeedback(owner); // what they used, shared records included
           return count;
         });
   }
@@ -347,13 +392,6 @@ public final class VectorMemoryProvider implements MemoryProvider {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    }
-    if (reinforcer != null) {
-      try {
-        reinforcer.flush();
-      } catch (RuntimeException ignored) {
-        // close must not throw
-      }
     }
     try {
       store.close();

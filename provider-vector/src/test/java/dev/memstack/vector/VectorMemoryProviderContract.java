@@ -18,6 +18,9 @@ import dev.memstack.spi.Turn;
 import dev.memstack.tck.HashingEmbedder;
 import dev.memstack.tck.MutableClock;
 import dev.memstack.tck.TestProviderContext;
+import dev.memstack.vector.store.MemoryRecord;
+import dev.memstack.vector.store.MemoryStatus;
+import dev.memstack.vector.store.MemoryVectorStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -342,6 +345,270 @@ public abstract class VectorMemoryProviderContract {
       MemoryProvider provider = provider();
       provider.syncTurn(turn(USER_1, "anything at all", "ok"));
       assertThat(recall(provider, AGENT, USER_1, "  ")).isEmpty();
+    }
+  }
+
+  @Nested
+  @DisplayName("Feedback")
+  class Feedback {
+
+    private static final String QUERY = "locker code 4711";
+
+    /** Adds a PERSONAL record of {@code owner} straight to the store, created at {@code at}. */
+    private String add(
+        MemoryProvider provider, String id, OwnerKey owner, String text, Instant at) {
+      ((VectorMemoryProvider) provider)
+          .store()
+          .add(
+              List.of(
+                  new MemoryRecord(
+                          id,
+                          text,
+                          AGENT,
+                          owner,
+                          Scope.PERSONAL,
+                          MemoryStatus.ACTIVE,
+                          "FACT",
+                          null,
+                          null,
+                          at,
+                          Map.of())
+                      .toDocument()));
+      return id;
+    }
+
+    private String remember(MemoryProvider provider, AgentId agent, String scope, String text) {
+      JsonNode answer =
+          JSON.readTree(
+              provider.callTool(
+                  new ToolCall(
+                      agent,
+                      null,
+                      "remember",
+                      "{\"scope\":\"" + scope + "\",\"text\":\"" + text + "\"}")));
+      assertThat(answer.get("stored").asBoolean()).as("stored %s", text).isTrue();
+      return answer.get("id").asString();
+    }
+
+    private List<String> ids(List<RecallItem> items) {
+      return items.stream().map(item -> item.metadata().get("id")).toList();
+    }
+
+    private void feedback(MemoryProvider provider, OwnerKey owner, String id, int times) {
+      for (int i = 0; i < times; i++) {
+        assertThat(provider.feedback(AGENT, owner, List.of(id))).isOne();
+      }
+    }
+
+    @Test
+    @DisplayName("prefetch records nothing, and the provider claims FEEDBACK")
+    void prefetchRecordsNothing() {
+      MemoryProvider provider = provider();
+      String a = add(provider, "a", USER_1, "locker code 4711, locker code 4711", clock.instant());
+      for (int i = 0; i < 10; i++) {
+        recall(provider, AGENT, USER_1, QUERY);
+      }
+
+      assertThat(provider.capabilities()).contains(dev.memstack.spi.Capability.FEEDBACK);
+      assertThat(((VectorMemoryProvider) provider).store().feedback(USER_1, List.of(a))).isEmpty();
+      assertThat(recall(provider, AGENT, USER_1, QUERY).get(0).metadata())
+          .containsEntry("signal.feedback", "0")
+          .containsEntry("signal.feedback_factor", "1.0000")
+          .doesNotContainKey("signal.reinforcements");
+    }
+
+    @Test
+    @DisplayName("heavy feedback never lifts a less relevant memory above a more relevant one")
+    void heavyFeedbackNeverLiftsALessRelevantMemory() {
+      MemoryProvider provider = provider();
+      Instant now = clock.instant();
+      String relevant = add(provider, "a", USER_1, "locker code 4711, locker code 4711", now);
+      String weaker = add(provider, "b", USER_1, "my old locker code was 4711 at school", now);
+      String unrelated = add(provider, "c", USER_1, "the gym has a new locker room", now);
+      List<RecallItem> before = recall(provider, AGENT, USER_1, QUERY);
+      assertThat(ids(before)).containsExactly(relevant, weaker, unrelated);
+
+      feedback(provider, USER_1, weaker, 40);
+      feedback(provider, USER_1, unrelated, 40);
+
+      List<RecallItem> after = recall(provider, AGENT, USER_1, QUERY);
+      assertThat(ids(after)).containsExactly(relevant, weaker, unrelated);
+      assertThat(after.get(1).metadata())
+          .containsEntry("signal.feedback", "40")
+          .containsEntry("signal.feedback_factor", "1.0300");
+      assertThat(after.get(1).score())
+          .isCloseTo(before.get(1).score() * 1.03, org.assertj.core.api.Assertions.within(1e-9))
+          .isLessThan(after.get(0).score());
+      assertThat(after.get(0).score()).isEqualTo(before.get(0).score());
+    }
+
+    @Test
+    @DisplayName("orders a near-tie: one confirmation lifts the used memory of two close ones")
+    void ordersANearTie() {
+      MemoryProvider provider = provider();
+      // the better match is 70 days old, so its recency factor (0.960) almost cancels its lead
+      // in the fused rank (1 against 21/22 = 0.955): half a percent apart
+      String older =
+          add(
+              provider,
+              "a",
+              USER_1,
+              "locker code 4711, locker code 4711",
+              clock.instant().minus(Duration.ofDays(70)));
+      String newer =
+          add(provider, "b", USER_1, "my old locker code was 4711 at school", clock.instant());
+      assertThat(ids(recall(provider, AGENT, USER_1, QUERY))).containsExactly(older, newer);
+
+      feedback(provider, USER_1, newer, 1);
+
+      List<RecallItem> after = recall(provider, AGENT, USER_1, QUERY);
+      assertThat(ids(after)).containsExactly(newer, older);
+      assertThat(after.get(0).metadata()).containsEntry("signal.feedback", "1");
+      assertThat(ids(recall(provider, AGENT, USER_2, QUERY))).isEmpty();
+    }
+
+    @Test
+    @DisplayName("one owner's feedback on shared memory leaves another owner's answer unchanged")
+    void oneOwnersFeedbackLeavesAnotherOwnersAnswerUnchanged() {
+      MemoryProvider provider = provider();
+      remember(provider, AGENT, "team", "Team lunch is on Friday at noon");
+      remember(provider, AGENT, "team", "Friday deploys need two approvals");
+      remember(provider, AGENT, "global", "The Friday demo starts at noon in the atrium");
+      String query = "Friday noon";
+      List<RecallItem> before = recall(provider, AGENT, USER_2, query);
+      assertThat(before).hasSize(3);
+      String last = before.get(2).metadata().get("id");
+
+      feedback(provider, USER_1, last, 20);
+
+      assertThat(recall(provider, AGENT, USER_2, query)).isEqualTo(before);
+      assertThat(recall(provider, AGENT, null, query))
+          .allSatisfy(item -> assertThat(item.metadata()).doesNotContainKey("signal.feedback"));
+      RecallItem used =
+          recall(provider, AGENT, USER_1, query).stream()
+              .filter(item -> item.metadata().get("id").equals(last))
+              .findFirst()
+              .orElseThrow();
+      assertThat(used.metadata()).containsEntry("signal.feedback", "20");
+    }
+
+    @Test
+    @DisplayName("applies only ids the owner may see, once per call, and ignores the rest")
+    void appliesOnlyVisibleIds() {
+      MemoryProvider provider = provider();
+      String own = add(provider, "own", USER_1, "my own locker code 4711", clock.instant());
+      String other = add(provider, "other", USER_2, "their locker code 4711", clock.instant());
+      String team = remember(provider, AGENT, "team", "the team locker code is 4711");
+      String otherTeam = remember(provider, OTHER_AGENT, "team", "another team's locker 4711");
+      String global = remember(provider, OTHER_AGENT, "global", "every locker opens with 4711");
+
+      assertThat(provider.feedback(AGENT, USER_1, List.of())).isZero();
+      assertThat(provider.feedback(AGENT, USER_1, List.of("no-such-id", other, otherTeam)))
+          .isZero();
+      assertThat(provider.feedback(AGENT, USER_1, List.of(own, own, team, global, other)))
+          .isEqualTo(3);
+      assertThat(provider.feedback(OTHER_AGENT, USER_1, List.of(own, otherTeam))).isOne();
+
+      MemoryVectorStore store = ((VectorMemoryProvider) provider).store();
+      assertThat(store.feedback(USER_1, List.of(own, other, team, otherTeam, global)))
+          .containsExactlyInAnyOrderEntriesOf(Map.of(own, 1L, team, 1L, global, 1L, otherTeam, 1L));
+      assertThat(store.feedback(USER_2, List.of(own, other, team, otherTeam, global))).isEmpty();
+    }
+
+    @Test
+    @DisplayName("forget erases the owner's feedback, on shared memory too, and nobody else's")
+    void forgetErasesTheOwnersFeedback() {
+      MemoryProvider provider = provider();
+      String team = remember(provider, AGENT, "team", "the team locker code is 4711");
+      feedback(provider, USER_1, team, 2);
+      feedback(provider, USER_2, team, 1);
+
+      provider.forget(USER_1);
+
+      MemoryVectorStore store = ((VectorMemoryProvider) provider).store();
+      assertThat(store.feedback(USER_1, List.of(team))).isEmpty();
+      assertThat(store.feedback(USER_2, List.of(team))).containsEntry(team, 1L);
+    }
+
+    @Test
+    @DisplayName(
+        "keeps every score within 0..1 and in order, whatever the weights, ages and feedback")
+    void keepsEveryScoreWithinBounds() {
+      MemoryProvider provider = provider();
+      MemoryVectorStore store = ((VectorMemoryProvider) provider).store();
+      java.util.SplittableRandom random = new java.util.SplittableRandom(42);
+      String[] words = {
+        "locker",
+        "code",
+        "friday",
+        "noon",
+        "greyhound",
+        "biscuit",
+        "tea",
+        "lisbon",
+        "risotto",
+        "bassoon",
+        "wifi",
+        "deploy"
+      };
+      List<org.springframework.ai.document.Document> docs = new ArrayList<>();
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < 60; i++) {
+        StringBuilder text = new StringBuilder();
+        for (int w = 0, n = 1 + random.nextInt(6); w < n; w++) {
+          text.append(words[random.nextInt(words.length)]).append(' ');
+        }
+        Map<String, Object> extra = new HashMap<>();
+        if (random.nextInt(3) > 0) {
+          extra.put("importance", "NORMAL");
+          extra.put("weight", random.nextDouble(-0.5, 1.5)); // out of range on purpose
+        }
+        Scope scope = Scope.values()[random.nextInt(3)];
+        Instant at = clock.instant().plus(Duration.ofHours(random.nextLong(-24 * 1000, 24 * 10)));
+        String id = "r" + i;
+        ids.add(id);
+        docs.add(
+            new MemoryRecord(
+                    id,
+                    text.toString().trim(),
+                    AGENT,
+                    scope == Scope.PERSONAL ? (random.nextBoolean() ? USER_1 : USER_2) : null,
+                    scope,
+                    MemoryStatus.ACTIVE,
+                    "FACT",
+                    null,
+                    null,
+                    at,
+                    extra)
+                .toDocument());
+      }
+      store.add(docs);
+      for (int i = 0; i < 40; i++) {
+        List<String> some = new ArrayList<>();
+        for (int j = 0, n = 1 + random.nextInt(8); j < n; j++) {
+          some.add(ids.get(random.nextInt(ids.size())));
+        }
+        provider.feedback(AGENT, random.nextBoolean() ? USER_1 : USER_2, some);
+      }
+
+      for (int q = 0; q < 40; q++) {
+        String query =
+            words[random.nextInt(words.length)] + " " + words[random.nextInt(words.length)];
+        for (OwnerKey owner : new OwnerKey[] {USER_1, USER_2, null}) {
+          List<RecallItem> items = recall(provider, AGENT, owner, query);
+          for (int i = 0; i < items.size(); i++) {
+            RecallItem item = items.get(i);
+            assertThat(item.score()).as("score of %s for '%s'", item, query).isBetween(0.0, 1.0);
+            if (i > 0) {
+              assertThat(item.score()).isLessThanOrEqualTo(items.get(i - 1).score());
+            }
+            if (owner != null) {
+              assertThat(Double.parseDouble(item.metadata().get("signal.feedback_factor")))
+                  .isBetween(1.0, 1.03);
+            }
+          }
+        }
+      }
     }
   }
 

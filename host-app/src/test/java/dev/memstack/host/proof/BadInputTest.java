@@ -43,8 +43,8 @@ class BadInputTest {
   static void startHost() {
     host =
         ProofHost.create("bad-input")
-            // recall reinforcement writes to the vector store in the background after legitimate
-            // context calls; keep this host's only writes those of the requests under test
+            // the lifecycle's scheduled decay writes to the vector store on its own; keep this
+            // host's only writes those of the requests under test
             .with("memstack.providers.vector.config.lifecycle-enabled", "false")
             .start();
     api = host.client();

@@ -18,10 +18,10 @@ import org.springframework.ai.vectorstore.filter.Filter;
 /**
  * The nightly decay over a {@link MemoryVectorStore}: every ACTIVE record with lifecycle metadata
  * loses weight by its importance's daily factor, once per full day since its decay was last applied
- * or since it was last recalled (whichever is later, so a record recalled today does not decay
- * today); one whose weight falls below {@value Lifecycle#ARCHIVE_BELOW} becomes ARCHIVED, kept and
- * recoverable but out of recall. Runs missed (the host was down) catch up on the next run. Not
- * thread-safe against itself: run it on one thread.
+ * (purely by time: recall does not postpone it); one whose weight falls below {@value
+ * Lifecycle#ARCHIVE_BELOW} becomes ARCHIVED, kept and recoverable but out of recall. Runs missed
+ * (the host was down) catch up on the next run. Not thread-safe against itself: run it on one
+ * thread.
  */
 public final class DecayJob {
 
@@ -87,8 +87,7 @@ public final class DecayJob {
     Importance importance = Importance.parse(metadata.get(Lifecycle.IMPORTANCE), Importance.NORMAL);
     long created = Lifecycle.longValue(metadata.get(MemoryVectorStore.CREATED_AT), now);
     long decayedAt = Lifecycle.longValue(metadata.get(Lifecycle.DECAYED_AT), created);
-    long recalled = Lifecycle.longValue(metadata.get(Lifecycle.LAST_RECALLED), Long.MIN_VALUE);
-    long from = Math.max(decayedAt, recalled);
+    long from = decayedAt;
     long days = (now - from) / DAY;
     if (days < 1) {
       return null;

@@ -7,8 +7,8 @@ import java.util.Locale;
  * applied once per elapsed day). CRITICAL decays very slowly (lessons from incidents), HIGH slowly
  * (long-held preferences), NORMAL at the default pace, TEMPORAL fast (things that expire, such as
  * "merges freeze on Friday"). From a fresh record to the archive threshold of {@value
- * Lifecycle#ARCHIVE_BELOW} without any recall: CRITICAL about 4 years, HIGH about 9 months, NORMAL
- * about 2 months, TEMPORAL about 2 weeks.
+ * Lifecycle#ARCHIVE_BELOW} (decay goes by time alone): CRITICAL about 4 years, HIGH about 9 months,
+ * NORMAL about 2 months, TEMPORAL about 2 weeks.
  */
 public enum Importance {
   CRITICAL(0.95, 0.999),
@@ -29,7 +29,7 @@ public enum Importance {
     return initialWeight;
   }
 
-  /** The factor a day without recall multiplies the weight by. */
+  /** The factor each full day multiplies the weight by. */
   public double dailyRetention() {
     return dailyRetention;
   }

@@ -7,9 +7,11 @@ import java.util.Map;
 /**
  * The lifecycle metadata keys of a record and the arithmetic on them. A record takes part in the
  * lifecycle when it carries {@link #IMPORTANCE}; records without it (raw turns) keep weight 1,
- * never decay and rank as before, apart from reinforcement. Relevance = similarity × weight ×
- * recency × (1 + {@value #REINFORCEMENT_BONUS} × reinforcements); this class supplies the part
- * after similarity and recency ({@link #rankFactor}).
+ * never decay and rank as before. The lifecycle's part of the score is the weight ({@link
+ * #rankFactor}), which only time lowers (the nightly decay) and only an explicit activation raises:
+ * recall does not change it, since being shown is not evidence of being useful. (Records written by
+ * earlier versions may carry {@code reinforcements} and {@code last_recalled}, counts of how often
+ * recall returned them; nothing reads them any more.)
  */
 public final class Lifecycle {
 
@@ -19,12 +21,6 @@ public final class Lifecycle {
   /** The current weight, 0 to 1. */
   public static final String WEIGHT = "weight";
 
-  /** How often prefetch returned the record. */
-  public static final String REINFORCEMENTS = "reinforcements";
-
-  /** When prefetch last returned the record, epoch millis. */
-  public static final String LAST_RECALLED = "last_recalled";
-
   /** Up to when decay has been applied, epoch millis. */
   public static final String DECAYED_AT = "decayed_at";
 
@@ -33,12 +29,6 @@ public final class Lifecycle {
 
   /** Weights below this move the record to the archive. */
   public static final double ARCHIVE_BELOW = 0.2;
-
-  /** The ranking bonus per reinforcement. */
-  public static final double REINFORCEMENT_BONUS = 0.05;
-
-  /** How much one recall raises the weight of a lifecycle record (at most to 1). */
-  public static final double REINFORCEMENT_STEP = 0.02;
 
   /** The weight an archived record gets back when it is activated again. */
   public static final double AWAKENED_WEIGHT = 0.5;
@@ -50,7 +40,6 @@ public final class Lifecycle {
     Map<String, Object> metadata = new LinkedHashMap<>();
     metadata.put(IMPORTANCE, importance.name());
     metadata.put(WEIGHT, importance.initialWeight());
-    metadata.put(REINFORCEMENTS, 0L);
     metadata.put(DECAYED_AT, now.toEpochMilli());
     return metadata;
   }
@@ -76,24 +65,9 @@ public final class Lifecycle {
     return 1.0;
   }
 
-  /** How often the record was recalled; 0 when unknown. */
-  public static long reinforcements(Map<String, Object> metadata) {
-    return longValue(metadata.get(REINFORCEMENTS), 0);
-  }
-
-  /**
-   * Reinforcements beyond this count add nothing to the rank: what prefetch returns is reinforced,
-   * so an unbounded bonus would let a few records crowd out the rest for good.
-   */
-  public static final long MAX_RANKED_REINFORCEMENTS = 20;
-
-  /**
-   * weight × (1 + bonus × reinforcements): the lifecycle's part of relevance (reinforcements
-   * counted up to {@value #MAX_RANKED_REINFORCEMENTS}, so the factor is at most 2 × weight).
-   */
+  /** The lifecycle's part of the score: the record's weight, 0 to 1 (1 without lifecycle). */
   public static double rankFactor(Map<String, Object> metadata) {
-    long counted = Math.min(MAX_RANKED_REINFORCEMENTS, Math.max(0, reinforcements(metadata)));
-    return weight(metadata) * (1 + REINFORCEMENT_BONUS * counted);
+    return weight(metadata);
   }
 
   static long longValue(Object value, long fallback) {

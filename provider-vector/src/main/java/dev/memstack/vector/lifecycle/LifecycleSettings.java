@@ -11,7 +11,7 @@ import java.util.Set;
  * The lifecycle's configuration keys, parsed and checked; a bad value fails with a {@link
  * ProviderConfigException} naming the key.
  *
- * @param enabled {@code lifecycle-enabled} (true): reinforcement, decay and weight in ranking
+ * @param enabled {@code lifecycle-enabled} (true): nightly decay and weight in ranking
  * @param decayAt {@code decay-at} (02:00, UTC): when the first decay run of a day starts
  * @param decayInterval {@code decay-interval} (1d): time between decay runs
  * @param mergeThreshold {@code merge-threshold} (0.9): least cosine similarity of two records of

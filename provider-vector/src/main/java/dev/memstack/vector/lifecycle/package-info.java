@@ -1,5 +1,5 @@
 /**
- * The lifecycle of memory records: importance, weight, reinforcement by recall, nightly decay into
- * the archive, and merge candidates among an owner's records.
+ * The lifecycle of memory records: importance, weight, nightly decay into the archive, and merge
+ * candidates among an owner's records.
  */
 package dev.memstack.vector.lifecycle;

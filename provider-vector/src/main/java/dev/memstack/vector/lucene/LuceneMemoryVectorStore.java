@@ -1,5 +1,6 @@
 package dev.memstack.vector.lucene;
 
+import dev.memstack.spi.OwnerKey;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryVectorStore;
 import dev.memstack.vector.store.ModelMismatchException;
@@ -22,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -90,7 +92,9 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * {@code <root>/CURRENT} names the live index directory ({@code <root>/index-<n>}, with its log
  * {@code <root>/index-<n>.translog-<generation>}); {@link #reembed()} builds {@code index-<n+1>}
  * from the stored texts and switches {@code CURRENT} atomically, so a crash mid-way leaves the old
- * index in force. A second process opening the same root fails on Lucene's write lock.
+ * index in force. A second process opening the same root fails on Lucene's write lock. Feedback
+ * counts live beside the index in {@code <root>/feedback.jsonl} ({@link FeedbackCounts}), not in
+ * the documents.
  */
 public final class LuceneMemoryVectorStore implements MemoryVectorStore {
 
@@ -121,6 +125,9 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
 
   private Index index;
   private volatile boolean closed;
+
+  /** Feedback counts per owner, beside the index; changed under {@link #writes}. */
+  private FeedbackCounts feedback;
 
   /** How long a write of {@link #addBatch} may stay invisible to searches. */
   static final long BATCH_VISIBILITY_MILLIS = 1_000;
@@ -337,6 +344,7 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
     LuceneMemoryVectorStore store = new LuceneMemoryVectorStore(root, embedder);
     try {
       store.openCurrent(reembedOnMismatch, reembedKey);
+      store.openFeedback();
       return store;
     } catch (RuntimeException e) {
       store.close();
@@ -380,6 +388,30 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
       }
     } catch (IOException e) {
       throw new UncheckedIOException("embedded vector store: cannot open " + root, e);
+    }
+  }
+
+  /** Replays the feedback counts, dropping those of records that no longer exist. */
+  private void openFeedback() {
+    try {
+      IndexSearcher searcher = index.searchers.acquire();
+      try {
+        feedback =
+            FeedbackCounts.open(
+                root,
+                id -> {
+                  try {
+                    return searcher.count(new TermQuery(new Term(ID, id))) > 0;
+                  } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                  }
+                });
+      } finally {
+        index.searchers.release(searcher);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "embedded vector store: cannot open the feedback counts in " + root, e);
     }
   }
 
@@ -636,6 +668,7 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
         ix -> {
           ix.writer.deleteDocuments(terms);
           commit(ix);
+          feedback.drop(idList); // a crash before this: the next open drops them
         });
   }
 
@@ -644,9 +677,79 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
     Query query = LuceneFilterQueries.of(filterExpression);
     write(
         ix -> {
+          List<String> deleted = feedback.isEmpty() ? List.of() : matchingIds(ix, query);
           ix.writer.deleteDocuments(query);
           commit(ix);
+          feedback.drop(deleted);
         });
+  }
+
+  /** The ids of every document matching {@code query}, batch writes included. */
+  private static List<String> matchingIds(Index ix, Query query) throws IOException {
+    ix.searchers.maybeRefreshBlocking();
+    IndexSearcher searcher = ix.searchers.acquire();
+    try {
+      int count = searcher.count(query);
+      if (count == 0) {
+        return List.of();
+      }
+      TopDocs hits = searcher.search(query, count);
+      StoredFields fields = searcher.storedFields();
+      List<String> ids = new ArrayList<>(hits.scoreDocs.length);
+      for (ScoreDoc hit : hits.scoreDocs) {
+        ids.add(fields.document(hit.doc, Set.of(ID)).get(ID));
+      }
+      return ids;
+    } finally {
+      ix.searchers.release(searcher);
+    }
+  }
+
+  /**
+   * Counts are kept in {@link FeedbackCounts} beside the index, so an increment is one appended
+   * line, serialised with every other write by the write lock, and no document is rewritten.
+   */
+  @Override
+  public int addFeedback(OwnerKey owner, Collection<String> ids) {
+    Objects.requireNonNull(owner, "owner");
+    Set<String> distinct = new LinkedHashSet<>(ids);
+    if (distinct.isEmpty()) {
+      return 0;
+    }
+    int[] applied = {0};
+    write(
+        ix -> {
+          IndexSearcher searcher = ix.searchers.acquire();
+          try {
+            List<String> present = new ArrayList<>(distinct.size());
+            for (String id : distinct) {
+              if (invisible.contains(id) || searcher.count(new TermQuery(new Term(ID, id))) > 0) {
+                present.add(id);
+              }
+            }
+            feedback.add(owner.value(), present);
+            applied[0] = present.size();
+          } finally {
+            ix.searchers.release(searcher);
+          }
+        },
+        false);
+    return applied[0];
+  }
+
+  @Override
+  public Map<String, Long> feedback(OwnerKey owner, Collection<String> ids) {
+    Objects.requireNonNull(owner, "owner");
+    checkOpen();
+    return feedback.counts(owner.value(), ids);
+  }
+
+  @Override
+  public long deleteFeedback(OwnerKey owner) {
+    Objects.requireNonNull(owner, "owner");
+    long[] removed = {0};
+    write(ix -> removed[0] = feedback.forget(owner.value()), false);
+    return removed[0];
   }
 
   @Override
@@ -687,7 +790,7 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
                         .build());
             float[] vector = storedVector(searcher, docId);
             // logged like an add (an upsert with the stored vector), not committed: callers such
-            // as recall reinforcement change many records one by one
+            // as the nightly decay change many records one by one
             ix.translog.append(List.of(new Translog.Entry(changed, vector)));
             ix.writer.updateDocument(new Term(ID, id), LuceneRecords.toLucene(changed, vector));
             maybeCommit(ix);
@@ -1053,6 +1156,13 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
         }
         closeQuietly(index);
         index = null;
+      }
+      if (feedback != null) {
+        try {
+          feedback.close();
+        } catch (IOException | RuntimeException ignored) {
+          // every acknowledged change is on disk already
+        }
       }
       analyzer.close();
     } finally {

@@ -3,6 +3,7 @@ package dev.memstack.vector.pgvector;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
+import dev.memstack.spi.OwnerKey;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryVectorStore;
 import dev.memstack.vector.store.ModelMismatchException;
@@ -481,6 +482,85 @@ public final class PgVectorMemoryStore implements MemoryVectorStore {
       }
     } catch (SQLException e) {
       throw failure("update metadata of " + id, e);
+    }
+  }
+
+  /** Feedback of a record that another host deletes at the same moment: tried again. */
+  private static final String FOREIGN_KEY_VIOLATION = "23503";
+
+  /**
+   * One statement, {@code INSERT ... SELECT} of the ids that exist, {@code ON CONFLICT (owner, id)
+   * DO UPDATE SET uses = uses + 1}: PostgreSQL applies each increment atomically on the row, so
+   * concurrent feedback from any number of hosts adds up and nothing is read back first. Rows are
+   * taken in id order, so two concurrent calls lock them in the same order and cannot deadlock.
+   */
+  @Override
+  public int addFeedback(OwnerKey owner, Collection<String> ids) {
+    Objects.requireNonNull(owner, "owner");
+    Set<String> distinct = new LinkedHashSet<>(ids);
+    if (distinct.isEmpty()) {
+      return 0;
+    }
+    String sql =
+        "INSERT INTO "
+            + schema.feedbackTable()
+            + " AS f (owner, id, uses) SELECT ?, t.id, 1 FROM "
+            + schema.table()
+            + " t WHERE t.id = ANY (?) ORDER BY t.id"
+            + " ON CONFLICT (owner, id) DO UPDATE SET uses = f.uses + EXCLUDED.uses";
+    for (int attempt = 1; ; attempt++) {
+      try (Connection connection = dataSource.getConnection();
+          PreparedStatement insert = connection.prepareStatement(sql)) {
+        insert.setString(1, owner.value());
+        insert.setArray(2, textArray(connection, distinct));
+        return insert.executeUpdate();
+      } catch (SQLException e) {
+        if (FOREIGN_KEY_VIOLATION.equals(e.getSQLState()) && attempt < 3) {
+          continue; // a record was deleted between the SELECT and the key check
+        }
+        throw failure("add feedback for " + distinct.size() + " ids", e);
+      }
+    }
+  }
+
+  @Override
+  public Map<String, Long> feedback(OwnerKey owner, Collection<String> ids) {
+    Objects.requireNonNull(owner, "owner");
+    Objects.requireNonNull(ids, "ids");
+    if (ids.isEmpty()) {
+      return Map.of();
+    }
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement query =
+            connection.prepareStatement(
+                "SELECT id, uses FROM "
+                    + schema.feedbackTable()
+                    + " WHERE owner = ? AND id = ANY (?)")) {
+      query.setString(1, owner.value());
+      query.setArray(2, textArray(connection, ids));
+      Map<String, Long> counts = new LinkedHashMap<>();
+      try (ResultSet rows = query.executeQuery()) {
+        while (rows.next()) {
+          counts.put(rows.getString(1), rows.getLong(2));
+        }
+      }
+      return counts;
+    } catch (SQLException e) {
+      throw failure("read feedback of " + ids.size() + " ids", e);
+    }
+  }
+
+  @Override
+  public long deleteFeedback(OwnerKey owner) {
+    Objects.requireNonNull(owner, "owner");
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement delete =
+            connection.prepareStatement(
+                "DELETE FROM " + schema.feedbackTable() + " WHERE owner = ?")) {
+      delete.setString(1, owner.value());
+      return delete.executeUpdate();
+    } catch (SQLException e) {
+      throw failure("delete feedback of an owner", e);
     }
   }
 

@@ -21,8 +21,10 @@ import java.util.TreeSet;
  * <p>Layout: Spring AI {@code PgVectorStore}'s columns ({@code id text}, {@code content}, {@code
  * metadata jsonb}, {@code embedding vector(n)}) plus one real column per isolation field, an HNSW
  * cosine index, btree indexes for the filters, a covering btree index of each owner's records with
- * their vectors (for index-only exact searches), a GIN full-text index, and {@code <table>_meta}
- * with the embedding model id and dimension.
+ * their vectors (for index-only exact searches), a GIN full-text index, {@code <table>_meta} with
+ * the embedding model id and dimension, and {@code <table>_feedback} with each owner's feedback
+ * count per record ({@code PRIMARY KEY (owner, id)}, the id a foreign key to the records table with
+ * {@code ON DELETE CASCADE}).
  */
 final class PgVectorSchema {
 
@@ -117,6 +119,11 @@ final class PgVectorSchema {
   /** {@code "schema"."table_meta"}. */
   String metaTable() {
     return quote(schema) + "." + quote(table + "_meta");
+  }
+
+  /** {@code "schema"."table_feedback"}: owner, record id, count. */
+  String feedbackTable() {
+    return quote(schema) + "." + quote(table + "_feedback");
   }
 
   String hnswIndex() {
@@ -328,6 +335,7 @@ final class PgVectorSchema {
             + " CHECK (owner IS NOT NULL OR scope <> 'PERSONAL')\n"
             + ")");
     ddl.addAll(indexStatements(dimension));
+    ddl.addAll(feedbackStatements());
     return ddl;
   }
 
@@ -350,6 +358,27 @@ final class PgVectorSchema {
     ddl.add(index("conversation", t, "btree (conversation)"));
     ddl.add(index("fts_" + textSearchConfig, t, "gin (" + tsvector("content") + ")"));
     return ddl;
+  }
+
+  /**
+   * The feedback table: one row per owner and record that the owner gave feedback for, so a shared
+   * record carries no owner's counts, erasing an owner is {@code DELETE ... WHERE owner = ?} on the
+   * primary key, and deleting a record deletes its counts (the cascade uses the {@code id} index).
+   */
+  List<String> feedbackStatements() {
+    String f = feedbackTable();
+    return List.of(
+        "CREATE TABLE IF NOT EXISTS "
+            + f
+            + " (\n"
+            + "  owner text NOT NULL,\n"
+            + "  id text NOT NULL REFERENCES "
+            + table()
+            + " (id) ON DELETE CASCADE,\n"
+            + "  uses bigint NOT NULL,\n"
+            + "  PRIMARY KEY (owner, id)\n"
+            + ")",
+        index("feedback_id", f, "btree (id)"));
   }
 
   String hnswIndexStatement() {

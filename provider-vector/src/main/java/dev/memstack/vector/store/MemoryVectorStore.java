@@ -1,5 +1,6 @@
 package dev.memstack.vector.store;
 
+import dev.memstack.spi.OwnerKey;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,12 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * <p>Scores: {@code similaritySearch} and {@link #vectorSearch} return the cosine similarity (1 −
  * cosine distance, in [−1, 1]) and compare the threshold against it; {@link #keywordSearch} returns
  * the engine's keyword score (BM25 or full-text rank; only the order is comparable).
+ *
+ * <p>Feedback counts ({@link #addFeedback}, {@link #feedback}, {@link #deleteFeedback}) are kept
+ * per owner and record, apart from the records' metadata: a shared record used by many owners
+ * carries none of their counts, a returned document shows none of them, and erasing an owner's
+ * counts touches no record. A record's counts go with the record when it is deleted and survive an
+ * upsert of it ({@link #add} of the same id).
  *
  * <p>Implementations are thread-safe: one writer at a time, many concurrent readers. Vectors are
  * computed by the store from document text through the host's embedder (passages on add, queries on
@@ -105,6 +112,29 @@ public interface MemoryVectorStore extends VectorStore, AutoCloseable {
    * @return whether the document existed
    */
   boolean updateMetadata(String id, Map<String, Object> changes);
+
+  /**
+   * Adds one to {@code owner}'s feedback count of each stored record among {@code ids}, as one
+   * atomic increment per record (never a read-modify-write that a concurrent increment, from this
+   * process or another host, could overwrite). An id that is not stored is ignored; an id given
+   * twice counts once. The caller checks that the owner may see the records.
+   *
+   * @return how many records' counts were raised
+   */
+  int addFeedback(OwnerKey owner, Collection<String> ids);
+
+  /**
+   * {@code owner}'s feedback counts of those of {@code ids} that have one (ids without feedback are
+   * absent). Cheap: it is on the recall path.
+   */
+  Map<String, Long> feedback(OwnerKey owner, Collection<String> ids);
+
+  /**
+   * Removes every feedback count of {@code owner} (part of erasing the owner).
+   *
+   * @return how many records' counts were removed
+   */
+  long deleteFeedback(OwnerKey owner);
 
   /** The embedding model id and dimension the stored vectors were made with. */
   StoreInfo info();

@@ -18,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalTime;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -133,52 +132,29 @@ class LifecycleTest {
   }
 
   @Test
-  @DisplayName("does not decay a record recalled within the last day")
-  void recallPostponesDecay() {
+  @DisplayName("decays by time alone: a legacy last_recalled key postpones nothing")
+  void decaysByTimeAlone() {
     add("fact", "the user likes tea", Importance.NORMAL);
     clock.advance(Duration.ofDays(3).minusHours(1));
-    RecallReinforcer reinforcer = new RecallReinforcer(store, clock, Runnable::run);
-    reinforcer.recalled(List.of("fact"));
+    // written by earlier versions whenever prefetch returned the record
+    store.updateMetadata("fact", Map.of("last_recalled", clock.millis(), "reinforcements", 7L));
     clock.advance(Duration.ofHours(2));
 
-    assertThat(new DecayJob(store, clock).run().decayed()).isZero();
-    assertThat(Lifecycle.weight(meta("fact"))).isCloseTo(0.72, within(1e-6));
+    assertThat(new DecayJob(store, clock).run().decayed()).isOne();
+    assertThat(Lifecycle.weight(meta("fact"))).isCloseTo(0.70 * Math.pow(0.98, 3), within(1e-6));
   }
 
   @Test
-  @DisplayName("counts recalls in memory and writes them in one batch later")
-  void reinforcesInBatches() {
-    add("fact", "the user likes tea", Importance.HIGH);
-    add("raw", "user: hello", null);
-    List<Runnable> queued = new ArrayList<>();
-    RecallReinforcer reinforcer = new RecallReinforcer(store, clock, queued::add);
-
-    reinforcer.recalled(List.of("fact", "raw"));
-    reinforcer.recalled(List.of("fact"));
-    assertThat(queued).hasSize(1); // one flush scheduled for both calls
-    assertThat(meta("fact")).doesNotContainKey(Lifecycle.LAST_RECALLED);
-
-    clock.advance(Duration.ofMinutes(5));
-    queued.get(0).run();
-
-    assertThat(Lifecycle.reinforcements(meta("fact"))).isEqualTo(2);
-    assertThat(Lifecycle.weight(meta("fact"))).isCloseTo(0.84, within(1e-6));
-    assertThat(meta("fact")).containsEntry(Lifecycle.LAST_RECALLED, clock.millis());
-    assertThat(Lifecycle.reinforcements(meta("raw"))).isEqualTo(1);
-    assertThat(meta("raw")).doesNotContainKey(Lifecycle.WEIGHT);
-    assertThat(reinforcer.pending()).isZero();
-  }
-
-  @Test
-  @DisplayName("ranks a reinforced record above an equal one that was never recalled")
-  void reinforcementRaisesTheRankFactor() {
+  @DisplayName("ranks by weight alone: a legacy reinforcement count adds nothing")
+  void ranksByWeightAlone() {
     add("a", "the user likes tea", Importance.NORMAL);
     add("b", "the user likes tea", Importance.NORMAL);
-    new RecallReinforcer(store, clock, Runnable::run).recalled(List.of("b"));
+    store.updateMetadata("b", Map.of("reinforcements", 20L));
 
-    assertThat(Lifecycle.rankFactor(meta("b"))).isGreaterThan(Lifecycle.rankFactor(meta("a")));
-    assertThat(Lifecycle.rankFactor(meta("b"))).isCloseTo(0.72 * 1.05, within(1e-6));
+    assertThat(Lifecycle.rankFactor(meta("b"))).isEqualTo(Lifecycle.rankFactor(meta("a")));
+    assertThat(Lifecycle.rankFactor(meta("a"))).isCloseTo(0.70, within(1e-9));
     assertThat(Lifecycle.rankFactor(Map.of())).isEqualTo(1.0);
+    assertThat(Lifecycle.initial(Importance.HIGH, T0)).doesNotContainKey("reinforcements");
   }
 
   @Test

@@ -143,7 +143,9 @@ abstract class PgVectorMemoryStoreTests {
               "vector_memory_agent_created_idx",
               "vector_memory_turn_idx",
               "vector_memory_conversation_idx",
-              "vector_memory_fts_english_idx");
+              "vector_memory_fts_english_idx",
+              "vector_memory_feedback_pkey",
+              "vector_memory_feedback_id_idx");
       assertThat(again.info())
           .isEqualTo(
               new MemoryVectorStore.StoreInfo(

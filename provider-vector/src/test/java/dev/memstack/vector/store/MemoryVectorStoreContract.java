@@ -511,6 +511,154 @@ public abstract class MemoryVectorStoreContract {
   }
 
   @Nested
+  @DisplayName("Feedback counts")
+  class FeedbackCounts {
+
+    /** Dots, slashes, quotes and a backslash: characters a key or path syntax could trip on. */
+    private static final OwnerKey ODD_OWNER = OwnerKey.of("telegram:4711.x/y\"z\\'{}");
+
+    @Test
+    @DisplayName("count per owner and record, ignoring unknown ids and an id given twice")
+    void countPerOwnerAndRecord() {
+      MemoryVectorStore store = open();
+      store.add(
+          docs(
+              personal("a1", ALICE, "alice's note", T0),
+              shared("t1", AGENT, Scope.TEAM, "team note"),
+              shared("g1", AGENT, Scope.GLOBAL, "global note")));
+
+      assertThat(store.addFeedback(ALICE, List.of("a1", "t1", "missing", "t1"))).isEqualTo(2);
+      assertThat(store.addFeedback(ALICE, List.of("t1"))).isOne();
+      assertThat(store.addFeedback(BOB, List.of("g1"))).isOne();
+      assertThat(store.addFeedback(BOB, List.of())).isZero();
+      assertThat(store.addFeedback(BOB, List.of("missing"))).isZero();
+
+      assertThat(store.feedback(ALICE, List.of("a1", "t1", "g1", "missing")))
+          .containsExactlyInAnyOrderEntriesOf(Map.of("a1", 1L, "t1", 2L));
+      assertThat(store.feedback(BOB, List.of("a1", "t1", "g1")))
+          .containsExactlyInAnyOrderEntriesOf(Map.of("g1", 1L));
+      assertThat(store.feedback(OwnerKey.of("user:nobody"), List.of("t1"))).isEmpty();
+      assertThat(store.feedback(ALICE, List.of())).isEmpty();
+    }
+
+    @Test
+    @DisplayName("are kept apart from the records: no document carries an owner's count")
+    void areKeptApartFromTheRecords() {
+      MemoryVectorStore store = open();
+      store.add(docs(shared("t1", AGENT, Scope.TEAM, "team note")));
+      store.addFeedback(ALICE, List.of("t1"));
+      store.addFeedback(ODD_OWNER, List.of("t1"));
+
+      Map<String, Object> metadata = store.get("t1").orElseThrow().getMetadata();
+      assertThat(metadata.keySet()).noneMatch(key -> key.contains("feedback"));
+      assertThat(metadata.values()).noneMatch(value -> value.toString().contains("alice"));
+      assertThat(store.feedback(ODD_OWNER, List.of("t1"))).containsEntry("t1", 1L);
+    }
+
+    @Test
+    @DisplayName("increments atomically: concurrent feedback adds up")
+    void incrementsAtomically() throws Exception {
+      MemoryVectorStore store = open();
+      store.add(
+          docs(
+              shared("t1", AGENT, Scope.TEAM, "team note"),
+              shared("t2", AGENT, Scope.TEAM, "other note")));
+      int threads = 6;
+      int calls = 20;
+      java.util.concurrent.ExecutorService pool =
+          java.util.concurrent.Executors.newFixedThreadPool(threads);
+      try {
+        List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+          // ids in both orders, so that locking them in call order could deadlock
+          List<String> ids = t % 2 == 0 ? List.of("t1", "t2") : List.of("t2", "t1");
+          done.add(
+              pool.submit(
+                  () -> {
+                    for (int i = 0; i < calls; i++) {
+                      assertThat(store.addFeedback(ALICE, ids)).isEqualTo(2);
+                    }
+                  }));
+        }
+        for (java.util.concurrent.Future<?> f : done) {
+          f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+
+      assertThat(store.feedback(ALICE, List.of("t1", "t2")))
+          .containsExactlyInAnyOrderEntriesOf(
+              Map.of("t1", (long) threads * calls, "t2", (long) threads * calls));
+    }
+
+    @Test
+    @DisplayName("survive an upsert of the record and a reopen, and go with a deleted record")
+    void surviveUpsertAndReopenAndGoWithTheRecord() {
+      MemoryVectorStore first = open();
+      first.add(
+          docs(
+              personal("a1", ALICE, "alice's note", T0),
+              shared("t1", AGENT, Scope.TEAM, "team note"),
+              shared("t2", AGENT, Scope.TEAM, "another team note")));
+      first.addFeedback(ALICE, List.of("a1", "t1", "t2"));
+      first.addFeedback(BOB, List.of("t1"));
+      first.add(docs(shared("t1", AGENT, Scope.TEAM, "team note, edited")));
+      first.updateMetadata("t2", Map.of(MemoryVectorStore.STATUS, "ARCHIVED"));
+      assertThat(first.feedback(ALICE, List.of("t1", "t2")))
+          .as("after an upsert and a status change")
+          .containsExactlyInAnyOrderEntriesOf(Map.of("t1", 1L, "t2", 1L));
+      first.delete(List.of("t2"));
+      first.close();
+
+      MemoryVectorStore second = open();
+      assertThat(second.feedback(ALICE, List.of("a1", "t1", "t2")))
+          .containsExactlyInAnyOrderEntriesOf(Map.of("a1", 1L, "t1", 1L));
+      assertThat(second.feedback(BOB, List.of("t1"))).containsEntry("t1", 1L);
+
+      // a record stored again under a deleted id starts without the old counts
+      second.add(docs(shared("t2", AGENT, Scope.TEAM, "another team note")));
+      assertThat(second.feedback(ALICE, List.of("t2"))).isEmpty();
+      second.delete(MemoryFilters.ofOwner(ALICE));
+      second.add(docs(personal("a1", ALICE, "alice's note", T0)));
+      assertThat(second.feedback(ALICE, List.of("a1", "t1")))
+          .containsExactlyInAnyOrderEntriesOf(Map.of("t1", 1L));
+    }
+
+    @Test
+    @DisplayName("deleteFeedback erases one owner's counts and nobody else's, durably")
+    void deleteFeedbackErasesOneOwner() {
+      MemoryVectorStore first = open();
+      first.add(
+          docs(
+              personal("a1", ALICE, "alice's note", T0),
+              shared("t1", AGENT, Scope.TEAM, "team note")));
+      first.addFeedback(ALICE, List.of("a1", "t1"));
+      first.addFeedback(BOB, List.of("t1"));
+
+      assertThat(first.deleteFeedback(ALICE)).isEqualTo(2);
+      assertThat(first.deleteFeedback(ALICE)).isZero();
+      assertThat(first.feedback(ALICE, List.of("a1", "t1"))).isEmpty();
+      assertThat(first.existingIds(List.of("a1", "t1"))).hasSize(2);
+      first.close();
+
+      MemoryVectorStore second = open();
+      assertThat(second.feedback(ALICE, List.of("a1", "t1"))).isEmpty();
+      assertThat(second.feedback(BOB, List.of("t1"))).containsEntry("t1", 1L);
+    }
+
+    @Test
+    @DisplayName("counts feedback for records of a batch that searches do not see yet")
+    void countsFeedbackForABatchNotYetVisible() {
+      MemoryVectorStore store = open();
+      store.addBatch(docs(shared("t1", AGENT, Scope.TEAM, "team note")));
+
+      assertThat(store.addFeedback(ALICE, List.of("t1"))).isOne();
+      assertThat(store.feedback(ALICE, List.of("t1"))).containsEntry("t1", 1L);
+    }
+  }
+
+  @Nested
   @DisplayName("Durability and models")
   class DurabilityAndModels {
 
