@@ -741,6 +741,42 @@ public abstract class MemoryProviderCompatibilityKit {
   }
 
   @Nested
+  @DisplayName("Owner prompt")
+  class OwnerPrompt {
+
+    @BeforeEach
+    void requireOwnerPrompt() {
+      assumeCapability(Capability.OWNER_PROMPT);
+    }
+
+    @Test
+    @DisplayName("never carries another owner's memory, nor the owner's memory of another agent")
+    void neverCarriesAnotherOwnersMemory() {
+      sync(aliceTurn(AGENT), bobTurn(AGENT));
+
+      String bobs = provider.ownerPromptBlock(AGENT, BOB);
+      String alicesElsewhere = provider.ownerPromptBlock(OTHER_AGENT, ALICE);
+
+      assertThat(bobs).as("bob's owner prompt").isNotNull().doesNotContain(ALICE_PHRASE);
+      assertThat(alicesElsewhere)
+          .as("alice's owner prompt in another agent")
+          .isNotNull()
+          .doesNotContain(ALICE_PHRASE);
+    }
+
+    @Test
+    @DisplayName("is stable between writes, so prompt caches hold")
+    void isStableBetweenWrites() {
+      sync(aliceTurn(AGENT));
+
+      String first = provider.ownerPromptBlock(AGENT, ALICE);
+      String second = provider.ownerPromptBlock(AGENT, ALICE);
+
+      assertThat(first).isNotNull().isEqualTo(second);
+    }
+  }
+
+  @Nested
   @DisplayName("After close")
   class AfterClose {
 

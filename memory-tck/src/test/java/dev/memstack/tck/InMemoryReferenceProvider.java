@@ -51,7 +51,8 @@ final class InMemoryReferenceProvider implements MemoryProvider {
           Capability.PERSONAL_MEMORY,
           Capability.SHARED_MEMORY,
           Capability.RECALLS_TURNS,
-          Capability.FEEDBACK);
+          Capability.FEEDBACK,
+          Capability.OWNER_PROMPT);
 
   private record Entry(
       String key,
@@ -100,6 +101,21 @@ final class InMemoryReferenceProvider implements MemoryProvider {
     ensureOpen();
     return entries.values().stream()
         .filter(e -> e.scope() != Scope.PERSONAL && visibleToAgent(e, agent))
+        .sorted(Comparator.comparing(Entry::createdAt).thenComparing(Entry::key))
+        .map(e -> "- " + e.text())
+        .collect(Collectors.joining("\n"));
+  }
+
+  /** The owner's personal memory of the agent, oldest first, as a standing block. */
+  @Override
+  public String ownerPromptBlock(AgentId agent, OwnerKey owner) {
+    ensureOpen();
+    return entries.values().stream()
+        .filter(
+            e ->
+                e.scope() == Scope.PERSONAL
+                    && e.agent().equals(agent)
+                    && Objects.equals(e.owner(), owner))
         .sorted(Comparator.comparing(Entry::createdAt).thenComparing(Entry::key))
         .map(e -> "- " + e.text())
         .collect(Collectors.joining("\n"));
