@@ -87,6 +87,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
   private final FactConsolidator facts;
   private final DecayScheduler decay;
   private final MergeCandidates merges;
+  private final ConversationContexts contexts;
   private volatile boolean closed;
   private volatile String lastFailure;
 
@@ -137,6 +138,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
             });
     this.facts = new FactConsolidator(store, embedder, model, factSettings, clock, maintenance);
     this.merges = new MergeCandidates(store, embedder);
+    this.contexts = new ConversationContexts(settings.contextChars());
     if (lifecycle.enabled()) {
       this.decay = new DecayScheduler(new DecayJob(store, clock), clock, lifecycle);
       this.decay.start(maintenance);
@@ -275,9 +277,10 @@ public final class VectorMemoryProvider implements MemoryProvider {
     Map<String, MemoryRecord> records =
         new LinkedHashMap<>(); // by id: a turn sent twice counts once
     for (Turn turn : turns) {
+      String before = contexts.before(turn);
       for (MemoryRecord record :
           MemoryTexts.turnRecords(turn, settings.capture(), settings.chunkSize())) {
-        records.putIfAbsent(record.id(), record);
+        records.putIfAbsent(record.id(), ConversationContexts.withContext(record, before));
       }
     }
     if (records.isEmpty()) {

@@ -213,7 +213,7 @@ final class VectorMemoryTools {
     allowed.add("limit");
     ToolArguments args = ToolArguments.parse(json, call.name(), call.arguments(), allowed);
     String query = args.requiredText("query");
-    int limit = args.integer("limit", provider.settings().topK(), 1, 50);
+    int limit = args.integer("limit", Math.min(provider.settings().topK(), 10), 1, 50);
     Filter.Expression filter = filter(call, args, EnumSet.of(MemoryStatus.ACTIVE));
     List<RecallRanker.Ranked> ranked = provider.rank(query, filter, limit);
     ObjectNode answer = json.createObjectNode();

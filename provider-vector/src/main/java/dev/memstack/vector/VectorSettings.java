@@ -14,7 +14,8 @@ import java.util.Set;
  * @param reembed rebuild every vector at start when the stored vectors come from another model
  * @param capture what a turn becomes: the user message alone, or user message and reply
  * @param chunkSize longest text of one record in characters; longer messages are split
- * @param topK most items one prefetch returns (the request's limit may lower it)
+ * @param topK most items one prefetch returns (the request's limit may lower it); the host asks for
+ *     more than it shows, so that the stack can choose
  * @param threshold least cosine similarity for a vector hit
  * @param vectorWeight weight of the vector ranking in the fusion
  * @param keywordWeight weight of the BM25 ranking in the fusion
@@ -23,6 +24,9 @@ import java.util.Set;
  * @param recencyHalfLife age at which the recency factor is half-way down
  * @param embedBatchSize most texts per embedder call
  * @param dedupeThreshold cosine similarity at which {@code remember} takes a text as a duplicate
+ * @param contextChars how much of the message before a turn's message in its conversation is
+ *     embedded with it (key expansion: the record is found by what it answered, and returned
+ *     alone); 0 turns it off
  */
 public record VectorSettings(
     String store,
@@ -37,7 +41,8 @@ public record VectorSettings(
     double recencyWeight,
     Duration recencyHalfLife,
     int embedBatchSize,
-    double dedupeThreshold) {
+    double dedupeThreshold,
+    int contextChars) {
 
   /** What a turn becomes. */
   public enum Capture {
@@ -62,7 +67,8 @@ public record VectorSettings(
           "recency-weight",
           "recency-half-life",
           "embed-batch-size",
-          "dedupe-threshold");
+          "dedupe-threshold",
+          "context-chars");
 
   /** Parses and checks the provider's keys of {@code config}. */
   public static VectorSettings from(ProviderConfig config) {
@@ -83,7 +89,7 @@ public record VectorSettings(
         config.bool("reembed", false),
         config.enumValue("capture", Capture.class, Capture.EXCHANGE),
         config.integer("chunk-size", 1000, 200, 20_000),
-        config.integer("top-k", 5, 1, 200),
+        config.integer("top-k", 50, 1, 200),
         range(config, "threshold", 0.3, -1, 1),
         vectorWeight,
         keywordWeight,
@@ -91,7 +97,8 @@ public record VectorSettings(
         range(config, "recency-weight", 0.05, 0, 1),
         halfLife,
         config.integer("embed-batch-size", 32, 1, 1024),
-        range(config, "dedupe-threshold", 0.95, 0.5, 1));
+        range(config, "dedupe-threshold", 0.95, 0.5, 1),
+        config.integer("context-chars", 300, 0, 4000));
   }
 
   private static double range(

@@ -121,13 +121,14 @@ public final class MemoryStack implements AutoCloseable {
 
     long recallDeadline =
         Math.min(start + properties.context().providerTimeout().toNanos(), overall);
+    int askFor = Math.min(RecallRequest.MAX_LIMIT, limit * properties.fusion().overFetch());
     RecallRequest request =
         new RecallRequest(
             query.agent(),
             query.owner(),
             query.conversationId(),
             query.query(),
-            limit,
+            askFor,
             now.plusNanos(recallDeadline - start));
     // The request is built (and so checked) before any call starts: every call started below is
     // awaited, so each breaker that let a call through gets its verdict.
@@ -595,13 +596,17 @@ public final class MemoryStack implements AutoCloseable {
   /** One memory as the merge sees it: the best-placed copy and what every copy contributed. */
   private static final class Fused {
     final Ranked first;
+    Ranked shown;
+    String shownKey;
     final String key;
     double score;
     final Set<String> duplicates = new LinkedHashSet<>();
 
     Fused(Ranked first, String key) {
       this.first = first;
+      this.shown = first;
       this.key = key;
+      this.shownKey = key;
     }
   }
 
@@ -612,8 +617,9 @@ public final class MemoryStack implements AutoCloseable {
    * Weighted reciprocal rank fusion of the providers' answers ({@link StackProperties.Fusion}):
    * each item adds {@code weight / (k + rank)} to its memory, copies of one memory (same text, or
    * one containing the other once case, spaces and punctuation are ignored) are one memory shown
-   * once as its best-placed copy, and the memories are taken by fused score (a tie goes to the
-   * better provider rank, then to the provider earlier in the stack), at most {@code limit}.
+   * once as its shortest copy (the memory itself, without another copy's file name or markup), and
+   * the memories are taken by fused score (a tie goes to the better provider rank, then to the
+   * provider earlier in the stack), at most {@code limit}.
    */
   private List<RecallItem> merge(
       List<StackMember> stack, List<List<RecallItem>> answers, int limit, boolean explain) {
@@ -656,6 +662,11 @@ public final class MemoryStack implements AutoCloseable {
           copyOf.score += contribution; // another provider found it too
         }
         copyOf.duplicates.add(ranked.item().source());
+        if (key.length() < copyOf.shownKey.length()) {
+          // the shorter copy is the memory itself, without the longer one's file or markup
+          copyOf.shown = ranked;
+          copyOf.shownKey = key;
+        }
       }
     }
     memories.sort(
@@ -671,7 +682,8 @@ public final class MemoryStack implements AutoCloseable {
       if (merged.size() >= limit) {
         break;
       }
-      memory.duplicates.remove(memory.first.item().source());
+      memory.duplicates.add(memory.first.item().source());
+      memory.duplicates.remove(memory.shown.item().source());
       merged.add(present(memory, best, explain));
     }
     return merged;
@@ -692,13 +704,13 @@ public final class MemoryStack implements AutoCloseable {
   }
 
   private static RecallItem present(Fused memory, double best, boolean explain) {
-    RecallItem item = memory.first.item();
+    RecallItem item = memory.shown.item();
     // Without explain only the provider's item id is kept: feedback names items by it.
     String itemId = item.metadata().get(ITEM_ID);
     Map<String, String> metadata = itemId == null ? Map.of() : Map.of(ITEM_ID, itemId);
     if (explain) {
       Map<String, String> signals = new LinkedHashMap<>(item.metadata());
-      signals.put(RANK, Integer.toString(memory.first.rank() + 1));
+      signals.put(RANK, Integer.toString(memory.shown.rank() + 1));
       signals.put(
           SCORE, String.format(java.util.Locale.ROOT, "%.4f", best == 0 ? 0 : memory.score / best));
       if (!memory.duplicates.isEmpty()) {

@@ -113,11 +113,22 @@ public record StackProperties(
    * @param weights Weight of each provider instance by id, in 0..10; a provider not listed weighs
    *     1. The shipped defaults were measured on a real chat set (bench/RESULTS.md, "Recall on
    *     REALTALK").
+   * @param overFetch Each provider is asked for this many times the items the answer shows (at most
+   *     200), so that the fusion chooses among more than each provider's first few.
    */
   public record Fusion(
-      @DefaultValue("20") double k, @DefaultValue java.util.Map<String, Double> weights) {
+      @DefaultValue("20") double k,
+      @DefaultValue java.util.Map<String, Double> weights,
+      @DefaultValue("3") int overFetch) {
 
     public Fusion {
+      if (overFetch == 0) {
+        overFetch = 3;
+      }
+      if (overFetch < 1 || overFetch > 10) {
+        throw new IllegalArgumentException(
+            "memstack.stack.fusion.over-fetch must be 1-10, got: " + overFetch);
+      }
       if (!(k >= 1 && k <= 1000)) {
         throw new IllegalArgumentException("memstack.stack.fusion.k must be 1-1000, got: " + k);
       }
@@ -137,7 +148,7 @@ public record StackProperties(
     }
 
     public static Fusion defaults() {
-      return new Fusion(20, null);
+      return new Fusion(20, null, 3);
     }
   }
 

@@ -238,6 +238,59 @@ class HostApiTest {
   }
 
   @Test
+  void feedbackNamesRecalledItemsByTheirIdAndReachesTheProvidersThatTakeIt() {
+    Answer turn =
+        post(
+            "/api/v1/agents/a1/memory/turns",
+            "{\"ownerKey\":\"user:7\",\"conversationId\":\"c7\",\"userMessage\":"
+                + "\"The violet kestrel nests by the quarry\",\"assistantReply\":\"\","
+                + "\"triggerSource\":\"web\"}");
+    assertThat(turn.status()).as(turn.raw().body()).isEqualTo(202);
+    String body = "{\"ownerKey\":\"user:7\",\"query\":\"violet kestrel quarry\"}";
+    JsonNode[] item = new JsonNode[1];
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () -> {
+              Answer context = post("/api/v1/agents/a1/memory/context", body);
+              assertThat(context.json().get("ownerPrompt").isString()).isTrue();
+              item[0] = byId(context.json().get("recall"), "provider", "vector");
+            });
+    String id = item[0].get("metadata").get("id").asString();
+    assertThat(id).isNotBlank();
+
+    Answer applied =
+        post(
+            "/api/v1/agents/a1/memory/feedback",
+            "{\"ownerKey\":\"user:7\",\"used\":[{\"provider\":\"vector\",\"id\":\""
+                + id
+                + "\"},{\"provider\":\"builtin\",\"id\":\"x\"}]}");
+    assertThat(applied.status()).as(applied.raw().body()).isEqualTo(200);
+    assertThat(applied.json().get("applied").get("vector").asInt()).isEqualTo(1);
+    assertThat(applied.json().get("applied").get("builtin").asInt())
+        .as("builtin takes no feedback")
+        .isEqualTo(-1);
+    Answer foreign =
+        post(
+            "/api/v1/agents/a1/memory/feedback",
+            "{\"ownerKey\":\"user:8\",\"used\":[{\"provider\":\"vector\",\"id\":\"" + id + "\"}]}");
+    assertThat(foreign.json().get("applied").get("vector").asInt())
+        .as("another owner's personal item")
+        .isZero();
+
+    String feedback = "/api/v1/agents/a1/memory/feedback";
+    assertBadRequest(post(feedback, "{\"ownerKey\":\"user:7\"}"), "used");
+    assertBadRequest(post(feedback, "{\"ownerKey\":\"user:7\",\"used\":[]}"), "used");
+    assertBadRequest(
+        post(feedback, "{\"ownerKey\":\"user:7\",\"used\":[{\"provider\":\"vector\"}]}"),
+        "used[0].id");
+    assertBadRequest(post(feedback, "{\"ownerKey\":\"user:7\",\"used\":[7]}"), "used[0]");
+    assertBadRequest(
+        post(feedback, "{\"ownerKey\":\"user:7\",\"used\":[{\"provider\":\"nope\",\"id\":\"x\"}]}"),
+        "used");
+  }
+
+  @Test
   void aRejectedTurnIsNeverStored() throws IOException {
     Answer rejected =
         post(

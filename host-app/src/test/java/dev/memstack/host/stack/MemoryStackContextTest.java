@@ -116,7 +116,9 @@ class MemoryStackContextTest {
     assertThat(given).isBetween(Duration.ofMillis(500), Duration.ofMillis(800));
     assertThat(one.requests.get(0).owner()).isEqualTo(OWNER);
     assertThat(one.requests.get(0).conversationId()).isEqualTo("c1");
-    assertThat(one.requests.get(0).limit()).isEqualTo(10);
+    assertThat(one.requests.get(0).limit())
+        .as("the default limit of 10, over-fetched three times so that the fusion can choose")
+        .isEqualTo(30);
   }
 
   @Test
@@ -756,7 +758,11 @@ class MemoryStackContextTest {
     ContextAnswer answer = stack.context(new ContextQuery(AGENT, OWNER, null, "q", 0, true));
 
     assertThat(answer.recall()).hasSize(2);
-    assertThat(answer.recall().get(0).metadata()).containsEntry(MemoryStack.DUPLICATES, "vector");
+    assertThat(answer.recall().get(0).text())
+        .as("the shorter copy is shown: the memory without the note's markup")
+        .isEqualTo("user: I adopted a greyhound named Biscuit");
+    assertThat(answer.recall().get(0).source()).isEqualTo("vector");
+    assertThat(answer.recall().get(0).metadata()).containsEntry(MemoryStack.DUPLICATES, "notes");
     assertThat(answer.recall().get(1).text()).contains("Tom");
   }
 
@@ -766,7 +772,8 @@ class MemoryStackContextTest {
     FakeProvider strong = new FakeProvider("strong").recalls("strong first", "strong second");
     members.add(weak);
     members.add(strong);
-    stack(timing(2_000, 1_500, 4).withFusion(new StackProperties.Fusion(20, Map.of("weak", 0.5))));
+    stack(
+        timing(2_000, 1_500, 4).withFusion(new StackProperties.Fusion(20, Map.of("weak", 0.5), 3)));
 
     assertThat(stack.context(query("q")).recall())
         .extracting(RecallItem::text)

@@ -604,7 +604,7 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
       records.add(MemoryRecord.fromDocument(document));
     }
     List<float[]> vectors =
-        embedder.embedPassages(records.stream().map(MemoryRecord::text).toList());
+        embedder.embedPassages(records.stream().map(MemoryRecord::embeddingText).toList());
     List<Translog.Entry> entries = new ArrayList<>(records.size());
     for (int i = 0; i < records.size(); i++) {
       entries.add(new Translog.Entry(records.get(i), vectors.get(i)));
@@ -883,7 +883,7 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
       records.add(MemoryRecord.fromDocument(LuceneRecords.toSpring(stored, oldModel, null)));
     }
     List<float[]> vectors =
-        embedder.embedPassages(records.stream().map(MemoryRecord::text).toList());
+        embedder.embedPassages(records.stream().map(MemoryRecord::embeddingText).toList());
     for (int i = 0; i < records.size(); i++) {
       target.addDocument(LuceneRecords.toLucene(records.get(i), vectors.get(i)));
     }

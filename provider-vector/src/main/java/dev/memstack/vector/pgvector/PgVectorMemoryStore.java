@@ -339,7 +339,7 @@ public final class PgVectorMemoryStore implements MemoryVectorStore {
       }
     }
     List<float[]> vectors =
-        embedder.embedPassages(records.stream().map(MemoryRecord::text).toList());
+        embedder.embedPassages(records.stream().map(MemoryRecord::embeddingText).toList());
     try (Connection connection = dataSource.getConnection()) {
       connection.setAutoCommit(false);
       try {
@@ -922,7 +922,11 @@ public final class PgVectorMemoryStore implements MemoryVectorStore {
         }
         try (PreparedStatement read =
                 connection.prepareStatement(
-                    "SELECT id, content FROM " + schema.table() + " ORDER BY id");
+                    "SELECT id, content, metadata->>'"
+                        + MemoryRecord.CONTEXT
+                        + "' FROM "
+                        + schema.table()
+                        + " ORDER BY id");
             PreparedStatement write =
                 connection.prepareStatement(
                     "UPDATE " + schema.table() + " SET embedding = ?::vector WHERE id = ?")) {
@@ -932,7 +936,11 @@ public final class PgVectorMemoryStore implements MemoryVectorStore {
           try (ResultSet rows = read.executeQuery()) {
             while (rows.next()) {
               ids.add(rows.getString(1));
-              texts.add(rows.getString(2));
+              String context = rows.getString(3); // embedded with the text, as when written
+              texts.add(
+                  context == null || context.isBlank()
+                      ? rows.getString(2)
+                      : context + "\n" + rows.getString(2));
               if (ids.size() == REEMBED_BATCH) {
                 done += writeVectors(write, ids, texts);
               }

@@ -132,6 +132,23 @@ public record MemoryRecord(
         "metadata '" + key + "' must be a string, number or boolean, got " + value.getClass());
   }
 
+  /**
+   * Metadata key of a record's context: text embedded together with the record (key expansion, e.g.
+   * the message before it in its conversation) but never returned as the record's text and not
+   * keyword-indexed.
+   */
+  public static final String CONTEXT = "context";
+
+  /**
+   * What the store embeds: the context, when there is one, on the line before the text. Recall
+   * finds a message by what it answered ("Yes, twice!" after "Have you been to Turks and Caicos?")
+   * and still returns the message alone.
+   */
+  public String embeddingText() {
+    Object context = extra.get(CONTEXT);
+    return context instanceof String c && !c.isBlank() ? c + "\n" + text : text;
+  }
+
   /** A copy with another status. */
   public MemoryRecord withStatus(MemoryStatus newStatus) {
     return new MemoryRecord(

@@ -1,0 +1,83 @@
+package dev.memstack.vector;
+
+import dev.memstack.spi.Turn;
+import dev.memstack.vector.store.MemoryRecord;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Key expansion for turns: remembers the last user message of each conversation (per agent and
+ * owner), so that the next turn's records are embedded together with the message before them
+ * ({@link MemoryRecord#CONTEXT}) while their text stays the message alone. A reply such as "Yes,
+ * twice!" is then found by the question it answered. Turns arrive in order per provider, so the
+ * message before is the one delivered before; after a restart a conversation's first turn has no
+ * context. Bounded (least recently used conversations are forgotten). Thread-safe.
+ */
+final class ConversationContexts {
+
+  private static final int MAX_CONVERSATIONS = 10_000;
+
+  private final int maxChars;
+  private final Map<String, String> last =
+      new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+          return size() > MAX_CONVERSATIONS;
+        }
+      };
+
+  ConversationContexts(int maxChars) {
+    this.maxChars = maxChars;
+  }
+
+  /**
+   * The message before {@code turn} in its conversation, cut to the configured length, or {@code
+   * null}; then remembers this turn's user message as the one before the next.
+   */
+  synchronized String before(Turn turn) {
+    if (maxChars == 0) {
+      return null;
+    }
+    String key =
+        turn.agent().value() + "\u0000" + turn.owner().value() + "\u0000" + turn.conversationId();
+    String before = last.get(key);
+    String message = turn.userMessage().strip();
+    if (!message.isEmpty()) {
+      last.put(key, cut(message));
+    }
+    return before;
+  }
+
+  /** {@code record} with {@code context} in its metadata; unchanged for none or a reply record. */
+  static MemoryRecord withContext(MemoryRecord record, String context) {
+    if (context == null || !"user".equals(record.extra().get("role"))) {
+      return record;
+    }
+    Map<String, Object> extra = new LinkedHashMap<>(record.extra());
+    extra.put(MemoryRecord.CONTEXT, context);
+    return new MemoryRecord(
+        record.id(),
+        record.text(),
+        record.agent(),
+        record.owner(),
+        record.scope(),
+        record.status(),
+        record.type(),
+        record.conversation(),
+        record.turn(),
+        record.createdAt(),
+        Map.copyOf(extra));
+  }
+
+  private String cut(String message) {
+    String flat = message.replaceAll("\\s+", " ");
+    if (flat.length() <= maxChars) {
+      return flat;
+    }
+    int cut = flat.length() - maxChars; // keep the end: it leads into the next message
+    if (Character.isLowSurrogate(flat.charAt(cut))) {
+      cut++;
+    }
+    return "…" + flat.substring(cut);
+  }
+}
