@@ -408,8 +408,27 @@ def score_pass(results, providers):
         texts = [normalise(i.get("text") or "") for i in items10]
         if len(set(texts)) < len(texts):
             observations["answers_with_duplicate_text_limit10"] += 1
+        observations["cross_provider_copies_limit10"] = observations.get(
+            "cross_provider_copies_limit10", 0) + cross_provider_copies(items10)
         rows.append(row)
     return rows, latencies, took_by_provider, statuses, observations
+
+
+ROLE_PREFIX = re.compile(r"^(user|assistant): ")
+
+
+def cross_provider_copies(items):
+    """Items whose text (without a leading role) another provider's item in the same answer
+    contains: the same message recalled twice, e.g. as a vector record and in a daily note."""
+    texts = [ROLE_PREFIX.sub("", normalise(i.get("text") or "")) for i in items]
+    copies = 0
+    for a, item in enumerate(items):
+        for b, other in enumerate(items):
+            if a != b and item.get("provider") != other.get("provider") and texts[a] \
+                    and texts[a] in texts[b]:
+                copies += 1
+                break
+    return copies
 
 
 def summarise(rows, providers, subset=None):
@@ -562,6 +581,7 @@ def main():
         entry = {
             "pass": number,
             "seconds": round(seconds, 1),
+            "load_average": load_average(),
             "summary": summarise(rows, providers),
             "even_half": summarise(rows, providers, lambda r: r["index"] % 2 == 0),
             "odd_half": summarise(rows, providers, lambda r: r["index"] % 2 == 1),
@@ -578,6 +598,9 @@ def main():
                 / max(1, observations["items_limit10"]),
                 "answers_with_duplicate_text_limit10":
                     observations["answers_with_duplicate_text_limit10"],
+                "cross_provider_copies_per_answer_limit10":
+                    observations.get("cross_provider_copies_limit10", 0)
+                    / max(1, observations["answers"]),
                 "items_by_provider_limit50_mean": {
                     p: mean(v) for p, v in observations["items_by_provider_limit50"].items()},
                 "items_limit50_mean": mean(observations["explain_items"]),
@@ -587,7 +610,8 @@ def main():
                               "stack@10": r["stack"][10]} for r in rows],
         }
         passes.append(entry)
-        print_summary(f"pass {number} ({seconds:.0f} s)", entry["summary"])
+        print_summary(f"pass {number} ({seconds:.0f} s, load {entry['load_average']})",
+                      entry["summary"])
         if args.feedback:
             print_summary(f"pass {number}, even half (feedback half)", entry["even_half"])
             print_summary(f"pass {number}, odd half", entry["odd_half"])
