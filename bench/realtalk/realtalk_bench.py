@@ -395,7 +395,8 @@ def score_pass(results, providers):
             row["strict_stack"][k] = recall_at(items, question["strict"], k)
         explain_items = explain.get("recall", [])
         for provider in providers:
-            own = [i for i in explain_items if i.get("provider") == provider]
+            own = [i for i in explain_items if i.get("provider") == provider
+                   or provider in ((i.get("metadata") or {}).get("stack.duplicates") or "").split(",")]
             row["providers"][provider] = {k: recall_at(own, question["gold"], k) for k in KS}
             observations["items_by_provider_limit50"].setdefault(provider, []).append(len(own))
         observations["explain_chars"].append(len(explain.get("context", "")))
