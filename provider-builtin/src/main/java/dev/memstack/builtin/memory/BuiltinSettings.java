@@ -27,7 +27,7 @@ import java.util.TreeSet;
  * @param snippetChars {@code snippet-chars} (default 80): length of a search hit's snippet
  * @param coreFileWeight {@code core-file-weight} (default 1.5): score factor of hits in core files
  *     (AGENTS, SOUL, PROFILE, MEMORY, KNOWLEDGE) over daily notes and other files
- * @param turnGistChars {@code turn-gist-chars} (default 300): how much of the user message and of
+ * @param turnGistChars {@code turn-gist-chars} (default 800): how much of the user message and of
  *     the reply a daily-note entry keeps
  * @param skipCronTurns {@code skip-cron-turns} (default {@code true}): turns of scheduled jobs are
  *     not written to daily notes
@@ -119,7 +119,7 @@ public record BuiltinSettings(
         config.integer("search-max-files", 50, 1, 10_000),
         config.integer("snippet-chars", 80, 20, 2000),
         weight,
-        config.integer("turn-gist-chars", 300, 40, 100_000),
+        config.integer("turn-gist-chars", 800, 40, 100_000),
         config.bool("skip-cron-turns", true),
         templates,
         commit);

@@ -567,8 +567,31 @@ public final class WorkspaceMemory implements AutoCloseable {
         hit.bucket().scope(),
         hit.bucket().owner(),
         source,
-        hit.updateTime(),
+        entryTime(hit),
         metadata);
+  }
+
+  private static final java.util.regex.Pattern ENTRY_TIME =
+      java.util.regex.Pattern.compile("^### (\\d{2}):(\\d{2}) ");
+
+  /**
+   * When the recalled text was said: a daily-note entry's own time (the note's day and the entry's
+   * {@code ### HH:MM}, in the clock's zone), otherwise the file's update time.
+   */
+  private Instant entryTime(KeywordHit hit) {
+    LocalDate day = hit.path().dailyNoteDate();
+    if (day != null) {
+      java.util.regex.Matcher time = ENTRY_TIME.matcher(hit.text());
+      if (time.find()) {
+        int hour = Integer.parseInt(time.group(1));
+        int minute = Integer.parseInt(time.group(2));
+        if (hour < 24 && minute < 60) {
+          return day.atTime(hour, minute).atZone(clock.getZone()).toInstant();
+        }
+      }
+      return day.atStartOfDay(clock.getZone()).toInstant();
+    }
+    return hit.updateTime();
   }
 
   private static String displayName(Bucket bucket, WorkspacePath path) {
