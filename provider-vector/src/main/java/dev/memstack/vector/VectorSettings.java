@@ -98,7 +98,7 @@ public record VectorSettings(
         halfLife,
         config.integer("embed-batch-size", 32, 1, 1024),
         range(config, "dedupe-threshold", 0.95, 0.5, 1),
-        config.integer("context-chars", 300, 0, 4000));
+        config.integer("context-chars", 0, 0, 4000));
   }
 
   private static double range(
