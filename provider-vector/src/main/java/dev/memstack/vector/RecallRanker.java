@@ -34,6 +34,9 @@ import org.springframework.ai.vectorstore.filter.Filter;
  */
 final class RecallRanker {
 
+  /** Fewest hits taken from each of the vector and the keyword search before fusing. */
+  static final int MIN_CANDIDATES = 100;
+
   /** One ranked document with its final score and the signals behind it. */
   record Ranked(Document document, double score, Map<String, String> signals) {}
 
@@ -103,7 +106,9 @@ final class RecallRanker {
       OwnerKey owner,
       int limit,
       Instant now) {
-    int candidates = Math.max(limit * 3, 20);
+    // A floor well above any limit a context call asks for, so that an item's place does not
+    // depend on how many items were asked for (the host over-fetches by different factors).
+    int candidates = Math.max(limit, MIN_CANDIDATES);
     List<Document> vector =
         queryVector == null || settings.vectorWeight() == 0
             ? List.of()
