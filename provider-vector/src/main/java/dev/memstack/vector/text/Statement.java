@@ -73,6 +73,17 @@ final class Statement {
     this.normalized = normalized;
   }
 
+  /** The single wording units: stemmed words and Han characters, without bigrams. */
+  Set<String> words(Set<String> exclude, Set<String> asWords) {
+    Set<String> single = new LinkedHashSet<>();
+    for (String unit : units(exclude, asWords)) {
+      if (!(unit.codePointCount(0, unit.length()) == 2 && isHan(unit.codePointAt(0)))) {
+        single.add(unit);
+      }
+    }
+    return single;
+  }
+
   /**
    * The wording units: stemmed content words (plus {@code asWords}, names taken as ordinary words)
    * without {@code exclude}, and Han characters and bigrams without the Han names in {@code

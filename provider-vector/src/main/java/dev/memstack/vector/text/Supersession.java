@@ -28,7 +28,9 @@ import java.util.Set;
  *       明天), colours (blue; 白色), quoted strings, and names (capitalised words that do not start
  *       a sentence, words with two capitals; a Chinese name after 叫/名叫/姓) — a name differs when
  *       it does not occur in the other text at all. Otherwise the pair is a {@link
- *       Verdict#DUPLICATE}.
+ *       Verdict#DUPLICATE} — unless it is near by wording only and the newer text adds a content
+ *       word (or Chinese character) the older one lacks: a statement that says more is stored
+ *       beside the older one ({@link Verdict#UNRELATED}).
  * </ol>
  *
  * Not recognised as values: changed ordinary words ("the password is swordfish" → "marlin"),
@@ -105,10 +107,16 @@ public final class Supersession {
     } else {
       boolean nearByWording = wording >= SAME_WORDING && samePerson;
       boolean nearByEmbedding = !Double.isNaN(cosine) && cosine >= nearThreshold;
+      Set<String> added = new HashSet<>(b.words(names, ordinaryB));
+      added.removeAll(a.words(names, ordinaryA));
       if (!nearByWording && !nearByEmbedding) {
         verdict = Verdict.UNRELATED;
+      } else if (!changed.isEmpty()) {
+        verdict = Verdict.UPDATE;
+      } else if (nearByEmbedding || added.isEmpty()) {
+        verdict = Verdict.DUPLICATE;
       } else {
-        verdict = changed.isEmpty() ? Verdict.DUPLICATE : Verdict.UPDATE;
+        verdict = Verdict.UNRELATED; // says more than the older one: both stand
       }
     }
     return new Comparison(verdict, wording, samePerson, List.copyOf(changed));
