@@ -35,7 +35,9 @@ final class MemoryTexts {
 
   private MemoryTexts() {}
 
-  /** Metadata key of a user message's records: the assistant's reply, cut to {@value #REPLY_MAX}. */
+  /**
+   * Metadata key of a user message's records: the assistant's reply, cut to {@value #REPLY_MAX}.
+   */
   static final String REPLY = "reply";
 
   /** Most characters of the reply kept in {@link #REPLY} (a longer reply ends in "…"). */

@@ -216,10 +216,13 @@ public abstract class VectorMemoryProviderContract {
     }
 
     @Test
-    @DisplayName("keeps a filler reply as context of the user message, never as a memory of its own")
+    @DisplayName(
+        "keeps a filler reply as context of the user message, never as a memory of its own")
     void keepsAFillerReplyAsContext() {
       MemoryProvider provider = provider();
-      String[] fillers = {"Lovely!", "ok", "Noted.", "Thanks!", "Got it", "Sure", "好的", "收到", "👍🎉"};
+      String[] fillers = {
+        "Lovely!", "ok", "Noted.", "Thanks!", "Got it", "Sure", "好的", "收到", "👍🎉"
+      };
       for (String filler : fillers) {
         provider.syncTurn(turn(USER_1, "My greyhound Biscuit likes " + filler.length(), filler));
       }
@@ -232,7 +235,8 @@ public abstract class VectorMemoryProviderContract {
         replies.add(item.get("reply").asString());
       }
       assertThat(replies).containsExactlyInAnyOrder(fillers);
-      assertThat(recall(provider, AGENT, USER_1, "Lovely")).allMatch(i -> i.text().startsWith("user: "));
+      assertThat(recall(provider, AGENT, USER_1, "Lovely"))
+          .allMatch(i -> i.text().startsWith("user: "));
     }
 
     @Test

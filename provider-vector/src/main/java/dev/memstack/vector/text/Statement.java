@@ -13,16 +13,16 @@ import java.util.regex.Pattern;
 import org.tartarus.snowball.ext.EnglishStemmer;
 
 /**
- * One short statement taken apart for {@link Supersession}: its <em>values</em> (negation, a
- * yes/no answer, numbers, dates, colours, quoted strings, names) and its <em>wording</em> (the
- * remaining content words, stemmed, and for Chinese the remaining characters and character
- * bigrams), plus who it is about (grammatical person). English and Chinese; other languages go
- * through the English rules (words between spaces, capitalised names).
+ * One short statement taken apart for {@link Supersession}: its <em>values</em> (negation, a yes/no
+ * answer, numbers, dates, colours, quoted strings, names) and its <em>wording</em> (the remaining
+ * content words, stemmed, and for Chinese the remaining characters and character bigrams), plus who
+ * it is about (grammatical person). English and Chinese; other languages go through the English
+ * rules (words between spaces, capitalised names).
  *
  * <p>Chinese has no spaces, so Chinese text is compared by characters and character bigrams after
- * removing values, person pronouns and function characters (的, 了, 是, ...): {@code 我的储物柜密码是
- * 1111} and {@code 我储物柜的密码是1111} both leave {@code 储物柜密码}. Removals join the characters
- * around them, so an inserted {@code 不} changes the negation, not the wording.
+ * removing values, person pronouns and function characters (的, 了, 是, ...). So {@code 我的储物柜密码是1111}
+ * and {@code 我储物柜的密码是1111} both leave {@code 储物柜密码}. Removals join the characters around them, so
+ * an inserted {@code 不} changes the negation, not the wording.
  */
 final class Statement {
 
@@ -34,25 +34,35 @@ final class Statement {
 
   final boolean negated;
   final Answer answer;
+
   /** Numbers as plain decimal strings ({@code 1,200} and {@code 一千二百} are {@code 1200}). */
   final Set<String> numbers;
+
   /** Whether the only number is a "one" said as a word ({@code one}, {@code 一个}): an article. */
   final boolean softOne;
+
   final Set<String> dates;
   final Set<String> colours;
   final Set<String> quotes;
+
   /** Capitalised names (lower-cased), and Chinese names after 叫/名叫/姓. */
   final Set<String> names;
+
   /** Grammatical persons mentioned: 1s, 1p, 2, 3m, 3f, 3p. */
   final Set<String> persons;
+
   /** Relations mentioned (mother, sister, 丈夫, ...), canonical: who the statement is about. */
   final Set<String> relations;
+
   /** Every word of the text, lower-cased (to check whether a name occurs in it at all). */
   final Set<String> words;
+
   /** Content words, lower-cased, not stemmed; names of either text are dropped when comparing. */
   final List<String> contentWords;
+
   /** Chinese wording: the remaining characters of each Han run, joined. */
   final List<String> hanContent;
+
   /** The whole text, normalised (for Chinese name checks and identical texts). */
   final String normalized;
 
@@ -136,8 +146,7 @@ final class Statement {
           "\\?\\s*(yes|yeah|yep|yup|correct|no|nope|nah)\\b[\\s,.!;:]*", Pattern.CASE_INSENSITIVE);
   private static final Pattern LEADING_ANSWER_ZH =
       Pattern.compile("^\\s*(是的|是啊|对的|没错|对|嗯|不是|不对|没有|不|没)\\s*[,.!;:?。、]");
-  private static final Pattern DIGITS =
-      Pattern.compile("\\d+(?:,\\d{3})*(?:\\.\\d+)?");
+  private static final Pattern DIGITS = Pattern.compile("\\d+(?:,\\d{3})*(?:\\.\\d+)?");
   private static final Pattern LATIN_WORD =
       Pattern.compile("[\\p{L}\\p{M}&&[^\\p{IsHan}]][\\p{L}\\p{M}'&&[^\\p{IsHan}]]*");
   private static final Pattern HAN_RUN = Pattern.compile("\\p{IsHan}+");
@@ -182,15 +191,99 @@ final class Statement {
   /** Function words, intensifiers and "now/anymore"-style change markers: not wording. */
   static final Set<String> STOP_EN =
       Set.of(
-          "a", "an", "the", "is", "am", "are", "was", "were", "be", "been", "being", "do", "does",
-          "did", "have", "has", "had", "having", "will", "would", "shall", "should", "can",
-          "could", "may", "might", "must", "to", "of", "in", "on", "at", "for", "with", "by",
-          "from", "as", "about", "into", "onto", "over", "under", "and", "or", "but", "so", "if",
-          "then", "than", "that", "this", "these", "those", "there", "here", "it", "its", "also",
-          "too", "very", "really", "just", "still", "now", "anymore", "longer", "ever", "always",
-          "again", "already", "actually", "currently", "every", "each", "some", "any", "all",
-          "which", "what", "who", "whom", "whose", "when", "where", "why", "how", "go", "going",
-          "get", "got", "s", "please", "only");
+          "a",
+          "an",
+          "the",
+          "is",
+          "am",
+          "are",
+          "was",
+          "were",
+          "be",
+          "been",
+          "being",
+          "do",
+          "does",
+          "did",
+          "have",
+          "has",
+          "had",
+          "having",
+          "will",
+          "would",
+          "shall",
+          "should",
+          "can",
+          "could",
+          "may",
+          "might",
+          "must",
+          "to",
+          "of",
+          "in",
+          "on",
+          "at",
+          "for",
+          "with",
+          "by",
+          "from",
+          "as",
+          "about",
+          "into",
+          "onto",
+          "over",
+          "under",
+          "and",
+          "or",
+          "but",
+          "so",
+          "if",
+          "then",
+          "than",
+          "that",
+          "this",
+          "these",
+          "those",
+          "there",
+          "here",
+          "it",
+          "its",
+          "also",
+          "too",
+          "very",
+          "really",
+          "just",
+          "still",
+          "now",
+          "anymore",
+          "longer",
+          "ever",
+          "always",
+          "again",
+          "already",
+          "actually",
+          "currently",
+          "every",
+          "each",
+          "some",
+          "any",
+          "all",
+          "which",
+          "what",
+          "who",
+          "whom",
+          "whose",
+          "when",
+          "where",
+          "why",
+          "how",
+          "go",
+          "going",
+          "get",
+          "got",
+          "s",
+          "please",
+          "only");
 
   /** Relation words and their canonical form (a closed class, so synonyms are known). */
   private static final Map<String, String> RELATIONS_EN = relationsEn();
@@ -237,8 +330,17 @@ final class Statement {
       Set.of("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday");
   private static final Set<String> MONTHS =
       Set.of(
-          "january", "february", "april", "june", "july", "august", "september", "october",
-          "november", "december");
+          "january",
+          "february",
+          "april",
+          "june",
+          "july",
+          "august",
+          "september",
+          "october",
+          "november",
+          "december");
+
   /** Months that are also ordinary words: dates only when capitalised. */
   private static final Set<String> CAPITAL_MONTHS = Set.of("may", "march");
 
@@ -246,8 +348,23 @@ final class Statement {
       Set.of("today", "tomorrow", "yesterday", "tonight", "weekend");
   private static final Set<String> COLOURS_EN =
       Set.of(
-          "red", "orange", "yellow", "green", "blue", "purple", "violet", "pink", "brown",
-          "black", "white", "grey", "gray", "silver", "gold", "beige", "turquoise");
+          "red",
+          "orange",
+          "yellow",
+          "green",
+          "blue",
+          "purple",
+          "violet",
+          "pink",
+          "brown",
+          "black",
+          "white",
+          "grey",
+          "gray",
+          "silver",
+          "gold",
+          "beige",
+          "turquoise");
 
   private static final Map<String, Integer> NUMBER_WORDS = numberWords();
 
@@ -261,26 +378,26 @@ final class Statement {
   /** Words with a negation character that do not negate (非常 = very, 别人 = others, ...). */
   private static final List<String> NOT_NEGATIONS_ZH =
       List.of(
-          "非常", "并非常", "别人", "别的", "特别", "区别", "分别", "告别", "差别", "级别", "类别", "性别", "识别",
-          "无论", "无聊", "无线", "无数", "无限", "不错", "没错", "不仅", "不但", "不久", "差不多", "不得不", "不管",
-          "不断", "不少", "未来", "非洲", "是非", "不好意思", "不客气", "没关系", "莫名");
+          "非常", "并非常", "别人", "别的", "特别", "区别", "分别", "告别", "差别", "级别", "类别", "性别", "识别", "无论", "无聊",
+          "无线", "无数", "无限", "不错", "没错", "不仅", "不但", "不久", "差不多", "不得不", "不管", "不断", "不少", "未来",
+          "非洲", "是非", "不好意思", "不客气", "没关系", "莫名");
+
   private static final String NEGATION_ZH = "不没别无未非勿莫否";
 
   private static final Pattern NUMERAL_ZH = Pattern.compile("第?[零〇一二两三四五六七八九十百千万亿]+");
   private static final List<String> NOT_NUMERALS_ZH =
       List.of(
-          "一起", "一下", "一些", "一样", "一直", "一定", "一般", "一切", "一会", "一边", "统一", "万一", "唯一",
-          "一旦", "一向", "十分", "千万", "万分", "一致", "同一", "一再", "一点儿", "一点点", "一共", "一生", "一面");
+          "一起", "一下", "一些", "一样", "一直", "一定", "一般", "一切", "一会", "一边", "统一", "万一", "唯一", "一旦", "一向",
+          "十分", "千万", "万分", "一致", "同一", "一再", "一点儿", "一点点", "一共", "一生", "一面");
   private static final String UNITS_ZH = "年月日号点时分秒岁个只位名元块次天周条本件张口家辆台";
 
   private static final Map<String, String> PERSONS_ZH =
       Map.of(
-          "我们", "1p", "咱们", "1p", "你们", "2", "他们", "3p", "她们", "3p", "我", "1s", "你", "2", "您",
-          "2", "他", "3m", "她", "3f");
+          "我们", "1p", "咱们", "1p", "你们", "2", "他们", "3p", "她们", "3p", "我", "1s", "你", "2", "您", "2",
+          "他", "3m", "她", "3f");
   private static final List<String> STOP_WORDS_ZH =
       List.of(
-          "现在", "已经", "从来", "目前", "真的", "非常", "特别", "改到", "改成", "改为", "换成", "变成", "还是", "一直",
-          "再也");
+          "现在", "已经", "从来", "目前", "真的", "非常", "特别", "改到", "改成", "改为", "换成", "变成", "还是", "一直", "再也");
   private static final String STOP_CHARS_ZH = "的地得了着吗呢啊吧呀哦嘛是也都就很还又在和与跟对把被给这那个些有再";
 
   static Statement parse(String raw) {
@@ -725,8 +842,25 @@ final class Statement {
 
   private static Map<String, Integer> numberWords() {
     String[] small = {
-      "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-      "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+      "zero",
+      "one",
+      "two",
+      "three",
+      "four",
+      "five",
+      "six",
+      "seven",
+      "eight",
+      "nine",
+      "ten",
+      "eleven",
+      "twelve",
+      "thirteen",
+      "fourteen",
+      "fifteen",
+      "sixteen",
+      "seventeen",
+      "eighteen",
       "nineteen"
     };
     Map<String, Integer> words = new java.util.HashMap<>();

@@ -12,11 +12,40 @@ class ReplyFillerTest {
   @DisplayName("takes acknowledgements, courtesy, echoes of one word and emoji as filler")
   void filler() {
     String[] fillers = {
-      "Lovely!", "ok", "OK.", "Noted.", "Thanks!", "Thank you so much!", "Got it", "Sure",
-      "Sure thing!", "Sounds good to me.", "I'll keep that in mind.", "Good to know.",
-      "I will remember it.", "Nice, noted.", "How wonderful, the bassoon!", "yum pancake",
-      "Happy birthday!", "👍", "🎉🎉", ":)", "", "  ", null, "好的", "收到", "好的，收到！", "明白了",
-      "谢谢！", "没问题", "哈哈", "太好了！", "嗯嗯", "好的，我记住了", "Great, 4711 it is."
+      "Lovely!",
+      "ok",
+      "OK.",
+      "Noted.",
+      "Thanks!",
+      "Thank you so much!",
+      "Got it",
+      "Sure",
+      "Sure thing!",
+      "Sounds good to me.",
+      "I'll keep that in mind.",
+      "Good to know.",
+      "I will remember it.",
+      "Nice, noted.",
+      "How wonderful, the bassoon!",
+      "yum pancake",
+      "Happy birthday!",
+      "👍",
+      "🎉🎉",
+      ":)",
+      "",
+      "  ",
+      null,
+      "好的",
+      "收到",
+      "好的，收到！",
+      "明白了",
+      "谢谢！",
+      "没问题",
+      "哈哈",
+      "太好了！",
+      "嗯嗯",
+      "好的，我记住了",
+      "Great, 4711 it is."
     };
     for (String filler : fillers) {
       assertThat(ReplyFiller.isFiller(filler)).as("'%s' is filler", filler).isTrue();

@@ -113,7 +113,13 @@ public final class SupersedePairs {
                 (label, byVerdict) -> {
                   int pairs = byVerdict.values().stream().mapToInt(Integer::intValue).sum();
                   int errors = pairs - byVerdict.getOrDefault(label, 0);
-                  line(out, language, label.name().toLowerCase(Locale.ROOT), pairs, errors, byVerdict);
+                  line(
+                      out,
+                      language,
+                      label.name().toLowerCase(Locale.ROOT),
+                      pairs,
+                      errors,
+                      byVerdict);
                   lang[0] += pairs;
                   lang[1] += errors;
                 });

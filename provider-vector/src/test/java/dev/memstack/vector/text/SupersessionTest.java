@@ -19,7 +19,8 @@ class SupersessionTest {
     System.out.print(result.report());
 
     assertThat(pairs).hasSizeGreaterThanOrEqualTo(60);
-    assertThat(pairs.stream().filter(p -> p.language().equals("zh"))).hasSizeGreaterThanOrEqualTo(20);
+    assertThat(pairs.stream().filter(p -> p.language().equals("zh")))
+        .hasSizeGreaterThanOrEqualTo(20);
     for (Verdict label : Verdict.values()) {
       assertThat(pairs.stream().filter(p -> p.label() == label))
           .as("pairs labelled %s", label)
@@ -41,25 +42,36 @@ class SupersessionTest {
         .isEqualTo(Verdict.DUPLICATE);
     assertThat(Supersession.judge("我对青霉素过敏", "我对青霉素不过敏")).isEqualTo(Verdict.UPDATE);
     assertThat(Supersession.judge("我的储物柜密码是1111", "我的储物柜密码是2222")).isEqualTo(Verdict.UPDATE);
-    assertThat(Supersession.judge("I play the bassoon", "The tax report is due")).isEqualTo(Verdict.UNRELATED);
+    assertThat(Supersession.judge("I play the bassoon", "The tax report is due"))
+        .isEqualTo(Verdict.UNRELATED);
   }
 
   @Test
-  @DisplayName("an embedder's near-duplicate is a duplicate unless a value changed")
+  @DisplayName("the embedder's nearness counts only for wording that is half alike")
   void embedderNearDuplicates() {
-    // no wording in common, but the embedder finds them near
-    assertThat(Supersession.judge("I adore sushi", "Sushi is my favourite", 0.97, 0.95))
-        .isEqualTo(Verdict.DUPLICATE);
-    assertThat(Supersession.judge("I adore sushi", "Sushi is my favourite", 0.90, 0.95))
+    // half alike by wording, near by embedding, a changed number: an update
+    assertThat(Supersession.judge("My flight leaves at 7", "My flight departs at 9", 0.97, 0.95))
+        .isEqualTo(Verdict.UPDATE);
+    assertThat(Supersession.judge("My flight leaves at 7", "My flight departs at 9", 0.90, 0.95))
         .isEqualTo(Verdict.UNRELATED);
+    // no wording left on either side: the embedder decides whether they are near
     assertThat(Supersession.judge("I am 30", "I am 31", 0.97, 0.95)).isEqualTo(Verdict.UPDATE);
+    assertThat(Supersession.judge("I am 30", "I am 31")).isEqualTo(Verdict.UNRELATED);
+    // a paraphrase in other words, or another topic at E5's typical 0.97: both stand
+    assertThat(Supersession.judge("I adore sushi", "Sushi is my favourite", 0.97, 0.95))
+        .isEqualTo(Verdict.UNRELATED);
+    assertThat(Supersession.judge("I live in Berlin", "I work in Berlin", 0.971, 0.95))
+        .isEqualTo(Verdict.UNRELATED);
+    assertThat(Supersession.judge("我的储物柜密码是1111", "我的自行车锁密码是2222", 0.982, 0.95))
+        .isEqualTo(Verdict.UNRELATED);
     assertThat(Supersession.judge("Yes", "yes", Double.NaN, 0.95)).isEqualTo(Verdict.DUPLICATE);
   }
 
   @Test
   @DisplayName("reads the values of a text: numbers, negation, dates, names, quotes, answers")
   void readsValues() {
-    Statement en = Statement.parse("[2026-03-02] user: No, my rent isn't $1,200 on Monday, Anna said \"ok\"");
+    Statement en =
+        Statement.parse("[2026-03-02] user: No, my rent isn't $1,200 on Monday, Anna said \"ok\"");
     assertThat(en.answer).isEqualTo(Statement.Answer.NO);
     assertThat(en.negated).isTrue();
     assertThat(en.numbers).containsExactly("1200");
