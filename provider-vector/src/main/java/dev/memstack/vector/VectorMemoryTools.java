@@ -175,6 +175,7 @@ final class VectorMemoryTools {
         store.updateMetadata(
             existing.id(), Map.of(SUPERSEDES, supersedes(existing.extra(), outdated)));
         supersede(outdated, existing.id());
+        existing = store.get(existing.id()).map(MemoryRecord::fromDocument).orElse(existing);
       }
       return duplicateAnswer(existing, outdated);
     }

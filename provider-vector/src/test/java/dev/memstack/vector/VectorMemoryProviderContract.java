@@ -550,6 +550,29 @@ public abstract class VectorMemoryProviderContract {
     }
 
     @Test
+    @DisplayName("remember lets a turn that says it already supersede the value it changes")
+    void rememberConfirmsATurn() {
+      MemoryProvider provider = provider(Map.of("capture", "user"), embedder);
+      String remembered = remember(provider, "My locker code is 1111").get("id").asString();
+      provider.syncTurn(turn(USER_1, "My locker code is 2222", "ok")); // turns supersede nothing
+      assertThat(recall(provider, AGENT, USER_1, "My locker code is 1111")).hasSize(2);
+
+      JsonNode answer = remember(provider, "My locker code is 2222");
+
+      assertThat(answer.get("stored").asBoolean()).isFalse();
+      String turnRecord = answer.get("duplicateOf").asString();
+      assertThat(answer.get("memory").get("role").asString()).isEqualTo("user");
+      assertThat(answer.get("supersedes"))
+          .extracting(JsonNode::asString)
+          .containsExactly(remembered);
+      assertThat(answer.get("memory").get("supersedes"))
+          .extracting(JsonNode::asString)
+          .containsExactly(remembered);
+      List<RecallItem> recalled = recall(provider, AGENT, USER_1, "My locker code is 1111");
+      assertThat(recalled).extracting(i -> i.metadata().get("id")).containsExactly(turnRecord);
+    }
+
+    @Test
     @DisplayName("update_memory_status activates a superseded memory but never sets superseded")
     void activatesASupersededMemory() {
       MemoryProvider provider = provider();
