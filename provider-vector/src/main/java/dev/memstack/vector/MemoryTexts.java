@@ -6,11 +6,13 @@ import dev.memstack.spi.Scope;
 import dev.memstack.spi.Turn;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryStatus;
+import dev.memstack.vector.text.ReplyFiller;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,18 +35,54 @@ final class MemoryTexts {
 
   private MemoryTexts() {}
 
-  /** The records of one turn, in order: user chunks, then (for EXCHANGE) reply chunks. */
+  /**
+   * Metadata key of a user message's records: the assistant's reply, cut to {@value #REPLY_MAX}.
+   */
+  static final String REPLY = "reply";
+
+  /** Most characters of the reply kept in {@link #REPLY} (a longer reply ends in "…"). */
+  static final int REPLY_MAX = 500;
+
+  /**
+   * The records of one turn, in order: user chunks, then (for EXCHANGE, and only when the reply is
+   * not {@linkplain ReplyFiller filler}) reply chunks. With EXCHANGE every user chunk carries the
+   * reply (cut) in {@link #REPLY}, so an acknowledgement travels as context of what it answers
+   * instead of being recalled on its own; with USER nothing of the reply is stored.
+   */
   static List<MemoryRecord> turnRecords(Turn turn, VectorSettings.Capture capture, int chunkSize) {
     List<MemoryRecord> records = new ArrayList<>();
-    addUtterance(records, turn, "user", turn.userMessage(), chunkSize);
-    if (capture == VectorSettings.Capture.EXCHANGE) {
-      addUtterance(records, turn, "assistant", turn.assistantReply(), chunkSize);
+    boolean exchange = capture == VectorSettings.Capture.EXCHANGE;
+    String reply = exchange ? replyContext(turn.assistantReply()) : null;
+    addUtterance(records, turn, "user", turn.userMessage(), chunkSize, reply);
+    if (exchange && !ReplyFiller.isFiller(turn.assistantReply())) {
+      addUtterance(records, turn, "assistant", turn.assistantReply(), chunkSize, null);
     }
     return records;
   }
 
+  /** The reply as context: stripped, at most {@value #REPLY_MAX} characters; null when blank. */
+  static String replyContext(String reply) {
+    if (reply == null || reply.isBlank()) {
+      return null;
+    }
+    String text = reply.strip().replaceAll("\\s+", " ");
+    if (text.length() <= REPLY_MAX) {
+      return text;
+    }
+    int end = REPLY_MAX - 1;
+    if (Character.isHighSurrogate(text.charAt(end - 1))) {
+      end--; // never half an emoji
+    }
+    return text.substring(0, end) + "…";
+  }
+
   private static void addUtterance(
-      List<MemoryRecord> records, Turn turn, String role, String text, int chunkSize) {
+      List<MemoryRecord> records,
+      Turn turn,
+      String role,
+      String text,
+      int chunkSize,
+      String reply) {
     List<String> chunks = TextChunker.chunks(text, chunkSize);
     for (int i = 0; i < chunks.size(); i++) {
       String id =
@@ -55,6 +93,15 @@ final class MemoryTexts {
               turn.turnId(),
               role,
               Integer.toString(i));
+      Map<String, Object> extra = new LinkedHashMap<>();
+      extra.put("role", role);
+      extra.put("chunk", (long) i);
+      extra.put("chunks", (long) chunks.size());
+      extra.put("source", "turn");
+      extra.put("trigger", turn.triggerSource().wireName());
+      if (reply != null) {
+        extra.put(REPLY, reply);
+      }
       records.add(
           new MemoryRecord(
               id,
@@ -67,17 +114,7 @@ final class MemoryTexts {
               turn.conversationId(),
               turn.turnId(),
               turn.time(),
-              Map.of(
-                  "role",
-                  role,
-                  "chunk",
-                  (long) i,
-                  "chunks",
-                  (long) chunks.size(),
-                  "source",
-                  "turn",
-                  "trigger",
-                  turn.triggerSource().wireName())));
+              extra));
     }
   }
 

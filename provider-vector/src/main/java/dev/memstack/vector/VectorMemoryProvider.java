@@ -249,6 +249,10 @@ public final class VectorMemoryProvider implements MemoryProvider {
     if (role != null) {
       metadata.put("role", role.toString());
     }
+    Object reply = record.extra().get(MemoryTexts.REPLY); // the answer to this user message
+    if (reply != null) {
+      metadata.put(MemoryTexts.REPLY, reply.toString());
+    }
     metadata.put("store", storeName);
     ranked.signals().forEach((key, value) -> metadata.put("signal." + key, value));
     return new RecallItem(

@@ -12,6 +12,7 @@ import dev.memstack.vector.store.MemoryFilters;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryStatus;
 import dev.memstack.vector.store.MemoryVectorStore;
+import dev.memstack.vector.text.Supersession;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -33,7 +34,8 @@ final class VectorMemoryTools {
       "\"type\":{\"description\":\"memory type(s): FACT, DECISION, PREFERENCE, TASK_PROGRESS,"
           + " REFERENCE, RAW or custom\",\"oneOf\":[{\"type\":\"string\"},{\"type\":\"array\","
           + "\"items\":{\"type\":\"string\"}}]},"
-          + "\"status\":{\"description\":\"active, archived, suppressed (one or a list), or any\","
+          + "\"status\":{\"description\":\"active, archived, suppressed, superseded (one or a"
+          + " list), or any\","
           + "\"oneOf\":[{\"type\":\"string\"},{\"type\":\"array\",\"items\":{\"type\":\"string\"}}]},"
           + "\"scope\":{\"type\":\"string\",\"enum\":[\"personal\",\"team\",\"global\"]},"
           + "\"since\":{\"type\":\"string\",\"description\":\"ISO date or instant, inclusive\"},"
@@ -46,7 +48,10 @@ final class VectorMemoryTools {
               "Store a memory (a fact, decision, preference, task progress or reference) for the"
                   + " current owner (scope personal, the default), for every owner of this agent"
                   + " (team) or for every agent (global). A near-identical existing memory is not"
-                  + " stored again; its id is returned instead.",
+                  + " stored again; its id is returned instead. A statement that changes a value of"
+                  + " an existing one (a negation, a number, a name, a date, a yes/no answer)"
+                  + " supersedes it: the old memory is kept as history but no longer recalled, and"
+                  + " its id is returned in supersedes.",
               "{\"type\":\"object\",\"properties\":{"
                   + "\"text\":{\"type\":\"string\",\"description\":\"the memory, one statement\"},"
                   + "\"scope\":{\"type\":\"string\",\"enum\":[\"personal\",\"team\",\"global\"]},"
@@ -73,8 +78,9 @@ final class VectorMemoryTools {
                   + "},\"additionalProperties\":false}"),
           new ToolSpec(
               "update_memory_status",
-              "Archive (active to archived), suppress (active to suppressed) or activate (archived"
-                  + " or suppressed to active) one memory. Only active memories are recalled.",
+              "Archive (active to archived), suppress (active to suppressed) or activate (archived,"
+                  + " suppressed or superseded to active) one memory. Only active memories are"
+                  + " recalled.",
               "{\"type\":\"object\",\"properties\":{"
                   + "\"id\":{\"type\":\"string\"},"
                   + "\"status\":{\"type\":\"string\",\"enum\":[\"active\",\"archived\","
@@ -153,41 +159,168 @@ final class VectorMemoryTools {
     }
     MemoryRecord record =
         MemoryTexts.remembered(call.agent(), owner, scope, type, text, provider.now());
+    MemoryVectorStore store = provider.store();
 
-    Optional<Document> duplicate = duplicateOf(record);
-    ObjectNode answer = json.createObjectNode();
-    if (duplicate.isPresent()) {
-      MemoryRecord existing = MemoryRecord.fromDocument(duplicate.get());
-      answer.put("stored", false);
-      answer.put("duplicateOf", existing.id());
-      answer.set("memory", itemJson(existing, null));
-      return answer;
+    Optional<MemoryRecord> sameId = store.get(record.id()).map(MemoryRecord::fromDocument);
+    if (sameId.isPresent() && sameId.get().status() != MemoryStatus.SUPERSEDED) {
+      return duplicateAnswer(sameId.get(), List.of());
     }
-    provider.store().add(List.of(record.toDocument()));
+    // a superseded record of the same text is stated again: it is stored anew (same id), active
+    Verdicts verdicts = judgeNeighbours(record);
+    if (verdicts.duplicate() != null) {
+      MemoryRecord existing = verdicts.duplicate();
+      List<MemoryRecord> outdated =
+          existing.status() == MemoryStatus.ACTIVE ? verdicts.outdated() : List.of();
+      if (!outdated.isEmpty()) {
+        store.updateMetadata(
+            existing.id(), Map.of(SUPERSEDES, supersedes(existing.extra(), outdated)));
+        supersede(outdated, existing.id());
+        existing = store.get(existing.id()).map(MemoryRecord::fromDocument).orElse(existing);
+      }
+      return duplicateAnswer(existing, outdated);
+    }
+    List<MemoryRecord> outdated = verdicts.outdated();
+    if (!outdated.isEmpty()) {
+      Map<String, Object> extra = new java.util.LinkedHashMap<>(record.extra());
+      extra.put(SUPERSEDES, supersedes(Map.of(), outdated));
+      record =
+          new MemoryRecord(
+              record.id(),
+              record.text(),
+              record.agent(),
+              record.owner(),
+              record.scope(),
+              record.status(),
+              record.type(),
+              record.conversation(),
+              record.turn(),
+              record.createdAt(),
+              extra);
+    }
+    // the new record first: a failure in between leaves both active, never neither
+    store.add(List.of(record.toDocument()));
+    supersede(outdated, record.id());
+    ObjectNode answer = json.createObjectNode();
     answer.put("stored", true);
     answer.put("id", record.id());
     answer.set("memory", itemJson(record, null));
+    supersededJson(answer, outdated);
     return answer;
   }
 
-  /** The same memory by id or normalised text, or one at least dedupe-threshold similar. */
-  private Optional<Document> duplicateOf(MemoryRecord record) {
+  /** Metadata key of a record that replaced others: their ids, comma-separated. */
+  static final String SUPERSEDES = "supersedes";
+
+  /** Metadata key of a SUPERSEDED record: the id of the record that replaced it. */
+  static final String SUPERSEDED_BY = "superseded_by";
+
+  /** Metadata key of a SUPERSEDED record: when it was replaced (epoch millis). */
+  static final String SUPERSEDED_AT = "superseded_at";
+
+  /** How many nearest records (by vector, and by keywords) a new memory is compared with. */
+  private static final int NEIGHBOURS = 5;
+
+  /**
+   * What the nearest records are to the new one: the first duplicate (nearest first), and the
+   * ACTIVE records whose value it changes.
+   */
+  private record Verdicts(MemoryRecord duplicate, List<MemoryRecord> outdated) {}
+
+  /**
+   * Compares the new record with its nearest records in the same scope (and owner): the {@value
+   * #NEIGHBOURS} nearest by vector and the {@value #NEIGHBOURS} best keyword hits, any status but
+   * SUPERSEDED (history is not compared). Each pair is judged by {@link Supersession}, with the
+   * vector hits' cosine against {@code dedupe-threshold}.
+   */
+  private Verdicts judgeNeighbours(MemoryRecord record) {
     MemoryVectorStore store = provider.store();
-    Optional<Document> sameId = store.get(record.id());
-    if (sameId.isPresent()) {
-      return sameId;
-    }
-    Filter.Expression sameScope = sameScope(record);
-    String normalized = MemoryTexts.normalize(MemoryTexts.undated(record.text()));
-    for (Document hit : store.keywordSearch(MemoryTexts.undated(record.text()), sameScope, 5)) {
-      if (MemoryTexts.normalize(MemoryTexts.undated(hit.getText())).equals(normalized)) {
-        return Optional.of(hit);
+    Filter.Expression candidates =
+        MemoryFilters.and(
+            sameScope(record),
+            MemoryFilters.status(
+                EnumSet.of(MemoryStatus.ACTIVE, MemoryStatus.ARCHIVED, MemoryStatus.SUPPRESSED)));
+    String text = MemoryTexts.undated(record.text());
+    float[] vector = provider.embedder().embedPassages(List.of(record.text())).get(0);
+    Map<String, Document> neighbours = new java.util.LinkedHashMap<>();
+    Map<String, Double> cosines = new java.util.HashMap<>();
+    for (Document hit : store.vectorSearch(vector, candidates, NEIGHBOURS, -1)) {
+      neighbours.put(hit.getId(), hit);
+      if (hit.getScore() != null) {
+        cosines.put(hit.getId(), hit.getScore());
       }
     }
-    float[] vector = provider.embedder().embedPassages(List.of(record.text())).get(0);
-    List<Document> near =
-        store.vectorSearch(vector, sameScope, 1, provider.settings().dedupeThreshold());
-    return near.stream().findFirst();
+    for (Document hit : store.keywordSearch(text, candidates, NEIGHBOURS)) {
+      neighbours.putIfAbsent(hit.getId(), hit); // a keyword score is no cosine
+    }
+    double near = provider.settings().dedupeThreshold();
+    MemoryRecord duplicate = null;
+    List<MemoryRecord> outdated = new ArrayList<>();
+    for (Document hit : neighbours.values()) {
+      MemoryRecord neighbour = MemoryRecord.fromDocument(hit);
+      if (neighbour.id().equals(record.id())) {
+        continue;
+      }
+      Supersession.Verdict verdict =
+          Supersession.judge(
+              MemoryTexts.undated(neighbour.text()),
+              text,
+              cosines.getOrDefault(neighbour.id(), Double.NaN),
+              near);
+      if (verdict == Supersession.Verdict.DUPLICATE && duplicate == null) {
+        duplicate = neighbour;
+      } else if (verdict == Supersession.Verdict.UPDATE
+          && neighbour.status() == MemoryStatus.ACTIVE) {
+        outdated.add(neighbour);
+      }
+    }
+    return new Verdicts(duplicate, List.copyOf(outdated));
+  }
+
+  private void supersede(List<MemoryRecord> outdated, String by) {
+    for (MemoryRecord old : outdated) {
+      provider
+          .store()
+          .updateMetadata(
+              old.id(),
+              Map.of(
+                  MemoryVectorStore.STATUS,
+                  MemoryStatus.SUPERSEDED.name(),
+                  SUPERSEDED_BY,
+                  by,
+                  SUPERSEDED_AT,
+                  provider.now().toEpochMilli()));
+    }
+  }
+
+  private static String supersedes(Map<String, Object> extra, List<MemoryRecord> outdated) {
+    java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>();
+    Object earlier = extra.get(SUPERSEDES);
+    if (earlier != null && !earlier.toString().isBlank()) {
+      ids.addAll(List.of(earlier.toString().split(",")));
+    }
+    outdated.forEach(r -> ids.add(r.id()));
+    return String.join(",", ids);
+  }
+
+  private ObjectNode duplicateAnswer(MemoryRecord existing, List<MemoryRecord> outdated) {
+    ObjectNode answer = json.createObjectNode();
+    answer.put("stored", false);
+    answer.put("duplicateOf", existing.id());
+    answer.set("memory", itemJson(existing, null));
+    supersededJson(answer, outdated);
+    return answer;
+  }
+
+  private void supersededJson(ObjectNode answer, List<MemoryRecord> outdated) {
+    if (outdated.isEmpty()) {
+      return;
+    }
+    ArrayNode ids = answer.putArray("supersedes");
+    ArrayNode items = answer.putArray("superseded");
+    for (MemoryRecord old : outdated) {
+      ids.add(old.id());
+      items.add(itemJson(old.withStatus(MemoryStatus.SUPERSEDED), null));
+    }
   }
 
   private static Filter.Expression sameScope(MemoryRecord record) {
@@ -306,6 +439,12 @@ final class VectorMemoryTools {
     } catch (IllegalArgumentException e) {
       throw ToolArguments.invalid(call.name(), e.getMessage());
     }
+    if (target == MemoryStatus.SUPERSEDED) {
+      throw ToolArguments.invalid(
+          call.name(),
+          "status superseded is set by remember, when a newer statement replaces a memory;"
+              + " use active, archived or suppressed");
+    }
     MemoryRecord record = visibleRecord(call, id);
     MemoryStatus current = record.status();
     boolean allowed =
@@ -320,8 +459,8 @@ final class VectorMemoryTools {
               + id
               + " is "
               + current.wireName()
-              + "; only active memories can be archived or suppressed, and only archived or"
-              + " suppressed ones activated");
+              + "; only active memories can be archived or suppressed, and only archived,"
+              + " suppressed or superseded ones activated");
     }
     Map<String, Object> changes = new java.util.LinkedHashMap<>();
     changes.put(MemoryVectorStore.STATUS, target.name());
@@ -331,6 +470,11 @@ final class VectorMemoryTools {
           Lifecycle.WEIGHT, Math.max(Lifecycle.weight(record.extra()), Lifecycle.AWAKENED_WEIGHT));
       changes.put(Lifecycle.DECAYED_AT, provider.now().toEpochMilli());
       changes.put(Lifecycle.ARCHIVED_BY, null);
+    }
+    if (target == MemoryStatus.ACTIVE && current == MemoryStatus.SUPERSEDED) {
+      // undoes a supersession: the newer memory stays active and keeps its supersedes as history
+      changes.put(SUPERSEDED_BY, null);
+      changes.put(SUPERSEDED_AT, null);
     }
     if (!provider.store().updateMetadata(id, changes)) {
       throw notFound(call, id);
@@ -452,6 +596,21 @@ final class VectorMemoryTools {
     Object role = record.extra().get("role");
     if (role != null) {
       item.put("role", role.toString());
+    }
+    Object reply = record.extra().get(MemoryTexts.REPLY);
+    if (reply != null) {
+      item.put("reply", reply.toString());
+    }
+    Object supersedes = record.extra().get(SUPERSEDES);
+    if (supersedes != null && !supersedes.toString().isBlank()) {
+      ArrayNode ids = item.putArray("supersedes");
+      for (String id : supersedes.toString().split(",")) {
+        ids.add(id);
+      }
+    }
+    Object supersededBy = record.extra().get(SUPERSEDED_BY);
+    if (supersededBy != null) {
+      item.put("supersededBy", supersededBy.toString());
     }
     return item;
   }

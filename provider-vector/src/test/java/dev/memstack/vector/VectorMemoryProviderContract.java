@@ -117,6 +117,10 @@ public abstract class VectorMemoryProviderContract {
     return JSON.readTree(provider.callTool(new ToolCall(AGENT, owner, name, args)));
   }
 
+  private JsonNode remember(MemoryProvider provider, String text) {
+    return tool(provider, USER_1, "remember", "{\"text\":\"" + text + "\"}");
+  }
+
   private static List<String> texts(List<RecallItem> items) {
     return items.stream().map(RecallItem::text).toList();
   }
@@ -130,7 +134,10 @@ public abstract class VectorMemoryProviderContract {
     void storesTheExchangeDatedAndMarked() {
       MemoryProvider provider = provider();
       Turn turn =
-          turn(USER_1, "I adopted a retired greyhound named Biscuit last spring", "Lovely!");
+          turn(
+              USER_1,
+              "I adopted a retired greyhound named Biscuit last spring",
+              "A retired greyhound! How is Biscuit settling in at home?");
       provider.syncTurn(turn);
 
       JsonNode list = tool(provider, USER_1, "list_memories", "{}");
@@ -150,6 +157,7 @@ public abstract class VectorMemoryProviderContract {
           .containsEntry("turn", turn.turnId())
           .containsEntry("conversation", "conv-1")
           .containsEntry("role", "user")
+          .containsEntry("reply", "A retired greyhound! How is Biscuit settling in at home?")
           .containsKeys("id", "signal.vector_score", "signal.keyword_score", "signal.recency");
       assertThat(first.score()).isBetween(0.0, 1.0);
     }
@@ -166,7 +174,8 @@ public abstract class VectorMemoryProviderContract {
       provider.syncTurn(turn);
 
       assertThat(embedder.passages.get()).as("passages embedded again").isEqualTo(embedded);
-      assertThat(tool(provider, USER_1, "list_memories", "{}").get("total").asInt()).isEqualTo(2);
+      // one record: the reply "Noted." is filler, carried by the user message's record
+      assertThat(tool(provider, USER_1, "list_memories", "{}").get("total").asInt()).isEqualTo(1);
     }
 
     @Test
@@ -207,6 +216,65 @@ public abstract class VectorMemoryProviderContract {
       MemoryProvider provider = provider();
       provider.syncTurn(turn(USER_1, "Only a statement", ""));
       assertThat(tool(provider, USER_1, "list_memories", "{}").get("total").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName(
+        "keeps a filler reply as context of the user message, never as a memory of its own")
+    void keepsAFillerReplyAsContext() {
+      MemoryProvider provider = provider();
+      String[] fillers = {
+        "Lovely!", "ok", "Noted.", "Thanks!", "Got it", "Sure", "好的", "收到", "👍🎉"
+      };
+      for (String filler : fillers) {
+        provider.syncTurn(turn(USER_1, "My greyhound Biscuit likes " + filler.length(), filler));
+      }
+
+      JsonNode list = tool(provider, USER_1, "list_memories", "{\"limit\":100}");
+      assertThat(list.get("total").asInt()).isEqualTo(fillers.length);
+      List<String> replies = new ArrayList<>();
+      for (JsonNode item : list.get("items")) {
+        assertThat(item.get("role").asString()).isEqualTo("user");
+        replies.add(item.get("reply").asString());
+      }
+      assertThat(replies).containsExactlyInAnyOrder(fillers);
+      assertThat(recall(provider, AGENT, USER_1, "Lovely"))
+          .allMatch(i -> i.text().startsWith("user: "));
+    }
+
+    @Test
+    @DisplayName("with capture=exchange keeps a substantive reply as a memory of its own")
+    void keepsASubstantiveReply() {
+      MemoryProvider provider = provider();
+      String reply = "Then take the ferry at 8:15, it stops right next to the office";
+      provider.syncTurn(turn(USER_1, "How do I get to work from the island?", reply));
+
+      JsonNode list = tool(provider, USER_1, "list_memories", "{}");
+      assertThat(list.get("total").asInt()).isEqualTo(2);
+      assertThat(recall(provider, AGENT, USER_1, "ferry").get(0).text())
+          .isEqualTo("assistant: " + reply);
+    }
+
+    @Test
+    @DisplayName("with capture=user stores nothing of the reply, not even as context")
+    void captureUserStoresNoReply() {
+      MemoryProvider provider = provider(Map.of("capture", "user"), embedder);
+      provider.syncTurn(turn(USER_1, "I play the bassoon", "How wonderful, the bassoon!"));
+
+      JsonNode item = tool(provider, USER_1, "list_memories", "{}").get("items").get(0);
+      assertThat(item.has("reply")).isFalse();
+    }
+
+    @Test
+    @DisplayName("cuts a long reply carried as context to 500 characters")
+    void cutsALongReplyContext() {
+      MemoryProvider provider = provider(Map.of("chunk-size", "2000"), embedder);
+      String reply = "word ".repeat(300).strip();
+      provider.syncTurn(turn(USER_1, "Tell me a long story", reply));
+
+      List<RecallItem> items = recall(provider, AGENT, USER_1, "long story");
+      String context = items.get(0).metadata().get("reply");
+      assertThat(context).hasSize(500).endsWith("…");
     }
   }
 
@@ -625,7 +693,7 @@ public abstract class VectorMemoryProviderContract {
       provider.syncTurn(turn(AGENT, USER_2, "gamma fact of user two", "ok"));
       tool(provider, USER_1, "remember", "{\"text\":\"User one likes tea\"}");
 
-      assertThat(provider.forget(USER_1)).isEqualTo(5);
+      assertThat(provider.forget(USER_1)).isEqualTo(3); // the replies "ok" are filler
       assertThat(recall(provider, AGENT, USER_1, "fact user one tea")).isEmpty();
       assertThat(recall(provider, OTHER_AGENT, USER_1, "fact user one")).isEmpty();
       assertThat(recall(provider, AGENT, USER_2, "gamma fact")).isNotEmpty();
@@ -660,6 +728,147 @@ public abstract class VectorMemoryProviderContract {
       JsonNode other =
           tool(provider, USER_2, "remember", "{\"text\":\"Prefers answers as tables\"}");
       assertThat(other.get("stored").asBoolean()).as("another owner's copy").isTrue();
+    }
+
+    @Test
+    @DisplayName("remember supersedes a memory whose value it changes, in English and Chinese")
+    void rememberSupersedes() {
+      MemoryProvider provider = provider();
+      String[][] updates = {
+        {"I am allergic to penicillin", "I am not allergic to penicillin"},
+        {"My locker code is 1111", "My locker code is 2222"},
+        {"我对青霉素过敏", "我对青霉素不过敏"},
+        {"我的储物柜密码是1111", "我的储物柜密码是2222"}
+      };
+      for (String[] update : updates) {
+        String oldId = remember(provider, update[0]).get("id").asString();
+        clock.advance(Duration.ofDays(1));
+
+        JsonNode answer = remember(provider, update[1]);
+
+        assertThat(answer.get("stored").asBoolean()).as(update[1]).isTrue();
+        String newId = answer.get("id").asString();
+        assertThat(answer.get("supersedes")).extracting(JsonNode::asString).containsExactly(oldId);
+        assertThat(answer.get("superseded").get(0).get("status").asString())
+            .isEqualTo("superseded");
+        assertThat(answer.get("memory").get("supersedes"))
+            .extracting(JsonNode::asString)
+            .containsExactly(oldId);
+        // asked with the old statement itself: only the new one is recalled
+        List<RecallItem> recalled = recall(provider, AGENT, USER_1, update[0]);
+        assertThat(texts(recalled)).as(update[0]).contains(update[1]).doesNotContain(update[0]);
+
+        JsonNode history = tool(provider, USER_1, "list_memories", "{\"status\":\"superseded\"}");
+        JsonNode old = null;
+        for (JsonNode item : history.get("items")) {
+          if (item.get("id").asString().equals(oldId)) {
+            old = item;
+          }
+        }
+        assertThat(old).as("the superseded %s is kept", update[0]).isNotNull();
+        assertThat(old.get("text").asString()).isEqualTo(update[0]);
+        assertThat(old.get("supersededBy").asString()).isEqualTo(newId);
+      }
+      assertThat(tool(provider, USER_1, "list_memories", "{}").get("total").asInt()).isEqualTo(8);
+    }
+
+    @Test
+    @DisplayName("remember takes a paraphrase as a duplicate and stores an unrelated memory")
+    void rememberParaphraseAndUnrelated() {
+      MemoryProvider provider = provider();
+      String allergy = remember(provider, "I am allergic to penicillin").get("id").asString();
+      String locker = remember(provider, "My locker code is 1111").get("id").asString();
+
+      JsonNode paraphrase = remember(provider, "I'm allergic to penicillin");
+      assertThat(paraphrase.get("stored").asBoolean()).isFalse();
+      assertThat(paraphrase.get("duplicateOf").asString()).isEqualTo(allergy);
+      JsonNode reworded = remember(provider, "The code of my locker is 1111");
+      assertThat(reworded.get("stored").asBoolean()).isFalse();
+      assertThat(reworded.get("duplicateOf").asString()).isEqualTo(locker);
+      assertThat(reworded.has("supersedes")).isFalse();
+
+      JsonNode unrelated = remember(provider, "I am allergic to peanuts");
+      assertThat(unrelated.get("stored").asBoolean()).isTrue();
+      assertThat(unrelated.has("supersedes")).isFalse();
+      JsonNode bike = remember(provider, "My bike lock code is 2222");
+      assertThat(bike.get("stored").asBoolean()).isTrue();
+      assertThat(bike.has("supersedes")).isFalse();
+      assertThat(recall(provider, AGENT, USER_1, "allergic penicillin peanuts")).hasSize(2);
+    }
+
+    @Test
+    @DisplayName("remember brings an older value back and supersedes only within the owner")
+    void rememberRestatesAnOlderValue() {
+      MemoryProvider provider = provider();
+      String first = remember(provider, "My locker code is 1111").get("id").asString();
+      String second = remember(provider, "My locker code is 2222").get("id").asString();
+      JsonNode other = tool(provider, USER_2, "remember", "{\"text\":\"My locker code is 3333\"}");
+      assertThat(other.has("supersedes")).as("another owner's memory").isFalse();
+
+      JsonNode again = remember(provider, "My locker code is 1111");
+
+      assertThat(again.get("stored").asBoolean()).isTrue();
+      assertThat(again.get("id").asString()).isEqualTo(first);
+      assertThat(again.get("supersedes")).extracting(JsonNode::asString).containsExactly(second);
+      assertThat(texts(recall(provider, AGENT, USER_1, "locker code")))
+          .containsExactly("My locker code is 1111");
+      assertThat(texts(recall(provider, AGENT, USER_2, "locker code")))
+          .containsExactly("My locker code is 3333");
+    }
+
+    @Test
+    @DisplayName("remember lets a turn that says it already supersede the value it changes")
+    void rememberConfirmsATurn() {
+      MemoryProvider provider = provider(Map.of("capture", "user"), embedder);
+      String remembered = remember(provider, "My locker code is 1111").get("id").asString();
+      provider.syncTurn(turn(USER_1, "My locker code is 2222", "ok")); // turns supersede nothing
+      assertThat(recall(provider, AGENT, USER_1, "My locker code is 1111")).hasSize(2);
+
+      JsonNode answer = remember(provider, "My locker code is 2222");
+
+      assertThat(answer.get("stored").asBoolean()).isFalse();
+      String turnRecord = answer.get("duplicateOf").asString();
+      assertThat(answer.get("memory").get("role").asString()).isEqualTo("user");
+      assertThat(answer.get("supersedes"))
+          .extracting(JsonNode::asString)
+          .containsExactly(remembered);
+      assertThat(answer.get("memory").get("supersedes"))
+          .extracting(JsonNode::asString)
+          .containsExactly(remembered);
+      List<RecallItem> recalled = recall(provider, AGENT, USER_1, "My locker code is 1111");
+      assertThat(recalled).extracting(i -> i.metadata().get("id")).containsExactly(turnRecord);
+    }
+
+    @Test
+    @DisplayName("update_memory_status activates a superseded memory but never sets superseded")
+    void activatesASupersededMemory() {
+      MemoryProvider provider = provider();
+      String old = remember(provider, "The meeting is on Monday").get("id").asString();
+      remember(provider, "The meeting is on Tuesday");
+      assertThatThrownBy(
+              () ->
+                  tool(
+                      provider,
+                      USER_1,
+                      "update_memory_status",
+                      "{\"id\":\"" + old + "\",\"status\":\"superseded\"}"))
+          .isInstanceOf(ToolException.class)
+          .extracting(e -> ((ToolException) e).kind())
+          .isEqualTo(ToolException.Kind.INVALID_ARGUMENT);
+
+      JsonNode changed =
+          tool(
+              provider,
+              USER_1,
+              "update_memory_status",
+              "{\"id\":\"" + old + "\",\"status\":\"active\"}");
+
+      assertThat(changed.get("previous").asString()).isEqualTo("superseded");
+      JsonNode item = tool(provider, USER_1, "list_memories", "{\"status\":\"active\"}");
+      assertThat(item.get("total").asInt()).isEqualTo(2);
+      for (JsonNode memory : item.get("items")) {
+        assertThat(memory.has("supersededBy")).isFalse();
+      }
     }
 
     @Test

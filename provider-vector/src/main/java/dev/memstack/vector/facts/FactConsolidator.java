@@ -11,6 +11,7 @@ import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryStatus;
 import dev.memstack.vector.store.MemoryVectorStore;
 import dev.memstack.vector.store.StoreEmbedder;
+import dev.memstack.vector.text.Supersession;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -42,11 +43,13 @@ import tools.jackson.databind.node.ObjectNode;
  * DECISION, PREFERENCE, TASK_PROGRESS, REFERENCE, with an importance) about the owner; each
  * candidate is compared with the owner's five nearest ACTIVE fact records of the agent (raw turns
  * are not compared: the turn a fact comes from would always match it). At cosine similarity ≥
- * {@value FactSettings#SAME_FACT} it is known already (NONE) without asking; with no neighbour it
- * is added; otherwise the model decides ADD, UPDATE (new text, the old text appended to the JSON
- * list in the {@code history} metadata key), DELETE (the contradicted record is ARCHIVED, never
- * erased, and the candidate added) or NONE. New facts are PERSONAL records with lifecycle metadata
- * ({@link Lifecycle#initial}). An answer without usable JSON, a model error or a timeout ({@code
+ * {@value FactSettings#SAME_FACT} it is known already (NONE) without asking when {@link
+ * Supersession} also takes it as a duplicate; a changed value (a negation, a number, a name, ...)
+ * or a statement that says more goes to the model as below; with no neighbour it is added;
+ * otherwise the model decides ADD, UPDATE (new text, the old text appended to the JSON list in the
+ * {@code history} metadata key), DELETE (the contradicted record is ARCHIVED, never erased, and the
+ * candidate added) or NONE. New facts are PERSONAL records with lifecycle metadata ({@link
+ * Lifecycle#initial}). An answer without usable JSON, a model error or a timeout ({@code
  * facts-model-timeout}) changes nothing and is logged. Without a chat model, or with {@code
  * facts-enabled=false}, nothing runs. {@link #submit} hands the work to the given executor, so
  * {@code syncTurn} stays quick; {@link #process} runs it on the calling thread.
@@ -229,8 +232,15 @@ public final class FactConsolidator {
       return FactEvent.ADD;
     }
     Double best = neighbours.get(0).getScore();
-    if (best != null && best >= FactSettings.SAME_FACT) {
-      return FactEvent.NONE;
+    if (best != null
+        && best >= FactSettings.SAME_FACT
+        && Supersession.judge(
+                undated(neighbours.get(0).getText()),
+                candidate.text(),
+                best,
+                FactSettings.SAME_FACT)
+            == Supersession.Verdict.DUPLICATE) {
+      return FactEvent.NONE; // known already; a changed value (not, 2222) goes to the model
     }
     Decision decision = decide(turn, candidate, neighbours);
     if (decision == null) {

@@ -6,7 +6,12 @@ import java.util.Locale;
 public enum MemoryStatus {
   ACTIVE,
   ARCHIVED,
-  SUPPRESSED;
+  SUPPRESSED,
+  /**
+   * Replaced by a newer statement that changed one of its values (see {@code remember}): kept as
+   * history, never recalled by default.
+   */
+  SUPERSEDED;
 
   /**
    * Parses a status name in any case.
@@ -22,7 +27,7 @@ public enum MemoryStatus {
       }
     }
     throw new IllegalArgumentException(
-        "status must be one of active, archived, suppressed, got: " + value);
+        "status must be one of active, archived, suppressed, superseded, got: " + value);
   }
 
   /** The lower-case name. */

@@ -236,6 +236,41 @@ class FactConsolidatorTest {
   }
 
   @Test
+  @DisplayName("asks the model about a near-identical fact that changes a value")
+  void nearIdenticalWithAChangedValueGoesToTheModel() {
+    String allergic =
+        "The user is allergic to penicillin and has carried an allergy card since early childhood";
+    String notAllergic =
+        "The user is not allergic to penicillin and has carried an allergy card since early"
+            + " childhood";
+    var model =
+        new ScriptedLanguageModel(facts("FACT", allergic))
+            .then(facts("FACT", notAllergic))
+            .then("{\"event\":\"DELETE\",\"id\":\"0\"}");
+    FactConsolidator facts = consolidator(model);
+    facts.process(turn(ALICE, "I am allergic to penicillin"));
+    // with the hashing embedder the two facts are at cosine > 0.95: the rule alone would say NONE
+    float[] a = embedder.embedPassages(List.of("[2026-03-02] " + allergic)).get(0);
+    float[] b = embedder.embedPassages(List.of("[2026-03-02] " + notAllergic)).get(0);
+    double cosine = 0;
+    for (int i = 0; i < a.length; i++) {
+      cosine += a[i] * b[i];
+    }
+    assertThat(cosine).isGreaterThanOrEqualTo(FactSettings.SAME_FACT);
+
+    var report = facts.process(turn(ALICE, "Actually I am not allergic to penicillin"));
+
+    assertThat(model.userPrompts()).hasSize(3); // the decision was asked for
+    assertThat(report.archived()).isOne();
+    assertThat(factsOf(ALICE))
+        .filteredOn(d -> "ACTIVE".equals(d.getMetadata().get(MemoryVectorStore.STATUS)))
+        .extracting(Document::getText)
+        .singleElement()
+        .asString()
+        .endsWith(notAllergic);
+  }
+
+  @Test
   @DisplayName("compares only with the owner's own facts")
   void comparesWithinTheOwner() {
     var model =
