@@ -74,7 +74,7 @@ public record VectorSettings(
   public static VectorSettings from(ProviderConfig config) {
     String store = config.string("store", "embedded").toLowerCase(java.util.Locale.ROOT);
     double vectorWeight = range(config, "vector-weight", 1.0, 0, 100);
-    double keywordWeight = range(config, "keyword-weight", 1.0, 0, 100);
+    double keywordWeight = range(config, "keyword-weight", 1.5, 0, 100);
     if (vectorWeight + keywordWeight == 0) {
       throw new ProviderConfigException(
           config.fullKey("vector-weight"), "vector-weight and keyword-weight must not both be 0");
