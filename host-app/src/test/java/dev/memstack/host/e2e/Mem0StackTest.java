@@ -252,7 +252,8 @@ class Mem0StackTest {
   private static void assertOthersAnswered(Answer answer) {
     assertThat(answer.statusOf("builtin")).as(answer.toString()).isEqualTo("ok");
     assertThat(answer.statusOf("vector")).as(answer.toString()).isEqualTo("ok");
-    assertThat(answer.recallOf("builtin")).as(answer.toString()).isNotEmpty();
+    // builtin's hit is the same turn as vector's (its daily-note entry): the stack shows it once,
+    // as the shorter vector copy, so builtin's part is its 'ok' above
     assertThat(VectorRecallScenario.texts(answer.recallOf("vector")))
         .as(answer.toString())
         .anyMatch(text -> text.contains("honeybees"));

@@ -99,10 +99,15 @@ final class ProofClient {
   }
 
   Answer context(String agent, String owner, String query, int limit) {
+    return context(agent, owner, query, limit, false);
+  }
+
+  Answer context(String agent, String owner, String query, int limit, boolean explain) {
     ObjectNode body = JSON.createObjectNode();
     body.put("ownerKey", owner);
     body.put("query", query);
     body.put("limit", limit);
+    body.put("explain", explain);
     return post("/api/v1/agents/" + agent + "/memory/context", body.toString());
   }
 
