@@ -3,49 +3,48 @@ package dev.memstack.host.bench;
 import dev.memstack.host.model.BundledModel;
 import dev.memstack.host.model.ModelProperties;
 import dev.memstack.host.model.OnnxEmbedder;
-import dev.memstack.spi.Embedder.Kind;
+import dev.memstack.host.plugin.PluginConfiguration;
+import dev.memstack.host.plugin.PluginZips;
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Embedder;
+import dev.memstack.spi.LanguageModel;
+import dev.memstack.spi.MemoryProvider;
+import dev.memstack.spi.MemoryProviderFactory;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.ProviderConfig;
+import dev.memstack.spi.ProviderContext;
+import dev.memstack.spi.RecallItem;
+import dev.memstack.spi.RecallRequest;
+import dev.memstack.spi.TriggerSource;
+import dev.memstack.spi.Turn;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.CharArraySet;
-import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.en.EnglishAnalyzer;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
-import org.apache.lucene.document.Document;
-import org.apache.lucene.document.Field;
-import org.apache.lucene.document.StringField;
-import org.apache.lucene.document.TextField;
-import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.StoredFields;
-import org.apache.lucene.index.Term;
-import org.apache.lucene.search.BooleanClause.Occur;
-import org.apache.lucene.search.BooleanQuery;
-import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.ScoreDoc;
-import org.apache.lucene.search.TermQuery;
-import org.apache.lucene.store.ByteBuffersDirectory;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.pf4j.PluginManager;
+import org.pf4j.PluginWrapper;
 
 /**
- * Recall quality of the three rankings the vector provider can use: vector alone, BM25 alone and
- * their fusion, per bundled embedding model. Not a test; run it with
+ * Recall quality of the real vector provider with its three rankings (vector alone, BM25 alone and
+ * their fusion), per bundled embedding model. Not a test; run it with
  *
  * <pre>
  * ./mvnw -B -q -o -pl host-app test-compile org.codehaus.mojo:exec-maven-plugin:3.5.0:java \
@@ -58,40 +57,39 @@ import org.apache.lucene.store.ByteBuffersDirectory;
  * each fact at most once per owner), the rest small talk and near misses (on the facts' topics,
  * answering nothing); every fact comes with questions worded apart from it ("what kind of dog do I
  * have?" for "I adopted a retired greyhound ..."), and a question's answer is the turn that stated
- * the fact. Only the asking owner's turns are ranked, as the provider filters by owner. Turns are
- * stored as the provider stores a user message: {@code [yyyy-MM-dd] user: text}, embedded with the
- * model's passage prefix, indexed for BM25 with the provider's English analyzer and stop words. The
- * fused ranking reproduces {@code dev.memstack.vector.RecallRanker} at the provider's defaults
- * (weighted reciprocal rank fusion, vector weight 1.0, keyword weight 0.5, k = 20, vector threshold
- * 0.3, max(3 × limit, 20) candidates per list); its recency factor is left out (1) since the dates
- * are synthetic.
+ * the fact.
+ *
+ * <p>Nothing of the provider is copied here: the real {@code provider-vector} plugin zip (as {@link
+ * PluginZips} finds it) is loaded by a PF4J manager, and each variant is an instance created by its
+ * {@link MemoryProviderFactory}, on the embedded store in a temporary folder, with the host's ONNX
+ * embedder of the model. Each owner's turns (user message, no reply) go in through {@link
+ * MemoryProvider#syncTurns} in batches of 32 (the host's delivery batch); each question is asked
+ * through {@link MemoryProvider#prefetch} with limit 5 and with limit 10, and recall@k is the share
+ * of questions whose answer turn (metadata {@code turn}) is among the k items. The variants differ
+ * only by {@code config.*} keys: vector only ({@code keyword-weight=0}), BM25 only ({@code
+ * vector-weight=0}), fused (the defaults), fused without the vector threshold ({@code
+ * threshold=-1}); all with {@code lifecycle-enabled=false}. The provider's clock is fixed a little
+ * after the last turn, so its recency factor is part of the figures and they repeat. The embedder
+ * is wrapped in a cache, so that the variants of a model embed each text once.
  */
 public final class RecallQualityHarness {
 
-  /** {@code dev.memstack.vector.RecallRanker} defaults, from {@code VectorSettings}. */
-  private static final double VECTOR_WEIGHT = 1.0;
+  /** The host's delivery batch ({@code memstack.outbox.delivery-batch}). */
+  private static final int BATCH = 32;
 
-  private static final double KEYWORD_WEIGHT = 0.5;
-  private static final int RRF_K = 20;
-  private static final double THRESHOLD = 0.3;
+  private static final Instant START = Instant.parse("2026-01-05T09:00:00Z");
 
-  /** {@code LuceneMemoryVectorStore.STOP_WORDS}, copied: the host never links a provider class. */
-  private static final List<String> STOP_WORDS =
+  private static final AgentId AGENT = AgentId.of("bench");
+
+  /** A provider configuration: a column pair of the table. */
+  private record Variant(String name, Map<String, String> config) {}
+
+  private static final List<Variant> VARIANTS =
       List.of(
-          ("a about above after again against all am an and any are as at be because been "
-                  + "before being below between both but by can could did do does doing down during "
-                  + "each few for from further had has have having he her here hers herself him "
-                  + "himself his how i if in into is it its itself just me more most my myself no "
-                  + "nor not now of off on once only or other our ours ourselves out over own same "
-                  + "she should so some such than that the their theirs them themselves then there "
-                  + "these they this those through to too under until up very was we were what when "
-                  + "where which while who whom why will with would you your yours yourself "
-                  + "yourselves i'm i've i'd i'll you're you've it's that's don't doesn't didn't "
-                  + "can't won't let's please tell remember remind user assistant")
-              .split(" "));
-
-  private static final DateTimeFormatter DAY =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd", Locale.ROOT).withZone(ZoneOffset.UTC);
+          new Variant("vector", Map.of("keyword-weight", "0")),
+          new Variant("BM25", Map.of("vector-weight", "0")),
+          new Variant("fused", Map.of()),
+          new Variant("fused, no threshold", Map.of("threshold", "-1")));
 
   /**
    * A fact: the utterance with one {@code %s} slot, the slot's values, and paraphrased questions.
@@ -375,15 +373,15 @@ public final class RecallQualityHarness {
           "What's a good present for a grandparent?",
           "Why are rents going up everywhere?");
 
-  /** One stored turn of an owner. */
-  private record StoredTurn(String id, String owner, String text) {}
+  /** One turn of an owner: its id, its time and the user message. */
+  private record StoredTurn(String owner, String turnId, Instant time, String message) {}
 
-  /** A question of an owner with the ids of the turns that answer it. */
+  /** A question of an owner with the turn ids that answer it. */
   private record Question(String owner, String text, Set<String> answers) {}
 
   private record DataSet(List<StoredTurn> turns, List<Question> questions) {}
 
-  /** recall@5 and @10 of one ranking. */
+  /** recall@5 and @10 of one variant. */
   private record Recall(double at5, double at10) {}
 
   private RecallQualityHarness() {}
@@ -405,69 +403,192 @@ public final class RecallQualityHarness {
       models.addAll(List.of(BundledModel.values()));
     }
     DataSet data = generate(owners, turnsPerOwner, seed);
+    Instant now =
+        data.turns().stream()
+            .map(StoredTurn::time)
+            .max(Comparator.naturalOrder())
+            .orElseThrow()
+            .plus(1, ChronoUnit.DAYS);
     System.out.printf(
         Locale.ROOT,
-        "%d owners x %d turns = %d turns, %d questions, %d fact templates, seed %d%n",
+        "%d owners x %d turns = %d turns, %d questions, %d fact templates, seed %d, clock %s%n",
         owners,
         turnsPerOwner,
         data.turns().size(),
         data.questions().size(),
         FACTS.size(),
-        seed);
+        seed,
+        now);
 
-    Map<String, List<String>> keyword = bm25(data);
-    Recall bm25 = recall(data.questions(), q -> keyword.get(q.text() + "\u0000" + q.owner()));
+    Path temp = Files.createTempDirectory("memstack-recall-");
+    PluginManager plugins = null;
+    try {
+      Path folder = Files.createDirectories(temp.resolve("plugins"));
+      Path zip = PluginZips.zip("vector");
+      Files.copy(zip, folder.resolve(zip.getFileName()));
+      System.out.println("plugin zip: " + zip.toAbsolutePath().normalize());
+      plugins = PluginConfiguration.pluginManager(folder, "0.1.0");
+      plugins.loadPlugins();
+      plugins.startPlugins();
+      Plugin vector = vectorPlugin(plugins);
 
-    System.out.println(
-        "| model | vector @5 | vector @10 | BM25 @5 | BM25 @10 | fused @5 | fused @10 |"
-            + " fused, no threshold @5 | @10 | embed s (turns + questions) |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|");
-    for (BundledModel model : models) {
-      try (OnnxEmbedder embedder =
-          new OnnxEmbedder(model, new ModelProperties.Onnx(1, 512, 1, 0, true, false))) {
-        embedder.load();
-        long start = System.nanoTime();
-        List<float[]> passages =
-            embedder.embed(data.turns().stream().map(StoredTurn::text).toList(), Kind.PASSAGE);
-        List<float[]> queries =
-            embedder.embed(data.questions().stream().map(Question::text).toList(), Kind.QUERY);
-        double seconds = (System.nanoTime() - start) / 1e9;
-        Map<String, float[]> turnVectors = new HashMap<>();
-        for (int i = 0; i < passages.size(); i++) {
-          turnVectors.put(data.turns().get(i).id(), passages.get(i));
+      StringBuilder header = new StringBuilder("| model |");
+      StringBuilder rule = new StringBuilder("|---|");
+      for (Variant v : VARIANTS) {
+        header.append(' ').append(v.name()).append(" @5 | ").append(v.name()).append(" @10 |");
+        rule.append("---|---|");
+      }
+      System.out.println(header.append(" embed s (turns + questions) |"));
+      System.out.println(rule.append("---|"));
+      for (BundledModel model : models) {
+        try (OnnxEmbedder onnx =
+            new OnnxEmbedder(model, new ModelProperties.Onnx(1, 512, 1, 0, true, false))) {
+          onnx.load();
+          CachingEmbedder embedder = new CachingEmbedder(onnx);
+          StringBuilder row = new StringBuilder("| " + model.id() + " |");
+          for (Variant variant : VARIANTS) {
+            Path dataDir =
+                Files.createDirectories(
+                    temp.resolve(model.id()).resolve(variant.name().replaceAll("\\W+", "-")));
+            Recall r = measure(vector, variant, dataDir, embedder, data, now);
+            row.append(String.format(Locale.ROOT, " %.3f | %.3f |", r.at5(), r.at10()));
+          }
+          row.append(String.format(Locale.ROOT, " %.1f |", embedder.seconds()));
+          System.out.println(row);
         }
-        Map<Question, float[]> questionVectors = new HashMap<>();
-        for (int i = 0; i < queries.size(); i++) {
-          questionVectors.put(data.questions().get(i), queries.get(i));
-        }
-        Map<String, List<StoredTurn>> byOwner = new HashMap<>();
-        data.turns()
-            .forEach(t -> byOwner.computeIfAbsent(t.owner(), o -> new ArrayList<>()).add(t));
+      }
+    } finally {
+      if (plugins != null) {
+        stopAndUnload(plugins);
+      }
+      deleteRecursively(temp);
+    }
+  }
 
-        Map<Question, List<Scored>> vectorRanks = new HashMap<>();
-        for (Question q : data.questions()) {
-          vectorRanks.put(
-              q, cosineRanking(questionVectors.get(q), byOwner.get(q.owner()), turnVectors));
+  /** The started vector plugin's factory and class loader. */
+  private record Plugin(MemoryProviderFactory factory, ClassLoader classLoader) {}
+
+  private static Plugin vectorPlugin(PluginManager plugins) {
+    for (PluginWrapper plugin : plugins.getStartedPlugins()) {
+      ClassLoader loader = plugins.getPluginClassLoader(plugin.getPluginId());
+      for (MemoryProviderFactory factory :
+          withClassLoader(
+              loader,
+              () -> plugins.getExtensions(MemoryProviderFactory.class, plugin.getPluginId()))) {
+        if ("vector".equals(withClassLoader(loader, factory::type))) {
+          return new Plugin(factory, loader);
         }
-        Recall vector =
-            recall(data.questions(), q -> vectorRanks.get(q).stream().map(Scored::id).toList());
-        Recall fused = fusedRecall(data.questions(), vectorRanks, keyword, THRESHOLD);
-        Recall fusedAll = fusedRecall(data.questions(), vectorRanks, keyword, -1);
-        System.out.printf(
-            Locale.ROOT,
-            "| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.1f |%n",
-            model.id(),
-            vector.at5(),
-            vector.at10(),
-            bm25.at5(),
-            bm25.at10(),
-            fused.at5(),
-            fused.at10(),
-            fusedAll.at5(),
-            fusedAll.at10(),
-            seconds);
       }
     }
+    throw new IllegalStateException("no started plugin offers the provider type vector");
+  }
+
+  /** One variant: a fresh provider instance, every turn synced, every question prefetched. */
+  private static Recall measure(
+      Plugin plugin, Variant variant, Path dataDir, Embedder embedder, DataSet data, Instant now) {
+    Map<String, String> config = new LinkedHashMap<>(variant.config());
+    config.put("lifecycle-enabled", "false");
+    ProviderContext context =
+        new BenchContext(
+            "vector",
+            ProviderConfig.of("memstack.providers.vector.config", config),
+            dataDir,
+            Clock.fixed(now, ZoneOffset.UTC),
+            embedder,
+            LanguageModel.none());
+    MemoryProvider provider =
+        withClassLoader(plugin.classLoader(), () -> plugin.factory().create(context));
+    try {
+      Map<String, List<Turn>> byOwner = new LinkedHashMap<>();
+      for (StoredTurn t : data.turns()) {
+        byOwner
+            .computeIfAbsent(t.owner(), o -> new ArrayList<>())
+            .add(
+                new Turn(
+                    t.turnId(),
+                    AGENT,
+                    OwnerKey.of(t.owner()),
+                    "conversation-1",
+                    t.message(),
+                    "",
+                    TriggerSource.API,
+                    t.time()));
+      }
+      for (List<Turn> turns : byOwner.values()) {
+        for (int i = 0; i < turns.size(); i += BATCH) {
+          List<Turn> batch = turns.subList(i, Math.min(turns.size(), i + BATCH));
+          withClassLoader(
+              plugin.classLoader(),
+              () -> {
+                provider.syncTurns(batch);
+                return null;
+              });
+        }
+      }
+      awaitIndexed(plugin, provider, data);
+      double[] found = new double[2];
+      int[] limits = {5, 10};
+      for (Question q : data.questions()) {
+        for (int i = 0; i < limits.length; i++) {
+          found[i] += recallAt(prefetch(plugin, provider, q.owner(), q.text(), limits[i]), q);
+        }
+      }
+      int n = Math.max(1, data.questions().size());
+      return new Recall(found[0] / n, found[1] / n);
+    } finally {
+      withClassLoader(
+          plugin.classLoader(),
+          () -> {
+            provider.close();
+            return null;
+          });
+    }
+  }
+
+  /**
+   * Waits until every synced turn is searchable: batches become visible within a second (the
+   * embedded store refreshes its searcher at most once a second), so after that second each owner's
+   * last fact turn must be found by its own text.
+   */
+  private static void awaitIndexed(Plugin plugin, MemoryProvider provider, DataSet data) {
+    Map<String, StoredTurn> lastFact = new LinkedHashMap<>();
+    Set<String> answers = new java.util.HashSet<>();
+    data.questions().forEach(q -> answers.addAll(q.answers()));
+    for (StoredTurn t : data.turns()) {
+      if (answers.contains(t.owner() + "\u0000" + t.turnId())) {
+        lastFact.put(t.owner(), t);
+      }
+    }
+    sleep(1_500);
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    for (StoredTurn t : lastFact.values()) {
+      while (prefetch(plugin, provider, t.owner(), t.message(), 50).stream()
+          .noneMatch(item -> t.turnId().equals(item.metadata().get("turn")))) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("turn " + t.turnId() + " of " + t.owner() + " not found");
+        }
+        sleep(200);
+      }
+    }
+  }
+
+  private static List<RecallItem> prefetch(
+      Plugin plugin, MemoryProvider provider, String owner, String query, int limit) {
+    RecallRequest request =
+        new RecallRequest(
+            AGENT, OwnerKey.of(owner), null, query, limit, Instant.now().plusSeconds(60));
+    return withClassLoader(plugin.classLoader(), () -> provider.prefetch(request)).items();
+  }
+
+  private static double recallAt(List<RecallItem> items, Question q) {
+    long found =
+        items.stream()
+            .filter(i -> q.owner().equals(i.owner() == null ? null : i.owner().value()))
+            .map(i -> q.owner() + "\u0000" + i.metadata().get("turn"))
+            .distinct()
+            .filter(q.answers()::contains)
+            .count();
+    return found / (double) q.answers().size();
   }
 
   /** The generated conversation set; the same seed gives the same set. */
@@ -476,12 +597,11 @@ public final class RecallQualityHarness {
       throw new IllegalArgumentException("owners and turns per owner must be positive");
     }
     Random random = new Random(seed);
-    Instant start = Instant.parse("2026-01-05T09:00:00Z");
     List<StoredTurn> turns = new ArrayList<>();
     List<Question> questions = new ArrayList<>();
     int factsPerOwner = Math.min(FACTS.size(), Math.max(1, turnsPerOwner * 3 / 5));
     for (int o = 0; o < owners; o++) {
-      String owner = "owner-" + o;
+      String owner = "user:owner-" + o;
       List<Fact> shuffled = new ArrayList<>(FACTS);
       Collections.shuffle(shuffled, random);
       List<Object> slots =
@@ -491,167 +611,123 @@ public final class RecallQualityHarness {
         slots.add(filler.get(random.nextInt(filler.size())));
       }
       Collections.shuffle(slots, random);
-      Instant day = start.plus(random.nextInt(60), ChronoUnit.DAYS);
+      Instant day = START.plus(random.nextInt(60), ChronoUnit.DAYS);
       for (int t = 0; t < slots.size(); t++) {
-        String id = owner + "/turn-" + t;
+        String turnId = "turn-" + t;
         String message;
         if (slots.get(t) instanceof Fact f) {
           message =
               String.format(
                   Locale.ROOT, f.utterance(), f.values().get(random.nextInt(f.values().size())));
           String question = f.questions().get(random.nextInt(f.questions().size()));
-          questions.add(new Question(owner, question, Set.of(id)));
+          questions.add(new Question(owner, question, Set.of(owner + "\u0000" + turnId)));
         } else {
           message = (String) slots.get(t);
         }
-        // as MemoryTexts.dated(time, "user: " + message) writes a user message
-        turns.add(new StoredTurn(id, owner, "[" + DAY.format(day) + "] user: " + message));
+        turns.add(new StoredTurn(owner, turnId, day, message));
         day = day.plus(random.nextInt(3), ChronoUnit.DAYS);
       }
     }
     return new DataSet(turns, questions);
   }
 
-  private record Scored(String id, double score) {}
-
-  private static List<Scored> cosineRanking(
-      float[] query, List<StoredTurn> turns, Map<String, float[]> vectors) {
-    List<Scored> ranked = new ArrayList<>();
-    for (StoredTurn turn : turns) {
-      float[] v = vectors.get(turn.id());
-      double dot = 0;
-      for (int i = 0; i < v.length; i++) {
-        dot += query[i] * v[i];
-      }
-      ranked.add(new Scored(turn.id(), dot));
-    }
-    ranked.sort(Comparator.comparingDouble(Scored::score).reversed().thenComparing(Scored::id));
-    return ranked;
-  }
-
   /**
-   * {@code RecallRanker.rank} for one limit: the top max(3 × limit, 20) of each list (vector hits
-   * at or above the threshold), {@code Σ w / (k + rank)} normalised by {@code (w_v + w_k) / (k +
-   * 1)}, ties broken by id, recency factor 1.
+   * The host's embedder with a cache in front, so that the variants of one model embed each text
+   * once; {@link #seconds()} is the time spent in the model.
    */
-  private static List<String> fuse(
-      List<Scored> vector, List<String> keyword, int limit, double threshold) {
-    int candidates = Math.max(limit * 3, 20);
-    Map<String, Double> fused = new LinkedHashMap<>();
-    int rank = 0;
-    for (Scored s : vector) {
-      if (rank >= candidates || s.score() < threshold) {
-        break;
-      }
-      rank++;
-      fused.merge(s.id(), VECTOR_WEIGHT / (RRF_K + rank), Double::sum);
-    }
-    for (int i = 0; i < Math.min(candidates, keyword.size()); i++) {
-      fused.merge(keyword.get(i), KEYWORD_WEIGHT / (RRF_K + i + 1), Double::sum);
-    }
-    double best = (VECTOR_WEIGHT + KEYWORD_WEIGHT) / (RRF_K + 1);
-    return fused.entrySet().stream()
-        .map(e -> new Scored(e.getKey(), e.getValue() / best))
-        .sorted(Comparator.comparingDouble(Scored::score).reversed().thenComparing(Scored::id))
-        .limit(limit)
-        .map(Scored::id)
-        .toList();
-  }
+  private static final class CachingEmbedder implements Embedder {
 
-  /** recall@5/@10 of the fused ranking, each limit fused as the provider would for it. */
-  private static Recall fusedRecall(
-      List<Question> questions,
-      Map<Question, List<Scored>> vectorRanks,
-      Map<String, List<String>> keyword,
-      double threshold) {
-    int[] limits = {5, 10};
-    double[] at = new double[2];
-    for (int i = 0; i < 2; i++) {
-      int limit = limits[i];
-      at[i] =
-          average(
-              questions,
-              q ->
-                  recallAt(
-                      fuse(
-                          vectorRanks.get(q),
-                          keyword.get(q.text() + "\u0000" + q.owner()),
-                          limit,
-                          threshold),
-                      q.answers(),
-                      limit));
-    }
-    return new Recall(at[0], at[1]);
-  }
+    private final Embedder delegate;
+    private final Map<String, float[]> cache = new ConcurrentHashMap<>();
+    private final AtomicLong nanos = new AtomicLong();
 
-  /** BM25 (Lucene defaults) over each owner's turns: question + owner → ranked turn ids. */
-  private static Map<String, List<String>> bm25(DataSet data) throws IOException {
-    Map<String, List<String>> out = new HashMap<>();
-    try (Analyzer analyzer = new EnglishAnalyzer(new CharArraySet(STOP_WORDS, true));
-        ByteBuffersDirectory directory = new ByteBuffersDirectory()) {
-      try (IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig(analyzer))) {
-        for (StoredTurn turn : data.turns()) {
-          Document doc = new Document();
-          doc.add(new StringField("id", turn.id(), Field.Store.YES));
-          doc.add(new StringField("owner", turn.owner(), Field.Store.NO));
-          doc.add(new TextField("text", turn.text(), Field.Store.NO));
-          writer.addDocument(doc);
+    CachingEmbedder(Embedder delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public String modelId() {
+      return delegate.modelId();
+    }
+
+    @Override
+    public int dimension() {
+      return delegate.dimension();
+    }
+
+    @Override
+    public List<float[]> embed(List<String> texts, Kind kind) {
+      List<String> missing =
+          texts.stream().filter(t -> !cache.containsKey(key(t, kind))).distinct().toList();
+      if (!missing.isEmpty()) {
+        long start = System.nanoTime();
+        List<float[]> vectors = delegate.embed(missing, kind);
+        nanos.addAndGet(System.nanoTime() - start);
+        for (int i = 0; i < missing.size(); i++) {
+          cache.put(key(missing.get(i), kind), vectors.get(i));
         }
       }
-      try (DirectoryReader reader = DirectoryReader.open(directory)) {
-        IndexSearcher searcher = new IndexSearcher(reader);
-        StoredFields fields = searcher.storedFields();
-        for (Question q : data.questions()) {
-          // as LuceneMemoryVectorStore.keywordQuery: distinct analysed terms as SHOULD clauses
-          BooleanQuery.Builder text = new BooleanQuery.Builder();
-          for (String term : terms(analyzer, q.text())) {
-            text.add(new TermQuery(new Term("text", term)), Occur.SHOULD);
-          }
-          BooleanQuery full =
-              new BooleanQuery.Builder()
-                  .add(text.build(), Occur.MUST)
-                  .add(new TermQuery(new Term("owner", q.owner())), Occur.FILTER)
-                  .build();
-          List<String> ids = new ArrayList<>();
-          for (ScoreDoc hit : searcher.search(full, 1000).scoreDocs) {
-            ids.add(fields.document(hit.doc).get("id"));
-          }
-          out.put(q.text() + "\u0000" + q.owner(), ids);
-        }
-      }
+      return texts.stream().map(t -> cache.get(key(t, kind)).clone()).toList();
     }
-    return out;
+
+    double seconds() {
+      return nanos.get() / 1e9;
+    }
+
+    private static String key(String text, Kind kind) {
+      return kind.name() + "\u0000" + text;
+    }
   }
 
-  private static Set<String> terms(Analyzer analyzer, String text) {
-    Set<String> terms = new LinkedHashSet<>();
-    try (TokenStream tokens = analyzer.tokenStream("text", text)) {
-      CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
-      tokens.reset();
-      while (tokens.incrementToken()) {
-        terms.add(term.toString());
-      }
-      tokens.end();
+  /** The context the host would hand the instance (without a system prompt cache to tell). */
+  private record BenchContext(
+      String instanceId,
+      ProviderConfig config,
+      Path dataDir,
+      Clock clock,
+      Embedder embedder,
+      LanguageModel languageModel)
+      implements ProviderContext {
+
+    @Override
+    public void systemPromptChanged(AgentId agent) {}
+  }
+
+  private static <T> T withClassLoader(ClassLoader loader, Supplier<T> body) {
+    Thread thread = Thread.currentThread();
+    ClassLoader previous = thread.getContextClassLoader();
+    thread.setContextClassLoader(loader);
+    try {
+      return body.get();
+    } finally {
+      thread.setContextClassLoader(previous);
+    }
+  }
+
+  /** Stops the started plugins in reverse order, then unloads all, as the host's registry does. */
+  private static void stopAndUnload(PluginManager plugins) {
+    List<PluginWrapper> started = new ArrayList<>(plugins.getStartedPlugins());
+    Collections.reverse(started);
+    for (PluginWrapper plugin : started) {
+      plugins.stopPlugin(plugin.getPluginId());
+    }
+    plugins.unloadPlugins();
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void deleteRecursively(Path dir) {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return terms;
-  }
-
-  private static Recall recall(
-      List<Question> questions, java.util.function.Function<Question, List<String>> ranking) {
-    return new Recall(
-        average(questions, q -> recallAt(ranking.apply(q), q.answers(), 5)),
-        average(questions, q -> recallAt(ranking.apply(q), q.answers(), 10)));
-  }
-
-  private static double recallAt(List<String> ranked, Set<String> answers, int k) {
-    long found = ranked.stream().limit(k).filter(answers::contains).count();
-    return found / (double) answers.size();
-  }
-
-  private static double average(
-      List<Question> questions, java.util.function.ToDoubleFunction<Question> value) {
-    return questions.stream().mapToDouble(value).average().orElse(0);
   }
 }
