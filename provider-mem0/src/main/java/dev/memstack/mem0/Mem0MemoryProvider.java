@@ -132,18 +132,17 @@ final class Mem0MemoryProvider implements MemoryProvider {
     if (hit.updatedAt() != null) {
       metadata.put("updated_at", hit.updatedAt().toString());
     }
+    double score = hit.score() == null ? 0.0 : hit.score();
+    if (score < 0 || score > 1) {
+      // the SPI's scores are 0..1; some servers answer distances or unbounded scores
+      metadata.put("server_score", Double.toString(score));
+      score = Math.max(0, Math.min(1, score));
+    }
     String text =
         settings.recallLabel() == null
             ? hit.text()
             : "[" + settings.recallLabel() + "] " + hit.text();
-    return new RecallItem(
-        text,
-        hit.score() == null ? 0.0 : hit.score(),
-        Scope.PERSONAL,
-        owner,
-        id,
-        hit.createdAt(),
-        metadata);
+    return new RecallItem(text, score, Scope.PERSONAL, owner, id, hit.createdAt(), metadata);
   }
 
   private static void copy(Map<String, String> from, String key, Map<String, String> to) {

@@ -142,6 +142,32 @@ class CurrentOssServerTest {
   }
 
   @Test
+  @DisplayName("scores outside 0..1 are clamped, the server's own kept in metadata, order kept")
+  void scoresOutsideTheRangeAreClamped() {
+    server.override(
+        "POST",
+        "/search",
+        (exchange, request) ->
+            FakeMem0Server.sendRaw(
+                exchange,
+                200,
+                ("{\"results\":["
+                        + "{\"id\":\"a\",\"memory\":\"high\",\"score\":3.5},"
+                        + "{\"id\":\"b\",\"memory\":\"mid\",\"score\":0.4},"
+                        + "{\"id\":\"c\",\"memory\":\"negative\",\"score\":-0.2}]}")
+                    .getBytes()));
+
+    Recall recall = provider.prefetch(request(USER_1, "anything", 5));
+
+    assertThat(recall.items())
+        .extracting(RecallItem::text)
+        .containsExactly("[Mem0 Recall] high", "[Mem0 Recall] mid", "[Mem0 Recall] negative");
+    assertThat(recall.items()).extracting(RecallItem::score).containsExactly(1.0, 0.4, 0.0);
+    assertThat(recall.items().get(0).metadata()).containsEntry("server_score", "3.5");
+    assertThat(recall.items().get(1).metadata()).doesNotContainKey("server_score");
+  }
+
+  @Test
   @DisplayName("without an owner, with a blank query or with search disabled nothing is called")
   void withoutOwnerNothingIsCalled(@TempDir Path otherDir) {
     server.seed("user:1", "helper", "Prefers oolong tea", Map.of());

@@ -34,9 +34,6 @@ import org.springframework.ai.vectorstore.filter.Filter;
  */
 final class RecallRanker {
 
-  /** Fewest hits taken from each of the vector and the keyword search before fusing. */
-  static final int MIN_CANDIDATES = 100;
-
   /** One ranked document with its final score and the signals behind it. */
   record Ranked(Document document, double score, Map<String, String> signals) {}
 
@@ -108,7 +105,7 @@ final class RecallRanker {
       Instant now) {
     // A floor well above any limit a context call asks for, so that an item's place does not
     // depend on how many items were asked for (the host over-fetches by different factors).
-    int candidates = Math.max(limit, MIN_CANDIDATES);
+    int candidates = Math.max(limit, settings.candidates());
     List<Document> vector =
         queryVector == null || settings.vectorWeight() == 0
             ? List.of()

@@ -27,6 +27,9 @@ import java.util.Set;
  * @param contextChars how much of the message before a turn's message in its conversation is
  *     embedded with it (key expansion: the record is found by what it answered, and returned
  *     alone); 0 turns it off
+ * @param candidates fewest hits taken from each of the vector and the keyword search before fusing;
+ *     a floor well above what a context call asks for keeps an item's place independent of the
+ *     limit
  */
 public record VectorSettings(
     String store,
@@ -42,7 +45,8 @@ public record VectorSettings(
     Duration recencyHalfLife,
     int embedBatchSize,
     double dedupeThreshold,
-    int contextChars) {
+    int contextChars,
+    int candidates) {
 
   /** What a turn becomes. */
   public enum Capture {
@@ -68,7 +72,8 @@ public record VectorSettings(
           "recency-half-life",
           "embed-batch-size",
           "dedupe-threshold",
-          "context-chars");
+          "context-chars",
+          "candidates");
 
   /** Parses and checks the provider's keys of {@code config}. */
   public static VectorSettings from(ProviderConfig config) {
@@ -98,7 +103,8 @@ public record VectorSettings(
         halfLife,
         config.integer("embed-batch-size", 32, 1, 1024),
         range(config, "dedupe-threshold", 0.95, 0.5, 1),
-        config.integer("context-chars", 0, 0, 4000));
+        config.integer("context-chars", 0, 0, 4000),
+        config.integer("candidates", 200, 10, 2000));
   }
 
   private static double range(
