@@ -53,20 +53,7 @@ final class ConversationContexts {
     if (context == null || !"user".equals(record.extra().get("role"))) {
       return record;
     }
-    Map<String, Object> extra = new LinkedHashMap<>(record.extra());
-    extra.put(MemoryRecord.CONTEXT, context);
-    return new MemoryRecord(
-        record.id(),
-        record.text(),
-        record.agent(),
-        record.owner(),
-        record.scope(),
-        record.status(),
-        record.type(),
-        record.conversation(),
-        record.turn(),
-        record.createdAt(),
-        Map.copyOf(extra));
+    return record.withExtra(MemoryRecord.CONTEXT, context);
   }
 
   private String cut(String message) {

@@ -181,21 +181,7 @@ final class VectorMemoryTools {
     }
     List<MemoryRecord> outdated = verdicts.outdated();
     if (!outdated.isEmpty()) {
-      Map<String, Object> extra = new java.util.LinkedHashMap<>(record.extra());
-      extra.put(SUPERSEDES, supersedes(Map.of(), outdated));
-      record =
-          new MemoryRecord(
-              record.id(),
-              record.text(),
-              record.agent(),
-              record.owner(),
-              record.scope(),
-              record.status(),
-              record.type(),
-              record.conversation(),
-              record.turn(),
-              record.createdAt(),
-              extra);
+      record = record.withExtra(SUPERSEDES, supersedes(Map.of(), outdated));
     }
     // the new record first: a failure in between leaves both active, never neither
     store.add(List.of(record.toDocument()));

@@ -117,9 +117,7 @@ public class MemoryController {
       @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
     AgentId agent = agent(agentId);
     JsonBody json = JsonBody.of(body);
-    String ownerKey = json.requiredString("ownerKey");
-    OwnerKey owner = JsonBody.parse("ownerKey", () -> OwnerKey.of(ownerKey));
-    access.requireOwner(owner);
+    OwnerKey owner = coveredOwner(json);
     String conversationId = json.optionalString("conversationId");
     String query = json.requiredString("query");
     int limit = json.optionalInt("limit", 0);
@@ -155,9 +153,7 @@ public class MemoryController {
       @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
     AgentId agent = agent(agentId);
     JsonBody json = JsonBody.of(body);
-    String ownerKey = json.requiredString("ownerKey");
-    OwnerKey owner = JsonBody.parse("ownerKey", () -> OwnerKey.of(ownerKey));
-    access.requireOwner(owner);
+    OwnerKey owner = coveredOwner(json);
     JsonNode used = json.node().get("used");
     if (used == null || !used.isArray() || used.isEmpty()) {
       throw new BadRequestException(
@@ -206,9 +202,7 @@ public class MemoryController {
       @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
     AgentId agent = agent(agentId);
     JsonBody json = JsonBody.of(body);
-    String ownerKey = json.requiredString("ownerKey");
-    OwnerKey owner = JsonBody.parse("ownerKey", () -> OwnerKey.of(ownerKey));
-    access.requireOwner(owner);
+    OwnerKey owner = coveredOwner(json);
     String conversationId = json.requiredString("conversationId");
     String userMessage = json.requiredString("userMessage");
     String assistantReply = json.requiredString("assistantReply");
@@ -259,6 +253,14 @@ public class MemoryController {
       log.warn("Conversation log could not record turn {}: {}", accepted, e.toString());
     }
     return ResponseEntity.status(HttpStatus.ACCEPTED).body(new TurnAccepted(accepted));
+  }
+
+  /** The body's {@code ownerKey}, checked, and covered by the caller's token. */
+  private OwnerKey coveredOwner(JsonBody json) {
+    String ownerKey = json.requiredString("ownerKey");
+    OwnerKey owner = JsonBody.parse("ownerKey", () -> OwnerKey.of(ownerKey));
+    access.requireOwner(owner);
+    return owner;
   }
 
   static AgentId agent(String agentId) {

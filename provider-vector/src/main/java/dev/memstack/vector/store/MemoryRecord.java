@@ -149,6 +149,14 @@ public record MemoryRecord(
     return context instanceof String c && !c.isBlank() ? c + "\n" + text : text;
   }
 
+  /** A copy with {@code key} set to {@code value} in its other metadata. */
+  public MemoryRecord withExtra(String key, Object value) {
+    Map<String, Object> next = new LinkedHashMap<>(extra);
+    next.put(key, value);
+    return new MemoryRecord(
+        id, text, agent, owner, scope, status, type, conversation, turn, createdAt, next);
+  }
+
   /** A copy with another status. */
   public MemoryRecord withStatus(MemoryStatus newStatus) {
     return new MemoryRecord(
