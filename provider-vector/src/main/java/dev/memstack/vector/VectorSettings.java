@@ -98,7 +98,7 @@ public record VectorSettings(
         range(config, "threshold", 0.3, -1, 1),
         vectorWeight,
         keywordWeight,
-        config.integer("rrf-k", 20, 1, 1000),
+        config.integer("rrf-k", 10, 1, 1000),
         range(config, "recency-weight", 0.05, 0, 1),
         halfLife,
         config.integer("embed-batch-size", 32, 1, 1024),
