@@ -260,6 +260,20 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
     }
     Path dir = directory(bucket);
     Path target = dir.resolve(path.value());
+    // A commit replaces a file by moving it aside and the new content in: a check made without
+    // the bucket's lock can find the file gone for that moment, so it looks again.
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return resolved(dir, target, path);
+      } catch (UncheckedIOException e) {
+        if (!(e.getCause() instanceof java.nio.file.NoSuchFileException) || attempt == 3) {
+          throw new UncheckedIOException("cannot resolve " + path + " in " + bucket, e.getCause());
+        }
+      }
+    }
+  }
+
+  private Path resolved(Path dir, Path target, WorkspacePath path) {
     Path existing = target;
     while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
       existing = existing.getParent();
@@ -286,7 +300,7 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
         throw new InvalidWorkspacePathException("names a directory, not a file");
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot resolve " + path + " in " + bucket, e);
+      throw new UncheckedIOException(e);
     }
     return target;
   }
