@@ -82,8 +82,9 @@ final class CuttableTcpProxy implements AutoCloseable {
                 try {
                   Socket client = socket.accept();
                   Socket server = new Socket(targetHost, targetPort);
-                  open.add(client);
-                  open.add(server);
+                  if (!register(socket, client, server)) {
+                    return; // cut while this connection was being opened: it must not survive
+                  }
                   pump(client, server);
                   pump(server, client);
                 } catch (IOException e) {
@@ -94,6 +95,19 @@ final class CuttableTcpProxy implements AutoCloseable {
             "proxy-accept-" + onPort);
     acceptor.setDaemon(true);
     acceptor.start();
+  }
+
+  /** Adds a new connection, unless the listener that accepted it has been cut meanwhile. */
+  private synchronized boolean register(ServerSocket from, Socket client, Socket server)
+      throws IOException {
+    if (listener != from) {
+      client.close();
+      server.close();
+      return false;
+    }
+    open.add(client);
+    open.add(server);
+    return true;
   }
 
   private void pump(Socket from, Socket to) {
