@@ -124,11 +124,6 @@ public final class MemoryContextFence {
     return out.toString();
   }
 
-  /** The key under which two texts count as duplicates: case and whitespace ignored. */
-  static String normalise(String text) {
-    return WHITESPACE.matcher(text).replaceAll(" ").strip().toLowerCase(Locale.ROOT);
-  }
-
   /**
    * One line of the block: {@code - [2026-03-02] (provider, scope) text}, the text on one line; the
    * date is the UTC day of {@link RecallItem#createdAt()} and left out when it is unknown.

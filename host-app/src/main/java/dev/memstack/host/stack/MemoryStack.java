@@ -195,19 +195,24 @@ public final class MemoryStack implements AutoCloseable {
     return new ContextAnswer(systemPrompt, ownerPrompt, recall, context, reports);
   }
 
-  /** The members that claim {@link Capability#OWNER_PROMPT}; one whose claim throws is skipped. */
+  /** The members that claim {@link Capability#OWNER_PROMPT}. */
   private static List<StackMember> ownerPromptMembers(List<StackMember> stack) {
     List<StackMember> claiming = new ArrayList<>();
     for (StackMember member : stack) {
-      try {
-        if (member.claims(Capability.OWNER_PROMPT)) {
-          claiming.add(member);
-        }
-      } catch (RuntimeException e) {
-        // a provider whose capabilities() throws contributes no owner prompt
+      if (claimsSafely(member, Capability.OWNER_PROMPT)) {
+        claiming.add(member);
       }
     }
     return claiming;
+  }
+
+  /** Whether the member claims {@code capability}; a provider whose capabilities() throws, not. */
+  private static boolean claimsSafely(StackMember member, Capability capability) {
+    try {
+      return member.claims(capability);
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 
   /**
@@ -220,20 +225,36 @@ public final class MemoryStack implements AutoCloseable {
       List<DeadlineCalls.Call<String>> calls,
       long deadlineNanos,
       Map<String, Problem> problems) {
+    return fitToBudget(
+        joinBlocks(members, calls, ProviderCalls.OWNER_PROMPT_BLOCK, deadlineNanos, problems),
+        properties.systemPrompt().ownerBudget());
+  }
+
+  /**
+   * Awaits the prompt-block calls of {@code members} (one per member, {@code null} where the
+   * breaker refused) and joins the non-blank blocks in stack order, fence tags stripped; a member
+   * left out gets its problem noted under its id, named by {@code hook} (the first problem of a
+   * member is kept).
+   */
+  private String joinBlocks(
+      List<StackMember> members,
+      List<DeadlineCalls.Call<String>> calls,
+      String hook,
+      long deadlineNanos,
+      Map<String, Problem> problems) {
     List<String> blocks = new ArrayList<>();
     for (int i = 0; i < members.size(); i++) {
       StackMember member = members.get(i);
       DeadlineCalls.Call<String> call = calls.get(i);
       if (call == null) {
-        problems.putIfAbsent(member.id(), new Problem(ProviderReport.OPEN, "circuit breaker open"));
+        problems.putIfAbsent(
+            member.id(), new Problem(ProviderReport.OPEN, hook + ": circuit breaker open"));
         continue;
       }
       DeadlineCalls.Outcome<String> outcome = awaitGuarded(member, call, deadlineNanos);
       if (outcome.status() != DeadlineCalls.Status.OK) {
         problems.putIfAbsent(
-            member.id(),
-            new Problem(
-                statusOf(outcome), ProviderCalls.OWNER_PROMPT_BLOCK + ": " + outcome.detail()));
+            member.id(), new Problem(statusOf(outcome), hook + ": " + outcome.detail()));
         continue;
       }
       String block = MemoryContextFence.stripTags(outcome.value()).strip();
@@ -241,7 +262,7 @@ public final class MemoryStack implements AutoCloseable {
         blocks.add(block);
       }
     }
-    return fitToBudget(String.join("\n\n", blocks), properties.systemPrompt().ownerBudget());
+    return String.join("\n\n", blocks);
   }
 
   /**
@@ -272,13 +293,7 @@ public final class MemoryStack implements AutoCloseable {
     Map<String, DeadlineCalls.Call<Integer>> calls = new LinkedHashMap<>();
     for (Map.Entry<String, List<String>> entry : used.entrySet()) {
       StackMember member = byId.get(entry.getKey());
-      boolean takes;
-      try {
-        takes = member.claims(Capability.FEEDBACK);
-      } catch (RuntimeException e) {
-        takes = false;
-      }
-      if (!takes) {
+      if (!claimsSafely(member, Capability.FEEDBACK)) {
         applied.put(member.id(), -1);
         continue;
       }
@@ -485,25 +500,10 @@ public final class MemoryStack implements AutoCloseable {
       if (cached != null) {
         return cached;
       }
-      List<String> blocks = new ArrayList<>();
-      for (int i = 0; i < stack.size(); i++) {
-        StackMember member = stack.get(i);
-        DeadlineCalls.Call<String> call = calls.get(i);
-        if (call == null) {
-          problems.put(member.id(), new Problem(ProviderReport.OPEN, "circuit breaker open"));
-          continue;
-        }
-        DeadlineCalls.Outcome<String> outcome = awaitGuarded(member, call, deadlineNanos);
-        if (outcome.status() != DeadlineCalls.Status.OK) {
-          problems.put(member.id(), new Problem(statusOf(outcome), outcome.detail()));
-          continue;
-        }
-        String block = MemoryContextFence.stripTags(outcome.value()).strip();
-        if (!block.isEmpty()) {
-          blocks.add(block);
-        }
-      }
-      String prompt = fitToBudget(String.join("\n\n", blocks), properties.systemPrompt().budget());
+      String prompt =
+          fitToBudget(
+              joinBlocks(stack, calls, ProviderCalls.SYSTEM_PROMPT_BLOCK, deadlineNanos, problems),
+              properties.systemPrompt().budget());
       Instant expiresAt =
           problems.isEmpty() ? null : now.plus(properties.systemPrompt().retryAfter());
       cache.put(agent, membership, prompt, expiresAt, stamp);
@@ -544,10 +544,10 @@ public final class MemoryStack implements AutoCloseable {
       if (problem == null) {
         merged.add(report);
       } else if (report.ok()) {
-        String detail = "systemPromptBlock: " + problem.detail();
-        merged.add(new ProviderReport(report.id(), problem.status(), report.tookMs(), detail));
+        merged.add(
+            new ProviderReport(report.id(), problem.status(), report.tookMs(), problem.detail()));
       } else {
-        String detail = report.detail() + "; systemPromptBlock: " + problem.detail();
+        String detail = report.detail() + "; " + problem.detail();
         merged.add(new ProviderReport(report.id(), report.status(), report.tookMs(), detail));
       }
     }

@@ -201,8 +201,8 @@ public final class WorkspaceMemory implements AutoCloseable {
   }
 
   /**
-   * The content of an enabled file, from memory while its size and update time are unchanged
-   * (enabled files are read on every prompt build and every recall; there are few of them).
+   * The content of an enabled file or a core file, from memory while its size and update time are
+   * unchanged (they are read on every prompt build and every recall; there are few of them).
    */
   private String enabledContent(Bucket bucket, FileEntry entry) {
     String key = KeywordIndex.fileKey(bucket, entry.path());
@@ -515,7 +515,7 @@ public final class WorkspaceMemory implements AutoCloseable {
       for (String name : WorkspaceRules.CORE_FILES) {
         WorkspacePath path = WorkspacePath.of(name);
         Optional<FileEntry> entry = store.entry(bucket, path);
-        if (entry.isPresent() && isTemplate(path, contentOf(bucket, entry.get()))) {
+        if (entry.isPresent() && isTemplate(path, enabledContent(bucket, entry.get()))) {
           excluded.add(KeywordIndex.fileKey(bucket, path));
         }
       }
@@ -544,11 +544,6 @@ public final class WorkspaceMemory implements AutoCloseable {
     return path.atRoot()
         && WorkspaceRules.CORE_FILES.contains(path.value())
         && templates.get(path.value()).strip().equals(content.strip());
-  }
-
-  /** A core file's content through the same cache as enabled files (there are four per bucket). */
-  private String contentOf(Bucket bucket, FileEntry entry) {
-    return enabledContent(bucket, entry);
   }
 
   private RecallItem toItem(KeywordHit hit) {
