@@ -1,8 +1,8 @@
 package dev.memstack.host.api;
 
+import dev.memstack.host.provider.ProviderCalls;
+import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.stack.MemoryStack;
-import dev.memstack.host.stack.ProviderCalls;
-import dev.memstack.host.stack.StackMembers;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;

@@ -1,11 +1,11 @@
 package dev.memstack.host.api;
 
+import dev.memstack.host.provider.ProviderCalls;
+import dev.memstack.host.provider.StackMember;
+import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
-import dev.memstack.host.stack.ProviderCalls;
-import dev.memstack.host.stack.StackMember;
-import dev.memstack.host.stack.StackMembers;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ToolCall;

@@ -2,10 +2,10 @@ package dev.memstack.host.api;
 
 import dev.memstack.host.plugin.ProviderInstanceInfo;
 import dev.memstack.host.plugin.ProviderRegistry;
+import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import dev.memstack.host.stack.MemoryStack;
-import dev.memstack.host.stack.StackMember;
 import dev.memstack.spi.ProviderHealth;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.memstack.host.api;
 
-import dev.memstack.host.stack.ProviderCalls;
-import dev.memstack.host.stack.StackMember;
+import dev.memstack.host.provider.ProviderCalls;
+import dev.memstack.host.provider.StackMember;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.ProviderHealth;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package dev.memstack.host.api;
 
+import dev.memstack.host.provider.StackMember;
+import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.stack.MemoryStack;
-import dev.memstack.host.stack.StackMember;
-import dev.memstack.host.stack.StackMembers;
 import dev.memstack.spi.ProviderHealth;
 import java.util.Map;
 import java.util.stream.Stream;

@@ -1,8 +1,8 @@
 package dev.memstack.host.outbox;
 
-import dev.memstack.host.stack.ProviderCalls;
-import dev.memstack.host.stack.StackMember;
-import dev.memstack.host.stack.StackMembers;
+import dev.memstack.host.provider.ProviderCalls;
+import dev.memstack.host.provider.StackMember;
+import dev.memstack.host.provider.StackMembers;
 import dev.memstack.spi.Capability;
 import dev.memstack.spi.OwnerKey;
 import java.util.ArrayList;

@@ -1,13 +1,10 @@
 package dev.memstack.host.outbox;
 
 import dev.memstack.host.outbox.CursorStore.ParkedErase;
-import dev.memstack.host.stack.OutboxStats;
-import dev.memstack.host.stack.ProviderCalls;
-import dev.memstack.host.stack.StackMember;
-import dev.memstack.host.stack.StackMembers;
+import dev.memstack.host.provider.ProviderCalls;
+import dev.memstack.host.provider.StackMember;
+import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.stack.StackProperties;
-import dev.memstack.host.stack.TurnOutbox;
-import dev.memstack.host.stack.TurnOutboxFullException;
 import dev.memstack.spi.Capability;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Turn;

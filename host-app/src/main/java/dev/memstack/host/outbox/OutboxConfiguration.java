@@ -1,9 +1,8 @@
 package dev.memstack.host.outbox;
 
-import dev.memstack.host.stack.ProviderCalls;
-import dev.memstack.host.stack.StackMembers;
+import dev.memstack.host.provider.ProviderCalls;
+import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.stack.StackProperties;
-import dev.memstack.host.stack.TurnOutbox;
 import java.nio.file.Path;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;

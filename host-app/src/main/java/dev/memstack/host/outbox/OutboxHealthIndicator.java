@@ -1,8 +1,6 @@
 package dev.memstack.host.outbox;
 
-import dev.memstack.host.stack.OutboxStats;
-import dev.memstack.host.stack.StackMembers;
-import dev.memstack.host.stack.TurnOutbox;
+import dev.memstack.host.provider.StackMembers;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -12,7 +12,7 @@ public interface OwnerEraser {
    * Erases {@code owner} everywhere: every provider's outcome is in the answer; a provider that
    * cannot be reached now is erased later where the implementation can queue it.
    *
-   * @throws dev.memstack.host.stack.TurnOutboxFullException when the erasure cannot be recorded
+   * @throws dev.memstack.host.outbox.TurnOutboxFullException when the erasure cannot be recorded
    *     (the journal cannot be written); nothing was changed then
    */
   OwnerErasure erase(OwnerKey owner);

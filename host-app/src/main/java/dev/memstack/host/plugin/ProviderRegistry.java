@@ -1,7 +1,7 @@
 package dev.memstack.host.plugin;
 
-import dev.memstack.host.stack.StackMember;
-import dev.memstack.host.stack.StackMembers;
+import dev.memstack.host.provider.StackMember;
+import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.stack.SystemPromptCache;
 import dev.memstack.spi.Embedder;
 import dev.memstack.spi.LanguageModel;

@@ -1,5 +1,9 @@
 package dev.memstack.host.stack;
 
+import dev.memstack.host.outbox.InMemoryTurnOutbox;
+import dev.memstack.host.outbox.TurnOutbox;
+import dev.memstack.host.provider.ProviderCalls;
+import dev.memstack.host.provider.StackMembers;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;

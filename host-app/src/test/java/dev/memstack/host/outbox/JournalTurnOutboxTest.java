@@ -5,8 +5,6 @@ import static dev.memstack.host.outbox.Turns.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.memstack.host.stack.OutboxStats;
-import dev.memstack.host.stack.TurnOutboxFullException;
 import dev.memstack.spi.OwnerKey;
 import java.io.IOException;
 import java.nio.file.Files;

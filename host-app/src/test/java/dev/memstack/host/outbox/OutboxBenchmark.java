@@ -1,6 +1,6 @@
 package dev.memstack.host.outbox;
 
-import dev.memstack.host.stack.ProviderCalls;
+import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.stack.StackProperties;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;

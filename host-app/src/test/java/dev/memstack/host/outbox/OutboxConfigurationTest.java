@@ -2,11 +2,9 @@ package dev.memstack.host.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.memstack.host.stack.InMemoryTurnOutbox;
+import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.stack.MemoryStack;
 import dev.memstack.host.stack.StackConfiguration;
-import dev.memstack.host.stack.StackMembers;
-import dev.memstack.host.stack.TurnOutbox;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

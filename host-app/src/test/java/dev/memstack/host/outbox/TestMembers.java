@@ -1,7 +1,7 @@
 package dev.memstack.host.outbox;
 
-import dev.memstack.host.stack.StackMember;
-import dev.memstack.host.stack.StackMembers;
+import dev.memstack.host.provider.StackMember;
+import dev.memstack.host.provider.StackMembers;
 import dev.memstack.spi.MemoryProvider;
 import java.util.ArrayList;
 import java.util.List;

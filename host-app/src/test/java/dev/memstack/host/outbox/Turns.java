@@ -2,7 +2,7 @@ package dev.memstack.host.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.memstack.host.stack.ProviderCalls;
+import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.stack.StackProperties;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;

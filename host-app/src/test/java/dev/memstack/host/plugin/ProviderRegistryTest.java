@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.memstack.host.plugin.PluginHostProperties.Instance;
 import dev.memstack.host.plugin.fixture.FixturePlugin;
-import dev.memstack.host.stack.StackMember;
+import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.stack.SystemPromptCache;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Embedder;

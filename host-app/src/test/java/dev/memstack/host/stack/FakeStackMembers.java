@@ -1,5 +1,7 @@
 package dev.memstack.host.stack;
 
+import dev.memstack.host.provider.StackMember;
+import dev.memstack.host.provider.StackMembers;
 import dev.memstack.spi.MemoryProvider;
 import java.net.URL;
 import java.net.URLClassLoader;

@@ -2,6 +2,9 @@ package dev.memstack.host.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.memstack.host.outbox.InMemoryTurnOutbox;
+import dev.memstack.host.provider.ProviderCalls;
+import dev.memstack.host.provider.StackMember;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Recall;

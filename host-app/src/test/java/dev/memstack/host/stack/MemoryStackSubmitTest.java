@@ -3,6 +3,11 @@ package dev.memstack.host.stack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.memstack.host.outbox.InMemoryTurnOutbox;
+import dev.memstack.host.outbox.OutboxStats;
+import dev.memstack.host.outbox.TurnOutboxFullException;
+import dev.memstack.host.provider.ProviderCalls;
+import dev.memstack.host.provider.StackMember;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.TriggerSource;

@@ -2,6 +2,8 @@ package dev.memstack.host.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.memstack.host.outbox.InMemoryTurnOutbox;
+import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.spi.AgentId;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;

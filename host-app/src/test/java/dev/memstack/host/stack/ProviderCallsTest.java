@@ -3,6 +3,8 @@ package dev.memstack.host.stack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.memstack.host.provider.ProviderCalls;
+import dev.memstack.host.provider.StackMember;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;

@@ -2,6 +2,10 @@ package dev.memstack.host.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.memstack.host.outbox.InMemoryTurnOutbox;
+import dev.memstack.host.outbox.TurnOutbox;
+import dev.memstack.host.provider.ProviderCalls;
+import dev.memstack.host.provider.StackMembers;
 import dev.memstack.spi.AgentId;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.memstack.host.stack;
+package dev.memstack.host.provider;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -39,9 +39,9 @@ public final class ProviderCalls {
   public static final String FORGET = "forget";
   public static final String HEALTH = "health";
 
-  static final String OK = "ok";
-  static final String ERROR = "error";
-  static final String TIMEOUT = "timeout";
+  public static final String OK = "ok";
+  public static final String ERROR = "error";
+  public static final String TIMEOUT = "timeout";
 
   private final MeterRegistry registry;
 
@@ -126,7 +126,7 @@ public final class ProviderCalls {
    * InterruptedIOException}, so it is named here; as a JDK type it is recognised across the plugin
    * boundary.
    */
-  static String outcomeOf(Throwable failure) {
+  public static String outcomeOf(Throwable failure) {
     if (Thread.currentThread().isInterrupted()) {
       return TIMEOUT;
     }

@@ -1,4 +1,4 @@
-package dev.memstack.host.stack;
+package dev.memstack.host.outbox;
 
 /**
  * A turn was refused because a provider's delivery queue is full (the provider has been failing or

@@ -1,5 +1,9 @@
-package dev.memstack.host.stack;
+package dev.memstack.host.outbox;
 
+import dev.memstack.host.provider.ProviderCalls;
+import dev.memstack.host.provider.StackMember;
+import dev.memstack.host.provider.StackMembers;
+import dev.memstack.host.stack.StackProperties;
 import dev.memstack.spi.Turn;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.memstack.host.stack;
+package dev.memstack.host.provider;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

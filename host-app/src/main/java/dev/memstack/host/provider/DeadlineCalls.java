@@ -1,4 +1,4 @@
-package dev.memstack.host.stack;
+package dev.memstack.host.provider;
 
 import dev.memstack.spi.MemoryProvider;
 import java.time.Duration;
@@ -29,10 +29,10 @@ import java.util.function.Supplier;
  * returns. Each call is recorded exactly once through {@link ProviderCalls}: by the worker when it
  * finishes first, as {@code timeout} by the waiter when the deadline comes first.
  */
-final class DeadlineCalls implements AutoCloseable {
+public final class DeadlineCalls implements AutoCloseable {
 
   /** How one call ended. */
-  enum Status {
+  public enum Status {
     OK,
     TIMEOUT,
     ERROR,
@@ -40,7 +40,7 @@ final class DeadlineCalls implements AutoCloseable {
   }
 
   /** The end of one call: a value when {@code OK}, otherwise a short reason. */
-  record Outcome<T>(Status status, T value, long tookNanos, String detail) {}
+  public record Outcome<T>(Status status, T value, long tookNanos, String detail) {}
 
   private static final int RUNNING = 0;
   private static final int DONE = 1;
@@ -54,7 +54,7 @@ final class DeadlineCalls implements AutoCloseable {
   private final Map<MemoryProvider, AtomicInteger> late =
       Collections.synchronizedMap(new WeakHashMap<>());
 
-  DeadlineCalls(ProviderCalls calls, int maxLateCalls, int threads) {
+  public DeadlineCalls(ProviderCalls calls, int maxLateCalls, int threads) {
     this.calls = Objects.requireNonNull(calls, "calls");
     this.maxLateCalls = maxLateCalls;
     AtomicInteger count = new AtomicInteger();
@@ -69,7 +69,7 @@ final class DeadlineCalls implements AutoCloseable {
   }
 
   /** A call that has been started (or refused); {@link #await} it once. */
-  final class Call<T> {
+  public final class Call<T> {
     private final StackMember member;
     private final String hook;
     private final long startNanos = System.nanoTime();
@@ -85,17 +85,17 @@ final class DeadlineCalls implements AutoCloseable {
       this.hook = hook;
     }
 
-    String hook() {
+    public String hook() {
       return hook;
     }
 
     /** Whether the call was refused without running. */
-    boolean refused() {
+    public boolean refused() {
       return refusal != null;
     }
 
     /** Waits until the call ends or {@code deadlineNanos} ({@link System#nanoTime()} scale). */
-    Outcome<T> await(long deadlineNanos) {
+    public Outcome<T> await(long deadlineNanos) {
       if (refusal != null) {
         return new Outcome<>(Status.BUSY, null, 0, refusal);
       }
@@ -162,7 +162,7 @@ final class DeadlineCalls implements AutoCloseable {
   }
 
   /** Starts {@code body} for {@code member}, or refuses it at once when the member is busy. */
-  <T> Call<T> start(StackMember member, String hook, Supplier<T> body) {
+  public <T> Call<T> start(StackMember member, String hook, Supplier<T> body) {
     Call<T> call = new Call<>(member, hook);
     int lateNow = lateCalls(member);
     if (lateNow >= maxLateCalls) {
@@ -204,7 +204,7 @@ final class DeadlineCalls implements AutoCloseable {
   }
 
   /** How many calls of this member's provider still run after their caller gave up. */
-  int lateCalls(StackMember member) {
+  public int lateCalls(StackMember member) {
     AtomicInteger counter = late.get(member.provider());
     return counter == null ? 0 : counter.get();
   }
@@ -213,7 +213,7 @@ final class DeadlineCalls implements AutoCloseable {
     return late.computeIfAbsent(provider, p -> new AtomicInteger());
   }
 
-  static String describe(Throwable failure) {
+  public static String describe(Throwable failure) {
     String message = failure.getMessage();
     String text =
         failure.getClass().getSimpleName()

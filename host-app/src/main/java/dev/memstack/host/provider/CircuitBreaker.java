@@ -1,4 +1,4 @@
-package dev.memstack.host.stack;
+package dev.memstack.host.provider;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -9,14 +9,14 @@ import java.util.function.LongSupplier;
  * fail or time out, then open (no calls) for {@code openDuration}, then half open: one trial call
  * is let through, and its result closes or re-opens the breaker. Thread-safe.
  */
-final class CircuitBreaker {
+public final class CircuitBreaker {
 
-  enum State {
+  public enum State {
     CLOSED,
     OPEN,
     HALF_OPEN;
 
-    String wireName() {
+    public String wireName() {
       return name().toLowerCase(java.util.Locale.ROOT);
     }
   }
@@ -29,7 +29,7 @@ final class CircuitBreaker {
   private long openedAt;
   private boolean trialRunning;
 
-  CircuitBreaker(int failureThreshold, Duration openDuration, LongSupplier nanoTime) {
+  public CircuitBreaker(int failureThreshold, Duration openDuration, LongSupplier nanoTime) {
     if (failureThreshold < 1) {
       throw new IllegalArgumentException("failureThreshold must be at least 1");
     }
@@ -39,7 +39,7 @@ final class CircuitBreaker {
   }
 
   /** Whether a call may go ahead now; a {@code true} must be followed by one verdict method. */
-  synchronized boolean tryAcquire() {
+  public synchronized boolean tryAcquire() {
     switch (state) {
       case CLOSED:
         return true;
@@ -59,13 +59,13 @@ final class CircuitBreaker {
     }
   }
 
-  synchronized void onSuccess() {
+  public synchronized void onSuccess() {
     state = State.CLOSED;
     failuresInARow = 0;
     trialRunning = false;
   }
 
-  synchronized void onFailure() {
+  public synchronized void onFailure() {
     failuresInARow++;
     if (state == State.HALF_OPEN || failuresInARow >= failureThreshold) {
       state = State.OPEN;
@@ -75,12 +75,12 @@ final class CircuitBreaker {
   }
 
   /** The acquired call did not take place (e.g. the provider was busy): no verdict. */
-  synchronized void onNotCalled() {
+  public synchronized void onNotCalled() {
     trialRunning = false;
   }
 
   /** The current state; an open breaker whose wait is over reports {@code HALF_OPEN}. */
-  synchronized State state() {
+  public synchronized State state() {
     if (state == State.OPEN && nanoTime.getAsLong() - openedAt >= openNanos) {
       return State.HALF_OPEN;
     }

@@ -1,4 +1,4 @@
-package dev.memstack.host.stack;
+package dev.memstack.host.outbox;
 
 import java.time.Duration;
 import java.util.Objects;

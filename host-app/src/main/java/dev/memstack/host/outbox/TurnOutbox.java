@@ -1,4 +1,4 @@
-package dev.memstack.host.stack;
+package dev.memstack.host.outbox;
 
 import dev.memstack.spi.Turn;
 import java.util.List;

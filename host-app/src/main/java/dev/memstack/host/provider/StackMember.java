@@ -1,4 +1,4 @@
-package dev.memstack.host.stack;
+package dev.memstack.host.provider;
 
 import dev.memstack.spi.Capability;
 import dev.memstack.spi.MemoryProvider;
