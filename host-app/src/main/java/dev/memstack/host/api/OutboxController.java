@@ -2,7 +2,7 @@ package dev.memstack.host.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.memstack.host.outbox.Failures;
-import dev.memstack.host.outbox.JournalTurnOutbox;
+import dev.memstack.host.outbox.OutboxEngine;
 import dev.memstack.host.outbox.OutboxStats;
 import dev.memstack.host.outbox.TurnOutbox;
 import dev.memstack.host.security.RequiresRole;
@@ -32,7 +32,7 @@ public class OutboxController {
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record OutboxView(String type, List<BacklogView> providers, JournalView journal) {}
 
-  /** One provider's backlog; the split into turns and erasures is known to the journal only. */
+  /** One provider's backlog. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record BacklogView(
       String id,
@@ -46,7 +46,10 @@ public class OutboxController {
       long failedAttempts,
       String lastError) {}
 
-  /** The journal on disk; {@code accepted} counts every record ever written. */
+  /**
+   * The journal's storage (on disk, or in the heap for {@code memory}); {@code accepted} counts
+   * every record written since it was created (since start for {@code memory}).
+   */
   public record JournalView(
       int segments, long bytes, long maxBytes, long accepted, boolean fsync) {}
 
@@ -54,8 +57,8 @@ public class OutboxController {
   @GetMapping(path = "/api/v1/outbox", produces = MediaType.APPLICATION_JSON_VALUE)
   public OutboxView outbox() {
     List<BacklogView> views = new ArrayList<>();
-    if (outbox instanceof JournalTurnOutbox journal) {
-      for (JournalTurnOutbox.Backlog backlog : journal.backlog()) {
+    if (outbox instanceof OutboxEngine engine) {
+      for (OutboxEngine.Backlog backlog : engine.backlog()) {
         OutboxStats stats = backlog.stats();
         views.add(
             view(
@@ -65,9 +68,9 @@ public class OutboxController {
                 backlog.pendingErasures(),
                 backlog.erased()));
       }
-      JournalTurnOutbox.JournalStats disk = journal.journalStats();
+      OutboxEngine.JournalStats disk = engine.journalStats();
       return new OutboxView(
-          "journal",
+          disk.type(),
           views,
           new JournalView(
               disk.segments(), disk.bytes(), disk.maxBytes(), disk.nextPosition(), disk.fsync()));

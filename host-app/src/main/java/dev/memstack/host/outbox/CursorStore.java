@@ -36,21 +36,9 @@ final class CursorStore {
   private static final Pattern PLAIN_ID = Pattern.compile("[A-Za-z0-9._-]{1,100}");
 
   /** An erasure that waits for a provider outside the journal. */
-  record ParkedErase(String owner, long acceptedAtMillis) {
-    ParkedErase {
+  public record ParkedErase(String owner, long acceptedAtMillis) {
+    public ParkedErase {
       Objects.requireNonNull(owner, "owner");
-    }
-  }
-
-  /**
-   * One provider's saved state.
-   *
-   * @param next every journal record before this position is done for the provider
-   * @param parked erasures still to do, before anything in the journal
-   */
-  record Saved(long next, List<ParkedErase> parked) {
-    Saved {
-      parked = List.copyOf(parked);
     }
   }
 
@@ -63,8 +51,8 @@ final class CursorStore {
   }
 
   /** Every saved cursor by provider id; an unreadable file is logged and left out. */
-  Map<String, Saved> loadAll() throws IOException {
-    Map<String, Saved> cursors = new LinkedHashMap<>();
+  Map<String, Journal.Cursor> loadAll() throws IOException {
+    Map<String, Journal.Cursor> cursors = new LinkedHashMap<>();
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
       for (Path file : files) {
         String name = file.getFileName().toString();
@@ -90,7 +78,7 @@ final class CursorStore {
   }
 
   /** Replaces the saved state of {@code providerId}. */
-  void save(String providerId, Saved saved) throws IOException {
+  void save(String providerId, Journal.Cursor saved) throws IOException {
     StringBuilder text = new StringBuilder(64 + saved.parked().size() * 40);
     text.append(HEADER).append('\n');
     text.append("provider ").append(providerId).append('\n');
@@ -133,7 +121,7 @@ final class CursorStore {
     }
   }
 
-  private static void parse(List<String> lines, Map<String, Saved> into) {
+  private static void parse(List<String> lines, Map<String, Journal.Cursor> into) {
     if (lines.size() < 3 || !lines.get(0).equals(HEADER)) {
       throw new IllegalArgumentException("not a cursor file");
     }
@@ -156,7 +144,7 @@ final class CursorStore {
       }
       parked.add(new ParkedErase(parts[2], Long.parseLong(parts[1])));
     }
-    into.put(providerId, new Saved(next, parked));
+    into.put(providerId, new Journal.Cursor(next, parked));
   }
 
   private static String fileName(String providerId) {

@@ -29,11 +29,11 @@ import java.util.Objects;
  * @param owner the owner the turn belongs to, or the owner to erase
  * @param turn the turn; {@code null} for an erasure
  */
-record JournalRecord(
+public record JournalRecord(
     Kind kind, Instant acceptedAt, List<String> recipients, OwnerKey owner, Turn turn) {
 
   /** What a record asks of its recipients. */
-  enum Kind {
+  public enum Kind {
     /** Store this turn ({@code syncTurn}). */
     TURN,
     /** Erase this owner ({@code forget}); their earlier pending turns are not delivered. */
@@ -44,7 +44,7 @@ record JournalRecord(
   private static final byte TURN_CODE = 1;
   private static final byte ERASE_CODE = 2;
 
-  JournalRecord {
+  public JournalRecord {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(acceptedAt, "acceptedAt");
     Objects.requireNonNull(owner, "owner");
@@ -66,7 +66,7 @@ record JournalRecord(
   }
 
   /** The fields of a record that its index needs. */
-  record Header(Kind kind, long acceptedAtMillis, List<String> recipients, String owner) {}
+  public record Header(Kind kind, long acceptedAtMillis, List<String> recipients, String owner) {}
 
   byte[] encode() {
     ByteArrayOutputStream bytes =

@@ -35,8 +35,8 @@ public final class OutboxHealthIndicator implements HealthIndicator {
   public Health health() {
     boolean lagging = false;
     Map<String, Object> providers = new LinkedHashMap<>();
-    if (outbox instanceof JournalTurnOutbox journal) {
-      for (JournalTurnOutbox.Backlog backlog : journal.backlog()) {
+    if (outbox instanceof OutboxEngine engine) {
+      for (OutboxEngine.Backlog backlog : engine.backlog()) {
         boolean counts = backlog.pendingTurns() > 0 || members.find(backlog.id()).isPresent();
         boolean late = counts && backlog.stats().oldestAge().compareTo(degradedLag) > 0;
         lagging |= late;
@@ -51,8 +51,8 @@ public final class OutboxHealthIndicator implements HealthIndicator {
     }
     Health.Builder health = lagging ? Health.status(DEGRADED) : Health.up();
     health.withDetail("degradedLag", degradedLag.toString()).withDetail("providers", providers);
-    if (outbox instanceof JournalTurnOutbox journal) {
-      JournalTurnOutbox.JournalStats stats = journal.journalStats();
+    if (outbox instanceof OutboxEngine engine) {
+      OutboxEngine.JournalStats stats = engine.journalStats();
       health.withDetail(
           "journal",
           Map.of(

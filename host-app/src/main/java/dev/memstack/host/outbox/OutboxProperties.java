@@ -8,12 +8,13 @@ import org.springframework.util.unit.DataSize;
 
 /**
  * Settings of the turn outbox ({@code memstack.outbox.*}). A missing value takes its default; a
- * value out of range stops the host at start with a message naming the key. Retry backoff and the
- * shutdown grace period come from {@code memstack.stack.sync.*}.
+ * value out of range stops the host at start with a message naming the key. The keys of the first
+ * releases under {@code memstack.stack.sync.*} still work as deprecated aliases ({@link
+ * DeprecatedOutboxKeys}).
  *
  * @param type Where accepted turns wait for delivery: 'journal' (on disk, survives a crash; the
- *     default) or 'memory' (lost when the host stops; {@code memstack.stack.sync.queue-capacity}
- *     bounds it).
+ *     default) or 'memory' (lost when the host stops; bounded by max-pending and max-journal-size
+ *     alike).
  * @param dir Folder of the journal; defaults to the 'outbox' folder under memstack.data-dir.
  * @param segmentSize Size at which the journal starts a new segment file; a segment is deleted once
  *     every provider has received everything in it.
@@ -30,8 +31,13 @@ import org.springframework.util.unit.DataSize;
  *     ones still working as 'queued' (the erasure then completes in the background).
  * @param deliveryBatch Most waiting turns handed to a provider in one call (syncTurns), so that it
  *     can embed and index them together; 1 delivers turns one by one. Only providers that claim the
- *     BATCH_SYNC capability get batches, and only from the journal outbox (the in-memory one
- *     delivers one by one). A batch that fails is delivered again one turn at a time.
+ *     BATCH_SYNC capability get batches. A batch that fails is delivered again one turn at a time.
+ * @param initialBackoff Wait before a failed delivery to a provider is tried again; it doubles with
+ *     every failure in a row up to max-backoff.
+ * @param maxBackoff Longest wait between two delivery attempts to a failing provider.
+ * @param shutdownGrace How long the host waits at shutdown for providers to finish the deliveries
+ *     they are in (and, with type 'memory', for the queues to drain: what is still queued then is
+ *     lost).
  */
 @ConfigurationProperties("memstack.outbox")
 public record OutboxProperties(
@@ -43,16 +49,19 @@ public record OutboxProperties(
     @DefaultValue("true") boolean fsync,
     @DefaultValue("2m") Duration degradedLag,
     @DefaultValue("10s") Duration eraseWait,
-    @DefaultValue("32") int deliveryBatch) {
+    @DefaultValue("32") int deliveryBatch,
+    @DefaultValue("1s") Duration initialBackoff,
+    @DefaultValue("5m") Duration maxBackoff,
+    @DefaultValue("5s") Duration shutdownGrace) {
 
   /** Smallest accepted segment size. */
   public static final DataSize MIN_SEGMENT_SIZE = DataSize.ofKilobytes(4);
 
   /** Where turns wait for delivery. */
   public enum Type {
-    /** The durable on-disk journal ({@link JournalTurnOutbox}). */
+    /** The durable on-disk journal ({@link FileJournal}). */
     JOURNAL,
-    /** The in-memory queues of the stack ({@code InMemoryTurnOutbox}). */
+    /** The in-memory journal ({@link MemoryJournal}). */
     MEMORY
   }
 
@@ -82,6 +91,23 @@ public record OutboxProperties(
       throw new IllegalArgumentException(
           "memstack.outbox.delivery-batch must be between 1 and 1024, got: " + deliveryBatch);
     }
+    initialBackoff =
+        positive(initialBackoff, Duration.ofSeconds(1), "memstack.outbox.initial-backoff");
+    maxBackoff = positive(maxBackoff, Duration.ofMinutes(5), "memstack.outbox.max-backoff");
+    if (maxBackoff.compareTo(initialBackoff) < 0) {
+      throw new IllegalArgumentException(
+          "memstack.outbox.max-backoff ("
+              + maxBackoff
+              + ") must not be shorter than memstack.outbox.initial-backoff ("
+              + initialBackoff
+              + ")");
+    }
+    if (shutdownGrace == null) {
+      shutdownGrace = Duration.ofSeconds(5);
+    } else if (shutdownGrace.isNegative()) {
+      throw new IllegalArgumentException(
+          "memstack.outbox.shutdown-grace must not be negative, got: " + shutdownGrace);
+    }
     if (eraseWait.isNegative()) {
       throw new IllegalArgumentException(
           "memstack.outbox.erase-wait must not be negative, got: " + eraseWait);
@@ -90,7 +116,24 @@ public record OutboxProperties(
 
   /** Every setting at its default. */
   public static OutboxProperties defaults() {
-    return new OutboxProperties(null, null, null, 100_000, null, true, null, null, 32);
+    return new OutboxProperties(
+        null, null, null, 100_000, null, true, null, null, 32, null, null, null);
+  }
+
+  public OutboxProperties withType(Type newType) {
+    return new OutboxProperties(
+        newType,
+        dir,
+        segmentSize,
+        maxPending,
+        maxJournalSize,
+        fsync,
+        degradedLag,
+        eraseWait,
+        deliveryBatch,
+        initialBackoff,
+        maxBackoff,
+        shutdownGrace);
   }
 
   public OutboxProperties withSegmentSize(DataSize newSegmentSize) {
@@ -103,7 +146,10 @@ public record OutboxProperties(
         fsync,
         degradedLag,
         eraseWait,
-        deliveryBatch);
+        deliveryBatch,
+        initialBackoff,
+        maxBackoff,
+        shutdownGrace);
   }
 
   public OutboxProperties withMaxPending(int newMaxPending) {
@@ -116,7 +162,10 @@ public record OutboxProperties(
         fsync,
         degradedLag,
         eraseWait,
-        deliveryBatch);
+        deliveryBatch,
+        initialBackoff,
+        maxBackoff,
+        shutdownGrace);
   }
 
   public OutboxProperties withMaxJournalSize(DataSize newMaxJournalSize) {
@@ -129,7 +178,10 @@ public record OutboxProperties(
         fsync,
         degradedLag,
         eraseWait,
-        deliveryBatch);
+        deliveryBatch,
+        initialBackoff,
+        maxBackoff,
+        shutdownGrace);
   }
 
   public OutboxProperties withFsync(boolean newFsync) {
@@ -142,7 +194,10 @@ public record OutboxProperties(
         newFsync,
         degradedLag,
         eraseWait,
-        deliveryBatch);
+        deliveryBatch,
+        initialBackoff,
+        maxBackoff,
+        shutdownGrace);
   }
 
   public OutboxProperties withEraseWait(Duration newEraseWait) {
@@ -155,7 +210,10 @@ public record OutboxProperties(
         fsync,
         degradedLag,
         newEraseWait,
-        deliveryBatch);
+        deliveryBatch,
+        initialBackoff,
+        maxBackoff,
+        shutdownGrace);
   }
 
   public OutboxProperties withDeliveryBatch(int newDeliveryBatch) {
@@ -168,7 +226,58 @@ public record OutboxProperties(
         fsync,
         degradedLag,
         eraseWait,
-        newDeliveryBatch);
+        newDeliveryBatch,
+        initialBackoff,
+        maxBackoff,
+        shutdownGrace);
+  }
+
+  public OutboxProperties withInitialBackoff(Duration newInitialBackoff) {
+    return new OutboxProperties(
+        type,
+        dir,
+        segmentSize,
+        maxPending,
+        maxJournalSize,
+        fsync,
+        degradedLag,
+        eraseWait,
+        deliveryBatch,
+        newInitialBackoff,
+        maxBackoff,
+        shutdownGrace);
+  }
+
+  public OutboxProperties withMaxBackoff(Duration newMaxBackoff) {
+    return new OutboxProperties(
+        type,
+        dir,
+        segmentSize,
+        maxPending,
+        maxJournalSize,
+        fsync,
+        degradedLag,
+        eraseWait,
+        deliveryBatch,
+        initialBackoff,
+        newMaxBackoff,
+        shutdownGrace);
+  }
+
+  public OutboxProperties withShutdownGrace(Duration newShutdownGrace) {
+    return new OutboxProperties(
+        type,
+        dir,
+        segmentSize,
+        maxPending,
+        maxJournalSize,
+        fsync,
+        degradedLag,
+        eraseWait,
+        deliveryBatch,
+        initialBackoff,
+        maxBackoff,
+        newShutdownGrace);
   }
 
   private static Duration positive(Duration value, Duration fallback, String key) {

@@ -6,10 +6,9 @@ import java.util.Map;
 
 /**
  * Hands accepted turns to providers off the request path: one ordered queue per provider id,
- * delivered one at a time, retried while the provider fails, one provider never delaying another.
- * The durable journal of {@code dev.memstack.host.outbox} is the default; the in-memory {@link
- * InMemoryTurnOutbox} takes its place with {@code memstack.outbox.type=memory}. Implementations are
- * thread-safe.
+ * retried while the provider fails, one provider never delaying another. {@link OutboxEngine} is
+ * the implementation, over the on-disk {@link FileJournal} (the default) or the {@link
+ * MemoryJournal} ({@code memstack.outbox.type=memory}). Implementations are thread-safe.
  */
 public interface TurnOutbox extends AutoCloseable {
 
@@ -25,8 +24,8 @@ public interface TurnOutbox extends AutoCloseable {
   Map<String, OutboxStats> stats();
 
   /**
-   * Stops delivery; turns still queued are dropped by the in-memory implementation and delivered
-   * after the next start by the journal.
+   * Stops delivery; turns still queued are delivered after the next start with a persistent journal
+   * and lost with the memory journal.
    */
   @Override
   void close();

@@ -1,6 +1,12 @@
 /**
- * The durable turn outbox: an append-only, checksummed on-disk journal of accepted turns and owner
- * erasures with one delivery cursor and one delivery thread per provider, so that a turn the host
- * accepted reaches every provider even across a crash, and an erased owner's pending turns are not.
+ * The turn outbox: accepted turns and owner erasures wait here for every provider. Read top to
+ * bottom: {@link dev.memstack.host.outbox.TurnOutbox} and {@link
+ * dev.memstack.host.outbox.OwnerEraser} (what the stack and the API use), {@link
+ * dev.memstack.host.outbox.OutboxEngine} (admission, erasure, maintenance, close), {@link
+ * dev.memstack.host.outbox.Lane} (one provider's queue and thread: batching, backoff, cursor),
+ * {@code Delivery} (the provider calls), and the {@link dev.memstack.host.outbox.Journal} interface
+ * with its two journals: {@link dev.memstack.host.outbox.FileJournal} (segment files and cursor
+ * files, survives a crash) and {@link dev.memstack.host.outbox.MemoryJournal}. Every journal passes
+ * the same conformance test. Settings are {@code memstack.outbox.*}.
  */
 package dev.memstack.host.outbox;

@@ -1,22 +1,19 @@
 package dev.memstack.host.stack;
 
-import dev.memstack.host.outbox.InMemoryTurnOutbox;
 import dev.memstack.host.outbox.TurnOutbox;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMembers;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The stack's beans: {@link ProviderCalls}, {@link SystemPromptCache}, {@link MemoryStack} and,
- * when {@code memstack.outbox.type=memory}, the in-memory {@link TurnOutbox}, configured by {@link
- * StackProperties}. By default the durable journal outbox of {@code dev.memstack.host.outbox} is
- * the {@link TurnOutbox}. {@link StackMembers} comes from the plugin registry.
+ * The stack's beans: {@link ProviderCalls}, {@link SystemPromptCache}, and {@link MemoryStack},
+ * configured by {@link StackProperties}. The {@link TurnOutbox} comes from {@code
+ * dev.memstack.host.outbox}, {@link StackMembers} from the plugin registry.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(StackProperties.class)
@@ -30,12 +27,6 @@ public class StackConfiguration {
   @Bean
   SystemPromptCache systemPromptCache() {
     return new SystemPromptCache();
-  }
-
-  @Bean(destroyMethod = "close")
-  @ConditionalOnProperty(prefix = "memstack.outbox", name = "type", havingValue = "memory")
-  TurnOutbox turnOutbox(StackMembers members, ProviderCalls calls, StackProperties properties) {
-    return new InMemoryTurnOutbox(members, calls, properties.sync());
   }
 
   @Bean(destroyMethod = "close")

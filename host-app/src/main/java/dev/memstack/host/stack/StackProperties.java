@@ -12,7 +12,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param context Deadlines, budget and limits of context calls.
  * @param systemPrompt Budget and caching of the joined system-prompt blocks.
  * @param breaker The circuit breaker kept per provider.
- * @param sync Delivery of finished turns to the providers.
  * @param fusion How the providers' recall lists are merged into one ranking.
  */
 @ConfigurationProperties("memstack.stack")
@@ -20,7 +19,6 @@ public record StackProperties(
     @DefaultValue Context context,
     @DefaultValue SystemPrompt systemPrompt,
     @DefaultValue Breaker breaker,
-    @DefaultValue Sync sync,
     @DefaultValue Fusion fusion) {
 
   public StackProperties {
@@ -28,32 +26,27 @@ public record StackProperties(
     context = context == null ? Context.defaults() : context;
     systemPrompt = systemPrompt == null ? SystemPrompt.defaults() : systemPrompt;
     breaker = breaker == null ? Breaker.defaults() : breaker;
-    sync = sync == null ? Sync.defaults() : sync;
   }
 
   /** Every setting at its default. */
   public static StackProperties defaults() {
-    return new StackProperties(null, null, null, null, null);
+    return new StackProperties(null, null, null, null);
   }
 
   public StackProperties withContext(Context newContext) {
-    return new StackProperties(newContext, systemPrompt, breaker, sync, fusion);
+    return new StackProperties(newContext, systemPrompt, breaker, fusion);
   }
 
   public StackProperties withSystemPrompt(SystemPrompt newSystemPrompt) {
-    return new StackProperties(context, newSystemPrompt, breaker, sync, fusion);
+    return new StackProperties(context, newSystemPrompt, breaker, fusion);
   }
 
   public StackProperties withBreaker(Breaker newBreaker) {
-    return new StackProperties(context, systemPrompt, newBreaker, sync, fusion);
+    return new StackProperties(context, systemPrompt, newBreaker, fusion);
   }
 
   public StackProperties withFusion(Fusion newFusion) {
-    return new StackProperties(context, systemPrompt, breaker, sync, newFusion);
-  }
-
-  public StackProperties withSync(Sync newSync) {
-    return new StackProperties(context, systemPrompt, breaker, newSync, fusion);
+    return new StackProperties(context, systemPrompt, breaker, newFusion);
   }
 
   /**
@@ -208,50 +201,6 @@ public record StackProperties(
 
     public static Breaker defaults() {
       return new Breaker(5, null);
-    }
-  }
-
-  /**
-   * Delivery of finished turns ({@code memstack.stack.sync.*}).
-   *
-   * @param queueCapacity Most turns waiting for one provider in the in-memory outbox
-   *     (memstack.outbox.type=memory); when a queue is full new turns are refused (HTTP 503) until
-   *     it drains. The journal outbox uses memstack.outbox.max-pending instead.
-   * @param initialBackoff Wait before the first retry of a failed delivery; it doubles per failure.
-   * @param maxBackoff Longest wait between retries.
-   * @param shutdownGrace How long the host, when it stops, keeps delivering queued turns before it
-   *     gives up on them (with memstack.outbox.type=memory they are then lost; the journal outbox
-   *     keeps them for the next start); zero stops at once.
-   */
-  public record Sync(
-      @DefaultValue("10000") int queueCapacity,
-      @DefaultValue("1s") Duration initialBackoff,
-      @DefaultValue("5m") Duration maxBackoff,
-      @DefaultValue("5s") Duration shutdownGrace) {
-
-    public Sync {
-      atLeast(queueCapacity, 1, "memstack.stack.sync.queue-capacity");
-      initialBackoff =
-          positive(initialBackoff, Duration.ofSeconds(1), "memstack.stack.sync.initial-backoff");
-      maxBackoff = positive(maxBackoff, Duration.ofMinutes(5), "memstack.stack.sync.max-backoff");
-      if (maxBackoff.compareTo(initialBackoff) < 0) {
-        throw new IllegalArgumentException(
-            "memstack.stack.sync.max-backoff ("
-                + maxBackoff
-                + ") must not be shorter than memstack.stack.sync.initial-backoff ("
-                + initialBackoff
-                + ")");
-      }
-      if (shutdownGrace == null) {
-        shutdownGrace = Duration.ofSeconds(5);
-      } else if (shutdownGrace.isNegative()) {
-        throw new IllegalArgumentException(
-            "memstack.stack.sync.shutdown-grace must not be negative, got: " + shutdownGrace);
-      }
-    }
-
-    public static Sync defaults() {
-      return new Sync(10_000, null, null, null);
     }
   }
 

@@ -8,7 +8,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import dev.memstack.host.conversation.FileConversationLog;
-import dev.memstack.host.outbox.JournalTurnOutbox;
+import dev.memstack.host.outbox.OutboxEngine;
 import dev.memstack.host.outbox.OutboxProperties;
 import dev.memstack.host.outbox.OwnerEraser;
 import dev.memstack.host.outbox.TurnOutboxFullException;
@@ -17,7 +17,6 @@ import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.security.Caller;
-import dev.memstack.host.stack.StackProperties;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
 import dev.memstack.spi.MemoryProvider;
@@ -68,16 +67,15 @@ class OutboxApiTest {
           return List.of("sleeper");
         }
       };
-  private JournalTurnOutbox outbox;
+  private OutboxEngine outbox;
   private MockMvc mvc;
 
   @BeforeEach
   void setUp() {
     outbox =
-        JournalTurnOutbox.open(
+        OutboxEngine.onDisk(
             dir,
             OutboxProperties.defaults().withEraseWait(Duration.ofSeconds(5)),
-            StackProperties.Sync.defaults(),
             members,
             new ProviderCalls(new SimpleMeterRegistry()));
     mvc = mvc(outbox);

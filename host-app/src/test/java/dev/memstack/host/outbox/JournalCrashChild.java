@@ -1,6 +1,5 @@
 package dev.memstack.host.outbox;
 
-import dev.memstack.host.stack.StackProperties;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -20,13 +19,8 @@ public final class JournalCrashChild {
     int threads = Integer.parseInt(args[1]);
     TestMembers members = new TestMembers();
     RECIPIENTS.forEach(members::stop);
-    JournalTurnOutbox outbox =
-        JournalTurnOutbox.open(
-            dir,
-            OutboxProperties.defaults(),
-            StackProperties.Sync.defaults(),
-            members,
-            Turns.calls());
+    OutboxEngine outbox =
+        OutboxEngine.onDisk(dir, OutboxProperties.defaults(), members, Turns.calls());
     for (int t = 0; t < threads; t++) {
       int thread = t;
       Thread submitter =

@@ -74,9 +74,9 @@ class JournalCrashTest {
     RecordingProvider recorder = new RecordingProvider("recorder");
     RecordingProvider second = new RecordingProvider("second");
     TestMembers members = new TestMembers().run(recorder).run(second);
-    try (JournalTurnOutbox outbox =
-        JournalTurnOutbox.open(
-            dir, OutboxProperties.defaults(), Turns.FAST_RETRY, members, Turns.calls())) {
+    try (OutboxEngine outbox =
+        OutboxEngine.onDisk(
+            dir, Turns.fastRetry(OutboxProperties.defaults()), members, Turns.calls())) {
       eventually(
           Duration.ofSeconds(60),
           () -> {

@@ -1,7 +1,6 @@
 package dev.memstack.host.outbox;
 
 import dev.memstack.host.provider.ProviderCalls;
-import dev.memstack.host.stack.StackProperties;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.TriggerSource;
@@ -22,9 +21,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.util.FileSystemUtils;
 
 /**
- * Measures {@link JournalTurnOutbox#enqueue} on this machine: turns per second and the latency of
- * one call (p50, p99), with and without {@code fsync}, from 1 and from 16 submitting threads, while
- * two no-op providers receive every turn. Not a test; run it with
+ * Measures {@link OutboxEngine#enqueue} on this machine: turns per second and the latency of one
+ * call (p50, p99), with and without {@code fsync}, from 1 and from 16 submitting threads, while two
+ * no-op providers receive every turn. Not a test; run it with
  *
  * <pre>
  * ./mvnw -B -q -pl host-app test-compile org.codehaus.mojo:exec-maven-plugin:3.5.0:java \
@@ -69,11 +68,10 @@ public final class OutboxBenchmark {
     TestMembers members = new TestMembers();
     members.run(new RecordingProviderStub("builtin")).run(new RecordingProviderStub("vector"));
     List<String> recipients = List.of("builtin", "vector");
-    try (JournalTurnOutbox outbox =
-        JournalTurnOutbox.open(
+    try (OutboxEngine outbox =
+        OutboxEngine.onDisk(
             dir,
             OutboxProperties.defaults().withFsync(fsync),
-            StackProperties.Sync.defaults(),
             members,
             new ProviderCalls(new SimpleMeterRegistry()))) {
       for (int i = 0; i < 500; i++) {

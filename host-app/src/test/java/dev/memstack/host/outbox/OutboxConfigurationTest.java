@@ -31,8 +31,8 @@ class OutboxConfigurationTest {
         .run(
             context -> {
               assertThat(context).hasNotFailed();
-              assertThat(context.getBean(TurnOutbox.class)).isInstanceOf(JournalTurnOutbox.class);
-              assertThat(context.getBean(OwnerEraser.class)).isInstanceOf(JournalTurnOutbox.class);
+              assertThat(context.getBean(TurnOutbox.class)).isInstanceOf(OutboxEngine.class);
+              assertThat(context.getBean(OwnerEraser.class)).isInstanceOf(OutboxEngine.class);
               assertThat(context).hasSingleBean(MemoryStack.class);
               assertThat(context).hasBean("outbox");
               OutboxProperties properties = context.getBean(OutboxProperties.class);
@@ -46,14 +46,17 @@ class OutboxConfigurationTest {
   }
 
   @Test
-  void typeMemoryUsesTheInMemoryQueuesAndErasesDirectly() {
+  void typeMemoryRunsTheSameEngineOverTheMemoryJournal() {
     runner()
         .withPropertyValues("memstack.outbox.type=memory")
         .run(
             context -> {
               assertThat(context).hasNotFailed();
-              assertThat(context.getBean(TurnOutbox.class)).isInstanceOf(InMemoryTurnOutbox.class);
-              assertThat(context.getBean(OwnerEraser.class)).isInstanceOf(DirectOwnerEraser.class);
+              assertThat(context.getBean(TurnOutbox.class)).isInstanceOf(OutboxEngine.class);
+              assertThat(context.getBean(OwnerEraser.class))
+                  .isSameAs(context.getBean(TurnOutbox.class));
+              assertThat(((OutboxEngine) context.getBean(TurnOutbox.class)).journalStats().type())
+                  .isEqualTo("memory");
               assertThat(data.resolve("outbox")).doesNotExist();
             });
   }

@@ -18,7 +18,7 @@ class OutboxHealthIndicatorTest {
   @TempDir Path dir;
 
   private final TestMembers members = new TestMembers();
-  private JournalTurnOutbox outbox;
+  private OutboxEngine outbox;
 
   @AfterEach
   void close() {
@@ -27,10 +27,10 @@ class OutboxHealthIndicatorTest {
     }
   }
 
-  private JournalTurnOutbox open() {
+  private OutboxEngine open() {
     outbox =
-        JournalTurnOutbox.open(
-            dir, OutboxProperties.defaults(), Turns.FAST_RETRY, members, Turns.calls());
+        OutboxEngine.onDisk(
+            dir, Turns.fastRetry(OutboxProperties.defaults()), members, Turns.calls());
     return outbox;
   }
 

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A provider that remembers every turn and erasure it took, in order, and can be told to fail (like
  * a backend that is down) or to be slow. Stores a turn once per id, as real providers do.
  */
-final class RecordingProvider implements MemoryProvider {
+class RecordingProvider implements MemoryProvider {
 
   private final String id;
   private final boolean canForget;

@@ -3,7 +3,6 @@ package dev.memstack.host.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.memstack.host.provider.ProviderCalls;
-import dev.memstack.host.stack.StackProperties;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.TriggerSource;
@@ -15,11 +14,22 @@ import java.time.Instant;
 /** Turns, settings and waiting for the outbox tests. */
 final class Turns {
 
-  static final StackProperties.Sync FAST_RETRY =
-      new StackProperties.Sync(
-          10_000, Duration.ofMillis(20), Duration.ofMillis(100), Duration.ZERO);
+  /** Default settings with retries after 20 ms up to 100 ms and no shutdown grace. */
+  static final OutboxProperties FAST_RETRY =
+      OutboxProperties.defaults()
+          .withInitialBackoff(Duration.ofMillis(20))
+          .withMaxBackoff(Duration.ofMillis(100))
+          .withShutdownGrace(Duration.ZERO);
 
   private Turns() {}
+
+  /** {@code settings} with the retry and grace of {@link #FAST_RETRY}. */
+  static OutboxProperties fastRetry(OutboxProperties settings) {
+    return settings
+        .withInitialBackoff(FAST_RETRY.initialBackoff())
+        .withMaxBackoff(FAST_RETRY.maxBackoff())
+        .withShutdownGrace(FAST_RETRY.shutdownGrace());
+  }
 
   static Turn turn(String turnId, String owner) {
     return new Turn(

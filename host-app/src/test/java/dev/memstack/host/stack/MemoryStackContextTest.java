@@ -2,7 +2,8 @@ package dev.memstack.host.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.memstack.host.outbox.InMemoryTurnOutbox;
+import dev.memstack.host.outbox.OutboxEngine;
+import dev.memstack.host.outbox.OutboxProperties;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.spi.AgentId;
@@ -30,7 +31,7 @@ class MemoryStackContextTest {
   private final ProviderCalls calls = new ProviderCalls(meters);
   private final CountDownLatch releaseHung = new CountDownLatch(1);
   private MemoryStack stack;
-  private InMemoryTurnOutbox outbox;
+  private OutboxEngine outbox;
 
   @AfterEach
   void tearDown() {
@@ -44,7 +45,7 @@ class MemoryStackContextTest {
   }
 
   private MemoryStack stack(StackProperties properties) {
-    outbox = new InMemoryTurnOutbox(members, calls, properties.sync());
+    outbox = OutboxEngine.inMemory(OutboxProperties.defaults(), members, calls);
     stack = new MemoryStack(members, calls, new SystemPromptCache(), outbox, properties);
     return stack;
   }

@@ -3,7 +3,8 @@ package dev.memstack.host.stack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.memstack.host.outbox.InMemoryTurnOutbox;
+import dev.memstack.host.outbox.OutboxEngine;
+import dev.memstack.host.outbox.OutboxProperties;
 import dev.memstack.host.outbox.OutboxStats;
 import dev.memstack.host.outbox.TurnOutboxFullException;
 import dev.memstack.host.provider.ProviderCalls;
@@ -33,7 +34,7 @@ class MemoryStackSubmitTest {
   private final ProviderCalls calls = new ProviderCalls(meters);
   private final MutableClock clock = new MutableClock(Instant.parse("2026-03-02T10:00:00Z"));
   private final CountDownLatch releaseHung = new CountDownLatch(1);
-  private InMemoryTurnOutbox outbox;
+  private OutboxEngine outbox;
   private MemoryStack stack;
 
   @AfterEach
@@ -46,12 +47,14 @@ class MemoryStackSubmitTest {
   }
 
   private MemoryStack stack(int capacity) {
-    StackProperties properties =
-        StackProperties.defaults()
-            .withSync(
-                new StackProperties.Sync(
-                    capacity, Duration.ofMillis(50), Duration.ofMillis(200), Duration.ZERO));
-    outbox = new InMemoryTurnOutbox(members, calls, properties.sync(), clock);
+    StackProperties properties = StackProperties.defaults();
+    OutboxProperties settings =
+        OutboxProperties.defaults()
+            .withMaxPending(capacity)
+            .withInitialBackoff(Duration.ofMillis(50))
+            .withMaxBackoff(Duration.ofMillis(200))
+            .withShutdownGrace(Duration.ZERO);
+    outbox = OutboxEngine.inMemory(settings, members, calls, clock);
     stack = new MemoryStack(members, calls, new SystemPromptCache(), outbox, properties, clock);
     return stack;
   }
@@ -233,12 +236,15 @@ class MemoryStackSubmitTest {
     FakeProvider slow = new FakeProvider("slow");
     slow.sync = turn -> FakeProvider.sleep(100);
     members.add(slow);
-    InMemoryTurnOutbox graceful =
-        new InMemoryTurnOutbox(
+    OutboxEngine graceful =
+        OutboxEngine.inMemory(
+            OutboxProperties.defaults()
+                .withMaxPending(100)
+                .withInitialBackoff(Duration.ofMillis(50))
+                .withMaxBackoff(Duration.ofMillis(200))
+                .withShutdownGrace(Duration.ofSeconds(10)),
             members,
-            calls,
-            new StackProperties.Sync(
-                100, Duration.ofMillis(50), Duration.ofMillis(200), Duration.ofSeconds(10)));
+            calls);
     for (int i = 0; i < 5; i++) {
       graceful.enqueue(
           new Turn("t" + i, AGENT, OWNER, "c1", "m" + i, "ok", TriggerSource.API, Instant.now()),

@@ -2,7 +2,8 @@ package dev.memstack.host.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.memstack.host.outbox.InMemoryTurnOutbox;
+import dev.memstack.host.outbox.OutboxEngine;
+import dev.memstack.host.outbox.OutboxProperties;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.spi.AgentId;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -23,7 +24,7 @@ class MemoryStackSystemPromptTest {
   private final SystemPromptCache cache = new SystemPromptCache();
   private final MutableClock clock = new MutableClock(Instant.parse("2026-03-02T10:00:00Z"));
   private final CountDownLatch releaseHung = new CountDownLatch(1);
-  private InMemoryTurnOutbox outbox;
+  private OutboxEngine outbox;
   private MemoryStack stack;
 
   @AfterEach
@@ -41,7 +42,7 @@ class MemoryStackSystemPromptTest {
             .withSystemPrompt(
                 new StackProperties.SystemPrompt(
                     budget, Duration.ofMillis(800), Duration.ofSeconds(30), 16_000));
-    outbox = new InMemoryTurnOutbox(members, calls, properties.sync());
+    outbox = OutboxEngine.inMemory(OutboxProperties.defaults(), members, calls);
     stack = new MemoryStack(members, calls, cache, outbox, properties, clock);
     return stack;
   }

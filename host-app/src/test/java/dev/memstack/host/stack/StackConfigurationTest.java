@@ -2,7 +2,9 @@ package dev.memstack.host.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.memstack.host.outbox.InMemoryTurnOutbox;
+import dev.memstack.host.outbox.OutboxConfiguration;
+import dev.memstack.host.outbox.OutboxEngine;
+import dev.memstack.host.outbox.OutboxProperties;
 import dev.memstack.host.outbox.TurnOutbox;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMembers;
@@ -15,15 +17,14 @@ class StackConfigurationTest {
 
   private final ApplicationContextRunner runner =
       new ApplicationContextRunner()
-          .withUserConfiguration(StackConfiguration.class)
+          .withUserConfiguration(StackConfiguration.class, OutboxConfiguration.class)
           .withPropertyValues("memstack.outbox.type=memory")
           .withBean(StackMembers.class, FakeStackMembers::new);
 
   @Test
   void theStackBeansAreCreatedFromTheMemstackStackProperties() {
     runner
-        .withPropertyValues(
-            "memstack.stack.context.deadline=2s", "memstack.stack.sync.queue-capacity=7")
+        .withPropertyValues("memstack.stack.context.deadline=2s", "memstack.outbox.max-pending=7")
         .run(
             context -> {
               assertThat(context).hasNotFailed();
@@ -31,10 +32,10 @@ class StackConfigurationTest {
               assertThat(context).hasSingleBean(ProviderCalls.class);
               assertThat(context).hasSingleBean(SystemPromptCache.class);
               assertThat(context).hasSingleBean(TurnOutbox.class);
-              assertThat(context.getBean(TurnOutbox.class)).isInstanceOf(InMemoryTurnOutbox.class);
+              assertThat(context.getBean(TurnOutbox.class)).isInstanceOf(OutboxEngine.class);
               StackProperties properties = context.getBean(StackProperties.class);
               assertThat(properties.context().deadline()).isEqualTo(Duration.ofSeconds(2));
-              assertThat(properties.sync().queueCapacity()).isEqualTo(7);
+              assertThat(context.getBean(OutboxProperties.class).maxPending()).isEqualTo(7);
               ContextAnswer answer =
                   context
                       .getBean(MemoryStack.class)

@@ -33,10 +33,6 @@ class StackPropertiesTest {
     assertThat(bound.systemPrompt().retryAfter()).isEqualTo(Duration.ofSeconds(2));
     assertThat(bound.breaker().failureThreshold()).isEqualTo(5);
     assertThat(bound.breaker().openDuration()).isEqualTo(Duration.ofSeconds(30));
-    assertThat(bound.sync().queueCapacity()).isEqualTo(10_000);
-    assertThat(bound.sync().initialBackoff()).isEqualTo(Duration.ofSeconds(1));
-    assertThat(bound.sync().maxBackoff()).isEqualTo(Duration.ofMinutes(5));
-    assertThat(bound.sync().shutdownGrace()).isEqualTo(Duration.ofSeconds(5));
   }
 
   @Test
@@ -45,14 +41,12 @@ class StackPropertiesTest {
         bind(
             Map.of(
                 "memstack.stack.context.provider-timeout", "250ms",
-                "memstack.stack.breaker.open-duration", "2m",
-                "memstack.stack.sync.queue-capacity", "50"));
+                "memstack.stack.breaker.open-duration", "2m"));
 
     assertThat(bound.context().providerTimeout()).isEqualTo(Duration.ofMillis(250));
     assertThat(bound.context().deadline()).isEqualTo(Duration.ofMillis(1500));
     assertThat(bound.breaker().openDuration()).isEqualTo(Duration.ofMinutes(2));
     assertThat(bound.breaker().failureThreshold()).isEqualTo(5);
-    assertThat(bound.sync().queueCapacity()).isEqualTo(50);
   }
 
   @Test
@@ -64,13 +58,5 @@ class StackPropertiesTest {
     assertThatThrownBy(() -> bind(Map.of("memstack.stack.context.default-limit", "500")))
         .rootCause()
         .hasMessageContaining("memstack.stack.context.default-limit must be 1-200");
-    assertThatThrownBy(
-            () ->
-                bind(
-                    Map.of(
-                        "memstack.stack.sync.initial-backoff", "10s",
-                        "memstack.stack.sync.max-backoff", "1s")))
-        .rootCause()
-        .hasMessageContaining("memstack.stack.sync.max-backoff");
   }
 }

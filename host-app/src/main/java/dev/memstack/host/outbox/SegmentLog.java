@@ -33,9 +33,9 @@ import org.slf4j.LoggerFactory;
  * before the next one starts, so only the current segment ever holds records that are not yet on
  * disk. Thread-safe.
  */
-final class TurnJournal implements AutoCloseable {
+final class SegmentLog implements AutoCloseable {
 
-  private static final Logger log = LoggerFactory.getLogger(TurnJournal.class);
+  private static final Logger log = LoggerFactory.getLogger(SegmentLog.class);
 
   /** "MSOUTBX1": the first 8 bytes of every segment. */
   static final long MAGIC = 0x4D534F5554425831L;
@@ -51,25 +51,18 @@ final class TurnJournal implements AutoCloseable {
   /** Where a record is: its segment (first position), the offset of its frame, its body length. */
   record Location(long segment, long offset, int length) {}
 
+  /** A record just written: its position and where it went. */
+  record Appended(long position, Location at) {}
+
   /** Receives every valid record when the journal is opened, in position order. */
   @FunctionalInterface
   interface Replay {
     void record(long position, Location at, ByteBuffer body);
   }
 
-  /** Decides, under the append lock, whether a record is taken and learns where it went. */
-  interface Admission {
-    /** Throws to refuse the record; nothing is written then. */
-    void check(long position, int frameBytes);
-
-    /** Called under the append lock after the record was written, in position order. */
-    void appended(long position, Location at);
-  }
-
   private final Path dir;
   private final long segmentSize;
   private final boolean fsync;
-  private final Runnable onDurable;
   private final ReentrantLock lock = new ReentrantLock();
   private final Object syncMonitor = new Object();
   private final Map<Long, FileChannel> readers = new ConcurrentHashMap<>();
@@ -89,11 +82,10 @@ final class TurnJournal implements AutoCloseable {
   /** Every record before this position is on disk (or fsync is off and it was written). */
   private volatile long durablePosition;
 
-  private TurnJournal(Path dir, long segmentSize, boolean fsync, Runnable onDurable) {
+  private SegmentLog(Path dir, long segmentSize, boolean fsync) {
     this.dir = dir;
     this.segmentSize = segmentSize;
     this.fsync = fsync;
-    this.onDurable = onDurable;
   }
 
   /**
@@ -102,18 +94,12 @@ final class TurnJournal implements AutoCloseable {
    * @param minNextPosition the next record gets at least this position (the delivery cursors may be
    *     ahead of the records left on disk)
    * @param replay receives every valid record in order
-   * @param onDurable called whenever {@link #durablePosition()} advanced
    */
-  static TurnJournal open(
-      Path dir,
-      long segmentSize,
-      boolean fsync,
-      long minNextPosition,
-      Replay replay,
-      Runnable onDurable)
+  static SegmentLog open(
+      Path dir, long segmentSize, boolean fsync, long minNextPosition, Replay replay)
       throws IOException {
     Files.createDirectories(dir);
-    TurnJournal journal = new TurnJournal(dir, segmentSize, fsync, onDurable);
+    SegmentLog journal = new SegmentLog(dir, segmentSize, fsync);
     journal.lock.lock();
     try {
       journal.recover(minNextPosition, replay);
@@ -127,13 +113,13 @@ final class TurnJournal implements AutoCloseable {
   }
 
   /**
-   * Writes one record and returns its position. The record is on disk once {@link
+   * Writes one record and returns its position and place. The record is on disk once {@link
    * #awaitDurable(long)} returns for that position.
    *
    * @throws IOException when the write fails; the record is then not in the journal
    * @throws IllegalStateException after {@link #close()}
    */
-  long append(byte[] body, Admission admission) throws IOException {
+  Appended append(byte[] body) throws IOException {
     if (body.length == 0 || body.length > MAX_BODY_BYTES) {
       throw new IllegalArgumentException("a journal record must be 1-" + MAX_BODY_BYTES + " bytes");
     }
@@ -145,7 +131,6 @@ final class TurnJournal implements AutoCloseable {
         throw new IllegalStateException("the turn journal is closed");
       }
       long position = nextPosition;
-      admission.check(position, frame.capacity());
       frame.putLong(8, position);
       long offset = activeSize;
       try {
@@ -165,7 +150,7 @@ final class TurnJournal implements AutoCloseable {
       if (!fsync) {
         durablePosition = nextPosition;
       }
-      admission.appended(position, new Location(activeBase, offset, body.length));
+      Appended appended = new Appended(position, new Location(activeBase, offset, body.length));
       if (activeSize >= segmentSize) {
         try {
           roll();
@@ -174,7 +159,7 @@ final class TurnJournal implements AutoCloseable {
           log.warn("Could not start a new outbox segment in {}: {}", dir, e.toString());
         }
       }
-      return position;
+      return appended;
     } finally {
       lock.unlock();
     }
@@ -229,7 +214,6 @@ final class TurnJournal implements AutoCloseable {
       if (failure != null) {
         throw failure;
       }
-      onDurable.run();
     }
   }
 

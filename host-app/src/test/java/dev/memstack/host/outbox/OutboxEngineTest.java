@@ -22,25 +22,25 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.util.unit.DataSize;
 
-class JournalTurnOutboxTest {
+class OutboxEngineTest {
 
   private static final List<String> AB = List.of("a", "b");
 
   @TempDir Path dir;
 
   private final TestMembers members = new TestMembers();
-  private final List<JournalTurnOutbox> opened = new ArrayList<>();
+  private final List<OutboxEngine> opened = new ArrayList<>();
   private OutboxProperties settings =
       OutboxProperties.defaults().withEraseWait(Duration.ofSeconds(5));
 
   @AfterEach
   void closeAll() {
-    opened.forEach(JournalTurnOutbox::close);
+    opened.forEach(OutboxEngine::close);
   }
 
-  private JournalTurnOutbox open() {
-    JournalTurnOutbox outbox =
-        JournalTurnOutbox.open(dir, settings, Turns.FAST_RETRY, members, Turns.calls());
+  private OutboxEngine open() {
+    OutboxEngine outbox =
+        OutboxEngine.onDisk(dir, Turns.fastRetry(settings), members, Turns.calls());
     opened.add(outbox);
     return outbox;
   }
@@ -59,7 +59,7 @@ class JournalTurnOutboxTest {
     RecordingProvider b = new RecordingProvider("b");
     b.delayMillis = 2;
     members.run(a).run(b);
-    JournalTurnOutbox outbox = open();
+    OutboxEngine outbox = open();
 
     ExecutorService submitters = Executors.newFixedThreadPool(4);
     List<Future<?>> done = new ArrayList<>();
@@ -97,7 +97,7 @@ class JournalTurnOutboxTest {
     RecordingProvider b = new RecordingProvider("b");
     b.failing = true;
     members.run(a).run(b);
-    JournalTurnOutbox outbox = open();
+    OutboxEngine outbox = open();
 
     for (int i = 0; i < 20; i++) {
       outbox.enqueue(turn("t" + i), AB);
@@ -120,10 +120,10 @@ class JournalTurnOutboxTest {
    * Opens the outbox while {@code provider} fails, so that {@code count} turns t0, t1, ... wait for
    * it together, then lets the provider work again.
    */
-  private JournalTurnOutbox backlogFor(RecordingProvider provider, int count) {
+  private OutboxEngine backlogFor(RecordingProvider provider, int count) {
     provider.failing = true;
     members.run(provider);
-    JournalTurnOutbox outbox = open();
+    OutboxEngine outbox = open();
     for (int i = 0; i < count; i++) {
       outbox.enqueue(turn("t" + i), List.of(provider.id()));
     }
@@ -136,7 +136,7 @@ class JournalTurnOutboxTest {
   void turnsThatWaitTogetherReachTheProviderInBatchesInOrder() {
     RecordingProvider a = new RecordingProvider("a");
     a.batches = true;
-    JournalTurnOutbox outbox = backlogFor(a, 100);
+    OutboxEngine outbox = backlogFor(a, 100);
 
     eventually(() -> assertThat(a.storedIds()).containsExactlyElementsOf(ids("t", 100)));
     assertThat(a.received).as("each turn handed over once").doesNotHaveDuplicates();
@@ -150,7 +150,7 @@ class JournalTurnOutboxTest {
     a.batches = true;
     a.poison = "t5";
     a.poisonFailures.set(3);
-    JournalTurnOutbox outbox = backlogFor(a, 20);
+    OutboxEngine outbox = backlogFor(a, 20);
 
     eventually(() -> assertThat(a.storedIds()).containsExactlyElementsOf(ids("t", 20)));
     assertThat(a.received).containsExactlyElementsOf(ids("t", 20));
@@ -184,7 +184,7 @@ class JournalTurnOutboxTest {
   void aRestartedOutboxDeliversWhatWasPendingAndNothingTwice() {
     RecordingProvider a = new RecordingProvider("a");
     members.run(a).stop("b");
-    JournalTurnOutbox first = open();
+    OutboxEngine first = open();
     for (int i = 0; i < 30; i++) {
       first.enqueue(turn("t" + i), AB);
     }
@@ -194,7 +194,7 @@ class JournalTurnOutboxTest {
     RecordingProvider b = new RecordingProvider("b");
     RecordingProvider a2 = new RecordingProvider("a");
     members.run(a2).run(b);
-    JournalTurnOutbox second = open();
+    OutboxEngine second = open();
     eventually(() -> assertThat(b.received).containsExactlyElementsOf(ids("t", 30)));
     second.enqueue(turn("t30"), AB);
     eventually(() -> assertThat(a2.received).containsExactly("t30"));
@@ -207,14 +207,14 @@ class JournalTurnOutboxTest {
   @Test
   void aProviderThatWasDownAtTheRestartGetsItsTurnsWhenItComesBack() {
     members.stop("a");
-    JournalTurnOutbox first = open();
+    OutboxEngine first = open();
     for (int i = 0; i < 10; i++) {
       first.enqueue(turn("t" + i), List.of("a"));
     }
     assertThat(first.stats().get("a").pending()).isEqualTo(10);
     first.close();
 
-    JournalTurnOutbox second = open();
+    OutboxEngine second = open();
     assertThat(second.stats().get("a").pending()).isEqualTo(10);
     RecordingProvider a = new RecordingProvider("a");
     members.run(a);
@@ -227,7 +227,7 @@ class JournalTurnOutboxTest {
     members.stop("slow");
     RecordingProvider fast = new RecordingProvider("fast");
     members.run(fast);
-    JournalTurnOutbox outbox = open();
+    OutboxEngine outbox = open();
     for (int i = 0; i < 5; i++) {
       outbox.enqueue(turn("t" + i), List.of("fast", "slow"));
     }
@@ -250,7 +250,7 @@ class JournalTurnOutboxTest {
             .withSegmentSize(DataSize.ofKilobytes(4))
             .withMaxJournalSize(DataSize.ofKilobytes(8));
     members.stop("down");
-    JournalTurnOutbox outbox = open();
+    OutboxEngine outbox = open();
     int accepted = 0;
     TurnOutboxFullException refusal = null;
     for (int i = 0; i < 100 && refusal == null; i++) {
@@ -274,7 +274,7 @@ class JournalTurnOutboxTest {
     settings = settings.withSegmentSize(DataSize.ofKilobytes(4));
     RecordingProvider a = new RecordingProvider("a");
     members.run(a).stop("b");
-    JournalTurnOutbox outbox = open();
+    OutboxEngine outbox = open();
     for (int i = 0; i < 150; i++) {
       outbox.enqueue(turn("t" + i), AB);
     }
@@ -297,7 +297,7 @@ class JournalTurnOutboxTest {
   @Test
   void anErasureDropsThePendingTurnsOfThatOwnerOnly() {
     members.stop("a");
-    JournalTurnOutbox outbox = open();
+    OutboxEngine outbox = open();
     outbox.enqueue(turn("a1", "user:1"), List.of("a"));
     outbox.enqueue(turn("b1", "user:2"), List.of("a"));
     outbox.enqueue(turn("a2", "user:1"), List.of("a"));
@@ -325,7 +325,7 @@ class JournalTurnOutboxTest {
     RecordingProvider forgetful = new RecordingProvider("forgetful");
     RecordingProvider keeper = new RecordingProvider("keeper", false);
     members.run(forgetful).run(keeper);
-    JournalTurnOutbox outbox = open();
+    OutboxEngine outbox = open();
     outbox.enqueue(turn("t1", "user:1"), List.of("forgetful", "keeper"));
     outbox.enqueue(turn("t2", "user:1"), List.of("forgetful", "keeper"));
     eventually(() -> assertThat(keeper.received).hasSize(2));
@@ -348,7 +348,7 @@ class JournalTurnOutboxTest {
     RecordingProvider slow = new RecordingProvider("slow");
     members.run(slow);
     settings = settings.withEraseWait(Duration.ofSeconds(10));
-    JournalTurnOutbox outbox = open();
+    OutboxEngine outbox = open();
     slow.delayMillis = 200;
     for (int i = 0; i < 40; i++) {
       outbox.enqueue(turn("t" + i, i % 2 == 0 ? "user:1" : "user:2"), List.of("slow"));
@@ -372,7 +372,7 @@ class JournalTurnOutboxTest {
   void aProviderThatIsDownGetsTheErasureWhenItComesBackEvenAfterARestart() {
     RecordingProvider down = new RecordingProvider("p");
     members.run(down);
-    JournalTurnOutbox first = open();
+    OutboxEngine first = open();
     first.enqueue(turn("t1", "user:1"), List.of("p"));
     eventually(() -> assertThat(down.stored).hasSize(1));
     down.failing = true;
@@ -386,7 +386,7 @@ class JournalTurnOutboxTest {
     RecordingProvider back = new RecordingProvider("p");
     back.stored.add(turn("t1", "user:1"));
     members.run(back);
-    JournalTurnOutbox second = open();
+    OutboxEngine second = open();
     eventually(() -> assertThat(back.events).containsExactly("forget:user:1"));
     assertThat(back.stored).isEmpty();
     eventually(() -> assertThat(second.stats().get("p").pending()).isZero());
@@ -398,7 +398,7 @@ class JournalTurnOutboxTest {
     settings = settings.withSegmentSize(DataSize.ofKilobytes(4));
     RecordingProvider a = new RecordingProvider("a");
     members.run(a).stop("away");
-    JournalTurnOutbox first = open();
+    OutboxEngine first = open();
     first.erase(OwnerKey.of("user:9"));
     for (int i = 0; i < 150; i++) {
       first.enqueue(turn("t" + i), List.of("a"));
@@ -422,7 +422,7 @@ class JournalTurnOutboxTest {
   void withoutFsyncTurnsAreStillJournaledAndDelivered() {
     settings = settings.withFsync(false);
     members.stop("a");
-    JournalTurnOutbox first = open();
+    OutboxEngine first = open();
     for (int i = 0; i < 10; i++) {
       first.enqueue(turn("t" + i), List.of("a"));
     }
@@ -444,7 +444,7 @@ class JournalTurnOutboxTest {
 
   @Test
   void turnsWithoutRecipientsWriteNothing() {
-    JournalTurnOutbox outbox = open();
+    OutboxEngine outbox = open();
     outbox.enqueue(turn("t1"), List.of());
     assertThat(outbox.journalStats().nextPosition()).isZero();
     assertThat(outbox.stats()).isEmpty();
@@ -452,7 +452,7 @@ class JournalTurnOutboxTest {
 
   @Test
   void aClosedOutboxRefusesTurns() {
-    JournalTurnOutbox outbox = open();
+    OutboxEngine outbox = open();
     outbox.close();
     assertThatThrownBy(() -> outbox.enqueue(turn("t1"), List.of("a")))
         .isInstanceOf(IllegalStateException.class);

@@ -20,7 +20,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class TurnJournalTest {
+class SegmentLogTest {
 
   private static final long SEGMENT = 64 * 1024;
 
@@ -29,10 +29,10 @@ class TurnJournalTest {
   private final List<Long> positions = new ArrayList<>();
   private final List<JournalRecord> replayed = new ArrayList<>();
 
-  private TurnJournal open(long segmentSize) throws IOException {
+  private SegmentLog open(long segmentSize) throws IOException {
     positions.clear();
     replayed.clear();
-    return TurnJournal.open(
+    return SegmentLog.open(
         dir,
         segmentSize,
         true,
@@ -44,21 +44,11 @@ class TurnJournalTest {
           } catch (CorruptRecordException e) {
             throw new AssertionError(e);
           }
-        },
-        () -> {});
+        });
   }
 
-  private static final TurnJournal.Admission ANY =
-      new TurnJournal.Admission() {
-        @Override
-        public void check(long position, int frameBytes) {}
-
-        @Override
-        public void appended(long position, TurnJournal.Location at) {}
-      };
-
-  private static long append(TurnJournal journal, JournalRecord record) throws IOException {
-    long position = journal.append(record.encode(), ANY);
+  private static long append(SegmentLog journal, JournalRecord record) throws IOException {
+    long position = journal.append(record.encode()).position();
     journal.awaitDurable(position);
     return position;
   }
@@ -85,12 +75,12 @@ class TurnJournalTest {
     JournalRecord eraseRecord =
         JournalRecord.erase(
             OwnerKey.of("api:42"), Instant.parse("2026-03-02T11:00:00Z"), List.of("x", "y"));
-    try (TurnJournal journal = open(SEGMENT)) {
+    try (SegmentLog journal = open(SEGMENT)) {
       assertThat(append(journal, turnRecord)).isZero();
       assertThat(append(journal, eraseRecord)).isEqualTo(1);
     }
 
-    try (TurnJournal journal = open(SEGMENT)) {
+    try (SegmentLog journal = open(SEGMENT)) {
       assertThat(positions).containsExactly(0L, 1L);
       assertThat(replayed).containsExactly(turnRecord, eraseRecord);
       assertThat(journal.nextPosition()).isEqualTo(2);
@@ -100,7 +90,7 @@ class TurnJournalTest {
 
   @Test
   void aTornRecordAtTheEndIsCutOffAndTheJournalGoesOnFromThere() throws IOException {
-    try (TurnJournal journal = open(SEGMENT)) {
+    try (SegmentLog journal = open(SEGMENT)) {
       for (int i = 0; i < 5; i++) {
         append(journal, record("t" + i));
       }
@@ -109,19 +99,19 @@ class TurnJournalTest {
     long goodSize = Files.size(last);
     // a crash in the middle of the next write: its header and half its body
     byte[] body = record("t5").encode();
-    ByteBuffer frame = ByteBuffer.allocate(TurnJournal.FRAME_HEADER_BYTES + body.length / 2);
-    frame.putInt(body.length).putInt(TurnJournal.crc(ByteBuffer.wrap(body))).putLong(5);
+    ByteBuffer frame = ByteBuffer.allocate(SegmentLog.FRAME_HEADER_BYTES + body.length / 2);
+    frame.putInt(body.length).putInt(SegmentLog.crc(ByteBuffer.wrap(body))).putLong(5);
     frame.put(body, 0, body.length / 2).flip();
     try (FileChannel channel = FileChannel.open(last, StandardOpenOption.APPEND)) {
       channel.write(frame);
     }
 
-    try (TurnJournal journal = open(SEGMENT)) {
+    try (SegmentLog journal = open(SEGMENT)) {
       assertThat(positions).containsExactly(0L, 1L, 2L, 3L, 4L);
       assertThat(Files.size(last)).isEqualTo(goodSize);
       assertThat(append(journal, record("t5"))).isEqualTo(5);
     }
-    try (TurnJournal journal = open(SEGMENT)) {
+    try (SegmentLog journal = open(SEGMENT)) {
       assertThat(replayed).extracting(r -> r.turn().turnId()).endsWith("t4", "t5");
       assertThat(positions).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
     }
@@ -129,7 +119,7 @@ class TurnJournalTest {
 
   @Test
   void aLastRecordWithAWrongChecksumIsCutOff() throws IOException {
-    try (TurnJournal journal = open(SEGMENT)) {
+    try (SegmentLog journal = open(SEGMENT)) {
       for (int i = 0; i < 3; i++) {
         append(journal, record("t" + i));
       }
@@ -140,7 +130,7 @@ class TurnJournalTest {
       channel.write(ByteBuffer.wrap(new byte[] {(byte) 0x5A}), size - 3);
     }
 
-    try (TurnJournal journal = open(SEGMENT)) {
+    try (SegmentLog journal = open(SEGMENT)) {
       assertThat(positions).containsExactly(0L, 1L);
       assertThat(Files.size(last)).isLessThan(size);
     }
@@ -148,7 +138,7 @@ class TurnJournalTest {
 
   @Test
   void zerosAfterTheLastRecordAreCutOffToo() throws IOException {
-    try (TurnJournal journal = open(SEGMENT)) {
+    try (SegmentLog journal = open(SEGMENT)) {
       append(journal, record("t0"));
     }
     Path last = newestSegment();
@@ -156,7 +146,7 @@ class TurnJournalTest {
     try (FileChannel channel = FileChannel.open(last, StandardOpenOption.APPEND)) {
       channel.write(ByteBuffer.allocate(4096));
     }
-    try (TurnJournal journal = open(SEGMENT)) {
+    try (SegmentLog journal = open(SEGMENT)) {
       assertThat(positions).containsExactly(0L);
       assertThat(Files.size(last)).isEqualTo(size);
     }
@@ -164,7 +154,7 @@ class TurnJournalTest {
 
   @Test
   void fullSegmentsRollOverAndAreDeletedOnlyWhenEveryReaderIsPastThem() throws IOException {
-    try (TurnJournal journal = open(4096)) {
+    try (SegmentLog journal = open(4096)) {
       for (int i = 0; i < 200; i++) {
         append(journal, record("t" + i));
       }
@@ -182,7 +172,7 @@ class TurnJournalTest {
       assertThat(segmentFiles()).hasSize(1);
       assertThat(journal.bytes()).isEqualTo(Files.size(segmentFiles().get(0)));
     }
-    try (TurnJournal journal = open(4096)) {
+    try (SegmentLog journal = open(4096)) {
       // only the segment that was current is left
       assertThat(positions).isNotEmpty().allSatisfy(p -> assertThat(p).isGreaterThan(100L));
       assertThat(positions.get(positions.size() - 1)).isEqualTo(199L);
@@ -192,20 +182,10 @@ class TurnJournalTest {
 
   @Test
   void aRecordIsReadBackFromItsLocationAndDamageIsDetected() throws IOException {
-    List<TurnJournal.Location> locations = new ArrayList<>();
-    try (TurnJournal journal = open(SEGMENT)) {
-      TurnJournal.Admission remember =
-          new TurnJournal.Admission() {
-            @Override
-            public void check(long position, int frameBytes) {}
-
-            @Override
-            public void appended(long position, TurnJournal.Location at) {
-              locations.add(at);
-            }
-          };
-      journal.append(record("t0").encode(), remember);
-      journal.append(record("t1").encode(), remember);
+    List<SegmentLog.Location> locations = new ArrayList<>();
+    try (SegmentLog journal = open(SEGMENT)) {
+      locations.add(journal.append(record("t0").encode()).at());
+      locations.add(journal.append(record("t1").encode()).at());
       assertThat(JournalRecord.decode(journal.read(1, locations.get(1))).turn().turnId())
           .isEqualTo("t1");
       assertThatThrownBy(() -> journal.read(0, locations.get(1)))
@@ -225,7 +205,7 @@ class TurnJournalTest {
     List<Path> files = segmentFiles();
     // the last segment with records: the newest one is the fresh, empty one started at open
     for (int i = files.size() - 1; i >= 0; i--) {
-      if (Files.size(files.get(i)) > TurnJournal.SEGMENT_HEADER_BYTES) {
+      if (Files.size(files.get(i)) > SegmentLog.SEGMENT_HEADER_BYTES) {
         return files.get(i);
       }
     }

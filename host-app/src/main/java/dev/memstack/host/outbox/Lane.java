@@ -1,0 +1,488 @@
+package dev.memstack.host.outbox;
+
+import dev.memstack.host.outbox.CursorStore.ParkedErase;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The records waiting for one provider id and the daemon thread that delivers them, one piece of
+ * work at a time and in journal order: an urgent erasure first (an owner erasure the caller waits
+ * for), then parked erasures (taken out of the journal), then the queue — one erasure, or turns
+ * from the head on up to the delivery batch for a provider that takes batches. A failure is retried
+ * after an exponential {@link Backoff}, cut short by an urgent erasure. The lane's cursor
+ * (everything before it is done) is saved to the journal every {@value #CURSOR_BATCH} records or
+ * {@code 200 ms} at the latest, and at close. The thread is never interrupted: {@link #stop()} lets
+ * it finish the provider call it is in (the SPI promises calls are not interrupted).
+ */
+final class Lane implements Runnable {
+
+  private static final Logger log = LoggerFactory.getLogger(Lane.class);
+
+  /** A cursor is saved after this many completed records at the latest. */
+  private static final int CURSOR_BATCH = 64;
+
+  /** ... or when its last save is this old. */
+  private static final long CURSOR_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
+  /** How long a lane whose lease another host holds waits before it asks again. */
+  private static final Duration LEASE_RETRY = Duration.ofSeconds(1);
+
+  /**
+   * An erasure to try before anything else: every pending erasure of the owner up to a position.
+   */
+  record Urgent(String owner, long upTo, CompletableFuture<Attempt> result) {}
+
+  /**
+   * The next piece of work: exactly one field is set; {@code entries} is one erasure or one or more
+   * turns in journal order.
+   */
+  private record Work(Urgent urgent, ParkedErase parked, List<Journal.Entry> entries) {}
+
+  final String providerId;
+
+  /** Records before this position were done before the journal was opened. */
+  final long start;
+
+  private final LongSupplier handedOut;
+  private final Journal journal;
+  private final Delivery delivery;
+  private final int deliveryBatch;
+  private final Backoff backoff;
+
+  // guarded by this
+  private final ArrayDeque<ParkedErase> parked = new ArrayDeque<>();
+  private final ArrayDeque<Journal.Entry> queue = new ArrayDeque<>();
+  private final ArrayDeque<Urgent> urgent = new ArrayDeque<>();
+  private long horizon;
+  private int pendingTurns;
+  private long delivered;
+  private long erased;
+  private long failedAttempts;
+  private String lastError;
+  private int unsaved;
+
+  /** Whether the thread is working on something taken from the queues (not to be parked). */
+  private boolean working;
+
+  // guarded by saveLock
+  private final Object saveLock = new Object();
+  private long savedNext = -1;
+  private List<ParkedErase> savedParked = List.of();
+  private volatile long lastSaveNanos = System.nanoTime();
+
+  private volatile boolean stopped;
+  private Thread worker;
+
+  Lane(
+      String providerId,
+      long start,
+      LongSupplier handedOut,
+      Journal journal,
+      Delivery delivery,
+      int deliveryBatch,
+      Backoff backoff) {
+    this.providerId = Objects.requireNonNull(providerId, "providerId");
+    this.start = start;
+    this.horizon = start;
+    this.handedOut = Objects.requireNonNull(handedOut, "handedOut");
+    this.journal = Objects.requireNonNull(journal, "journal");
+    this.delivery = Objects.requireNonNull(delivery, "delivery");
+    this.deliveryBatch = deliveryBatch;
+    this.backoff = Objects.requireNonNull(backoff, "backoff");
+  }
+
+  /** Takes the state saved before this open: where it stood and its parked erasures. */
+  void restore(Journal.Cursor saved) {
+    synchronized (saveLock) {
+      synchronized (this) {
+        parked.addAll(saved.parked());
+      }
+      savedNext = saved.next();
+      savedParked = saved.parked();
+    }
+  }
+
+  /** Every record before {@code position} has been handed to this lane. */
+  synchronized void openedAt(long position) {
+    horizon = Math.max(horizon, position);
+  }
+
+  void start() {
+    worker = new Thread(this, "memstack-outbox-" + providerId);
+    worker.setDaemon(true);
+    worker.start();
+  }
+
+  synchronized int pendingTurns() {
+    return pendingTurns;
+  }
+
+  /** Turns and erasures waiting, parked ones included. */
+  synchronized int pending() {
+    return queue.size() + parked.size();
+  }
+
+  synchronized void addTurn(Journal.Entry entry) {
+    queue.addLast(entry);
+    pendingTurns++;
+    horizon = entry.position() + 1;
+    notifyAll();
+  }
+
+  /** Queues an erasure after dropping the owner's waiting turns; returns how many were. */
+  synchronized int addErase(Journal.Entry entry, Urgent request) {
+    int dropped = 0;
+    for (Iterator<Journal.Entry> it = queue.iterator(); it.hasNext(); ) {
+      Journal.Entry waiting = it.next();
+      if (!waiting.erase() && waiting.owner().equals(entry.owner())) {
+        it.remove();
+        dropped++;
+      }
+    }
+    pendingTurns -= dropped;
+    queue.addLast(entry);
+    horizon = entry.position() + 1;
+    if (request != null) {
+      urgent.addLast(request);
+    }
+    notifyAll();
+    return dropped;
+  }
+
+  /**
+   * Every record before the returned position is done for this lane (parked ones aside).
+   *
+   * @param next a position read before this call before which every record has been handed to its
+   *     lanes, so an empty queue means all of them are done here
+   */
+  synchronized long cursor(long next) {
+    Journal.Entry head = queue.peekFirst();
+    return head == null ? Math.max(horizon, next) : head.position();
+  }
+
+  synchronized void wake() {
+    notifyAll();
+  }
+
+  synchronized OutboxEngine.Backlog backlog(Instant now) {
+    long oldest = Long.MAX_VALUE;
+    if (!parked.isEmpty()) {
+      oldest = parked.peekFirst().acceptedAtMillis();
+    }
+    if (!queue.isEmpty()) {
+      oldest = Math.min(oldest, queue.peekFirst().acceptedAtMillis());
+    }
+    Duration age =
+        oldest == Long.MAX_VALUE
+            ? Duration.ZERO
+            : Duration.ofMillis(Math.max(0, now.toEpochMilli() - oldest));
+    int pending = queue.size() + parked.size();
+    OutboxStats stats = new OutboxStats(pending, age, delivered, failedAttempts, lastError);
+    return new OutboxEngine.Backlog(
+        providerId, stats, pendingTurns, pending - pendingTurns, erased);
+  }
+
+  /**
+   * Moves this lane's erasures into its cursor when nothing but erasures waits for it and the
+   * oldest one lies in sealed storage, so that a provider that stays away does not keep the journal
+   * from shrinking.
+   */
+  void parkIfHolding(long sealedBefore) {
+    synchronized (saveLock) {
+      synchronized (this) {
+        Journal.Entry head = queue.peekFirst();
+        if (working || head == null || pendingTurns > 0 || head.position() >= sealedBefore) {
+          return;
+        }
+        for (Journal.Entry entry : queue) {
+          parked.addLast(new ParkedErase(entry.owner(), entry.acceptedAtMillis()));
+        }
+        queue.clear();
+      }
+      save(true);
+    }
+  }
+
+  void saveIfStale() {
+    boolean due;
+    synchronized (this) {
+      due = unsaved > 0;
+    }
+    if (due && System.nanoTime() - lastSaveNanos >= CURSOR_INTERVAL_NANOS) {
+      save(false);
+    }
+  }
+
+  /** Writes the cursor if the state changed (always when {@code force}). */
+  void save(boolean force) {
+    synchronized (saveLock) {
+      long journalNext = handedOut.getAsLong();
+      long next;
+      List<ParkedErase> parkedNow;
+      synchronized (this) {
+        if (!force && unsaved == 0) {
+          return;
+        }
+        next = cursor(journalNext);
+        parkedNow = List.copyOf(parked);
+        unsaved = 0;
+      }
+      if (next == savedNext && parkedNow.equals(savedParked)) {
+        return;
+      }
+      try {
+        journal.saveCursor(providerId, new Journal.Cursor(next, parkedNow));
+        savedNext = next;
+        savedParked = parkedNow;
+        lastSaveNanos = System.nanoTime();
+      } catch (IOException | RuntimeException e) {
+        if (!stopped) {
+          log.warn("Could not save the outbox cursor of provider {}: {}", providerId, e.toString());
+        }
+        synchronized (this) {
+          unsaved++;
+        }
+      }
+    }
+  }
+
+  /** Asks the thread to stop after the call it is in; never interrupts it. */
+  void stop() {
+    stopped = true;
+    wake();
+  }
+
+  /** Waits for the thread to end, at most until {@code untilNanos}; whether it ended. */
+  boolean join(long untilNanos) {
+    long left = untilNanos - System.nanoTime();
+    if (worker != null && left > 0) {
+      try {
+        worker.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    return worker == null || !worker.isAlive();
+  }
+
+  @Override
+  public void run() {
+    int failuresInARow = 0;
+    while (!stopped) {
+      Work work;
+      try {
+        // asked outside the lane's lock: it is a call into the provider
+        work = awaitWork(delivery.takesBatches());
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (work == null) {
+        return;
+      }
+      if (!journal.tryLease(providerId)) {
+        synchronized (this) {
+          working = false;
+        }
+        try {
+          pause(LEASE_RETRY);
+        } catch (InterruptedException e) {
+          return;
+        }
+        continue;
+      }
+      Attempt attempt;
+      if (work.entries() != null) {
+        List<Attempt> attempts = perform(work.entries());
+        complete(work.entries(), attempts);
+        attempt = attempts.get(attempts.size() - 1);
+      } else {
+        attempt =
+            delivery.forget(work.urgent() != null ? work.urgent().owner() : work.parked().owner());
+        complete(work, attempt);
+      }
+      if (work.urgent() != null) {
+        work.urgent().result().complete(attempt);
+      }
+      if (attempt.done()) {
+        failuresInARow = 0;
+        // an idle lane's last few records are saved by the cleaner within a second
+        if (unsavedCount() >= CURSOR_BATCH
+            || System.nanoTime() - lastSaveNanos >= CURSOR_INTERVAL_NANOS) {
+          save(false);
+        }
+        continue;
+      }
+      failuresInARow++;
+      Duration wait = backoff.after(failuresInARow);
+      // the first failures of a streak, then every tenth: a provider that stays away for hours
+      // does not fill the log
+      if (failuresInARow <= 3 || failuresInARow % 10 == 0) {
+        log.warn(
+            "Delivering {} to provider {} failed {} time(s) in a row ({}); retrying in {} ms",
+            describe(work),
+            providerId,
+            failuresInARow,
+            attempt.detail(),
+            wait.toMillis());
+      }
+      try {
+        pause(wait);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  private synchronized int unsavedCount() {
+    return unsaved;
+  }
+
+  private synchronized Work awaitWork(boolean batches) throws InterruptedException {
+    while (!stopped) {
+      long durable = journal.durablePosition();
+      Urgent request = urgent.peekFirst();
+      Work work = null;
+      if (request != null && request.upTo() < durable) {
+        work = new Work(request, null, null);
+      } else if (!parked.isEmpty()) {
+        work = new Work(null, parked.peekFirst(), null);
+      } else {
+        Journal.Entry head = queue.peekFirst();
+        if (head != null && head.position() < durable) {
+          work = new Work(null, null, nextEntries(head, durable, batches));
+        }
+      }
+      if (work != null) {
+        working = true;
+        return work;
+      }
+      wait();
+    }
+    return null;
+  }
+
+  /**
+   * The head erasure alone, or the turns from the head on, up to the delivery batch for a provider
+   * that takes batches.
+   */
+  private List<Journal.Entry> nextEntries(Journal.Entry head, long durable, boolean batches) {
+    if (head.erase() || deliveryBatch == 1 || !batches) {
+      return List.of(head);
+    }
+    List<Journal.Entry> entries = new ArrayList<>();
+    for (Journal.Entry entry : queue) {
+      if (entry.erase() || entry.position() >= durable || entries.size() == deliveryBatch) {
+        break;
+      }
+      entries.add(entry);
+    }
+    return entries;
+  }
+
+  /** Waits out a backoff, cut short by an urgent erasure or by stop. */
+  private synchronized void pause(Duration wait) throws InterruptedException {
+    long until = System.nanoTime() + wait.toNanos();
+    while (!stopped) {
+      Urgent request = urgent.peekFirst();
+      if (request != null && request.upTo() < journal.durablePosition()) {
+        return;
+      }
+      long left = until - System.nanoTime();
+      if (left <= 0) {
+        return;
+      }
+      wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+    }
+  }
+
+  /** Books an erasure attempt. */
+  private synchronized void complete(Work work, Attempt attempt) {
+    working = false;
+    if (work.urgent() != null) {
+      urgent.remove(work.urgent());
+      if (attempt.done()) {
+        String owner = work.urgent().owner();
+        parked.removeIf(p -> p.owner().equals(owner));
+        queue.removeIf(
+            e -> e.erase() && e.owner().equals(owner) && e.position() <= work.urgent().upTo());
+        erased++;
+        unsaved++;
+      }
+    } else if (work.parked() != null) {
+      if (attempt.done()) {
+        removeFirst(parked, work.parked());
+        erased++;
+        unsaved++;
+      }
+    }
+    if (!attempt.done()) {
+      failedAttempts++;
+      lastError = attempt.detail();
+    }
+  }
+
+  /** Books the attempts of queued entries: one per entry from the first, in order. */
+  private synchronized void complete(List<Journal.Entry> entries, List<Attempt> attempts) {
+    working = false;
+    for (int i = 0; i < attempts.size(); i++) {
+      Attempt attempt = attempts.get(i);
+      if (!attempt.done()) {
+        failedAttempts++;
+        lastError = attempt.detail();
+        return;
+      }
+      Journal.Entry entry = entries.get(i);
+      if (removeFirst(queue, entry) && !entry.erase()) {
+        pendingTurns--;
+      }
+      if (entry.erase()) {
+        erased++;
+      } else if (Attempt.DELIVERED.equals(attempt.outcome())) {
+        delivered++;
+      }
+      unsaved++;
+    }
+  }
+
+  private static <T> boolean removeFirst(ArrayDeque<T> deque, T item) {
+    if (deque.peekFirst() == item) {
+      deque.pollFirst();
+      return true;
+    }
+    for (Iterator<T> it = deque.iterator(); it.hasNext(); ) {
+      if (it.next() == item) {
+        it.remove();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private List<Attempt> perform(List<Journal.Entry> entries) {
+    Journal.Entry first = entries.get(0);
+    return first.erase() ? List.of(delivery.forget(first.owner())) : delivery.deliver(entries);
+  }
+
+  private static String describe(Work work) {
+    if (work.entries() != null && !work.entries().get(0).erase()) {
+      return work.entries().size() == 1
+          ? "outbox record " + work.entries().get(0).position()
+          : "outbox records "
+              + work.entries().get(0).position()
+              + "-"
+              + work.entries().get(work.entries().size() - 1).position();
+    }
+    return "an owner erasure";
+  }
+}

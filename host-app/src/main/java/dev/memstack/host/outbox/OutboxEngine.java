@@ -1,0 +1,590 @@
+package dev.memstack.host.outbox;
+
+import dev.memstack.host.provider.ProviderCalls;
+import dev.memstack.host.provider.StackMember;
+import dev.memstack.host.provider.StackMembers;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.Turn;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The turn outbox, whatever {@link Journal} keeps its records: the one engine behind {@code
+ * memstack.outbox.type=journal} ({@link FileJournal}) and {@code memory} ({@link MemoryJournal}).
+ *
+ * <p>An accepted turn is appended to the journal, naming its recipients (the providers enabled when
+ * it was accepted), and {@link #enqueue} returns once the record is durable. Each provider id has a
+ * {@link Lane}: a queue and one daemon thread that delivers its records in journal order, in
+ * batches to providers that claim {@code BATCH_SYNC}, looking the provider up by id at delivery
+ * time and retrying with exponential backoff while it is not running or throws; delivery is at
+ * least once, and providers store a turn once by its id. An owner erasure is an {@code ERASE}
+ * record: the owner's earlier turns still waiting for a recipient are dropped, in every journal,
+ * and the erasure is tried at once and kept, per provider, until that provider has done it. A
+ * maintenance thread parks erasures that wait for an absent provider in its cursor, saves idle
+ * cursors and frees the journal's storage once every lane is past it. Past {@code
+ * memstack.outbox.max-pending} turns waiting for one provider or {@code max-journal-size} bytes,
+ * new turns are refused with {@link TurnOutboxFullException}.
+ *
+ * <p>With a persistent journal a restart replays it from the cursors, so every acknowledged turn
+ * reaches its recipients; with the memory journal {@link #close()} waits up to {@code
+ * shutdown-grace} for the queues to drain, and what is still queued then is lost (logged).
+ */
+public final class OutboxEngine implements TurnOutbox, OwnerEraser {
+
+  private static final Logger log = LoggerFactory.getLogger(OutboxEngine.class);
+
+  /** How often maintenance runs when nothing wakes it. */
+  private static final long MAINTENANCE_INTERVAL_MILLIS = 1_000;
+
+  /**
+   * The backlog of one provider, beyond {@link OutboxStats}.
+   *
+   * @param id the provider id
+   * @param stats pending count (turns and erasures), oldest age, delivered turns, failed attempts,
+   *     last error
+   * @param pendingTurns turns waiting
+   * @param pendingErasures erasures waiting
+   * @param erased erasures the provider did since start
+   */
+  public record Backlog(
+      String id, OutboxStats stats, int pendingTurns, int pendingErasures, long erased) {}
+
+  /**
+   * The journal's storage.
+   *
+   * @param type {@code journal} or {@code memory}
+   * @param segments storage units (segment files)
+   * @param bytes bytes held
+   * @param maxBytes {@code memstack.outbox.max-journal-size}
+   * @param nextPosition the position the next record gets (records accepted)
+   * @param fsync whether records are forced to disk before they are acknowledged
+   */
+  public record JournalStats(
+      String type, int segments, long bytes, long maxBytes, long nextPosition, boolean fsync) {}
+
+  private final Journal journal;
+  private final OutboxProperties settings;
+  private final StackMembers members;
+  private final ProviderCalls calls;
+  private final Clock clock;
+  private final Backoff backoff;
+  private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
+  private final Object appendLock = new Object();
+  private final Thread maintainer;
+  private final Object maintenanceMonitor = new Object();
+  private volatile boolean closed;
+  private volatile boolean stopped;
+
+  /**
+   * Every record before this position has been handed to its lanes (written under the append lock),
+   * so a lane with an empty queue is done with all of them; the journal's own next position may
+   * already count a record that is still on its way to a lane.
+   */
+  private volatile long handedOut;
+
+  private OutboxEngine(
+      Journal journal,
+      OutboxProperties settings,
+      StackMembers members,
+      ProviderCalls calls,
+      Clock clock)
+      throws IOException {
+    this.journal = journal;
+    this.settings = settings;
+    this.members = members;
+    this.calls = calls;
+    this.clock = clock;
+    this.backoff = new Backoff(settings.initialBackoff(), settings.maxBackoff());
+    for (Map.Entry<String, Journal.Cursor> saved : journal.cursors().entrySet()) {
+      Lane lane = newLane(saved.getKey(), saved.getValue().next());
+      lane.restore(saved.getValue());
+      lanes.put(lane.providerId, lane);
+    }
+    journal.replay(this::replay);
+    long next = journal.nextPosition();
+    handedOut = next;
+    for (Lane lane : lanes.values()) {
+      lane.openedAt(next);
+      lane.start();
+    }
+    this.maintainer = new Thread(this::maintainLoop, "memstack-outbox-cleaner");
+    maintainer.setDaemon(true);
+    maintainer.start();
+    if (journal.persistent()) {
+      int pending = lanes.values().stream().mapToInt(Lane::pendingTurns).sum();
+      log.info(
+          "Turn outbox opened at {}: {} segment(s), {} turn deliveries pending over {}"
+              + " provider(s)",
+          journal.describe(),
+          journal.segments(),
+          pending,
+          lanes.size());
+    }
+  }
+
+  /**
+   * Starts delivery from {@code journal}, after replaying what it kept; the engine closes the
+   * journal when it is closed.
+   *
+   * @throws java.io.UncheckedIOException when the journal cannot be replayed
+   */
+  public static OutboxEngine start(
+      Journal journal, OutboxProperties settings, StackMembers members, ProviderCalls calls) {
+    return start(journal, settings, members, calls, Clock.systemUTC());
+  }
+
+  /**
+   * Same as {@link #start(Journal, OutboxProperties, StackMembers, ProviderCalls)} with a clock.
+   */
+  public static OutboxEngine start(
+      Journal journal,
+      OutboxProperties settings,
+      StackMembers members,
+      ProviderCalls calls,
+      Clock clock) {
+    Objects.requireNonNull(journal, "journal");
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(members, "members");
+    Objects.requireNonNull(calls, "calls");
+    Objects.requireNonNull(clock, "clock");
+    try {
+      return new OutboxEngine(journal, settings, members, calls, clock);
+    } catch (IOException | RuntimeException e) {
+      journal.close();
+      if (e instanceof IOException io) {
+        throw new java.io.UncheckedIOException(
+            "cannot replay the turn outbox at " + journal.describe() + ": " + io, io);
+      }
+      throw (RuntimeException) e;
+    }
+  }
+
+  /**
+   * An engine over the {@link FileJournal} in {@code dir} ({@code memstack.outbox.type=journal}).
+   *
+   * @throws java.io.UncheckedIOException when the journal cannot be read or created
+   * @throws IllegalStateException when another process has it open
+   */
+  public static OutboxEngine onDisk(
+      Path dir, OutboxProperties settings, StackMembers members, ProviderCalls calls, Clock clock) {
+    Journal journal = FileJournal.open(dir, settings.segmentSize().toBytes(), settings.fsync());
+    return start(journal, settings, members, calls, clock);
+  }
+
+  /** Same as {@link #onDisk(Path, OutboxProperties, StackMembers, ProviderCalls, Clock)}. */
+  public static OutboxEngine onDisk(
+      Path dir, OutboxProperties settings, StackMembers members, ProviderCalls calls) {
+    return onDisk(dir, settings, members, calls, Clock.systemUTC());
+  }
+
+  /** An engine over a new {@link MemoryJournal} ({@code memstack.outbox.type=memory}). */
+  public static OutboxEngine inMemory(
+      OutboxProperties settings, StackMembers members, ProviderCalls calls, Clock clock) {
+    return start(new MemoryJournal(), settings, members, calls, clock);
+  }
+
+  /**
+   * Same as {@link #inMemory(OutboxProperties, StackMembers, ProviderCalls, Clock)}, system clock.
+   */
+  public static OutboxEngine inMemory(
+      OutboxProperties settings, StackMembers members, ProviderCalls calls) {
+    return inMemory(settings, members, calls, Clock.systemUTC());
+  }
+
+  // ---- TurnOutbox ----
+
+  /**
+   * Appends the turn to the journal and returns once it is durable.
+   *
+   * @throws TurnOutboxFullException when a provider has {@code max-pending} turns waiting, the
+   *     journal is at {@code max-journal-size}, or it cannot be written; nothing is accepted then
+   */
+  @Override
+  public void enqueue(Turn turn, List<String> providerIds) {
+    Objects.requireNonNull(turn, "turn");
+    List<String> recipients = distinct(providerIds);
+    if (closed) {
+      throw new IllegalStateException("the turn outbox is closed");
+    }
+    if (recipients.isEmpty()) {
+      return;
+    }
+    JournalRecord record = JournalRecord.turn(turn, clock.instant(), recipients);
+    byte[] body = record.encode();
+    try {
+      Journal.Entry entry;
+      synchronized (appendLock) {
+        admit(recipients, body.length);
+        entry = journal.append(header(record), body);
+        for (String id : recipients) {
+          lane(id, entry.position()).addTurn(entry);
+        }
+        handedOut = entry.position() + 1;
+      }
+      awaitDurable(entry.position(), recipients);
+    } catch (IOException e) {
+      log.error(
+          "Could not write turn {} to the outbox journal at {}",
+          turn.turnId(),
+          journal.describe(),
+          e);
+      throw new TurnOutboxFullException(
+          null, "the turn journal cannot be written right now; try again later");
+    }
+  }
+
+  /** Refuses a record that would pass {@code max-pending} or {@code max-journal-size}. */
+  private void admit(List<String> recipients, int bodyBytes) {
+    for (String id : recipients) {
+      Lane lane = lanes.get(id);
+      if (lane != null && lane.pendingTurns() >= settings.maxPending()) {
+        throw new TurnOutboxFullException(id, settings.maxPending());
+      }
+    }
+    long maxBytes = settings.maxJournalSize().toBytes();
+    long bytes = journal.bytes();
+    if (bytes + bodyBytes + SegmentLog.FRAME_HEADER_BYTES > maxBytes) {
+      wakeMaintenance();
+      throw new TurnOutboxFullException(
+          null,
+          "the turn journal is full ("
+              + bytes
+              + " of "
+              + maxBytes
+              + " bytes, memstack.outbox.max-journal-size); try again later");
+    }
+  }
+
+  private void awaitDurable(long position, List<String> recipients) throws IOException {
+    journal.awaitDurable(position);
+    for (String id : recipients) {
+      Lane lane = lanes.get(id);
+      if (lane != null) {
+        lane.wake();
+      }
+    }
+  }
+
+  @Override
+  public Map<String, OutboxStats> stats() {
+    Map<String, OutboxStats> stats = new LinkedHashMap<>();
+    for (Backlog backlog : backlog()) {
+      stats.put(backlog.id(), backlog.stats());
+    }
+    return stats;
+  }
+
+  /** The backlog of every provider id that has ever had a record, sorted by id. */
+  public List<Backlog> backlog() {
+    Instant now = clock.instant();
+    return lanes.keySet().stream().sorted().map(id -> lanes.get(id).backlog(now)).toList();
+  }
+
+  /** The journal's storage. */
+  public JournalStats journalStats() {
+    return new JournalStats(
+        journal.persistent() ? "journal" : "memory",
+        journal.segments(),
+        journal.bytes(),
+        settings.maxJournalSize().toBytes(),
+        journal.nextPosition(),
+        journal.persistent() && settings.fsync());
+  }
+
+  // ---- OwnerEraser ----
+
+  /**
+   * Journals an erasure of {@code owner} for every configured provider (enabled or not), drops the
+   * owner's turns still waiting for them, and waits up to {@code memstack.outbox.erase-wait} for
+   * the running ones to erase the owner; every provider that has not done it by then keeps it
+   * queued.
+   */
+  @Override
+  public OwnerErasure erase(OwnerKey owner) {
+    Objects.requireNonNull(owner, "owner");
+    if (closed) {
+      throw new IllegalStateException("the turn outbox is closed");
+    }
+    Set<String> ids = new LinkedHashSet<>();
+    Set<String> unsupported = new LinkedHashSet<>();
+    for (StackMember member : members.enabled()) {
+      ids.add(member.id());
+      if (!Delivery.canForget(member)) {
+        unsupported.add(member.id());
+      }
+    }
+    ids.addAll(members.disabled());
+    List<String> recipients = List.copyOf(ids);
+    if (recipients.isEmpty()) {
+      return new OwnerErasure(owner, List.of());
+    }
+    JournalRecord record = JournalRecord.erase(owner, clock.instant(), recipients);
+    byte[] body = record.encode();
+    Map<String, Integer> dropped = new LinkedHashMap<>();
+    Map<String, CompletableFuture<Attempt>> attempts = new LinkedHashMap<>();
+    try {
+      Journal.Entry entry;
+      synchronized (appendLock) {
+        // an erasure is always admitted: it only ever shrinks what waits
+        entry = journal.append(header(record), body);
+        for (String id : recipients) {
+          Lane.Urgent urgent = null;
+          if (!unsupported.contains(id)) {
+            urgent = new Lane.Urgent(owner.value(), entry.position(), new CompletableFuture<>());
+            attempts.put(id, urgent.result());
+          }
+          dropped.put(id, lane(id, entry.position()).addErase(entry, urgent));
+        }
+        handedOut = entry.position() + 1;
+      }
+      awaitDurable(entry.position(), recipients);
+    } catch (IOException e) {
+      log.error(
+          "Could not write the erasure of an owner to the outbox journal at {}",
+          journal.describe(),
+          e);
+      throw new TurnOutboxFullException(
+          null, "the turn journal cannot be written right now; try again later");
+    }
+    long deadline = System.nanoTime() + settings.eraseWait().toNanos();
+    List<ProviderErasure> outcomes = new ArrayList<>();
+    for (String id : recipients) {
+      int droppedPending = dropped.getOrDefault(id, 0);
+      if (unsupported.contains(id)) {
+        outcomes.add(
+            new ProviderErasure(
+                id,
+                ProviderErasure.UNSUPPORTED,
+                0,
+                droppedPending,
+                "provider "
+                    + id
+                    + " cannot forget owners; its pending turns of the owner"
+                    + " were dropped"));
+        continue;
+      }
+      Attempt attempt = await(attempts.get(id), deadline);
+      if (attempt == null) {
+        outcomes.add(
+            new ProviderErasure(
+                id,
+                ProviderErasure.QUEUED,
+                0,
+                droppedPending,
+                "provider "
+                    + id
+                    + " did not answer within "
+                    + settings.eraseWait().toMillis()
+                    + " ms (busy or backing off); the erasure stays queued"));
+        continue;
+      }
+      outcomes.add(
+          new ProviderErasure(
+              id, attempt.outcome(), attempt.removed(), droppedPending, attempt.detail()));
+    }
+    log.info(
+        "Erased an owner: {}", outcomes.stream().map(o -> o.id() + "=" + o.outcome()).toList());
+    return new OwnerErasure(owner, outcomes);
+  }
+
+  /**
+   * Refuses new records; with the memory journal gives the queues up to {@code
+   * memstack.outbox.shutdown-grace} to drain; lets every delivery thread finish the provider call
+   * it is in (never interrupting it) for up to the grace period, saves every cursor and closes the
+   * journal. A persistent journal loses nothing: what is pending is delivered after the next start.
+   */
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    long until = System.nanoTime() + Math.max(settings.shutdownGrace().toNanos(), 100_000_000L);
+    if (!journal.persistent()) {
+      drain(until);
+    }
+    stopped = true;
+    wakeMaintenance();
+    for (Lane lane : lanes.values()) {
+      lane.stop();
+    }
+    for (Lane lane : lanes.values()) {
+      if (!lane.join(until)) {
+        log.warn(
+            "Provider {} is still in a delivery call at shutdown; it is left to finish",
+            lane.providerId);
+      }
+    }
+    try {
+      maintainer.join(1_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    for (Lane lane : lanes.values()) {
+      lane.save(true);
+      int left = lane.pending();
+      if (left > 0 && !journal.persistent()) {
+        log.warn(
+            "{} turns or erasures for provider {} were not delivered before shutdown and are lost"
+                + " (memstack.outbox.type=memory)",
+            left,
+            lane.providerId);
+      }
+    }
+    journal.close();
+  }
+
+  private void drain(long untilNanos) {
+    while (System.nanoTime() < untilNanos
+        && lanes.values().stream().anyMatch(l -> l.pending() > 0)) {
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  // ---- internals ----
+
+  private static JournalRecord.Header header(JournalRecord record) {
+    return new JournalRecord.Header(
+        record.kind(),
+        record.acceptedAt().toEpochMilli(),
+        record.recipients(),
+        record.owner().value());
+  }
+
+  /** Rebuilds the queues from one kept record (at start). */
+  private void replay(Journal.Entry entry) {
+    for (String id : entry.header().recipients()) {
+      Lane lane = lanes.computeIfAbsent(id, key -> newLane(key, 0));
+      if (entry.position() < lane.start) {
+        continue;
+      }
+      if (entry.erase()) {
+        lane.addErase(entry, null);
+      } else {
+        lane.addTurn(entry);
+      }
+    }
+  }
+
+  private Lane newLane(String id, long start) {
+    return new Lane(
+        id,
+        start,
+        () -> handedOut,
+        journal,
+        new Delivery(id, members, calls, journal),
+        settings.deliveryBatch(),
+        backoff);
+  }
+
+  /** The lane of {@code id}, created and started for a record at {@code position} if new. */
+  private Lane lane(String id, long position) {
+    return lanes.computeIfAbsent(
+        id,
+        key -> {
+          Lane lane = newLane(key, position);
+          lane.openedAt(position);
+          lane.start();
+          return lane;
+        });
+  }
+
+  private void wakeMaintenance() {
+    synchronized (maintenanceMonitor) {
+      maintenanceMonitor.notifyAll();
+    }
+  }
+
+  private void maintainLoop() {
+    while (!stopped) {
+      try {
+        maintain();
+      } catch (RuntimeException e) {
+        log.warn("Outbox maintenance failed: {}", e.toString());
+      }
+      synchronized (maintenanceMonitor) {
+        if (stopped) {
+          return;
+        }
+        try {
+          maintenanceMonitor.wait(MAINTENANCE_INTERVAL_MILLIS);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }
+  }
+
+  /**
+   * One maintenance pass: parks erasures that hold sealed storage, frees the storage every lane is
+   * past, saves stale cursors. Package-visible for tests.
+   */
+  void maintain() {
+    long sealedBefore = journal.sealedBefore();
+    for (Lane lane : lanes.values()) {
+      lane.parkIfHolding(sealedBefore);
+    }
+    // Read before the cursors: a lane created after this only has records from here on.
+    long next = handedOut;
+    long lowest = next;
+    for (Lane lane : lanes.values()) {
+      lowest = Math.min(lowest, lane.cursor(next));
+    }
+    int freed = journal.compact(lowest);
+    if (freed > 0) {
+      log.debug("Freed {} delivered outbox segment(s)", freed);
+    }
+    for (Lane lane : lanes.values()) {
+      lane.saveIfStale();
+    }
+  }
+
+  private static Attempt await(CompletableFuture<Attempt> future, long deadlineNanos) {
+    if (future == null) {
+      return null;
+    }
+    try {
+      long left = Math.max(0, deadlineNanos - System.nanoTime());
+      return future.get(left, TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    } catch (ExecutionException e) {
+      return new Attempt(ProviderErasure.ERROR, 0, Failures.describe(e.getCause()), false);
+    }
+  }
+
+  private static List<String> distinct(List<String> providerIds) {
+    Objects.requireNonNull(providerIds, "providerIds");
+    Set<String> ids = new LinkedHashSet<>();
+    for (String id : providerIds) {
+      ids.add(Objects.requireNonNull(id, "provider id"));
+    }
+    return List.copyOf(ids);
+  }
+}

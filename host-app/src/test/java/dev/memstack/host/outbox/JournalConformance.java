@@ -1,0 +1,202 @@
+package dev.memstack.host.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.memstack.host.outbox.CursorStore.ParkedErase;
+import dev.memstack.spi.OwnerKey;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract of {@link Journal}, which every journal passes: extend it, say how to open (and
+ * reopen) the journal under test and whether it survives a restart. A database journal added later
+ * must pass it unchanged.
+ */
+abstract class JournalConformance {
+
+  private static final Instant ACCEPTED = Instant.parse("2026-03-02T10:00:00Z");
+
+  private final List<Journal> opened = new ArrayList<>();
+
+  /** A new empty journal, or the same storage again after {@link Journal#close()} of the last. */
+  protected abstract Journal openJournal() throws IOException;
+
+  private Journal open() throws IOException {
+    Journal journal = openJournal();
+    opened.add(journal);
+    return journal;
+  }
+
+  @AfterEach
+  void closeAll() {
+    opened.forEach(Journal::close);
+  }
+
+  static JournalRecord turnRecord(String turnId, String owner, String... recipients) {
+    return JournalRecord.turn(Turns.turn(turnId, owner), ACCEPTED, List.of(recipients));
+  }
+
+  static Journal.Entry append(Journal journal, JournalRecord record) throws IOException {
+    JournalRecord.Header header =
+        new JournalRecord.Header(
+            record.kind(),
+            record.acceptedAt().toEpochMilli(),
+            record.recipients(),
+            record.owner().value());
+    Journal.Entry entry = journal.append(header, record.encode());
+    journal.awaitDurable(entry.position());
+    return entry;
+  }
+
+  @Test
+  void positionsGrowByOneInAppendOrderAndBecomeDurable() throws IOException {
+    Journal journal = open();
+    long first = journal.nextPosition();
+    for (int i = 0; i < 5; i++) {
+      Journal.Entry entry = append(journal, turnRecord("t" + i, "user:1", "a"));
+      assertThat(entry.position()).isEqualTo(first + i);
+      assertThat(journal.durablePosition()).isGreaterThan(entry.position());
+    }
+    assertThat(journal.nextPosition()).isEqualTo(first + 5);
+  }
+
+  @Test
+  void aRecordReadsBackAsItWasAppended() throws IOException {
+    Journal journal = open();
+    JournalRecord turn = turnRecord("t-ü", "slack:U1", "a", "b");
+    JournalRecord erase = JournalRecord.erase(OwnerKey.of("slack:U1"), ACCEPTED, List.of("a"));
+    Journal.Entry turnEntry = append(journal, turn);
+    Journal.Entry eraseEntry = append(journal, erase);
+
+    assertThat(journal.read(turnEntry)).isEqualTo(turn);
+    assertThat(journal.read(eraseEntry)).isEqualTo(erase);
+    assertThat(turnEntry.erase()).isFalse();
+    assertThat(eraseEntry.erase()).isTrue();
+    assertThat(eraseEntry.owner()).isEqualTo("slack:U1");
+    assertThat(turnEntry.header().recipients()).containsExactly("a", "b");
+    assertThat(turnEntry.acceptedAtMillis()).isEqualTo(ACCEPTED.toEpochMilli());
+  }
+
+  @Test
+  void concurrentAppendersGetDistinctContiguousPositions() throws Exception {
+    Journal journal = open();
+    long first = journal.nextPosition();
+    Object appendLock = new Object(); // the engine serialises appends; durability is concurrent
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    List<Future<List<Long>>> results = new ArrayList<>();
+    for (int t = 0; t < 4; t++) {
+      int thread = t;
+      results.add(
+          pool.submit(
+              () -> {
+                List<Long> positions = new ArrayList<>();
+                for (int i = 0; i < 50; i++) {
+                  JournalRecord record = turnRecord("t" + thread + "-" + i, "user:1", "a");
+                  Journal.Entry entry;
+                  synchronized (appendLock) {
+                    entry =
+                        journal.append(
+                            new JournalRecord.Header(
+                                record.kind(),
+                                record.acceptedAt().toEpochMilli(),
+                                record.recipients(),
+                                record.owner().value()),
+                            record.encode());
+                  }
+                  journal.awaitDurable(entry.position());
+                  positions.add(entry.position());
+                }
+                return positions;
+              }));
+    }
+    Set<Long> all = new HashSet<>();
+    for (Future<List<Long>> result : results) {
+      all.addAll(result.get());
+    }
+    pool.shutdown();
+    assertThat(all).hasSize(200);
+    assertThat(all.stream().mapToLong(Long::longValue).min().orElseThrow()).isEqualTo(first);
+    assertThat(all.stream().mapToLong(Long::longValue).max().orElseThrow()).isEqualTo(first + 199);
+    assertThat(journal.durablePosition()).isEqualTo(first + 200);
+  }
+
+  @Test
+  void compactingFreesStorageAndKeepsWhatIsAfter() throws IOException {
+    Journal journal = open();
+    List<Journal.Entry> entries = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      entries.add(append(journal, turnRecord("t" + i, "user:1", "a")));
+    }
+    long before = journal.bytes();
+    assertThat(before).isPositive();
+
+    journal.compact(entries.get(entries.size() - 1).position());
+
+    assertThat(journal.bytes()).isLessThan(before);
+    Journal.Entry last = entries.get(entries.size() - 1);
+    assertThat(journal.read(last).turn().turnId()).isEqualTo("t299");
+    assertThat(journal.nextPosition()).isEqualTo(last.position() + 1);
+  }
+
+  @Test
+  void aClosedJournalRefusesAppendsAndCursorSaves() throws IOException {
+    Journal journal = open();
+    journal.close();
+    JournalRecord record = turnRecord("t1", "user:1", "a");
+    assertThatThrownBy(() -> append(journal, record)).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> journal.saveCursor("a", new Journal.Cursor(0, List.of())))
+        .isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void everyLaneMayBeLeasedByALocalJournal() throws IOException {
+    Journal journal = open();
+    assertThat(journal.tryLease("a")).isTrue();
+    assertThat(journal.tryLease("b")).isTrue();
+  }
+
+  @Test
+  void recordsAndCursorsSurviveAReopenWhenTheJournalIsPersistent() throws IOException {
+    Journal journal = open();
+    boolean persistent = journal.persistent();
+    List<Journal.Entry> entries = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      entries.add(append(journal, turnRecord("t" + i, "user:" + i, "a", "b")));
+    }
+    Journal.Cursor cursor =
+        new Journal.Cursor(
+            entries.get(1).position(), List.of(new ParkedErase("user:9", 1_700_000_000_000L)));
+    journal.saveCursor("a", cursor);
+    journal.close();
+
+    Journal again = open();
+    List<Journal.Entry> replayed = new ArrayList<>();
+    again.replay(replayed::add);
+    Map<String, Journal.Cursor> cursors = again.cursors();
+    if (!persistent) {
+      assertThat(replayed).isEmpty();
+      assertThat(cursors).isEmpty();
+      return;
+    }
+    assertThat(cursors).containsEntry("a", cursor);
+    assertThat(replayed)
+        .extracting(Journal.Entry::position)
+        .containsSubsequence(entries.stream().map(Journal.Entry::position).toList());
+    Journal.Entry kept = replayed.get(replayed.size() - 1);
+    assertThat(again.read(kept).turn().turnId()).isEqualTo("t2");
+    assertThat(again.nextPosition()).isGreaterThan(entries.get(2).position());
+    Journal.Entry next = append(again, turnRecord("t3", "user:1", "a"));
+    assertThat(next.position()).isGreaterThan(entries.get(2).position());
+  }
+}
