@@ -21,6 +21,12 @@ import java.util.Set;
  *       background, so a provider should watch {@link RecallRequest#deadline()} and give up early.
  *   <li>A call that throws is isolated: it never fails the other providers. Repeated failures open
  *       a circuit breaker and the host stops calling the provider for a while.
+ *   <li>A provider that fails fast without attempting the call, because a dependency is known to be
+ *       down (its own breaker is open), throws {@link ProviderUnavailableException}: the host takes
+ *       it as no verdict, not as a failure, so it does not open the host's breaker; the call is
+ *       otherwise handled like any call without an answer (left out of a recall, a turn retried
+ *       later). {@link #callTool(ToolCall)} keeps its own error type: it reports this case as
+ *       {@link ToolException.Kind#UNAVAILABLE}.
  *   <li>After {@link #close()} the host makes no further call; a call that does arrive must fail
  *       with {@link IllegalStateException}.
  * </ul>

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memstack.spi.ProviderUnavailableException;
+import dev.memstack.support.CircuitBreaker;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URLEncoder;
@@ -41,9 +43,10 @@ import org.slf4j.LoggerFactory;
  * <p>Every call has a hard time limit that covers the whole exchange, body included; answers are
  * read up to {@link Mem0Settings#maxResponseBytes()} and cut off beyond it. A failure becomes a
  * {@link Mem0Exception} whose message names the operation, status, server error code and request id
- * (from {@code X-Request-ID} or the error body) and is logged once. A {@link CircuitBreaker} stops
- * calling a server that keeps failing and lets one probe through after a while. The api key is sent
- * only in the flavor's auth header and never logged. Thread-safe.
+ * (from {@code X-Request-ID} or the error body) and is logged once. A {@link CircuitBreaker} (from
+ * {@code memory-support}) stops calling a server that keeps failing and lets one probe through
+ * after a while; while it refuses, calls throw {@link ProviderUnavailableException} without a
+ * request. The api key is sent only in the flavor's auth header and never logged. Thread-safe.
  */
 final class Mem0Client implements AutoCloseable {
 
@@ -241,10 +244,7 @@ final class Mem0Client implements AutoCloseable {
         String path = "/v3/memories/?page=1&page_size=1";
         count = call("POST /v3/memories/", "POST", path, body, timeout, Mem0Answers::count);
       } catch (Mem0Exception e) {
-        if (e.kind() == Mem0Exception.Kind.CIRCUIT_OPEN) {
-          throw e;
-        }
-        // counting is optional; the delete below decides
+        // counting is optional; the delete below decides (an open breaker is not a Mem0Exception)
       }
       exchange("DELETE /v1/memories/", "DELETE", "/v1/memories/" + query, null, timeout);
       return count;
@@ -253,10 +253,7 @@ final class Mem0Client implements AutoCloseable {
     try {
       listed = listOss(userId, timeout);
     } catch (Mem0Exception e) {
-      if (e.kind() == Mem0Exception.Kind.CIRCUIT_OPEN) {
-        throw e;
-      }
-      // counting is optional; the delete below decides
+      // counting is optional; the delete below decides (an open breaker is not a Mem0Exception)
     }
     try {
       exchange("DELETE /memories", "DELETE", "/memories" + query, null, timeout);
@@ -326,7 +323,8 @@ final class Mem0Client implements AutoCloseable {
 
   /**
    * One exchange: breaker permit, request, status check, JSON parse and {@code reader}; a failure
-   * of any of these is logged once and reported to the breaker.
+   * of any of these is logged once and reported to the breaker. An open breaker makes the call fail
+   * fast with {@link ProviderUnavailableException}, which the host takes as no verdict.
    */
   private <T> T call(
       String operation,
@@ -339,56 +337,77 @@ final class Mem0Client implements AutoCloseable {
       throw Mem0Exception.timeout("mem0 " + operation + ": no time left before the deadline");
     }
     if (!breaker.tryAcquire()) {
-      throw new Mem0Exception(
-          Mem0Exception.Kind.CIRCUIT_OPEN,
-          "mem0 "
-              + operation
-              + ": not called, the circuit breaker is open after repeated failures (next probe in "
-              + Math.max(1, breaker.retryIn().toSeconds())
-              + "s)",
-          0,
-          null,
-          null,
-          null);
+      throw notCalled(operation);
     }
-    CircuitBreaker.Outcome outcome = CircuitBreaker.Outcome.FAILURE;
+    Verdict verdict = Verdict.FAILURE;
     try {
       HttpResponse<byte[]> response = send(operation, method, pathAndQuery, body, timeout);
       int status = response.statusCode();
       if (status >= 200 && status < 300) {
         T result = reader.apply(parse(operation, response));
-        outcome = CircuitBreaker.Outcome.SUCCESS;
+        verdict = Verdict.SUCCESS;
         return result;
       }
       Mem0Exception error = httpError(operation, response);
-      outcome =
-          error.kind().isServerFault()
-              ? CircuitBreaker.Outcome.FAILURE
-              : CircuitBreaker.Outcome.SUCCESS;
+      // a refusal of this request's content (400/413/422) still shows that the server answers
+      verdict = error.kind().isServerFault() ? Verdict.FAILURE : Verdict.SUCCESS;
       throw error;
     } catch (Mem0Exception e) {
       if (Thread.currentThread().isInterrupted()) {
-        outcome = CircuitBreaker.Outcome.IGNORED;
+        // abandoned by the caller: says nothing about the server
+        verdict = Verdict.NONE;
         log.debug("provider {}: {}", instanceId, e.getMessage());
       } else {
         log.warn("provider {}: {}", instanceId, e.getMessage());
       }
       throw e;
     } finally {
-      CircuitBreaker.State before = breaker.release(outcome);
-      CircuitBreaker.State after = breaker.state();
-      if (before != after) {
-        if (after == CircuitBreaker.State.OPEN) {
-          log.warn(
-              "mem0 provider {}: circuit breaker open, calls fail fast for {} ms, then one probe",
-              instanceId,
-              settings.breakerOpen().toMillis());
-        } else if (after == CircuitBreaker.State.CLOSED) {
+      report(verdict);
+    }
+  }
+
+  /** How a permitted call ended, as far as the breaker is concerned. */
+  private enum Verdict {
+    /** The server answered: a 2xx, or a 4xx that only concerns this request. */
+    SUCCESS,
+    /** A server fault: no connection, a timeout, a 5xx, a broken answer, 401/403, 429, 404... */
+    FAILURE,
+    /** The call was abandoned by the caller (interrupted). */
+    NONE
+  }
+
+  private void report(Verdict verdict) {
+    switch (verdict) {
+      case SUCCESS -> {
+        if (breaker.onSuccess()) {
           log.info(
               "mem0 provider {}: the server answers again, circuit breaker closed", instanceId);
         }
       }
+      case FAILURE -> {
+        if (breaker.onFailure()) {
+          log.warn(
+              "mem0 provider {}: circuit breaker open, calls fail fast for {} ms, then one probe",
+              instanceId,
+              settings.breakerOpen().toMillis());
+        }
+      }
+      case NONE -> breaker.onNotCalled();
     }
+  }
+
+  private ProviderUnavailableException notCalled(String operation) {
+    Duration retryIn = breaker.retryIn();
+    String when =
+        retryIn.isZero()
+            ? "a probe call is running"
+            : "next probe in " + Math.max(1, retryIn.toSeconds()) + "s";
+    return new ProviderUnavailableException(
+        "mem0 "
+            + operation
+            + ": not called, the circuit breaker is open after repeated failures ("
+            + when
+            + ")");
   }
 
   private HttpResponse<byte[]> send(

@@ -29,9 +29,7 @@ final class Mem0Exception extends RuntimeException {
     /** 5xx, including 502 with an upstream error code. */
     SERVER_ERROR(true, true),
     /** A 2xx answer that is not the JSON we expect, or larger than allowed. */
-    BAD_RESPONSE(true, true),
-    /** The circuit breaker is open: the call was not made. */
-    CIRCUIT_OPEN(true, false);
+    BAD_RESPONSE(true, true);
 
     private final boolean transientFailure;
     private final boolean serverFault;

@@ -5,6 +5,7 @@ import dev.memstack.spi.Capability;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ProviderHealth;
+import dev.memstack.spi.ProviderUnavailableException;
 import dev.memstack.spi.Recall;
 import dev.memstack.spi.RecallItem;
 import dev.memstack.spi.RecallRequest;
@@ -12,6 +13,7 @@ import dev.memstack.spi.Scope;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolSpec;
 import dev.memstack.spi.Turn;
+import dev.memstack.support.CircuitBreaker;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,8 +41,9 @@ import org.slf4j.LoggerFactory;
  * (400/413/422) is written to {@code rejected-turns.jsonl} and logged instead of blocking the turns
  * behind it. Turn ids already sent are remembered in {@code sent-turns.log}, so at-least-once
  * delivery gives one memory. The system prompt block is always empty. Failures never leak the api
- * key; after {@code breaker-failure-threshold} server faults in a row calls fail fast until a probe
- * succeeds.
+ * key; after {@code breaker-failure-threshold} server faults in a row calls fail fast with {@link
+ * ProviderUnavailableException} (no verdict for the host's own breaker) until a probe succeeds. A
+ * refusal of one request's content (400/413/422) is not a server fault and opens nothing.
  */
 final class Mem0MemoryProvider implements MemoryProvider {
 
@@ -201,6 +204,9 @@ final class Mem0MemoryProvider implements MemoryProvider {
             result.events().size(),
             result.pending());
         return;
+      } catch (ProviderUnavailableException e) {
+        lastSyncFailure = clock.instant() + " " + e.getMessage();
+        throw e;
       } catch (Mem0Exception e) {
         if (e.kind() == Mem0Exception.Kind.REJECTED) {
           rejected.record(turn, e, clock.instant());
@@ -288,8 +294,9 @@ final class Mem0MemoryProvider implements MemoryProvider {
               + "s");
     }
     try {
+      // once the breaker's wait is over this check may itself be the probe call
       client.ping(settings.timeout());
-    } catch (Mem0Exception e) {
+    } catch (Mem0Exception | ProviderUnavailableException e) {
       return ProviderHealth.down(e.getMessage());
     }
     String failure = lastSyncFailure;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.ProviderUnavailableException;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
@@ -97,6 +98,8 @@ final class Mem0Tools {
               : ToolException.Kind.UNAVAILABLE,
           e.getMessage(),
           e);
+    } catch (ProviderUnavailableException e) {
+      throw new ToolException(ToolException.Kind.UNAVAILABLE, e.getMessage(), e);
     }
   }
 

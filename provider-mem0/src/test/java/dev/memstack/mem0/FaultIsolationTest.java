@@ -10,7 +10,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.memstack.spi.ProviderHealth;
+import dev.memstack.spi.ProviderUnavailableException;
 import dev.memstack.spi.RecallRequest;
+import dev.memstack.spi.ToolCall;
+import dev.memstack.spi.ToolException;
+import dev.memstack.support.CircuitBreaker;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.http.HttpTimeoutException;
@@ -357,6 +361,29 @@ class FaultIsolationTest {
     }
   }
 
+  /** Runs a prefetch that must fail fast without a call, and returns its exception. */
+  private static ProviderUnavailableException prefetchFailsFast(Mem0MemoryProvider provider) {
+    long start = System.nanoTime();
+    Throwable thrown = null;
+    try {
+      provider.prefetch(request(USER_1, "tea", 5));
+    } catch (Throwable t) {
+      thrown = t;
+    }
+    long tookMs = (System.nanoTime() - start) / 1_000_000;
+    assertThat(thrown)
+        .as("an open breaker fails fast as not called, which the host takes as no verdict")
+        .isInstanceOf(ProviderUnavailableException.class)
+        .hasMessageContaining("not called, the circuit breaker is open");
+    assertThat(tookMs).as("prefetch took %d ms", tookMs).isLessThan(100);
+    return (ProviderUnavailableException) thrown;
+  }
+
+  private static void answer(com.sun.net.httpserver.HttpExchange exchange, int status, String body)
+      throws IOException {
+    FakeMem0Server.sendRaw(exchange, status, body.getBytes(StandardCharsets.UTF_8));
+  }
+
   @Nested
   @DisplayName("circuit breaker")
   class Breaker {
@@ -369,18 +396,14 @@ class FaultIsolationTest {
           "POST",
           "/search",
           (exchange, request) ->
-              FakeMem0Server.sendRaw(
-                  exchange,
-                  502,
-                  "{\"detail\":\"down\",\"code\":\"provider_unavailable\"}".getBytes()));
+              answer(exchange, 502, "{\"detail\":\"down\",\"code\":\"provider_unavailable\"}"));
 
       for (int i = 0; i < 3; i++) {
         assertThat(prefetchFails(provider, request(USER_1, "tea", 5), 2000).kind())
             .isEqualTo(Mem0Exception.Kind.SERVER_ERROR);
       }
-      Mem0Exception open = prefetchFails(provider, request(USER_1, "tea", 5), 100);
-      assertThat(open.kind()).isEqualTo(Mem0Exception.Kind.CIRCUIT_OPEN);
-      assertThat(open).hasMessageContaining("circuit breaker is open");
+      assertThat(provider.breakerState()).isEqualTo(CircuitBreaker.State.OPEN);
+      assertThat(prefetchFailsFast(provider)).hasMessageContaining("next probe in");
       assertThat(server.requests("POST", "/search")).hasSize(3);
       ProviderHealth health = provider.health();
       assertThat(health.status()).isEqualTo(ProviderHealth.Status.DOWN);
@@ -388,10 +411,14 @@ class FaultIsolationTest {
       assertThat(server.requests()).as("health does not call an open breaker's server").hasSize(3);
 
       Thread.sleep(450);
+      assertThat(provider.breakerState())
+          .as("the wait is over: the next call is the probe")
+          .isEqualTo(CircuitBreaker.State.HALF_OPEN);
       server.clearOverrides();
       server.seed("user:1", "helper", "tea with lemon", Map.of());
 
       assertThat(provider.prefetch(request(USER_1, "tea", 5)).items()).hasSize(1);
+      assertThat(provider.breakerState()).isEqualTo(CircuitBreaker.State.CLOSED);
       assertThat(provider.health().status()).isEqualTo(ProviderHealth.Status.UP);
     }
 
@@ -407,10 +434,123 @@ class FaultIsolationTest {
       prefetchFails(provider, request(USER_1, "tea", 5), 2000);
       Thread.sleep(350);
       assertThat(prefetchFails(provider, request(USER_1, "tea", 5), 2000).kind())
+          .as("the probe's own failure counts: it was called")
           .isEqualTo(Mem0Exception.Kind.SERVER_ERROR);
-      assertThat(prefetchFails(provider, request(USER_1, "tea", 5), 100).kind())
-          .isEqualTo(Mem0Exception.Kind.CIRCUIT_OPEN);
+      prefetchFailsFast(provider);
       assertThat(server.requests("POST", "/search")).hasSize(2);
+    }
+
+    @Test
+    @DisplayName("timeouts open it")
+    void timeoutsOpenIt() throws IOException {
+      try (SilentServer silent = new SilentServer()) {
+        provider =
+            provider(
+                config(
+                    silent.baseUrl(),
+                    "timeout-ms",
+                    "300",
+                    "breaker-failure-threshold",
+                    "2",
+                    "breaker-open-ms",
+                    "60000"),
+                dataDir);
+
+        for (int i = 0; i < 2; i++) {
+          assertThat(prefetchFails(provider, request(USER_1, "tea", 5), 300 + MARGIN_MS).kind())
+              .isEqualTo(Mem0Exception.Kind.TIMEOUT);
+        }
+
+        prefetchFailsFast(provider);
+        assertThat(silent.connections()).as("no third connection").isEqualTo(2);
+      }
+    }
+
+    @Test
+    @DisplayName("a wrong key (401) counts against the server: every call would fail the same way")
+    void aWrongKeyOpensIt() {
+      ossProvider("breaker-failure-threshold", "2", "breaker-open-ms", "60000");
+      server.override(
+          "POST", "/search", (exchange, request) -> answer(exchange, 401, "{\"detail\":\"no\"}"));
+
+      for (int i = 0; i < 2; i++) {
+        assertThat(prefetchFails(provider, request(USER_1, "tea", 5), 2000).kind())
+            .isEqualTo(Mem0Exception.Kind.UNAUTHORIZED);
+      }
+
+      prefetchFailsFast(provider);
+    }
+
+    @Test
+    @DisplayName("a 4xx about one request (400, 413, 422) is not a server fault and opens nothing")
+    void aRefusedRequestDoesNotOpenIt() {
+      ossProvider("breaker-failure-threshold", "2", "breaker-open-ms", "60000");
+      AtomicLong calls = new AtomicLong();
+      int[] statuses = {400, 413, 422, 400, 422};
+      server.override(
+          "POST",
+          "/search",
+          (exchange, request) ->
+              answer(
+                  exchange,
+                  statuses[(int) (calls.getAndIncrement() % statuses.length)],
+                  "{\"detail\":\"query too long\"}"));
+
+      for (int i = 0; i < statuses.length; i++) {
+        assertThat(prefetchFails(provider, request(USER_1, "tea", 5), 2000).kind())
+            .isEqualTo(Mem0Exception.Kind.REJECTED);
+      }
+
+      assertThat(provider.breakerState()).isEqualTo(CircuitBreaker.State.CLOSED);
+      assertThat(server.requests("POST", "/search")).hasSize(statuses.length);
+    }
+
+    @Test
+    @DisplayName("a refused request between server faults breaks the run: the server answered")
+    void aRefusedRequestBreaksTheRunOfFaults() {
+      ossProvider("breaker-failure-threshold", "2", "breaker-open-ms", "60000");
+      AtomicLong calls = new AtomicLong();
+      server.override(
+          "POST",
+          "/search",
+          (exchange, request) ->
+              answer(exchange, calls.incrementAndGet() == 2 ? 422 : 502, "{\"detail\":\"x\"}"));
+
+      prefetchFails(provider, request(USER_1, "tea", 5), 2000);
+      prefetchFails(provider, request(USER_1, "tea", 5), 2000);
+      prefetchFails(provider, request(USER_1, "tea", 5), 2000);
+
+      assertThat(provider.breakerState()).isEqualTo(CircuitBreaker.State.CLOSED);
+      prefetchFails(provider, request(USER_1, "tea", 5), 2000);
+      assertThat(provider.breakerState()).isEqualTo(CircuitBreaker.State.OPEN);
+    }
+
+    @Test
+    @DisplayName("syncTurn and tools fail fast too: not called, and a tool says unavailable")
+    void syncAndToolsFailFast() {
+      ossProvider(
+          "breaker-failure-threshold", "1", "breaker-open-ms", "60000", "sync-retries", "0");
+      server.override(
+          "POST", "/search", (exchange, request) -> answer(exchange, 500, "{\"detail\":\"x\"}"));
+      prefetchFails(provider, request(USER_1, "tea", 5), 2000);
+
+      assertThatThrownBy(() -> provider.syncTurn(turn("turn-b1", USER_1, "I like tea", "Noted.")))
+          .isInstanceOf(ProviderUnavailableException.class)
+          .hasMessageContaining("POST /memories: not called");
+      assertThatThrownBy(
+              () ->
+                  provider.callTool(
+                      new ToolCall(AGENT, USER_1, "mem0_search", "{\"query\":\"tea\"}")))
+          .isInstanceOfSatisfying(
+              ToolException.class,
+              e -> assertThat(e.kind()).isEqualTo(ToolException.Kind.UNAVAILABLE))
+          .hasCauseInstanceOf(ProviderUnavailableException.class);
+      assertThatThrownBy(() -> provider.forget(USER_1))
+          .isInstanceOf(ProviderUnavailableException.class);
+      assertThat(server.requests())
+          .as("nothing but the first search reached the server")
+          .hasSize(1);
+      assertThat(provider.health().detail()).contains("circuit breaker open");
     }
   }
 
