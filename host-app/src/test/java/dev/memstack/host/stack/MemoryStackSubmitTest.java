@@ -7,6 +7,7 @@ import dev.memstack.host.outbox.InMemoryTurnOutbox;
 import dev.memstack.host.outbox.OutboxStats;
 import dev.memstack.host.outbox.TurnOutboxFullException;
 import dev.memstack.host.provider.ProviderCalls;
+import dev.memstack.host.provider.RequestCalls;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
@@ -34,13 +35,14 @@ class MemoryStackSubmitTest {
   private final MutableClock clock = new MutableClock(Instant.parse("2026-03-02T10:00:00Z"));
   private final CountDownLatch releaseHung = new CountDownLatch(1);
   private InMemoryTurnOutbox outbox;
+  private RequestCalls requestCalls;
   private MemoryStack stack;
 
   @AfterEach
   void tearDown() {
     releaseHung.countDown();
     if (stack != null) {
-      stack.close();
+      requestCalls.close();
       outbox.close();
     }
   }
@@ -52,7 +54,9 @@ class MemoryStackSubmitTest {
                 new StackProperties.Sync(
                     capacity, Duration.ofMillis(50), Duration.ofMillis(200), Duration.ZERO));
     outbox = new InMemoryTurnOutbox(members, calls, properties.sync(), clock);
-    stack = new MemoryStack(members, calls, new SystemPromptCache(), outbox, properties, clock);
+    requestCalls = StackConfiguration.newRequestCalls(calls, members, properties);
+    stack =
+        new MemoryStack(members, requestCalls, new SystemPromptCache(), outbox, properties, clock);
     return stack;
   }
 
