@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Asks a provider for its {@link MemoryProvider#health()} through {@link ProviderCalls} on a small
  * pool of daemon threads, waiting at most {@code memstack.api.health-timeout}. A provider that does
  * not answer in time is {@code DOWN}; while its last check still runs, no second one is started, so
- * a hung provider cannot use up the pool. Thread-safe.
+ * a hung provider cannot use up the pool. A late check is never interrupted: it runs to its end in
+ * the background. Thread-safe.
  */
 public final class ProviderHealthChecker implements AutoCloseable {
 
@@ -77,7 +78,7 @@ public final class ProviderHealthChecker implements AutoCloseable {
       ProviderHealth health = future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       return health == null ? ProviderHealth.down("the provider returned no health") : health;
     } catch (TimeoutException e) {
-      future.cancel(true);
+      // left to finish, never interrupted (the SPI's promise); no new check until it has
       return ProviderHealth.down("no answer within " + timeout.toMillis() + " ms");
     } catch (ExecutionException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
@@ -91,8 +92,9 @@ public final class ProviderHealthChecker implements AutoCloseable {
     }
   }
 
+  /** Refuses new checks; running ones finish on their own daemon threads, uninterrupted. */
   @Override
   public void close() {
-    executor.shutdownNow();
+    executor.shutdown();
   }
 }

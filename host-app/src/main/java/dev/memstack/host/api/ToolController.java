@@ -12,7 +12,6 @@ import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolSpec;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
@@ -76,7 +75,7 @@ public class ToolController {
     for (StackMember member : members.enabled()) {
       List<ToolSpec> specs;
       try {
-        specs = withClassLoader(member, () -> member.provider().tools());
+        specs = calls.call(member, ProviderCalls.TOOLS, () -> member.provider().tools());
       } catch (RuntimeException e) {
         log.warn("Provider {} could not list its tools: {}", member.id(), e.toString());
         continue;
@@ -121,7 +120,7 @@ public class ToolController {
                 : scopeArgument.isString()
                     ? scopeArgument.stringValue()
                     : scopeArgument.toString());
-    List<ToolSpec> specs = withClassLoader(member, () -> member.provider().tools());
+    List<ToolSpec> specs = calls.call(member, ProviderCalls.TOOLS, () -> member.provider().tools());
     ToolSpec spec =
         specs.stream()
             .filter(s -> s.name().equals(tool))
@@ -178,17 +177,6 @@ public class ToolController {
           spec.name(),
           e.getOriginalMessage());
       return json.createObjectNode().put("type", "object");
-    }
-  }
-
-  private static <T> T withClassLoader(StackMember member, Supplier<T> body) {
-    Thread thread = Thread.currentThread();
-    ClassLoader previous = thread.getContextClassLoader();
-    thread.setContextClassLoader(member.classLoader());
-    try {
-      return body.get();
-    } finally {
-      thread.setContextClassLoader(previous);
     }
   }
 }

@@ -20,7 +20,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
 import org.springframework.http.ContentDisposition;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
@@ -423,7 +422,7 @@ public class WorkspaceController {
                             + "' (memstack.api.workspace-provider) is not running"));
     List<ToolSpec> specs;
     try {
-      specs = withClassLoader(member, () -> member.provider().tools());
+      specs = calls.call(member, ProviderCalls.TOOLS, () -> member.provider().tools());
     } catch (RuntimeException e) {
       throw new ProviderFailedException(
           "provider '" + providerId + "' could not list its tools: " + e, e);
@@ -464,17 +463,6 @@ public class WorkspaceController {
     }
     String field = FIELDS.getOrDefault(argument, argument);
     return new BadRequestException(field, field + text.substring(end));
-  }
-
-  private static <T> T withClassLoader(StackMember member, Supplier<T> body) {
-    Thread thread = Thread.currentThread();
-    ClassLoader previous = thread.getContextClassLoader();
-    thread.setContextClassLoader(member.classLoader());
-    try {
-      return body.get();
-    } finally {
-      thread.setContextClassLoader(previous);
-    }
   }
 
   // ---------------------------------------------------------------- request helpers

@@ -1,5 +1,6 @@
 package dev.memstack.host.plugin;
 
+import dev.memstack.host.provider.PluginClassLoader;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
 import dev.memstack.spi.MemoryProvider;
@@ -98,15 +99,10 @@ final class TrackedMemoryProvider implements MemoryProvider {
           running(),
           grace.toMillis());
     }
-    Thread thread = Thread.currentThread();
-    ClassLoader previous = thread.getContextClassLoader();
-    thread.setContextClassLoader(classLoader);
     try {
-      delegate.close();
+      PluginClassLoader.run(classLoader, delegate::close);
     } catch (RuntimeException e) {
       log.warn("Provider {} failed to close: {}", id, e.toString());
-    } finally {
-      thread.setContextClassLoader(previous);
     }
     return idle;
   }

@@ -1,6 +1,8 @@
 package dev.memstack.host.provider;
 
+import dev.memstack.host.provider.CallOutcome.Status;
 import dev.memstack.spi.MemoryProvider;
+import dev.memstack.spi.ProviderUnavailableException;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
@@ -18,29 +20,26 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs provider calls on a bounded pool of daemon threads so that the caller can stop waiting at a
  * deadline; a call the caller gives up on is left to finish on its own, never interrupted: an
  * interrupt during file or socket I/O closes NIO channels for good inside libraries such as Lucene
- * (its IndexWriter) and JDBC drivers. At most {@code maxLateCalls} calls of one provider instance
- * may still be running after their caller gave up: a provider that hangs and never returns holds at
- * most that many threads, and its further calls are refused at once as busy until one of them
- * returns. Each call is recorded exactly once through {@link ProviderCalls}: by the worker when it
- * finishes first, as {@code timeout} by the waiter when the deadline comes first.
+ * (its IndexWriter) and JDBC drivers. Closing the pool does not interrupt either. At most {@code
+ * maxLateCalls} calls of one provider instance may still be running after their caller gave up: a
+ * provider that hangs and never returns holds at most that many threads, and its further calls are
+ * refused at once as busy until one of them returns. Each call is recorded exactly once through
+ * {@link ProviderCalls}: by the worker when it finishes first, as {@code timeout} by the waiter
+ * when the deadline comes first. The request path uses it through {@link RequestCalls}.
  */
-public final class DeadlineCalls implements AutoCloseable {
+final class DeadlineCalls implements AutoCloseable {
 
-  /** How one call ended. */
-  public enum Status {
-    OK,
-    TIMEOUT,
-    ERROR,
-    BUSY
-  }
+  private static final Logger log = LoggerFactory.getLogger(DeadlineCalls.class);
 
-  /** The end of one call: a value when {@code OK}, otherwise a short reason. */
-  public record Outcome<T>(Status status, T value, long tookNanos, String detail) {}
+  /** How long {@link #close()} waits for running calls before it leaves them to finish alone. */
+  static final Duration CLOSE_WAIT = Duration.ofSeconds(2);
 
   private static final int RUNNING = 0;
   private static final int DONE = 1;
@@ -54,7 +53,7 @@ public final class DeadlineCalls implements AutoCloseable {
   private final Map<MemoryProvider, AtomicInteger> late =
       Collections.synchronizedMap(new WeakHashMap<>());
 
-  public DeadlineCalls(ProviderCalls calls, int maxLateCalls, int threads) {
+  DeadlineCalls(ProviderCalls calls, int maxLateCalls, int threads) {
     this.calls = Objects.requireNonNull(calls, "calls");
     this.maxLateCalls = maxLateCalls;
     AtomicInteger count = new AtomicInteger();
@@ -69,7 +68,7 @@ public final class DeadlineCalls implements AutoCloseable {
   }
 
   /** A call that has been started (or refused); {@link #await} it once. */
-  public final class Call<T> {
+  final class Call<T> {
     private final StackMember member;
     private final String hook;
     private final long startNanos = System.nanoTime();
@@ -85,31 +84,25 @@ public final class DeadlineCalls implements AutoCloseable {
       this.hook = hook;
     }
 
-    public String hook() {
-      return hook;
-    }
-
     /** Whether the call was refused without running. */
-    public boolean refused() {
+    boolean refused() {
       return refusal != null;
     }
 
     /** Waits until the call ends or {@code deadlineNanos} ({@link System#nanoTime()} scale). */
-    public Outcome<T> await(long deadlineNanos) {
+    CallOutcome<T> await(long deadlineNanos) {
       if (refusal != null) {
-        return new Outcome<>(Status.BUSY, null, 0, refusal);
+        return new CallOutcome<>(Status.BUSY, null, 0, refusal);
       }
       try {
         long left = deadlineNanos - System.nanoTime();
         T value = result.get(Math.max(0, left), TimeUnit.NANOSECONDS);
-        return new Outcome<>(Status.OK, value, System.nanoTime() - startNanos, null);
+        return new CallOutcome<>(Status.OK, value, System.nanoTime() - startNanos, null);
       } catch (TimeoutException e) {
         long took = System.nanoTime() - startNanos;
-        if (recorded.compareAndSet(false, true)) {
-          calls.record(member.id(), hook, ProviderCalls.TIMEOUT, took);
-        }
+        calls.recordOnce(recorded, member.id(), hook, ProviderCalls.TIMEOUT, took);
         abandon();
-        return new Outcome<>(
+        return new CallOutcome<>(
             Status.TIMEOUT,
             null,
             took,
@@ -117,14 +110,16 @@ public final class DeadlineCalls implements AutoCloseable {
       } catch (ExecutionException e) {
         Throwable cause = e.getCause() == null ? e : e.getCause();
         Status status =
-            ProviderCalls.TIMEOUT.equals(ProviderCalls.outcomeOf(cause))
-                ? Status.TIMEOUT
-                : Status.ERROR;
-        return new Outcome<>(status, null, System.nanoTime() - startNanos, describe(cause));
+            cause instanceof ProviderUnavailableException
+                ? Status.UNAVAILABLE
+                : ProviderCalls.TIMEOUT.equals(ProviderCalls.outcomeOf(cause))
+                    ? Status.TIMEOUT
+                    : Status.ERROR;
+        return new CallOutcome<>(status, null, System.nanoTime() - startNanos, describe(cause));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         abandon();
-        return new Outcome<>(
+        return new CallOutcome<>(
             Status.TIMEOUT,
             null,
             System.nanoTime() - startNanos,
@@ -162,7 +157,7 @@ public final class DeadlineCalls implements AutoCloseable {
   }
 
   /** Starts {@code body} for {@code member}, or refuses it at once when the member is busy. */
-  public <T> Call<T> start(StackMember member, String hook, Supplier<T> body) {
+  <T> Call<T> start(StackMember member, String hook, Supplier<T> body) {
     Call<T> call = new Call<>(member, hook);
     int lateNow = lateCalls(member);
     if (lateNow >= maxLateCalls) {
@@ -185,18 +180,9 @@ public final class DeadlineCalls implements AutoCloseable {
 
   private <T> void runCall(Call<T> call, Supplier<T> body) {
     call.started = true;
-    long start = System.nanoTime();
     try {
-      T value = ProviderCalls.withClassLoader(call.member, body);
-      if (call.recorded.compareAndSet(false, true)) {
-        calls.record(call.member.id(), call.hook, ProviderCalls.OK, System.nanoTime() - start);
-      }
-      call.result.complete(value);
+      call.result.complete(calls.measured(call.member, call.hook, body, call.recorded));
     } catch (Throwable e) {
-      if (call.recorded.compareAndSet(false, true)) {
-        calls.record(
-            call.member.id(), call.hook, ProviderCalls.outcomeOf(e), System.nanoTime() - start);
-      }
       call.result.completeExceptionally(e);
     } finally {
       call.finishRun();
@@ -204,7 +190,7 @@ public final class DeadlineCalls implements AutoCloseable {
   }
 
   /** How many calls of this member's provider still run after their caller gave up. */
-  public int lateCalls(StackMember member) {
+  int lateCalls(StackMember member) {
     AtomicInteger counter = late.get(member.provider());
     return counter == null ? 0 : counter.get();
   }
@@ -213,7 +199,7 @@ public final class DeadlineCalls implements AutoCloseable {
     return late.computeIfAbsent(provider, p -> new AtomicInteger());
   }
 
-  public static String describe(Throwable failure) {
+  static String describe(Throwable failure) {
     String message = failure.getMessage();
     String text =
         failure.getClass().getSimpleName()
@@ -221,8 +207,27 @@ public final class DeadlineCalls implements AutoCloseable {
     return text.length() > 300 ? text.substring(0, 300) + "..." : text;
   }
 
+  /**
+   * Refuses new calls and waits up to {@link #CLOSE_WAIT} for the running ones; none is
+   * interrupted, and a call still running then finishes on its daemon thread on its own.
+   */
   @Override
   public void close() {
-    pool.shutdownNow();
+    close(CLOSE_WAIT);
+  }
+
+  void close(Duration wait) {
+    pool.shutdown();
+    try {
+      if (!pool.awaitTermination(wait.toNanos(), TimeUnit.NANOSECONDS)) {
+        log.info(
+            "{} provider call(s) still running {} ms after the call pool closed;"
+                + " they finish on their own",
+            pool.getActiveCount(),
+            wait.toMillis());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

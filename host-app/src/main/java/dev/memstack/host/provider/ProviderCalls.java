@@ -9,17 +9,21 @@ import java.net.http.HttpTimeoutException;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
- * Runs one provider call on the current thread with the plugin's class loader as the thread context
- * class loader (restored afterwards) and measures it: Timer {@value #TIMER} tagged {@code
- * provider}, {@code hook} and {@code outcome} ({@code ok}, {@code error}, {@code timeout}) and
- * Counter {@value #ERRORS} tagged {@code provider} and {@code hook}, counted for every outcome but
- * {@code ok}. A call ends as {@code timeout} when it fails while its thread is interrupted (the
- * caller stopped waiting) or with an {@link InterruptedException}, {@link TimeoutException} or
- * {@link InterruptedIOException} in its cause chain. Every host component that calls a provider
- * goes through this class; it holds no state but the meter registry and is thread-safe.
+ * Every call of the host into a provider goes through this class: it runs on the current thread
+ * with the plugin's class loader as the thread context class loader ({@link PluginClassLoader}) and
+ * is measured: Timer {@value #TIMER} tagged {@code provider}, {@code hook} and {@code outcome}
+ * ({@code ok}, {@code error}, {@code timeout}) and Counter {@value #ERRORS} tagged {@code provider}
+ * and {@code hook}, counted for every outcome but {@code ok}. A call ends as {@code timeout} when
+ * it fails while its thread is interrupted (the caller stopped waiting) or with an {@link
+ * InterruptedException}, {@link TimeoutException} or {@link InterruptedIOException} in its cause
+ * chain. Background work (turn delivery, erasure, tools, health) calls {@link #call} or {@link
+ * #run} directly; the request path calls under a deadline and a circuit breaker through {@link
+ * RequestCalls}, whose pool threads run the call here. Holds no state but the meter registry and is
+ * thread-safe.
  */
 public final class ProviderCalls {
 
@@ -36,6 +40,10 @@ public final class ProviderCalls {
   public static final String SYNC_TURN = "syncTurn";
   public static final String SYNC_TURNS = "syncTurns";
   public static final String TOOL = "tool";
+
+  /** Listing a provider's tools ({@code tools()}); {@link #TOOL} is calling one. */
+  public static final String TOOLS = "tools";
+
   public static final String FORGET = "forget";
   public static final String HEALTH = "health";
 
@@ -63,16 +71,11 @@ public final class ProviderCalls {
     Objects.requireNonNull(member, "member");
     Objects.requireNonNull(hook, "hook");
     Objects.requireNonNull(body, "body");
-    long start = System.nanoTime();
     try {
-      T result = withClassLoader(member, body);
-      record(member.id(), hook, OK, System.nanoTime() - start);
-      return result;
+      return measured(member, hook, body, new AtomicBoolean());
     } catch (RuntimeException | Error e) {
-      record(member.id(), hook, outcomeOf(e), System.nanoTime() - start);
       throw e;
     } catch (Throwable e) {
-      record(member.id(), hook, outcomeOf(e), System.nanoTime() - start);
       throw new UndeclaredThrowableException(e, "provider " + member.id() + " threw " + e);
     }
   }
@@ -89,20 +92,33 @@ public final class ProviderCalls {
         });
   }
 
-  /** Runs {@code body} under the member's class loader without measuring it. */
-  static <T> T withClassLoader(StackMember member, Supplier<T> body) {
-    Thread thread = Thread.currentThread();
-    ClassLoader previous = thread.getContextClassLoader();
-    thread.setContextClassLoader(member.classLoader());
+  /**
+   * Runs {@code body} under the member's class loader and records its outcome, unless {@code
+   * recorded} is already set (a waiter that gave up at its deadline recorded a {@code timeout}); a
+   * failure, also a checked exception thrown sneakily, is rethrown as it is.
+   */
+  <T> T measured(StackMember member, String hook, Supplier<T> body, AtomicBoolean recorded) {
+    long start = System.nanoTime();
     try {
-      return body.get();
-    } finally {
-      thread.setContextClassLoader(previous);
+      T result = PluginClassLoader.call(member.classLoader(), body);
+      recordOnce(recorded, member.id(), hook, OK, System.nanoTime() - start);
+      return result;
+    } catch (Throwable e) {
+      recordOnce(recorded, member.id(), hook, outcomeOf(e), System.nanoTime() - start);
+      throw e;
+    }
+  }
+
+  /** Records one call unless {@code recorded} is already set, and sets it. */
+  void recordOnce(
+      AtomicBoolean recorded, String providerId, String hook, String outcome, long nanos) {
+    if (recorded.compareAndSet(false, true)) {
+      record(providerId, hook, outcome, nanos);
     }
   }
 
   /** Records one call; {@code outcome} is {@code ok}, {@code error} or {@code timeout}. */
-  void record(String providerId, String hook, String outcome, long nanos) {
+  private void record(String providerId, String hook, String outcome, long nanos) {
     Timer.builder(TIMER)
         .description("Calls of memory providers")
         .tag("provider", providerId)

@@ -36,10 +36,11 @@ public record StackMember(
 
   /**
    * Whether the provider declares {@code capability} (a {@code null} set declares nothing). Asks
-   * the provider: throws whatever its {@code capabilities()} throws.
+   * the provider under its class loader, unmeasured: throws whatever its {@code capabilities()}
+   * throws.
    */
   public boolean claims(Capability capability) {
-    Set<Capability> capabilities = provider.capabilities();
+    Set<Capability> capabilities = PluginClassLoader.call(classLoader, provider::capabilities);
     return capabilities != null && capabilities.contains(capability);
   }
 }

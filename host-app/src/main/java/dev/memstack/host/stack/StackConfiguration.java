@@ -1,7 +1,9 @@
 package dev.memstack.host.stack;
 
 import dev.memstack.host.outbox.TurnOutbox;
+import dev.memstack.host.provider.Breakers;
 import dev.memstack.host.provider.ProviderCalls;
+import dev.memstack.host.provider.RequestCalls;
 import dev.memstack.host.provider.StackMembers;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -11,9 +13,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The stack's beans: {@link ProviderCalls}, {@link SystemPromptCache}, and {@link MemoryStack},
- * configured by {@link StackProperties}. The {@link TurnOutbox} comes from {@code
- * dev.memstack.host.outbox}, {@link StackMembers} from the plugin registry.
+ * The stack's beans: {@link ProviderCalls}, the request path's {@link RequestCalls} (its pool and
+ * breakers set by {@code memstack.stack.context.*} and {@code memstack.stack.breaker.*}), {@link
+ * SystemPromptCache} and {@link MemoryStack}, configured by {@link StackProperties}. The {@link
+ * TurnOutbox} comes from {@code dev.memstack.host.outbox}, {@link StackMembers} from the plugin
+ * registry.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(StackProperties.class)
@@ -29,10 +33,30 @@ public class StackConfiguration {
     return new SystemPromptCache();
   }
 
+  /**
+   * Takes {@link StackMembers} so that the container closes the call pool before the plugin
+   * registry (the members) closes the providers.
+   */
   @Bean(destroyMethod = "close")
+  RequestCalls requestCalls(ProviderCalls calls, StackMembers members, StackProperties properties) {
+    return newRequestCalls(calls, members, properties);
+  }
+
+  /** The request path's calls as configured by {@code properties}. */
+  static RequestCalls newRequestCalls(
+      ProviderCalls calls, StackMembers members, StackProperties properties) {
+    return new RequestCalls(
+        calls,
+        members,
+        new Breakers(properties.breaker().failureThreshold(), properties.breaker().openDuration()),
+        properties.context().maxLateCallsPerProvider(),
+        properties.context().callThreads());
+  }
+
+  @Bean
   MemoryStack memoryStack(
       StackMembers members,
-      ProviderCalls calls,
+      RequestCalls calls,
       SystemPromptCache cache,
       TurnOutbox outbox,
       StackProperties properties) {

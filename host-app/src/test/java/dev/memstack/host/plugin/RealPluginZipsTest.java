@@ -23,7 +23,7 @@ class RealPluginZipsTest {
   @AfterEach
   void unload() {
     if (manager != null) {
-      ProviderRegistry.stopAndUnload(manager);
+      PluginCatalog.stopAndUnload(manager);
     }
   }
 

@@ -108,7 +108,7 @@ class SupersedeWithRealEmbedderTest {
       embedder.close();
     }
     if (manager != null) {
-      ProviderRegistry.stopAndUnload(manager);
+      PluginCatalog.stopAndUnload(manager);
     }
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.memstack.host.outbox.OutboxEngine;
 import dev.memstack.host.outbox.OutboxProperties;
 import dev.memstack.host.provider.ProviderCalls;
+import dev.memstack.host.provider.RequestCalls;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
@@ -30,6 +31,7 @@ class MemoryStackContextTest {
   private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
   private final ProviderCalls calls = new ProviderCalls(meters);
   private final CountDownLatch releaseHung = new CountDownLatch(1);
+  private RequestCalls requestCalls;
   private MemoryStack stack;
   private OutboxEngine outbox;
 
@@ -37,7 +39,7 @@ class MemoryStackContextTest {
   void tearDown() {
     releaseHung.countDown();
     if (stack != null) {
-      stack.close();
+      requestCalls.close();
     }
     if (outbox != null) {
       outbox.close();
@@ -46,7 +48,8 @@ class MemoryStackContextTest {
 
   private MemoryStack stack(StackProperties properties) {
     outbox = OutboxEngine.inMemory(OutboxProperties.defaults(), members, calls);
-    stack = new MemoryStack(members, calls, new SystemPromptCache(), outbox, properties);
+    requestCalls = StackConfiguration.newRequestCalls(calls, members, properties);
+    stack = new MemoryStack(members, requestCalls, new SystemPromptCache(), outbox, properties);
     return stack;
   }
 
@@ -783,7 +786,7 @@ class MemoryStackContextTest {
         .extracting(RecallItem::text)
         .containsExactly("strong first", "strong second", "weak first", "weak second");
 
-    stack.close();
+    requestCalls.close();
     outbox.close();
     stack(timing(2_000, 1_500, 4));
     assertThat(stack.context(query("q")).recall())

@@ -8,6 +8,7 @@ import dev.memstack.host.outbox.OutboxProperties;
 import dev.memstack.host.outbox.OutboxStats;
 import dev.memstack.host.outbox.TurnOutboxFullException;
 import dev.memstack.host.provider.ProviderCalls;
+import dev.memstack.host.provider.RequestCalls;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
@@ -35,13 +36,14 @@ class MemoryStackSubmitTest {
   private final MutableClock clock = new MutableClock(Instant.parse("2026-03-02T10:00:00Z"));
   private final CountDownLatch releaseHung = new CountDownLatch(1);
   private OutboxEngine outbox;
+  private RequestCalls requestCalls;
   private MemoryStack stack;
 
   @AfterEach
   void tearDown() {
     releaseHung.countDown();
     if (stack != null) {
-      stack.close();
+      requestCalls.close();
       outbox.close();
     }
   }
@@ -55,7 +57,9 @@ class MemoryStackSubmitTest {
             .withMaxBackoff(Duration.ofMillis(200))
             .withShutdownGrace(Duration.ZERO);
     outbox = OutboxEngine.inMemory(settings, members, calls, clock);
-    stack = new MemoryStack(members, calls, new SystemPromptCache(), outbox, properties, clock);
+    requestCalls = StackConfiguration.newRequestCalls(calls, members, properties);
+    stack =
+        new MemoryStack(members, requestCalls, new SystemPromptCache(), outbox, properties, clock);
     return stack;
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.memstack.host.outbox.OutboxEngine;
 import dev.memstack.host.outbox.OutboxProperties;
 import dev.memstack.host.provider.ProviderCalls;
+import dev.memstack.host.provider.RequestCalls;
 import dev.memstack.spi.AgentId;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -25,13 +26,14 @@ class MemoryStackSystemPromptTest {
   private final MutableClock clock = new MutableClock(Instant.parse("2026-03-02T10:00:00Z"));
   private final CountDownLatch releaseHung = new CountDownLatch(1);
   private OutboxEngine outbox;
+  private RequestCalls requestCalls;
   private MemoryStack stack;
 
   @AfterEach
   void tearDown() {
     releaseHung.countDown();
     if (stack != null) {
-      stack.close();
+      requestCalls.close();
       outbox.close();
     }
   }
@@ -43,7 +45,8 @@ class MemoryStackSystemPromptTest {
                 new StackProperties.SystemPrompt(
                     budget, Duration.ofMillis(800), Duration.ofSeconds(30), 16_000));
     outbox = OutboxEngine.inMemory(OutboxProperties.defaults(), members, calls);
-    stack = new MemoryStack(members, calls, cache, outbox, properties, clock);
+    requestCalls = StackConfiguration.newRequestCalls(calls, members, properties);
+    stack = new MemoryStack(members, requestCalls, cache, outbox, properties, clock);
     return stack;
   }
 

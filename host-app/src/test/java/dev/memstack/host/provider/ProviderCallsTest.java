@@ -1,10 +1,8 @@
-package dev.memstack.host.stack;
+package dev.memstack.host.provider;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.memstack.host.provider.ProviderCalls;
-import dev.memstack.host.provider.StackMember;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -13,8 +11,7 @@ class ProviderCallsTest {
 
   private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
   private final ProviderCalls calls = new ProviderCalls(meters);
-  private final FakeStackMembers members = new FakeStackMembers();
-  private final StackMember member = members.add(new FakeProvider("builtin"));
+  private final StackMember member = new TestMembers().add("builtin");
 
   private double timerCount(String hook, String outcome) {
     var timer =

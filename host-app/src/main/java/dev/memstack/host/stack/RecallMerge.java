@@ -1,0 +1,276 @@
+package dev.memstack.host.stack;
+
+import dev.memstack.host.provider.StackMember;
+import dev.memstack.spi.Recall;
+import dev.memstack.spi.RecallItem;
+import dev.memstack.spi.RecallRequest;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * How the stack turns the providers' recall answers into one context block, in the order the steps
+ * run:
+ *
+ * <ol>
+ *   <li>{@link #visibleItems}: each answer is sorted by the provider's score, items the request may
+ *       not see are dropped, fence tags are removed and the source is set to the provider id.
+ *   <li>{@link #merge}: weighted reciprocal rank fusion ({@link StackProperties.Fusion}). Scores of
+ *       different providers cannot be compared, ranks can once weighted by how well each provider
+ *       recalls. Copies of one memory across providers (same text, or one text containing the
+ *       other) are shown once and count for every provider that found them.
+ *   <li>{@link #present}: without {@code explain} an item keeps only the provider's item {@link
+ *       MemoryStack#ITEM_ID id} (what feedback names); with it, the provider's metadata plus {@link
+ *       MemoryStack#RANK}, {@link MemoryStack#SCORE} and {@link MemoryStack#DUPLICATES}.
+ *   <li>{@link #fence}: as many items as {@code memstack.stack.context.budget} holds are fenced by
+ *       {@link MemoryContextFence}; the first that does not fit is shortened when a short line
+ *       still fits.
+ * </ol>
+ *
+ * Immutable and thread-safe.
+ */
+final class RecallMerge {
+
+  /** Shortest normalised text that may stand for a copy contained in a longer item. */
+  private static final int MIN_CONTAINED = 16;
+
+  /**
+   * One item of one provider's answer: the provider's position in the stack and the item's rank.
+   */
+  private record Ranked(int member, int rank, RecallItem item) {}
+
+  /** One memory as the merge sees it: the best-placed copy and what every copy contributed. */
+  private static final class Fused {
+    final Ranked first;
+    Ranked shown;
+    String shownKey;
+    final String key;
+    double score;
+    final Set<String> duplicates = new LinkedHashSet<>();
+
+    Fused(Ranked first, String key) {
+      this.first = first;
+      this.shown = first;
+      this.key = key;
+      this.shownKey = key;
+    }
+  }
+
+  private final StackProperties.Fusion fusion;
+  private final int budget;
+
+  /**
+   * @param fusion the fusion settings ({@code memstack.stack.fusion})
+   * @param budget the context block's char budget ({@code memstack.stack.context.budget})
+   */
+  RecallMerge(StackProperties.Fusion fusion, int budget) {
+    this.fusion = fusion;
+    this.budget = budget;
+  }
+
+  // ---- 1. one provider's answer
+
+  /**
+   * Copies the items the request may see into {@code out}, best first, at most {@code limit}, with
+   * fence tags removed and the source set to the member id; returns how many were not visible.
+   */
+  static int visibleItems(
+      StackMember member, RecallRequest request, Recall recall, List<RecallItem> out) {
+    int hidden = 0;
+    List<RecallItem> items = new ArrayList<>(recall.items());
+    items.sort(Comparator.comparingDouble(RecallItem::score).reversed());
+    for (RecallItem item : items) {
+      if (item == null) {
+        continue;
+      }
+      if (!request.maySee(item.scope(), item.owner())) {
+        hidden++;
+        continue;
+      }
+      if (out.size() >= request.limit()) {
+        continue;
+      }
+      String text = MemoryContextFence.stripTags(item.text()).strip();
+      if (text.isEmpty()) {
+        continue;
+      }
+      out.add(
+          new RecallItem(
+              text,
+              item.score(),
+              item.scope(),
+              item.owner(),
+              member.id(),
+              item.createdAt(),
+              item.metadata()));
+    }
+    return hidden;
+  }
+
+  // ---- 2. fusion
+
+  /**
+   * Weighted reciprocal rank fusion of the providers' answers ({@link StackProperties.Fusion}):
+   * each item adds {@code weight / (k + rank)} to its memory, copies of one memory (same text, or
+   * one containing the other once case, spaces and punctuation are ignored) are one memory shown
+   * once as its shortest copy (the memory itself, without another copy's file name or markup), and
+   * the memories are taken by fused score (a tie goes to the better provider rank, then to the
+   * provider earlier in the stack), at most {@code limit}.
+   *
+   * @param answers the visible items of each member of {@code stack}, in stack order
+   */
+  List<RecallItem> merge(
+      List<StackMember> stack, List<List<RecallItem>> answers, int limit, boolean explain) {
+    List<Ranked> all = new ArrayList<>();
+    for (int m = 0; m < answers.size(); m++) {
+      List<RecallItem> answer = answers.get(m);
+      for (int r = 0; r < answer.size(); r++) {
+        all.add(new Ranked(m, r, answer.get(r)));
+      }
+    }
+    // best contributions first, so that each memory is represented by its best-placed copy
+    all.sort(
+        Comparator.comparingDouble(
+                (Ranked x) -> -contribution(stack.get(x.member()).id(), x.rank()))
+            .thenComparingInt(Ranked::rank)
+            .thenComparingInt(Ranked::member));
+    List<Fused> memories = new ArrayList<>();
+    Map<String, Fused> byKey = new HashMap<>();
+    for (Ranked ranked : all) {
+      String key = MemoryContextFence.letters(ranked.item().text());
+      double contribution = contribution(stack.get(ranked.member()).id(), ranked.rank());
+      Fused copyOf = byKey.get(key);
+      if (copyOf == null) {
+        for (Fused memory : memories) {
+          if (sameMemory(memory.key, key)) {
+            copyOf = memory;
+            break;
+          }
+        }
+      }
+      if (copyOf == null) {
+        Fused memory = new Fused(ranked, key);
+        memory.score = contribution;
+        memories.add(memory);
+        byKey.put(key, memory);
+      } else {
+        if (!copyOf.duplicates.contains(ranked.item().source())
+            && ranked.member() != copyOf.first.member()) {
+          copyOf.score += contribution; // another provider found it too
+        }
+        copyOf.duplicates.add(ranked.item().source());
+        if (key.length() < copyOf.shownKey.length()) {
+          // the shorter copy is the memory itself, without the longer one's file or markup
+          copyOf.shown = ranked;
+          copyOf.shownKey = key;
+        }
+      }
+    }
+    memories.sort(
+        Comparator.comparingDouble((Fused f) -> -f.score)
+            .thenComparingInt(f -> f.first.rank())
+            .thenComparingInt(f -> f.first.member()));
+    double best = 0;
+    for (int m = 0; m < stack.size(); m++) {
+      best += contribution(stack.get(m).id(), 0);
+    }
+    List<RecallItem> merged = new ArrayList<>();
+    for (Fused memory : memories) {
+      if (merged.size() >= limit) {
+        break;
+      }
+      memory.duplicates.add(memory.first.item().source());
+      memory.duplicates.remove(memory.shown.item().source());
+      merged.add(present(memory, best, explain));
+    }
+    return merged;
+  }
+
+  /** What an item at 0-based {@code rank} of {@code provider}'s answer adds to its memory. */
+  private double contribution(String provider, int rank) {
+    return fusion.weight(provider) / (fusion.k() + rank + 1);
+  }
+
+  /** Whether two normalised texts are copies of one memory: equal, or one holds the other. */
+  private static boolean sameMemory(String a, String b) {
+    if (a.equals(b)) {
+      return true;
+    }
+    String shorter = a.length() <= b.length() ? a : b;
+    String longer = shorter == a ? b : a;
+    return shorter.length() >= MIN_CONTAINED && longer.contains(shorter);
+  }
+
+  // ---- 3. presentation
+
+  /**
+   * The item shown for a memory; {@code best} is the highest possible fused score (first in every
+   * provider's answer), so that {@link MemoryStack#SCORE} is in 0..1.
+   */
+  private static RecallItem present(Fused memory, double best, boolean explain) {
+    RecallItem item = memory.shown.item();
+    // Without explain only the provider's item id is kept: feedback names items by it.
+    String itemId = item.metadata().get(MemoryStack.ITEM_ID);
+    Map<String, String> metadata = itemId == null ? Map.of() : Map.of(MemoryStack.ITEM_ID, itemId);
+    if (explain) {
+      Map<String, String> signals = new LinkedHashMap<>(item.metadata());
+      signals.put(MemoryStack.RANK, Integer.toString(memory.shown.rank() + 1));
+      signals.put(
+          MemoryStack.SCORE,
+          String.format(Locale.ROOT, "%.4f", best == 0 ? 0 : memory.score / best));
+      if (!memory.duplicates.isEmpty()) {
+        signals.put(MemoryStack.DUPLICATES, String.join(",", memory.duplicates));
+      }
+      metadata = signals;
+    }
+    return new RecallItem(
+        item.text(),
+        item.score(),
+        item.scope(),
+        item.owner(),
+        item.source(),
+        item.createdAt(),
+        metadata);
+  }
+
+  // ---- 4. the budget
+
+  /**
+   * Fences as many items as the context budget holds, in order; the first item that does not fit is
+   * shortened when at least a short line still fits, and the rest is left out. {@code shown}
+   * receives the items as they appear in the block.
+   */
+  String fence(List<RecallItem> items, List<RecallItem> shown) {
+    int room = budget - MemoryContextFence.overhead();
+    List<String> lines = new ArrayList<>();
+    for (RecallItem item : items) {
+      String line = MemoryContextFence.line(item);
+      if (line.length() + 1 <= room) {
+        lines.add(line);
+        shown.add(item);
+        room -= line.length() + 1;
+        continue;
+      }
+      String prefix = MemoryContextFence.line(item.withText("x"));
+      int textRoom = room - 1 - (prefix.length() - 1) - 1;
+      if (textRoom >= 40) {
+        String flat = item.text().replaceAll("\\s+", " ").strip();
+        int cut = textRoom;
+        if (Character.isHighSurrogate(flat.charAt(cut - 1))) {
+          cut--;
+        }
+        RecallItem shortened = item.withText(flat.substring(0, cut).stripTrailing() + "…");
+        lines.add(MemoryContextFence.line(shortened));
+        shown.add(shortened);
+      }
+      break;
+    }
+    return MemoryContextFence.wrap(lines);
+  }
+}
