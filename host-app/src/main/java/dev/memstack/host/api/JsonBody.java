@@ -8,7 +8,7 @@ import tools.jackson.databind.JsonNode;
  * checked for their JSON type here; their content is checked by the SPI records' constructors
  * through {@link #parse(String, Supplier)}.
  */
-final class JsonBody {
+public final class JsonBody {
 
   private final JsonNode node;
 
@@ -19,7 +19,7 @@ final class JsonBody {
   /**
    * @throws BadRequestException when the body is missing or not a JSON object
    */
-  static JsonBody of(JsonNode body) {
+  public static JsonBody of(JsonNode body) {
     if (body == null || body.isMissingNode() || body.isNull()) {
       throw new BadRequestException("body", "a JSON object request body is required");
     }
@@ -29,12 +29,12 @@ final class JsonBody {
     return new JsonBody(body);
   }
 
-  JsonNode node() {
+  public JsonNode node() {
     return node;
   }
 
   /** A string field that must be present (it may be empty). */
-  String requiredString(String field) {
+  public String requiredString(String field) {
     String value = optionalString(field);
     if (value == null) {
       throw new BadRequestException(field, field + " is required");
@@ -43,7 +43,7 @@ final class JsonBody {
   }
 
   /** A string field, or {@code null} when absent or JSON {@code null}. */
-  String optionalString(String field) {
+  public String optionalString(String field) {
     JsonNode value = node.get(field);
     if (value == null || value.isNull()) {
       return null;
@@ -55,7 +55,7 @@ final class JsonBody {
   }
 
   /** An integer field, or {@code fallback} when absent or JSON {@code null}. */
-  int optionalInt(String field, int fallback) {
+  public int optionalInt(String field, int fallback) {
     JsonNode value = node.get(field);
     if (value == null || value.isNull()) {
       return fallback;
@@ -67,7 +67,7 @@ final class JsonBody {
   }
 
   /** A boolean field, or {@code fallback} when absent or JSON {@code null}. */
-  boolean optionalBoolean(String field, boolean fallback) {
+  public boolean optionalBoolean(String field, boolean fallback) {
     JsonNode value = node.get(field);
     if (value == null || value.isNull()) {
       return fallback;
@@ -82,7 +82,7 @@ final class JsonBody {
    * Runs a parser (usually an SPI record constructor) and turns its {@link
    * IllegalArgumentException} or {@link NullPointerException} into a 400 naming {@code field}.
    */
-  static <T> T parse(String field, Supplier<T> parser) {
+  public static <T> T parse(String field, Supplier<T> parser) {
     try {
       return parser.get();
     } catch (IllegalArgumentException | NullPointerException e) {

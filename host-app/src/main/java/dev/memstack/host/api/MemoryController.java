@@ -263,7 +263,8 @@ public class MemoryController {
     return owner;
   }
 
-  static AgentId agent(String agentId) {
+  /** The agent id of a path, checked; a bad one answers 400 naming {@code agentId}. */
+  public static AgentId agent(String agentId) {
     return JsonBody.parse("agentId", () -> AgentId.of(agentId));
   }
 

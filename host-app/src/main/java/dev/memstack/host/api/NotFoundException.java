@@ -1,11 +1,11 @@
 package dev.memstack.host.api;
 
 /** An unknown plugin, provider or tool: answered with 404. */
-final class NotFoundException extends RuntimeException {
+public final class NotFoundException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
-  NotFoundException(String message) {
+  public NotFoundException(String message) {
     super(message);
   }
 }

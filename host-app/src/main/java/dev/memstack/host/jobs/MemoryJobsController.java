@@ -1,5 +1,10 @@
-package dev.memstack.host.api;
+package dev.memstack.host.jobs;
 
+import dev.memstack.host.api.BadRequestException;
+import dev.memstack.host.api.JsonBody;
+import dev.memstack.host.api.MemoryController;
+import dev.memstack.host.api.NotFoundException;
+import dev.memstack.host.api.ProviderFailedException;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.provider.StackMembers;
