@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -97,6 +98,9 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
    * already count a record that is still on its way to a lane.
    */
   private volatile long handedOut;
+
+  /** The durable position up to which the lanes were last woken. */
+  private final AtomicLong wokenAt = new AtomicLong();
 
   private OutboxEngine(
       Journal journal,
@@ -237,7 +241,7 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
         }
         handedOut = entry.position() + 1;
       }
-      awaitDurable(entry.position(), recipients);
+      awaitDurable(entry.position());
     } catch (IOException e) {
       log.error(
           "Could not write turn {} to the outbox journal at {}",
@@ -271,13 +275,22 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
     }
   }
 
-  private void awaitDurable(long position, List<String> recipients) throws IOException {
+  /**
+   * Waits until the record is durable, then wakes the lanes once per durable position reached (a
+   * group commit makes many records durable at once: their appenders do not each wake every lane).
+   */
+  private void awaitDurable(long position) throws IOException {
     journal.awaitDurable(position);
-    for (String id : recipients) {
-      Lane lane = lanes.get(id);
-      if (lane != null) {
-        lane.wake();
+    long durable = journal.durablePosition();
+    long seen = wokenAt.get();
+    while (durable > seen) {
+      if (wokenAt.compareAndSet(seen, durable)) {
+        for (Lane lane : lanes.values()) {
+          lane.wake();
+        }
+        return;
       }
+      seen = wokenAt.get();
     }
   }
 
@@ -353,7 +366,7 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
         }
         handedOut = entry.position() + 1;
       }
-      awaitDurable(entry.position(), recipients);
+      awaitDurable(entry.position());
     } catch (IOException e) {
       log.error(
           "Could not write the erasure of an owner to the outbox journal at {}",
