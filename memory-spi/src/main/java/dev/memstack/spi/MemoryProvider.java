@@ -27,6 +27,9 @@ import java.util.Set;
  *       otherwise handled like any call without an answer (left out of a recall, a turn retried
  *       later). {@link #callTool(ToolCall)} keeps its own error type: it reports this case as
  *       {@link ToolException.Kind#UNAVAILABLE}.
+ *   <li>The host never interrupts a provider call, also not when it stops: at shutdown, and when a
+ *       plugin is stopped or reloaded, it lets running calls finish (up to a grace period) and
+ *       calls {@link #close()} only after they have ended or the grace period has passed.
  *   <li>After {@link #close()} the host makes no further call; a call that does arrive must fail
  *       with {@link IllegalStateException}.
  * </ul>
