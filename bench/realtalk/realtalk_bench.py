@@ -306,8 +306,18 @@ def ingest(api, chats, agent, clients):
     print(f"ingest: {len(turns)} turns from {len(chats)} conversations, {clients} clients",
           flush=True)
     start = time.perf_counter()
+    # A conversation's turns are posted one after another, in order, as a chat client does (the
+    # clients work on different conversations at once): providers see each conversation in order.
+    conversations = {}
+    for turn in turns:
+        conversations.setdefault(turn["conversationId"], []).append(turn)
+
+    def post_all(conversation):
+        for turn in conversation:
+            post(turn)
+
     with concurrent.futures.ThreadPoolExecutor(clients) as pool:
-        list(pool.map(post, turns))
+        list(pool.map(post_all, conversations.values()))
     accepted = time.perf_counter() - start
     last_report = 0.0
     while True:

@@ -18,6 +18,13 @@ final class ConversationContexts {
   private static final int MAX_CONVERSATIONS = 10_000;
 
   private final int maxChars;
+  private final Map<String, String> lastTurn =
+      new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+          return size() > MAX_CONVERSATIONS;
+        }
+      };
   private final Map<String, String> last =
       new LinkedHashMap<>(256, 0.75f, true) {
         @Override
@@ -38,14 +45,36 @@ final class ConversationContexts {
     if (maxChars == 0) {
       return null;
     }
-    String key =
-        turn.agent().value() + "\u0000" + turn.owner().value() + "\u0000" + turn.conversationId();
+    String key = key(turn);
     String before = last.get(key);
     String message = turn.userMessage().strip();
     if (!message.isEmpty()) {
       last.put(key, cut(message));
     }
     return before;
+  }
+
+  /**
+   * The id of the turn delivered before {@code turn} in its conversation (per agent and owner), or
+   * {@code null} for the first one since start; then remembers {@code turn} as the one before the
+   * next. A turn delivered again (at least once) does not make itself its own predecessor.
+   */
+  synchronized String previousTurn(Turn turn) {
+    String key = key(turn);
+    String previous = lastTurn.get(key);
+    if (turn.turnId().equals(previous)) {
+      return null;
+    }
+    lastTurn.put(key, turn.turnId());
+    return previous;
+  }
+
+  private static String key(Turn turn) {
+    return turn.agent().value()
+        + "\u0000"
+        + turn.owner().value()
+        + "\u0000"
+        + turn.conversationId();
   }
 
   /** {@code record} with {@code context} in its metadata; unchanged for none or a reply record. */

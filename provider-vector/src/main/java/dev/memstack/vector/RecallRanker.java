@@ -2,10 +2,12 @@ package dev.memstack.vector;
 
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.vector.lifecycle.Lifecycle;
+import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryVectorStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -15,22 +17,24 @@ import org.springframework.ai.vectorstore.filter.Filter;
 
 /**
  * Hybrid ranking within a filter: the vector hits above the threshold and the BM25 hits are fused
- * by weighted reciprocal rank fusion, {@code Σ w / (k + rank)}, normalised so that an item ranked
- * first in both lists scores 1 (the relevance, 0..1), then multiplied by a mild recency factor
- * {@code 1 − r + r · 0.5^(age / half-life)} (0..1), with the lifecycle on by the record's weight
- * ({@link Lifecycle#rankFactor}, 0..1; 1 for records without lifecycle metadata), and for a request
- * with an owner by that owner's feedback factor {@code 1 + }{@value #FEEDBACK_BONUS}{@code · min(1,
- * log2(1 + n) / 4)} for the owner's feedback count {@code n} of the record (1 without feedback, at
- * most {@code 1 + }{@value #FEEDBACK_BONUS}, reached at {@value #FEEDBACK_SATURATION}
- * confirmations). The product is divided by that maximum, so the final score lies in [0, 1]: 1 is
- * an item ranked first by both searches, brand new, of full weight and with the most feedback.
- * Feedback only changes the order of two items whose scores without it differ by less than 3 % of
- * the larger: it orders near-ties and never lifts a clearly less relevant item above a more
- * relevant one (two adjacent ranks of one search list differ by more near the top: 1/(k+1) against
- * 1/(k+2) is 4.8 % at k = 20); it is the owner's own count, so another owner's feedback never
- * changes this ranking. Nothing here writes: being ranked is not evidence of being useful. Keyword
- * hits need no vector threshold: names, codes and rare words are what BM25 is for. Each result
- * carries the signals behind its rank.
+ * by weighted reciprocal rank fusion, {@code Σ w / (k + rank)}; to it is added {@code
+ * neighbour-weight} × the best such score among the candidates of its conversation neighbours (the
+ * turn before and the turns after it: a reply is found by the question it answered), and the sum is
+ * normalised so that an item ranked first in both lists next to a neighbour ranked so too scores 1
+ * (the relevance, 0..1), then multiplied by a mild recency factor {@code 1 − r + r · 0.5^(age /
+ * half-life)} (0..1), with the lifecycle on by the record's weight ({@link Lifecycle#rankFactor},
+ * 0..1; 1 for records without lifecycle metadata), and for a request with an owner by that owner's
+ * feedback factor {@code 1 + }{@value #FEEDBACK_BONUS}{@code · min(1, log2(1 + n) / 4)} for the
+ * owner's feedback count {@code n} of the record (1 without feedback, at most {@code 1 + }{@value
+ * #FEEDBACK_BONUS}, reached at {@value #FEEDBACK_SATURATION} confirmations). The product is divided
+ * by that maximum, so the final score lies in [0, 1]: 1 is an item ranked first by both searches,
+ * brand new, of full weight and with the most feedback. Feedback only changes the order of two
+ * items whose scores without it differ by less than 3 % of the larger: it orders near-ties and
+ * never lifts a clearly less relevant item above a more relevant one (two adjacent ranks of one
+ * search list differ by more near the top: 1/(k+1) against 1/(k+2) is 4.8 % at k = 20); it is the
+ * owner's own count, so another owner's feedback never changes this ranking. Nothing here writes:
+ * being ranked is not evidence of being useful. Keyword hits need no vector threshold: names, codes
+ * and rare words are what BM25 is for. Each result carries the signals behind its rank.
  */
 final class RecallRanker {
 
@@ -131,16 +135,21 @@ final class RecallRanker {
         owner == null || byId.isEmpty() ? Map.of() : store.feedback(owner, byId.keySet());
 
     double k = settings.rrfK();
-    double best = (settings.vectorWeight() + settings.keywordWeight()) / (k + 1);
-    List<Ranked> ranked = new ArrayList<>(byId.size());
+    double lift = settings.neighbourWeight();
+    double best = (settings.vectorWeight() + settings.keywordWeight()) / (k + 1) * (1 + lift);
     for (Candidate c : byId.values()) {
-      double fused = 0;
       if (c.vectorRank > 0) {
-        fused += settings.vectorWeight() / (k + c.vectorRank);
+        c.own += settings.vectorWeight() / (k + c.vectorRank);
       }
       if (c.keywordRank > 0) {
-        fused += settings.keywordWeight() / (k + c.keywordRank);
+        c.own += settings.keywordWeight() / (k + c.keywordRank);
       }
+    }
+    Map<String, Double> neighbours = lift == 0 ? Map.of() : neighbourScores(byId.values());
+    List<Ranked> ranked = new ArrayList<>(byId.size());
+    for (Candidate c : byId.values()) {
+      double neighbour = neighbours.getOrDefault(c.document.getId(), 0.0);
+      double fused = c.own + lift * neighbour;
       double recency = recency(c.document, now);
       Map<String, Object> metadata = c.document.getMetadata();
       double weight = lifecycle ? Lifecycle.rankFactor(metadata) : 1.0;
@@ -155,6 +164,9 @@ final class RecallRanker {
       if (c.keywordRank > 0) {
         signals.put("keyword_score", format(c.keywordScore));
         signals.put("keyword_rank", Integer.toString(c.keywordRank));
+      }
+      if (neighbour > 0) {
+        signals.put("neighbour", format(neighbour / best));
       }
       signals.put("fused", format(fused / best));
       signals.put("recency", format(recency));
@@ -172,6 +184,49 @@ final class RecallRanker {
             .reversed()
             .thenComparing(r -> r.document().getId()));
     return ranked.size() > limit ? List.copyOf(ranked.subList(0, limit)) : ranked;
+  }
+
+  /**
+   * For each candidate, the best own score among the candidates of its conversation neighbours: the
+   * turn before it ({@link MemoryRecord#PREVIOUS_TURN}) and the turns whose turn before is its
+   * turn. Only candidates count: no extra search is made.
+   */
+  private static Map<String, Double> neighbourScores(Iterable<Candidate> candidates) {
+    Map<String, Double> bestOfTurn = new HashMap<>();
+    for (Candidate c : candidates) {
+      String turn = turnOf(c);
+      if (turn != null) {
+        bestOfTurn.merge(turn, c.own, Math::max);
+      }
+    }
+    Map<String, Double> bestAfter = new HashMap<>(); // turn -> best own score of the turns after it
+    for (Candidate c : candidates) {
+      Object previous = c.document.getMetadata().get(MemoryRecord.PREVIOUS_TURN);
+      if (previous instanceof String p && !p.isEmpty()) {
+        bestAfter.merge(p, c.own, Math::max);
+      }
+    }
+    Map<String, Double> scores = new HashMap<>();
+    for (Candidate c : candidates) {
+      double best = 0;
+      Object previous = c.document.getMetadata().get(MemoryRecord.PREVIOUS_TURN);
+      if (previous instanceof String p && !p.isEmpty()) {
+        best = Math.max(best, bestOfTurn.getOrDefault(p, 0.0));
+      }
+      String turn = turnOf(c);
+      if (turn != null) {
+        best = Math.max(best, bestAfter.getOrDefault(turn, 0.0));
+      }
+      if (best > 0) {
+        scores.put(c.document.getId(), best);
+      }
+    }
+    return scores;
+  }
+
+  private static String turnOf(Candidate c) {
+    Object turn = c.document.getMetadata().get(MemoryVectorStore.TURN);
+    return turn instanceof String s && !s.isEmpty() ? s : null;
   }
 
   private double recency(Document document, Instant now) {
@@ -198,6 +253,7 @@ final class RecallRanker {
     int keywordRank;
     Double vectorScore;
     Double keywordScore;
+    double own;
 
     Candidate(Document document) {
       this.document = document;

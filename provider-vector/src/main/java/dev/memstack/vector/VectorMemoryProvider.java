@@ -282,9 +282,14 @@ public final class VectorMemoryProvider implements MemoryProvider {
         new LinkedHashMap<>(); // by id: a turn sent twice counts once
     for (Turn turn : turns) {
       String before = contexts.before(turn);
+      String previousTurn = contexts.previousTurn(turn);
       for (MemoryRecord record :
           MemoryTexts.turnRecords(turn, settings.capture(), settings.chunkSize())) {
-        records.putIfAbsent(record.id(), ConversationContexts.withContext(record, before));
+        MemoryRecord linked =
+            previousTurn == null
+                ? record
+                : record.withExtra(MemoryRecord.PREVIOUS_TURN, previousTurn);
+        records.putIfAbsent(record.id(), ConversationContexts.withContext(linked, before));
       }
     }
     if (records.isEmpty()) {

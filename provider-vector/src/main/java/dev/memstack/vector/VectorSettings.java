@@ -30,6 +30,10 @@ import java.util.Set;
  * @param candidates fewest hits taken from each of the vector and the keyword search before fusing;
  *     a floor well above what a context call asks for keeps an item's place independent of the
  *     limit
+ * @param neighbourWeight how much of the best fused score among a candidate's conversation
+ *     neighbours (the turn before and the turn after it, when they are candidates too) is added to
+ *     its own: a reply is lifted by the question it answered and the other way round; 0 turns it
+ *     off
  */
 public record VectorSettings(
     String store,
@@ -46,7 +50,8 @@ public record VectorSettings(
     int embedBatchSize,
     double dedupeThreshold,
     int contextChars,
-    int candidates) {
+    int candidates,
+    double neighbourWeight) {
 
   /** What a turn becomes. */
   public enum Capture {
@@ -73,7 +78,8 @@ public record VectorSettings(
           "embed-batch-size",
           "dedupe-threshold",
           "context-chars",
-          "candidates");
+          "candidates",
+          "neighbour-weight");
 
   /** Parses and checks the provider's keys of {@code config}. */
   public static VectorSettings from(ProviderConfig config) {
@@ -98,13 +104,14 @@ public record VectorSettings(
         range(config, "threshold", 0.3, -1, 1),
         vectorWeight,
         keywordWeight,
-        config.integer("rrf-k", 10, 1, 1000),
+        config.integer("rrf-k", 5, 1, 1000),
         range(config, "recency-weight", 0.05, 0, 1),
         halfLife,
         config.integer("embed-batch-size", 32, 1, 1024),
         range(config, "dedupe-threshold", 0.95, 0.5, 1),
         config.integer("context-chars", 0, 0, 4000),
-        config.integer("candidates", 200, 10, 2000));
+        config.integer("candidates", 200, 10, 2000),
+        range(config, "neighbour-weight", 0.55, 0, 1));
   }
 
   private static double range(

@@ -287,6 +287,51 @@ public abstract class VectorMemoryProviderContract {
   @DisplayName("Recall")
   class Recalling {
 
+    private Turn said(String turnId, String conversation, String text) {
+      clock.advance(Duration.ofMinutes(1));
+      return new Turn(
+          turnId, AGENT, USER_1, conversation, text, "", TriggerSource.WEB, clock.instant());
+    }
+
+    private int place(List<RecallItem> items, String needle) {
+      for (int i = 0; i < items.size(); i++) {
+        if (items.get(i).text().contains(needle)) {
+          return i;
+        }
+      }
+      return -1;
+    }
+
+    @Test
+    @DisplayName("lifts a memory whose conversation neighbour matches the query too")
+    void liftsAMemoryWhoseConversationNeighbourMatches() {
+      MemoryProvider provider = provider();
+      // one by one: a batch becomes searchable within a second, a single turn at once
+      provider.syncTurn(said("n-1", "walks", "Our beagle Biscuit came home with us in May"));
+      provider.syncTurn(said("n-2", "walks", "She runs along the river park every morning"));
+      provider.syncTurn(said("n-3", "city", "The river park downtown opened a new fountain"));
+
+      List<RecallItem> items = recall(provider, AGENT, USER_1, "Biscuit river park");
+
+      int neighbour = place(items, "She runs along");
+      int stranger = place(items, "fountain");
+      assertThat(neighbour).isNotNegative().isLessThan(stranger);
+      assertThat(items.get(neighbour).metadata()).containsKey("signal.neighbour");
+      assertThat(items.get(stranger).metadata()).doesNotContainKey("signal.neighbour");
+    }
+
+    @Test
+    @DisplayName("neighbour-weight 0 leaves neighbours out of the rank")
+    void neighbourWeightZeroLeavesNeighboursOut() {
+      MemoryProvider provider = provider(Map.of("neighbour-weight", "0"), embedder);
+      provider.syncTurn(said("n-1", "walks", "Our beagle Biscuit came home with us in May"));
+      provider.syncTurn(said("n-2", "walks", "She runs along the river park every morning"));
+
+      assertThat(recall(provider, AGENT, USER_1, "Biscuit river park"))
+          .isNotEmpty()
+          .allSatisfy(item -> assertThat(item.metadata()).doesNotContainKey("signal.neighbour"));
+    }
+
     @Test
     @DisplayName("returns an owner's memory to that owner only, and survives a restart")
     void returnsAnOwnersMemoryToThatOwnerOnly() {

@@ -140,6 +140,13 @@ public record MemoryRecord(
   public static final String CONTEXT = "context";
 
   /**
+   * Metadata key: the id of the turn before this record's turn in its conversation, as delivered
+   * (absent for a conversation's first turn since the provider started); ranking lifts conversation
+   * neighbours by it.
+   */
+  public static final String PREVIOUS_TURN = "previous_turn";
+
+  /**
    * What the store embeds: the context, when there is one, on the line before the text. Recall
    * finds a message by what it answered ("Yes, twice!" after "Have you been to Turks and Caicos?")
    * and still returns the message alone.
