@@ -1,6 +1,5 @@
 package dev.memstack.host.security;
 
-import dev.memstack.host.api.ApiError;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -116,10 +115,15 @@ public final class BearerTokenFilter extends OncePerRequestFilter {
     response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
     response.setHeader(HttpHeaders.WWW_AUTHENTICATE, challenge);
     response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-    response
-        .getOutputStream()
-        .write(json.writeValueAsBytes(new ApiError(ApiError.UNAUTHORIZED, null, message)));
+    response.getOutputStream().write(json.writeValueAsBytes(new Refusal("unauthorized", message)));
   }
+
+  /**
+   * The body of a refusal, the shape of the REST API's error body ({@code
+   * dev.memstack.host.api.ApiError}) without a field; written here so that security does not depend
+   * on the api package.
+   */
+  private record Refusal(String error, String message) {}
 
   /** The request as seen past this filter: its caller is the principal. */
   private static final class CallerRequest extends HttpServletRequestWrapper {
