@@ -3,9 +3,6 @@ package dev.memstack.builtin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.RecallItem;
@@ -27,12 +24,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /** A builtin provider over a temporary directory, with helpers to call tools and look at disk. */
 final class Fixture implements AutoCloseable {
 
   static final Instant START = Instant.parse("2026-04-01T09:30:00Z");
-  static final ObjectMapper JSON = new ObjectMapper();
+  static final JsonMapper JSON = JsonMapper.builder().build();
 
   final Path dataDir;
   final MutableClock clock;
@@ -82,7 +82,7 @@ final class Fixture implements AutoCloseable {
                 json(arguments)));
     try {
       return JSON.readTree(answer);
-    } catch (JsonProcessingException e) {
+    } catch (JacksonException e) {
       throw new AssertionError("tool answer is not JSON: " + answer, e);
     }
   }
@@ -120,11 +120,7 @@ final class Fixture implements AutoCloseable {
   }
 
   static String json(Map<String, ?> arguments) {
-    try {
-      return JSON.writeValueAsString(arguments);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException(e);
-    }
+    return JSON.writeValueAsString(arguments);
   }
 
   /** Every file and directory under the data directory with a hash of its content. */

@@ -2,7 +2,6 @@ package dev.memstack.builtin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.memstack.spi.ToolException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -22,6 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 @DisplayName("Memory snapshots")
 class SnapshotToolsTest {
@@ -48,10 +48,10 @@ class SnapshotToolsTest {
     write("a1", "scratch.md", "not in snapshots");
 
     JsonNode exported = fx.tool("a1", null, "export_workspace_memory", Map.of());
-    byte[] zip = Base64.getDecoder().decode(exported.path("zipBase64").asText());
+    byte[] zip = Base64.getDecoder().decode(exported.path("zipBase64").asString());
     Map<String, String> entries = unzip(zip);
 
-    assertThat(exported.path("contentType").asText()).isEqualTo("application/zip");
+    assertThat(exported.path("contentType").asString()).isEqualTo("application/zip");
     assertThat(exported.path("count").asInt()).isEqualTo(6);
     assertThat(entries.keySet())
         .containsExactlyInAnyOrder(
@@ -63,7 +63,7 @@ class SnapshotToolsTest {
             "KNOWLEDGE.md",
             "memory/2026-03-30.md");
     JsonNode manifest = Fixture.JSON.readTree(entries.get("manifest.json"));
-    assertThat(manifest.path("agentId").asText()).isEqualTo("a1");
+    assertThat(manifest.path("agentId").asString()).isEqualTo("a1");
     assertThat(manifest.path("files")).hasSize(6);
 
     JsonNode preview =
@@ -71,7 +71,7 @@ class SnapshotToolsTest {
             "b2",
             null,
             "import_workspace_memory",
-            Map.of("zipBase64", exported.path("zipBase64").asText(), "preview", true));
+            Map.of("zipBase64", exported.path("zipBase64").asString(), "preview", true));
     assertThat(preview.path("applied").asBoolean()).isFalse();
     assertThat(actions(preview))
         .containsExactly(
@@ -88,7 +88,7 @@ class SnapshotToolsTest {
             "b2",
             null,
             "import_workspace_memory",
-            Map.of("zipBase64", exported.path("zipBase64").asText(), "preview", false));
+            Map.of("zipBase64", exported.path("zipBase64").asString(), "preview", false));
     assertThat(applied.path("applied").asBoolean()).isTrue();
     assertThat(actions(applied)).isEqualTo(actions(preview));
     for (String name :
@@ -111,7 +111,7 @@ class SnapshotToolsTest {
             "b2",
             null,
             "import_workspace_memory",
-            Map.of("zipBase64", exported.path("zipBase64").asText()));
+            Map.of("zipBase64", exported.path("zipBase64").asString()));
     assertThat(again.path("skipped").asInt()).isEqualTo(6);
   }
 
@@ -133,7 +133,7 @@ class SnapshotToolsTest {
 
     assertThat(actions(preview))
         .containsExactly("KNOWLEDGE.md=skip", "MEMORY.md=update", "memory/2026-01-02.md=create");
-    assertThat(preview.path("ignored").findValuesAsText("name"))
+    assertThat(preview.path("ignored").findValuesAsString("name"))
         .containsExactly("notes/other.md", "run.sh");
     assertThat(fx.tree()).isEqualTo(before);
   }
@@ -247,7 +247,7 @@ class SnapshotToolsTest {
     JsonNode exported =
         fx.tool("a1", "user:1", "export_workspace_memory", Map.of("scope", "personal"));
 
-    assertThat(unzip(Base64.getDecoder().decode(exported.path("zipBase64").asText())).keySet())
+    assertThat(unzip(Base64.getDecoder().decode(exported.path("zipBase64").asString())).keySet())
         .containsExactlyInAnyOrder("manifest.json", "memory/2026-04-01.md");
     fx.tool(
         "a2",
@@ -255,7 +255,7 @@ class SnapshotToolsTest {
         "import_workspace_memory",
         Map.of(
             "zipBase64",
-            exported.path("zipBase64").asText(),
+            exported.path("zipBase64").asString(),
             "preview",
             false,
             "scope",
@@ -275,7 +275,7 @@ class SnapshotToolsTest {
   private static List<String> actions(JsonNode answer) {
     List<String> actions = new ArrayList<>();
     for (JsonNode entry : answer.path("entries")) {
-      actions.add(entry.path("filename").asText() + "=" + entry.path("action").asText());
+      actions.add(entry.path("filename").asString() + "=" + entry.path("action").asString());
     }
     return actions;
   }

@@ -3,7 +3,6 @@ package dev.memstack.builtin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
 import dev.memstack.spi.OwnerKey;
@@ -23,6 +22,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 class WorkspaceMemoryProviderTest {
 
@@ -65,9 +65,9 @@ class WorkspaceMemoryProviderTest {
       assertThat(answer.path("count").asInt()).isEqualTo(4);
       List<String> names = new ArrayList<>();
       for (JsonNode file : answer.path("files")) {
-        names.add(file.path("filename").asText());
+        names.add(file.path("filename").asString());
         assertThat(file.path("enabled").asBoolean()).isTrue();
-        assertThat(file.path("scope").asText()).isEqualTo("team");
+        assertThat(file.path("scope").asString()).isEqualTo("team");
         assertThat(file.path("fileSize").asLong()).isPositive();
       }
       assertThat(names).containsExactly("AGENTS.md", "SOUL.md", "PROFILE.md", "MEMORY.md");
@@ -127,9 +127,9 @@ class WorkspaceMemoryProviderTest {
       JsonNode hits =
           fx.tool("a1", "user:1", "search_workspace_memory", Map.of("query", "Biscuit"));
       assertThat(hits.path("count").asInt()).isPositive();
-      assertThat(hits.path("hits").get(0).path("filename").asText())
+      assertThat(hits.path("hits").get(0).path("filename").asString())
           .isEqualTo("memory/2026-04-01.md");
-      assertThat(hits.path("hits").get(0).path("scope").asText()).isEqualTo("personal");
+      assertThat(hits.path("hits").get(0).path("scope").asString()).isEqualTo("personal");
       assertThat(
               fx.tool("a1", "user:2", "search_workspace_memory", Map.of("query", "Biscuit"))
                   .path("count")
@@ -148,7 +148,7 @@ class WorkspaceMemoryProviderTest {
               "user:1",
               "read_workspace_memory_file",
               Map.of("filename", "memory/2026-04-01.md"));
-      assertThat(read.path("scope").asText()).isEqualTo("personal");
+      assertThat(read.path("scope").asString()).isEqualTo("personal");
       assertThat(read.path("enabled").asBoolean()).isFalse();
       assertThat(fx.provider.systemPromptBlock(AgentId.of("a1"))).doesNotContain("tangerine");
     }
@@ -233,9 +233,9 @@ class WorkspaceMemoryProviderTest {
 
       assertThat(answer.path("count").asInt()).isEqualTo(1);
       JsonNode hit = answer.path("hits").get(0);
-      assertThat(hit.path("filename").asText()).isEqualTo("MEMORY.md");
+      assertThat(hit.path("filename").asString()).isEqualTo("MEMORY.md");
       assertThat(hit.path("line").asInt()).isEqualTo(4);
-      assertThat(hit.path("snippet").asText()).contains("手冲咖啡");
+      assertThat(hit.path("snippet").asString()).contains("手冲咖啡");
       assertThat(fx.provider.systemPromptBlock(AgentId.of("a1"))).contains("手冲咖啡");
       assertThat(fx.recall("a1", "user:9", "咖啡", 5))
           .as("an enabled file is in the system prompt already, so recall leaves it out")
@@ -271,12 +271,12 @@ class WorkspaceMemoryProviderTest {
 
       JsonNode hits = fx.tool("a1", null, "search_workspace_memory", Map.of("query", "pelican"));
 
-      assertThat(hits.path("hits").get(0).path("filename").asText()).isEqualTo("MEMORY.md");
-      assertThat(hits.path("hits").get(1).path("filename").asText())
+      assertThat(hits.path("hits").get(0).path("filename").asString()).isEqualTo("MEMORY.md");
+      assertThat(hits.path("hits").get(1).path("filename").asString())
           .isEqualTo("memory/2026-03-01.md");
       assertThat(hits.path("hits").get(0).path("score").asDouble())
           .isGreaterThan(hits.path("hits").get(1).path("score").asDouble());
-      String snippet = hits.path("hits").get(0).path("snippet").asText();
+      String snippet = hits.path("hits").get(0).path("snippet").asString();
       assertThat(snippet).contains("pelican");
       assertThat(snippet.replace("…", "")).hasSize(80);
     }
@@ -354,7 +354,7 @@ class WorkspaceMemoryProviderTest {
       assertThat(first.path("overwritten").asBoolean()).isFalse();
       assertThat(first.path("enabled").asBoolean()).isFalse();
       assertThat(first.path("bytesWritten").asInt()).isEqualTo(6);
-      assertThat(first.path("message").asText()).isEqualTo("workspace memory file created");
+      assertThat(first.path("message").asString()).isEqualTo("workspace memory file created");
       assertThat(second.path("created").asBoolean()).isFalse();
       assertThat(second.path("overwritten").asBoolean()).isTrue();
       assertThat(fx.read("agents/a1/notes/ideas.md")).isEqualTo("héllo");
@@ -450,9 +450,9 @@ class WorkspaceMemoryProviderTest {
               "write_workspace_memory_file",
               Map.of("filename", "SOUL.md", "content", "# Soul\n"));
 
-      assertThat(profile.path("scope").asText()).isEqualTo("personal");
+      assertThat(profile.path("scope").asString()).isEqualTo("personal");
       assertThat(profile.path("enabled").asBoolean()).isTrue();
-      assertThat(shared.path("scope").asText()).isEqualTo("team");
+      assertThat(shared.path("scope").asString()).isEqualTo("team");
       assertThat(fx.read("agents/a1/owners/user%3A1/PROFILE.md")).isEqualTo("# Me\n");
       assertThat(fx.read("agents/a1/PROFILE.md")).startsWith("# PROFILE.md");
       JsonNode list = fx.tool("a1", "user:1", "list_workspace_memory_files", Map.of());
@@ -527,7 +527,7 @@ class WorkspaceMemoryProviderTest {
               "dreaming_status");
       for (ToolSpec tool : tools) {
         JsonNode schema = readJson(tool.inputSchema());
-        assertThat(schema.path("type").asText()).isEqualTo("object");
+        assertThat(schema.path("type").asString()).isEqualTo("object");
         assertThat(schema.path("properties").has("ownerKey")).isTrue();
       }
     }

@@ -1,6 +1,5 @@
 package dev.memstack.mem0;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -11,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Reads the answer shapes of every Mem0 server generation. Search answers come as {@code
@@ -142,10 +142,10 @@ final class Mem0Answers {
       return null;
     }
     JsonNode value = node.get(field);
-    if (value == null || value.isNull() || value.isContainerNode()) {
+    if (value == null || value.isNull() || value.isContainer()) {
       return null;
     }
-    return value.asText();
+    return value.asString();
   }
 
   private static Double score(JsonNode value) {
@@ -155,9 +155,9 @@ final class Mem0Answers {
     double score;
     if (value.isNumber()) {
       score = value.asDouble();
-    } else if (value.isTextual()) {
+    } else if (value.isString()) {
       try {
-        score = Double.parseDouble(value.asText().trim());
+        score = Double.parseDouble(value.asString().trim());
       } catch (NumberFormatException e) {
         return null;
       }
@@ -198,7 +198,7 @@ final class Mem0Answers {
     for (Map.Entry<String, JsonNode> field : metadata.properties()) {
       JsonNode value = field.getValue();
       if (value != null && value.isValueNode() && !value.isNull()) {
-        out.put(field.getKey(), value.asText());
+        out.put(field.getKey(), value.asString());
       }
     }
     return out;

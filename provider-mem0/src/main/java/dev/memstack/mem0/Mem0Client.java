@@ -1,12 +1,5 @@
 package dev.memstack.mem0;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.NullNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memstack.spi.ProviderUnavailableException;
 import dev.memstack.support.CircuitBreaker;
 import java.io.IOException;
@@ -35,6 +28,13 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.NullNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * HTTP client of one Mem0 server, in either {@link Mem0Flavor}: the JDK {@link HttpClient}
@@ -73,7 +73,7 @@ final class Mem0Client implements AutoCloseable {
   private final String instanceId;
   private final Mem0Settings settings;
   private final String apiKeyName;
-  private final ObjectMapper json;
+  private final JsonMapper json;
   private final ExecutorService executor;
   private final HttpClient http;
   private final CircuitBreaker breaker;
@@ -88,7 +88,7 @@ final class Mem0Client implements AutoCloseable {
     this.instanceId = instanceId;
     this.settings = settings;
     this.apiKeyName = apiKeyName;
-    this.json = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    this.json = JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
     AtomicInteger threads = new AtomicInteger();
     ClassLoader pluginLoader = Mem0Client.class.getClassLoader();
     this.executor =
@@ -111,7 +111,7 @@ final class Mem0Client implements AutoCloseable {
         new CircuitBreaker(settings.breakerFailureThreshold(), settings.breakerOpen(), nanoTime);
   }
 
-  ObjectMapper json() {
+  JsonMapper json() {
     return json;
   }
 
@@ -428,7 +428,7 @@ final class Mem0Client implements AutoCloseable {
       byte[] bytes;
       try {
         bytes = json.writeValueAsBytes(body);
-      } catch (JsonProcessingException e) {
+      } catch (JacksonException e) {
         throw new IllegalStateException("cannot write a Mem0 request body", e);
       }
       request
@@ -527,7 +527,7 @@ final class Mem0Client implements AutoCloseable {
     }
     try {
       return json.readTree(bytes);
-    } catch (IOException e) {
+    } catch (JacksonException e) {
       String requestId = requestId(response.headers(), null);
       String start = clip(new String(bytes, 0, Math.min(bytes.length, 40), StandardCharsets.UTF_8));
       throw notJson(operation, response.statusCode(), requestId, bytes.length, start);
@@ -561,7 +561,7 @@ final class Mem0Client implements AutoCloseable {
     if (bytes != null && bytes.length > 0) {
       try {
         error = json.readTree(bytes);
-      } catch (IOException e) {
+      } catch (JacksonException e) {
         error = null;
       }
     }
@@ -613,7 +613,7 @@ final class Mem0Client implements AutoCloseable {
       if (value == null || value.isNull()) {
         continue;
       }
-      return clip(value.isTextual() ? value.asText() : value.toString());
+      return clip(value.isString() ? value.asString() : value.toString());
     }
     return null;
   }

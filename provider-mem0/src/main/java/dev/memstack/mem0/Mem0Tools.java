@@ -1,18 +1,18 @@
 package dev.memstack.mem0;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ProviderUnavailableException;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
-import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The agent-callable tools {@code mem0_search} and {@code mem0_add}. Both act for the call's owner
@@ -52,7 +52,7 @@ final class Mem0Tools {
   private final String providerId;
   private final Mem0Settings settings;
   private final Mem0Client client;
-  private final ObjectMapper json;
+  private final JsonMapper json;
 
   Mem0Tools(String providerId, Mem0Settings settings, Mem0Client client) {
     this.providerId = providerId;
@@ -172,7 +172,7 @@ final class Mem0Tools {
     JsonNode arguments;
     try {
       arguments = json.readTree(call.arguments());
-    } catch (IOException e) {
+    } catch (JacksonException e) {
       throw invalid(call, "arguments are not valid JSON");
     }
     if (arguments == null || !arguments.isObject()) {
@@ -183,8 +183,8 @@ final class Mem0Tools {
 
   private static void allowOnly(ToolCall call, JsonNode arguments, Set<String> allowed) {
     arguments
-        .fieldNames()
-        .forEachRemaining(
+        .propertyNames()
+        .forEach(
             name -> {
               if (!allowed.contains(name)) {
                 throw invalid(call, "unknown argument '" + Mem0Client.clip(name) + "'");
@@ -194,10 +194,10 @@ final class Mem0Tools {
 
   private static String requiredText(ToolCall call, JsonNode arguments, String name) {
     JsonNode value = arguments.get(name);
-    if (value == null || !value.isTextual() || value.asText().isBlank()) {
+    if (value == null || !value.isString() || value.asString().isBlank()) {
       throw invalid(call, name + " is required and must be a non-empty string");
     }
-    String text = value.asText().strip();
+    String text = value.asString().strip();
     if (text.length() > MAX_TEXT) {
       throw invalid(call, name + " is longer than " + MAX_TEXT + " characters");
     }

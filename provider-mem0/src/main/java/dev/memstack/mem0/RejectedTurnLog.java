@@ -1,8 +1,5 @@
 package dev.memstack.mem0;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Turn;
 import java.io.IOException;
@@ -16,6 +13,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Turns the server refused for good (400, 413, 422): sending them again would fail the same way
@@ -29,10 +30,10 @@ final class RejectedTurnLog {
   static final String FILE_NAME = "rejected-turns.jsonl";
 
   private final Path file;
-  private final ObjectMapper json;
+  private final JsonMapper json;
   private final AtomicLong sinceStart = new AtomicLong();
 
-  RejectedTurnLog(Path directory, ObjectMapper json) {
+  RejectedTurnLog(Path directory, JsonMapper json) {
     this.file = directory.resolve(FILE_NAME);
     this.json = json;
   }
@@ -88,11 +89,11 @@ final class RejectedTurnLog {
         JsonNode node;
         try {
           node = json.readTree(line);
-        } catch (IOException e) {
+        } catch (JacksonException e) {
           kept.add(line);
           continue;
         }
-        if (owner.value().equals(node.path("owner").asText(null))) {
+        if (owner.value().equals(node.path("owner").asString(null))) {
           removed++;
         } else {
           kept.add(line);

@@ -11,7 +11,6 @@ import static dev.memstack.mem0.TestSupport.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.memstack.spi.Capability;
 import dev.memstack.spi.ProviderHealth;
 import dev.memstack.spi.Recall;
@@ -29,6 +28,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 @DisplayName("Against the current OSS server")
 class CurrentOssServerTest {
@@ -61,11 +61,11 @@ class CurrentOssServerTest {
     assertThat(search.header("Authorization")).isNull();
     assertThat(search.header("Content-Type")).isEqualTo("application/json");
     JsonNode body = search.body();
-    assertThat(body.get("query").asText()).isEqualTo("what tea do I like?");
-    assertThat(body.get("user_id").asText()).isEqualTo("user:1");
-    assertThat(body.get("agent_id").asText()).isEqualTo("helper");
-    assertThat(body.get("filters").get("user_id").asText()).isEqualTo("user:1");
-    assertThat(body.get("filters").get("agent_id").asText()).isEqualTo("helper");
+    assertThat(body.get("query").asString()).isEqualTo("what tea do I like?");
+    assertThat(body.get("user_id").asString()).isEqualTo("user:1");
+    assertThat(body.get("agent_id").asString()).isEqualTo("helper");
+    assertThat(body.get("filters").get("user_id").asString()).isEqualTo("user:1");
+    assertThat(body.get("filters").get("agent_id").asString()).isEqualTo("helper");
     assertThat(body.get("top_k").asInt()).isEqualTo(3);
     assertThat(body.get("limit").asInt()).isEqualTo(3);
     assertThat(body.has("threshold")).as("threshold only when configured").isFalse();
@@ -189,21 +189,21 @@ class CurrentOssServerTest {
     FakeMem0Server.Request add = server.last("POST", "/memories");
     assertThat(add.header("X-API-Key")).isEqualTo(KEY);
     JsonNode body = add.body();
-    assertThat(body.get("user_id").asText()).isEqualTo("user:1");
-    assertThat(body.get("agent_id").asText()).isEqualTo("helper");
+    assertThat(body.get("user_id").asString()).isEqualTo("user:1");
+    assertThat(body.get("agent_id").asString()).isEqualTo("helper");
     assertThat(body.has("run_id")).isFalse();
     assertThat(body.get("infer").asBoolean()).isTrue();
     JsonNode messages = body.get("messages");
     assertThat(messages).hasSize(2);
-    assertThat(messages.get(0).get("role").asText()).isEqualTo("user");
-    assertThat(messages.get(0).get("content").asText()).isEqualTo("I moved to Lisbon");
-    assertThat(messages.get(1).get("role").asText()).isEqualTo("assistant");
-    assertThat(messages.get(1).get("content").asText()).isEqualTo("Noted, Lisbon it is.");
+    assertThat(messages.get(0).get("role").asString()).isEqualTo("user");
+    assertThat(messages.get(0).get("content").asString()).isEqualTo("I moved to Lisbon");
+    assertThat(messages.get(1).get("role").asString()).isEqualTo("assistant");
+    assertThat(messages.get(1).get("content").asString()).isEqualTo("Noted, Lisbon it is.");
     JsonNode metadata = body.get("metadata");
-    assertThat(metadata.get("conversation_id").asText()).isEqualTo("conv-7");
-    assertThat(metadata.get("turn_id").asText()).isEqualTo("turn-1");
-    assertThat(metadata.get("memstack_agent").asText()).isEqualTo("helper");
-    assertThat(metadata.get("trigger_source").asText()).isEqualTo("web");
+    assertThat(metadata.get("conversation_id").asString()).isEqualTo("conv-7");
+    assertThat(metadata.get("turn_id").asString()).isEqualTo("turn-1");
+    assertThat(metadata.get("memstack_agent").asString()).isEqualTo("helper");
+    assertThat(metadata.get("trigger_source").asString()).isEqualTo("web");
     assertThat(server.memoriesOf("user:1")).extracting(m -> m.text).contains("I moved to Lisbon");
   }
 
@@ -214,7 +214,7 @@ class CurrentOssServerTest {
 
     JsonNode messages = server.last("POST", "/memories").body().get("messages");
     assertThat(messages).hasSize(1);
-    assertThat(messages.get(0).get("role").asText()).isEqualTo("user");
+    assertThat(messages.get(0).get("role").asString()).isEqualTo("user");
   }
 
   @Test
@@ -309,8 +309,8 @@ class CurrentOssServerTest {
                 AGENT, USER_1, "mem0_add", "{\"text\":\"Allergic to peanuts\",\"infer\":false}"));
     assertThat(added).contains("\"accepted\":true").contains("\"event\":\"ADD\"");
     JsonNode add = server.last("POST", "/memories").body();
-    assertThat(add.get("user_id").asText()).isEqualTo("user:1");
-    assertThat(add.get("agent_id").asText()).isEqualTo("helper");
+    assertThat(add.get("user_id").asString()).isEqualTo("user:1");
+    assertThat(add.get("agent_id").asString()).isEqualTo("helper");
     assertThat(add.get("infer").asBoolean()).isFalse();
 
     String found =

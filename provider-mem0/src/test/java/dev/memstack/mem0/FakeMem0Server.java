@@ -1,9 +1,5 @@
 package dev.memstack.mem0;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -30,6 +26,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A Mem0 server on loopback that answers like one of three server generations, really stores what
@@ -108,7 +108,7 @@ final class FakeMem0Server implements AutoCloseable {
     }
   }
 
-  static final ObjectMapper JSON = new ObjectMapper();
+  static final JsonMapper JSON = JsonMapper.builder().build();
 
   static {
     // Like uvicorn: no Nagle delay, or every answer waits ~40 ms for a delayed ACK on loopback.
@@ -349,7 +349,7 @@ final class FakeMem0Server implements AutoCloseable {
     ObjectNode answer = JSON.createObjectNode();
     ArrayNode results = answer.putArray("results");
     for (JsonNode message : body.path("messages")) {
-      String content = message.path("content").asText("");
+      String content = message.path("content").asString("");
       if (content.isBlank()) {
         continue;
       }
@@ -415,7 +415,7 @@ final class FakeMem0Server implements AutoCloseable {
         return;
       }
     }
-    String query = body.path("query").asText("");
+    String query = body.path("query").asString("");
     List<Map.Entry<Stored, Double>> hits = new ArrayList<>();
     for (Stored m : memories) {
       if (m.pending
@@ -547,7 +547,7 @@ final class FakeMem0Server implements AutoCloseable {
     Map<String, Object> metadata = metadata(body.get("metadata"));
     ArrayNode results = JSON.createArrayNode();
     for (JsonNode message : body.path("messages")) {
-      String content = message.path("content").asText("");
+      String content = message.path("content").asString("");
       if (content.isBlank()) {
         continue;
       }
@@ -596,13 +596,13 @@ final class FakeMem0Server implements AutoCloseable {
       send(exchange, 400, json("error", "filters must include at least one entity id"));
       return;
     }
-    if (body.path("query").asText("").isBlank()) {
+    if (body.path("query").asString("").isBlank()) {
       send(exchange, 400, json("error", "query must not be empty"));
       return;
     }
     int topK = body.path("top_k").asInt(10);
     double threshold = body.path("threshold").asDouble(0.1);
-    String query = body.path("query").asText();
+    String query = body.path("query").asString();
     List<Map.Entry<Stored, Double>> hits = new ArrayList<>();
     for (Stored m : memories) {
       if (m.pending || !conditions.stream().allMatch(c -> holds(c, m))) {
@@ -661,10 +661,12 @@ final class FakeMem0Server implements AutoCloseable {
     List<Map<String, String>> conditions = new ArrayList<>();
     if (filters.has("AND")) {
       for (JsonNode part : filters.get("AND")) {
-        part.properties().forEach(e -> conditions.add(Map.of(e.getKey(), e.getValue().asText())));
+        part.properties().forEach(e -> conditions.add(Map.of(e.getKey(), e.getValue().asString())));
       }
     } else {
-      filters.properties().forEach(e -> conditions.add(Map.of(e.getKey(), e.getValue().asText())));
+      filters
+          .properties()
+          .forEach(e -> conditions.add(Map.of(e.getKey(), e.getValue().asString())));
     }
     return conditions;
   }
@@ -708,7 +710,7 @@ final class FakeMem0Server implements AutoCloseable {
       return null;
     }
     JsonNode value = node.get(field);
-    return value == null || value.isNull() ? null : value.asText();
+    return value == null || value.isNull() ? null : value.asString();
   }
 
   private static Map<String, Object> metadata(JsonNode node) {
@@ -716,7 +718,7 @@ final class FakeMem0Server implements AutoCloseable {
       return Map.of();
     }
     Map<String, Object> out = new LinkedHashMap<>();
-    node.properties().forEach(e -> out.put(e.getKey(), e.getValue().asText()));
+    node.properties().forEach(e -> out.put(e.getKey(), e.getValue().asString()));
     return out;
   }
 

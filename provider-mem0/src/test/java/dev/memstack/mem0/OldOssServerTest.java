@@ -7,7 +7,6 @@ import static dev.memstack.mem0.TestSupport.request;
 import static dev.memstack.mem0.TestSupport.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.memstack.spi.ProviderHealth;
 import dev.memstack.spi.Recall;
 import dev.memstack.spi.RecallItem;
@@ -19,6 +18,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 @DisplayName("Against an old OSS server (top-level ids, no count field, relations, UPDATE events)")
 class OldOssServerTest {
@@ -53,8 +53,8 @@ class OldOssServerTest {
     FakeMem0Server.Request search = server.last("POST", "/search");
     assertThat(search.header("X-API-Key")).isNull();
     assertThat(search.header("Authorization")).isNull();
-    assertThat(search.body().get("user_id").asText()).isEqualTo("user:1");
-    assertThat(search.body().get("agent_id").asText()).isEqualTo("helper");
+    assertThat(search.body().get("user_id").asString()).isEqualTo("user:1");
+    assertThat(search.body().get("agent_id").asString()).isEqualTo("helper");
   }
 
   @Test
@@ -98,8 +98,8 @@ class OldOssServerTest {
 
     assertThat(server.requests("POST", "/memories")).hasSize(1);
     JsonNode body = server.last("POST", "/memories").body();
-    assertThat(body.get("user_id").asText()).isEqualTo("user:1");
-    assertThat(body.get("agent_id").asText()).isEqualTo("helper");
+    assertThat(body.get("user_id").asString()).isEqualTo("user:1");
+    assertThat(body.get("agent_id").asString()).isEqualTo("helper");
     assertThat(server.memoriesOf("user:1"))
         .extracting(m -> m.text)
         .containsExactlyInAnyOrder("I moved to Porto", "Porto is lovely.");

@@ -10,7 +10,6 @@ import static dev.memstack.mem0.TestSupport.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.memstack.spi.ProviderHealth;
 import dev.memstack.spi.RecallItem;
 import java.nio.file.Path;
@@ -21,6 +20,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 @DisplayName("Against the Platform API (asynchronous adds)")
 class PlatformApiTest {
@@ -53,13 +53,13 @@ class PlatformApiTest {
     assertThat(add.header("Authorization")).isEqualTo("Token " + KEY);
     assertThat(add.header("X-API-Key")).isNull();
     JsonNode body = add.body();
-    assertThat(body.get("user_id").asText()).isEqualTo("user:1");
+    assertThat(body.get("user_id").asString()).isEqualTo("user:1");
     assertThat(body.has("agent_id"))
         .as("an agent_id would file an agent-scoped copy that forget(owner) cannot reach")
         .isFalse();
-    assertThat(body.get("metadata").get("memstack_agent").asText()).isEqualTo("helper");
-    assertThat(body.get("metadata").get("conversation_id").asText()).isEqualTo("conv-7");
-    assertThat(body.get("metadata").get("turn_id").asText()).isEqualTo("turn-p1");
+    assertThat(body.get("metadata").get("memstack_agent").asString()).isEqualTo("helper");
+    assertThat(body.get("metadata").get("conversation_id").asString()).isEqualTo("conv-7");
+    assertThat(body.get("metadata").get("turn_id").asString()).isEqualTo("turn-p1");
     assertThat(body.get("messages")).hasSize(2);
     assertThat(body.get("infer").asBoolean()).isTrue();
   }
@@ -93,12 +93,12 @@ class PlatformApiTest {
     JsonNode body = search.body();
     assertThat(body.has("user_id")).as("top-level ids are a 400 on v3").isFalse();
     assertThat(body.has("agent_id")).isFalse();
-    assertThat(body.get("filters").get("user_id").asText()).isEqualTo("user:1");
+    assertThat(body.get("filters").get("user_id").asString()).isEqualTo("user:1");
     assertThat(body.get("filters").size()).isEqualTo(1);
     assertThat(body.get("top_k").asInt())
         .as("three times the limit, agent filtered here")
         .isEqualTo(6);
-    assertThat(body.get("query").asText()).isEqualTo("sister");
+    assertThat(body.get("query").asString()).isEqualTo("sister");
   }
 
   @Test
@@ -148,7 +148,7 @@ class PlatformApiTest {
 
     FakeMem0Server.Request count = server.last("POST", "/v3/memories/");
     assertThat(count.query()).containsEntry("page_size", "1");
-    assertThat(count.body().get("filters").get("user_id").asText()).isEqualTo("user:1");
+    assertThat(count.body().get("filters").get("user_id").asString()).isEqualTo("user:1");
     FakeMem0Server.Request delete = server.last("DELETE", "/v1/memories/");
     assertThat(delete.query()).containsEntry("user_id", "user:1");
     assertThat(delete.header("Authorization")).isEqualTo("Token " + KEY);

@@ -1,9 +1,5 @@
 package dev.memstack.builtin.extraction;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memstack.builtin.workspace.OwnerDirectoryName;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
@@ -25,6 +21,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The recent messages of each conversation, kept by the builtin provider itself from {@code
@@ -60,7 +61,8 @@ public final class ConversationBuffer {
   private final Path root;
   private final int maxMessages;
   private final int messageMaxChars;
-  private final ObjectMapper json = new ObjectMapper();
+  private final JsonMapper json =
+      JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
   private final ConcurrentHashMap<Path, Object> locks = new ConcurrentHashMap<>();
 
   public ConversationBuffer(Path dataDir, int maxMessages, int messageMaxChars) {
@@ -157,11 +159,11 @@ public final class ConversationBuffer {
       for (JsonNode m : node.path("messages")) {
         messages.add(
             new Message(
-                m.path("turnId").asText(),
-                m.path("role").asText(),
-                m.path("text").asText(),
+                m.path("turnId").asString(),
+                m.path("role").asString(),
+                m.path("text").asString(),
                 m.path("truncated").asBoolean(false),
-                Instant.parse(m.path("time").asText())));
+                Instant.parse(m.path("time").asString())));
       }
       return new Conversation(node.path("totalMessages").asLong(messages.size()), messages);
     } catch (IOException | RuntimeException e) {

@@ -1,10 +1,10 @@
 package dev.memstack.builtin.extraction;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Optional;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Reads the JSON object out of a chat model's answer, as models write it: bare, inside a {@code
@@ -13,7 +13,7 @@ import java.util.Optional;
  */
 public final class ModelAnswers {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private ModelAnswers() {}
 
@@ -84,7 +84,7 @@ public final class ModelAnswers {
         if (node instanceof ObjectNode object) {
           return Optional.of(object);
         }
-      } catch (JsonProcessingException e) {
+      } catch (JacksonException e) {
         // not this one; try the next opening brace
       }
     }
@@ -125,7 +125,7 @@ public final class ModelAnswers {
     if (value.isBoolean()) {
       return value.booleanValue();
     }
-    return value.isTextual() && value.textValue().strip().equalsIgnoreCase("true");
+    return value.isString() && value.stringValue().strip().equalsIgnoreCase("true");
   }
 
   private static String text(ObjectNode o, String field) {
@@ -133,14 +133,22 @@ public final class ModelAnswers {
     if (value == null || value.isNull()) {
       return "";
     }
-    if (value.isTextual()) {
-      return value.textValue().strip();
+    if (value.isString()) {
+      return value.stringValue().strip();
     }
     if (value.isArray()) {
       StringBuilder lines = new StringBuilder();
-      value.forEach(item -> lines.append("- ").append(item.asText()).append('\n'));
+      value.forEach(item -> lines.append("- ").append(itemText(item)).append('\n'));
       return lines.toString().strip();
     }
-    return value.isValueNode() ? value.asText() : "";
+    return value.isValueNode() ? value.asString() : "";
+  }
+
+  /** A list item as text: {@code null} for a JSON null, empty for an object or array. */
+  private static String itemText(JsonNode item) {
+    if (item.isNull()) {
+      return "null";
+    }
+    return item.isValueNode() ? item.asString() : "";
   }
 }

@@ -1,9 +1,5 @@
 package dev.memstack.builtin.memory;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.FileEntry;
 import dev.memstack.builtin.workspace.InvalidWorkspacePathException;
@@ -35,6 +31,10 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipException;
 import java.util.zip.ZipInputStream;
 import java.util.zip.ZipOutputStream;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Memory snapshots as in the seeds: a ZIP of one bucket's whitelisted files ({@code AGENTS.md},
@@ -68,7 +68,8 @@ public final class MemorySnapshots {
 
   private final WorkspaceMemory memory;
   private final Clock clock;
-  private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private final JsonMapper json =
+      JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
   public MemorySnapshots(WorkspaceMemory memory, Clock clock) {
     this.memory = memory;

@@ -1,10 +1,5 @@
 package dev.memstack.builtin.tools;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memstack.builtin.extraction.Dreaming;
 import dev.memstack.builtin.extraction.MemoryExtraction;
 import dev.memstack.builtin.memory.MemoryFiles;
@@ -20,6 +15,12 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The memory-job tools the host's {@code /api/v1/memory/...} routes call: {@code
@@ -44,7 +45,8 @@ public final class MemoryJobTools {
   private final Dreaming dreaming;
   private final MemoryFiles files;
   private final LanguageModel model;
-  private final ObjectMapper json = new ObjectMapper();
+  private final JsonMapper json =
+      JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
 
   public MemoryJobTools(
       MemoryExtraction extraction, Dreaming dreaming, MemoryFiles files, LanguageModel model) {
@@ -131,7 +133,7 @@ public final class MemoryJobTools {
         };
     try {
       return json.writeValueAsString(answer);
-    } catch (JsonProcessingException e) {
+    } catch (JacksonException e) {
       throw new IllegalStateException("cannot write a tool answer", e);
     }
   }
@@ -244,10 +246,14 @@ public final class MemoryJobTools {
 
   private static void checkAgent(ToolCall call, ToolArguments args) {
     JsonNode agentId = args.raw("agentId");
-    if (agentId != null && !agentId.isNull() && !agentId.asText().equals(call.agent().value())) {
+    if (agentId == null || agentId.isNull()) {
+      return;
+    }
+    String given = agentId.isValueNode() ? agentId.asString() : "";
+    if (!given.equals(call.agent().value())) {
       throw new ToolException(
           ToolException.Kind.FORBIDDEN,
-          "agentId " + agentId.asText() + " is not the agent of this call (" + call.agent() + ")");
+          "agentId " + given + " is not the agent of this call (" + call.agent() + ")");
     }
   }
 

@@ -1,13 +1,12 @@
 package dev.memstack.builtin.tools;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memstack.spi.ToolException;
-import java.util.Iterator;
 import java.util.Set;
 import java.util.TreeSet;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A tool call's JSON arguments with typed, checked access. Every problem is a {@link ToolException}
@@ -26,11 +25,11 @@ final class ToolArguments {
    *
    * @throws ToolException INVALID_ARGUMENT for malformed JSON or an unknown argument
    */
-  static ToolArguments parse(ObjectMapper mapper, String json, Set<String> known) {
+  static ToolArguments parse(JsonMapper mapper, String json, Set<String> known) {
     JsonNode parsed;
     try {
       parsed = json.isBlank() ? mapper.createObjectNode() : mapper.readTree(json);
-    } catch (JsonProcessingException e) {
+    } catch (JacksonException e) {
       throw invalid("arguments are not valid JSON: " + e.getOriginalMessage());
     }
     if (parsed == null || parsed.isNull() || parsed.isMissingNode()) {
@@ -39,9 +38,7 @@ final class ToolArguments {
     if (!(parsed instanceof ObjectNode object)) {
       throw invalid("arguments must be a JSON object");
     }
-    Iterator<String> names = object.fieldNames();
-    while (names.hasNext()) {
-      String name = names.next();
+    for (String name : object.propertyNames()) {
       if (!known.contains(name)) {
         throw invalid(name + " is not an argument of this tool; known: " + new TreeSet<>(known));
       }
@@ -55,10 +52,10 @@ final class ToolArguments {
     if (value == null || value.isNull()) {
       return null;
     }
-    if (!value.isTextual()) {
+    if (!value.isString()) {
       throw invalid(name + " must be a string");
     }
-    return value.textValue();
+    return value.stringValue();
   }
 
   /** A string argument that must be present. */

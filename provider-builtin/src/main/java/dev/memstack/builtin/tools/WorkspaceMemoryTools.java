@@ -1,10 +1,5 @@
 package dev.memstack.builtin.tools;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memstack.builtin.memory.MemorySnapshots;
 import dev.memstack.builtin.memory.WorkspaceMemory;
 import dev.memstack.builtin.search.KeywordHit;
@@ -27,6 +22,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The builtin provider's tools, with the JSON shapes of the seeds' {@code WorkspaceMemoryTool}
@@ -61,7 +62,8 @@ public final class WorkspaceMemoryTools {
   private final WorkspaceMemory memory;
   private final MemorySnapshots snapshots;
   private final Clock clock;
-  private final ObjectMapper json = new ObjectMapper();
+  private final JsonMapper json =
+      JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
   private final List<ToolSpec> specs;
   private final Map<String, Tool> tools = new LinkedHashMap<>();
 
@@ -123,7 +125,7 @@ public final class WorkspaceMemoryTools {
     } catch (UncheckedIOException e) {
       throw new ToolException(
           ToolException.Kind.UNAVAILABLE, "workspace storage failed: " + e.getMessage(), e);
-    } catch (JsonProcessingException e) {
+    } catch (JacksonException e) {
       throw new IllegalStateException("cannot write a tool answer", e);
     }
   }
@@ -362,13 +364,14 @@ public final class WorkspaceMemoryTools {
     if (agentId == null || agentId.isNull()) {
       return;
     }
-    if (!(agentId.isTextual() || agentId.isIntegralNumber())) {
+    if (!(agentId.isString() || agentId.isIntegralNumber())) {
       throw ToolArguments.invalid("agentId must be a string");
     }
-    if (!agentId.asText().equals(call.agent().value())) {
+    String given = agentId.asString();
+    if (!given.equals(call.agent().value())) {
       throw new ToolException(
           ToolException.Kind.FORBIDDEN,
-          "agentId " + agentId.asText() + " is not the agent of this call (" + call.agent() + ")");
+          "agentId " + given + " is not the agent of this call (" + call.agent() + ")");
     }
   }
 

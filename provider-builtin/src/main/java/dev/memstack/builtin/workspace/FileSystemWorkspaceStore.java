@@ -1,9 +1,5 @@
 package dev.memstack.builtin.workspace;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Scope;
@@ -27,7 +23,6 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -44,6 +39,12 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Workspace files as plain Markdown files under a data directory, readable, diffable and easy to
@@ -87,7 +88,11 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
   private final Clock clock;
   private final Function<WorkspacePath, FileMeta> defaults;
   private final ChangeListener listener;
-  private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private final JsonMapper json =
+      JsonMapper.builder()
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build();
   private final Map<Bucket, ReentrantLock> locks = new ConcurrentHashMap<>();
   private final Map<Bucket, BucketState> states = new ConcurrentHashMap<>();
 
@@ -333,13 +338,13 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
     if (Files.isRegularFile(metaFile, LinkOption.NOFOLLOW_LINKS)) {
       try {
         JsonNode node = json.readTree(metaFile.toFile()).path("ownerKey");
-        if (node.isTextual()) {
-          OwnerKey owner = OwnerKey.of(node.asText());
+        if (node.isString()) {
+          OwnerKey owner = OwnerKey.of(node.asString());
           if (OwnerDirectoryName.encode(owner).equals(ownerDir.getFileName().toString())) {
             return Optional.of(owner);
           }
         }
-      } catch (IOException | IllegalArgumentException e) {
+      } catch (JacksonException | IllegalArgumentException e) {
         log.warn("cannot read the owner key of {}: {}", ownerDir, e.toString());
       }
     }
@@ -541,9 +546,7 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
     try {
       JsonNode node = json.readTree(file.toFile());
       Map<String, FileMeta> files = new HashMap<>();
-      Iterator<Map.Entry<String, JsonNode>> fields = node.path("files").fields();
-      while (fields.hasNext()) {
-        Map.Entry<String, JsonNode> field = fields.next();
+      for (Map.Entry<String, JsonNode> field : node.path("files").properties()) {
         files.put(
             field.getKey(),
             new FileMeta(
@@ -551,7 +554,7 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
                 field.getValue().path("sortOrder").asInt(0)));
       }
       return new MetaFile(true, node.path("seeded").asBoolean(false), files);
-    } catch (IOException e) {
+    } catch (JacksonException e) {
       log.warn("cannot read {}; using default metadata: {}", file, e.toString());
       return new MetaFile(false, false, Map.of());
     }

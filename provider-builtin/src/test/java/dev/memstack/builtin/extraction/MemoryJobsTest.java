@@ -3,8 +3,6 @@ package dev.memstack.builtin.extraction;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.memstack.builtin.BuiltinMemoryProviderFactory;
 import dev.memstack.builtin.workspace.OwnerDirectoryName;
 import dev.memstack.spi.AgentId;
@@ -35,6 +33,8 @@ import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Post-turn extraction and dreaming of the builtin provider against a scripted chat model: the
@@ -47,7 +47,7 @@ class MemoryJobsTest {
   private static final AgentId AGENT = AgentId.of("a1");
   private static final OwnerKey ALICE = OwnerKey.of("user:1");
   private static final OwnerKey BOB = OwnerKey.of("user:2");
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final String PROFILE_ANSWER =
       "```json\n{\"should_update\": true, \"reason\": \"the user named a favourite language\","
           + " \"daily_entry\": \"- Talked about Kotlin.\", \"memory_update\": \"\","
@@ -126,7 +126,7 @@ class MemoryJobsTest {
     try {
       JsonNode answer =
           tool(owner, "read_workspace_memory_file", Map.of("filename", file, "scope", scope));
-      return answer.get("content").asText();
+      return answer.get("content").asString();
     } catch (ToolException e) {
       if (e.kind() == ToolException.Kind.NOT_FOUND) {
         return "";
@@ -136,12 +136,8 @@ class MemoryJobsTest {
   }
 
   private JsonNode tool(OwnerKey owner, String name, Map<String, ?> arguments) {
-    try {
-      return JSON.readTree(
-          provider.callTool(new ToolCall(AGENT, owner, name, JSON.writeValueAsString(arguments))));
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
+    return JSON.readTree(
+        provider.callTool(new ToolCall(AGENT, owner, name, JSON.writeValueAsString(arguments))));
   }
 
   private static void eventually(BooleanSupplier condition, String what) {
@@ -242,8 +238,8 @@ class MemoryJobsTest {
     long started = System.nanoTime();
     JsonNode manual = tool(ALICE, "summarize_conversation", Map.of("conversationId", "c1"));
 
-    assertThat(manual.get("status").asText()).isEqualTo("skipped");
-    assertThat(manual.get("reason").asText()).contains("is running");
+    assertThat(manual.get("status").asString()).isEqualTo("skipped");
+    assertThat(manual.get("reason").asString()).contains("is running");
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(1));
   }
 
@@ -259,12 +255,12 @@ class MemoryJobsTest {
     eventually(() -> personalFile(ALICE, "PROFILE.md").contains("Kotlin"), "the automatic run");
 
     JsonNode answer = tool(ALICE, "summarize_conversation", Map.of("conversationId", "c1"));
-    for (int i = 0; i < 100 && answer.get("status").asText().equals("skipped"); i++) {
+    for (int i = 0; i < 100 && answer.get("status").asString().equals("skipped"); i++) {
       quietly(20); // the automatic run is finishing its writes
       answer = tool(ALICE, "summarize_conversation", Map.of("conversationId", "c1"));
     }
 
-    assertThat(answer.get("status").asText()).isEqualTo("updated");
+    assertThat(answer.get("status").asString()).isEqualTo("updated");
     assertThat(answer.get("written").toString()).contains("MEMORY.md");
     assertThat(personalFile(ALICE, "MEMORY.md")).contains("A new service");
   }
@@ -277,7 +273,7 @@ class MemoryJobsTest {
 
     JsonNode answer = tool(ALICE, "summarize_conversation", Map.of("conversationId", "c1"));
 
-    assertThat(answer.get("status").asText()).isEqualTo("invalid_answer");
+    assertThat(answer.get("status").asString()).isEqualTo("invalid_answer");
     assertThat(Files.exists(personal(ALICE, "PROFILE.md"))).isFalse();
     assertThat(Files.exists(personal(ALICE, "MEMORY.md"))).isFalse();
   }
@@ -344,7 +340,7 @@ class MemoryJobsTest {
 
     JsonNode run = tool(null, "run_emergence", Map.of());
 
-    assertThat(run.get("status").asText()).isEqualTo("completed");
+    assertThat(run.get("status").asString()).isEqualTo("completed");
     assertThat(teamFile("MEMORY.md")).contains("Team builds in Kotlin");
     String dreams = teamFile("DREAMS.md");
     assertThat(dreams)
@@ -352,9 +348,9 @@ class MemoryJobsTest {
         .contains("- Patterns: Kotlin came up every day")
         .contains("- Changed: MEMORY.md replaced");
     JsonNode status = tool(null, "dreaming_status", Map.of());
-    assertThat(status.get("newestEntry").asText()).contains("2026-04-01 09:30");
-    assertThat(status.get("lastRun").get("trigger").asText()).isEqualTo("manual");
-    assertThat(status.get("nextRun").asText()).isEqualTo("2026-04-02T03:00:00Z");
+    assertThat(status.get("newestEntry").asString()).contains("2026-04-01 09:30");
+    assertThat(status.get("lastRun").get("trigger").asString()).isEqualTo("manual");
+    assertThat(status.get("nextRun").asString()).isEqualTo("2026-04-02T03:00:00Z");
   }
 
   @Test
@@ -368,7 +364,7 @@ class MemoryJobsTest {
 
     JsonNode run = tool(ALICE, "run_emergence", Map.of());
 
-    assertThat(run.get("buckets").get(0).get("scope").asText()).isEqualTo("personal");
+    assertThat(run.get("buckets").get(0).get("scope").asString()).isEqualTo("personal");
     assertThat(model.calls().get(0).user())
         .contains("### memory/2026-04-01.md")
         .contains("We ship the billing service on Friday");
