@@ -2,6 +2,7 @@ package dev.memstack.vector.lucene;
 
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryVectorStore;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,8 +14,12 @@ import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.IndexableField;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.util.BytesRef;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
@@ -104,5 +109,17 @@ final class LuceneRecords {
         .metadata(metadata)
         .score(score)
         .build();
+  }
+
+  /** The unit vector stored for document {@code docId} of {@code searcher}. */
+  static float[] storedVector(IndexSearcher searcher, int docId) throws IOException {
+    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(docId, leaves));
+    int local = docId - leaf.docBase;
+    FloatVectorValues values = leaf.reader().getFloatVectorValues(VECTOR);
+    if (values == null || values.advance(local) != local) {
+      throw new IllegalStateException("embedded vector store: document without a vector");
+    }
+    return values.vectorValue().clone();
   }
 }

@@ -1,0 +1,367 @@
+package dev.memstack.vector.pgvector;
+
+import dev.memstack.vector.store.MemoryVectorStore;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.postgresql.util.PGobject;
+import org.springframework.ai.document.Document;
+import org.springframework.ai.vectorstore.filter.Filter;
+
+/**
+ * The read side of a pgvector store: vector search in two steps (an exact scan of the records the
+ * filter matches, on the btree indexes, and the HNSW path planned by PostgreSQL when more than
+ * {@code exact-search-limit} match, remembering such filters for a while), full-text keyword
+ * search, lookups by id, listing newest first and counts. Filters become SQL in {@link PgFilter}.
+ * Thread-safe: its only state is the row estimate and the {@link RecentSet} of large filters.
+ */
+final class PgSearches {
+
+  /**
+   * Most branches an exact search splits its filter into (the prefetch filter has three: the
+   * owner's records, the agent's TEAM records, GLOBAL records); a filter that expands to more is
+   * searched as one condition.
+   */
+  static final int MAX_BRANCHES = 8;
+
+  private static final long ROW_ESTIMATE_TTL_NANOS = 60_000_000_000L;
+
+  /**
+   * How many filters that matched more than {@code exact-search-limit} are remembered, and how
+   * long.
+   */
+  private static final int LARGE_FILTER_MEMORY = 1024;
+
+  private static final long LARGE_FILTER_TTL_NANOS = 300_000_000_000L;
+
+  private final PgTable table;
+  private volatile long estimatedRows = -1;
+  private volatile long estimatedAt;
+  private final RecentSet<PgFilter.Sql> largeFilters =
+      new RecentSet<>(LARGE_FILTER_MEMORY, LARGE_FILTER_TTL_NANOS);
+
+  PgSearches(PgTable table) {
+    this.table = table;
+  }
+
+  public List<Document> vectorSearch(
+      float[] queryVector, Filter.Expression filter, int topK, double threshold) {
+    Objects.requireNonNull(queryVector, "queryVector");
+    if (queryVector.length != table.dimension()) {
+      throw new IllegalArgumentException(
+          "query vector has " + queryVector.length + " dimensions, the store " + table.dimension());
+    }
+    if (topK < 1) {
+      throw new IllegalArgumentException("topK must be at least 1, got " + topK);
+    }
+    PgFilter.Sql where = PgFilter.where(filter);
+    List<PgFilter.Sql> branches = PgFilter.branches(filter, MAX_BRANCHES);
+    PGobject vector;
+    // cosine distance = 1 - similarity; NaN or a threshold at or below -1 accepts everything
+    double maxDistance = threshold > -1 ? 1 - threshold : 3;
+    try (Connection connection = table.dataSource.getConnection()) {
+      vector = PgVectors.parameter(queryVector);
+      // skip the exact attempt for an unfiltered search of a large table, and for a filter that
+      // matched too many records a moment ago (the same owner asks again and again)
+      boolean large =
+          filter == null
+              ? estimatedRows(connection) > table.settings.exactSearchLimit()
+              : largeFilters.contains(where);
+      Optional<List<Document>> exact =
+          large
+              ? Optional.empty()
+              : exactSearch(
+                  connection,
+                  vector,
+                  branches.isEmpty() ? List.of(where) : branches,
+                  topK,
+                  maxDistance,
+                  table.settings.exactSearchLimit());
+      if (exact.isPresent()) {
+        return exact.get();
+      }
+      if (filter != null) {
+        largeFilters.add(where);
+      }
+      return approximateSearch(connection, vector, where, topK, maxDistance);
+    } catch (SQLException e) {
+      throw table.failure("vector search", e);
+    }
+  }
+
+  /** The planner's row count of the table, refreshed at most once a minute; -1 when unknown. */
+  private long estimatedRows(Connection connection) throws SQLException {
+    long now = System.nanoTime();
+    if (now - estimatedAt > ROW_ESTIMATE_TTL_NANOS || estimatedAt == 0) {
+      try (PreparedStatement query =
+          connection.prepareStatement(
+              "SELECT reltuples::bigint FROM pg_class WHERE oid = ?::regclass")) {
+        query.setString(1, table.schema.table());
+        try (ResultSet row = query.executeQuery()) {
+          estimatedRows = row.next() ? row.getLong(1) : -1;
+        }
+      }
+      estimatedAt = now;
+    }
+    return estimatedRows;
+  }
+
+  /**
+   * Exact nearest neighbours among the records the filter matches, found on the btree indexes; the
+   * candidate set is materialised without an ORDER BY on the distance, so the HNSW index is never
+   * used. The filter comes as the branches of a disjunction ({@link PgFilter#branches}), each
+   * fetched on its own and united: an owner's branch ({@code agent = ? AND scope = ? AND owner = ?
+   * AND status = ?}) is then an index-only scan of the covering owner index, which holds the
+   * vectors, instead of a read of one heap page per record. Each branch stops after {@code limit +
+   * 1} records, so a broad filter costs at most that many rows a branch before the search gives up.
+   * Empty when more than {@code limit} records match.
+   */
+  Optional<List<Document>> exactSearch(
+      Connection connection,
+      PGobject vector,
+      List<PgFilter.Sql> branches,
+      int topK,
+      double maxDistance,
+      int limit)
+      throws SQLException {
+    if (limit <= 0) {
+      return Optional.empty();
+    }
+    StringBuilder candidates = new StringBuilder();
+    for (PgFilter.Sql branch : branches) {
+      String select =
+          "SELECT id, embedding <=> ?::vector AS distance FROM "
+              + table.schema.table()
+              + " WHERE embedding IS NOT NULL AND ("
+              + branch.text()
+              + ") LIMIT ?";
+      if (branches.size() == 1) {
+        candidates.append(select);
+      } else {
+        candidates.append(candidates.isEmpty() ? "(" : " UNION (").append(select).append(')');
+      }
+    }
+    String sql =
+        "WITH candidates AS MATERIALIZED ("
+            + candidates
+            + "),"
+            + " best AS (SELECT id, distance FROM candidates WHERE distance <= ?"
+            + " ORDER BY distance, id LIMIT ?)"
+            + " SELECT n.matched, best.distance, "
+            + PgTable.COLUMNS
+            + " FROM (SELECT count(*) AS matched FROM candidates) n"
+            + " LEFT JOIN best ON TRUE LEFT JOIN "
+            + table.schema.table()
+            + " t ON t.id = best.id ORDER BY best.distance, best.id";
+    try (PreparedStatement query = connection.prepareStatement(sql)) {
+      int p = 1;
+      for (PgFilter.Sql branch : branches) {
+        query.setObject(p++, vector);
+        p = PgTable.bind(query, p, branch.params());
+        query.setInt(p++, limit + 1);
+      }
+      query.setDouble(p++, maxDistance);
+      query.setInt(p, topK);
+      List<Document> results = new ArrayList<>(topK);
+      try (ResultSet rows = query.executeQuery()) {
+        while (rows.next()) {
+          if (rows.getLong("matched") > limit) {
+            return Optional.empty();
+          }
+          if (rows.getString("id") != null) {
+            results.add(table.document(rows, 1 - rows.getDouble("distance")));
+          }
+        }
+      }
+      return Optional.of(results);
+    }
+  }
+
+  /**
+   * Approximate nearest neighbours for filters too large to scan exactly, planned by PostgreSQL
+   * (the HNSW index for broad filters). The connection runs with {@code hnsw.iterative_scan =
+   * relaxed_order}, so an HNSW scan goes on until enough records pass the filter; it fetches {@link
+   * #approximateCandidates} records, re-sorts them and keeps the best {@code topK} (measured at 1M
+   * records: 4x the candidates lifted filtered recall@5 from 0.60-0.90 to 0.83-0.95).
+   */
+  List<Document> approximateSearch(
+      Connection connection, PGobject vector, PgFilter.Sql where, int topK, double maxDistance)
+      throws SQLException {
+    String sql =
+        "WITH nearest AS MATERIALIZED (SELECT id, embedding <=> ?::vector AS distance FROM "
+            + table.schema.table()
+            + " WHERE ("
+            + where.text()
+            + ") ORDER BY distance LIMIT ?)"
+            + " SELECT nearest.distance, "
+            + PgTable.COLUMNS
+            + " FROM nearest JOIN "
+            + table.schema.table()
+            + " t ON t.id = nearest.id WHERE nearest.distance <= ?"
+            + " ORDER BY nearest.distance, nearest.id LIMIT ?";
+    try (PreparedStatement query = connection.prepareStatement(sql)) {
+      int p = 1;
+      query.setObject(p++, vector);
+      p = PgTable.bind(query, p, where.params());
+      query.setInt(p++, approximateCandidates(topK));
+      query.setDouble(p++, maxDistance);
+      query.setInt(p, topK);
+      List<Document> results = new ArrayList<>(topK);
+      try (ResultSet rows = query.executeQuery()) {
+        while (rows.next()) {
+          results.add(table.document(rows, 1 - rows.getDouble("distance")));
+        }
+      }
+      return results;
+    }
+  }
+
+  /** How many records the approximate path fetches before it keeps the best {@code topK}. */
+  static int approximateCandidates(int topK) {
+    return Math.min(Math.max(topK * 4, 20), Math.max(topK, 1000));
+  }
+
+  List<Document> keywordSearch(String query, Filter.Expression filter, int topK) {
+    Objects.requireNonNull(query, "query");
+    if (topK < 1) {
+      throw new IllegalArgumentException("topK must be at least 1, got " + topK);
+    }
+    if (query.isBlank()) {
+      return List.of();
+    }
+    PgFilter.Sql where = PgFilter.where(filter);
+    // the query's lexemes (stemmed, without stop words and role words) joined with OR: any word
+    // should match; ts_rank then prefers records with more of them
+    String tsquery =
+        "(SELECT coalesce(string_agg(quote_literal(lexeme), ' | '), '')::tsquery"
+            + " FROM unnest(tsvector_to_array(ts_delete("
+            + table.schema.tsvector("?")
+            + ", ARRAY['user', 'assistant']))) AS lexeme)";
+    String sql =
+        "SELECT ts_rank("
+            + table.schema.tsvector("t.content")
+            + ", "
+            + tsquery
+            + ") AS rank, "
+            + PgTable.COLUMNS
+            + " FROM "
+            + table.schema.table()
+            + " t WHERE "
+            + table.schema.tsvector("t.content")
+            + " @@ "
+            + tsquery
+            + " AND ("
+            + where.text()
+            + ") ORDER BY rank DESC, t.id LIMIT ?";
+    try (Connection connection = table.dataSource.getConnection();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      int p = 1;
+      statement.setString(p++, query);
+      statement.setString(p++, query);
+      p = PgTable.bind(statement, p, where.params());
+      statement.setInt(p, topK);
+      List<Document> results = new ArrayList<>();
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          results.add(table.document(rows, rows.getDouble("rank")));
+        }
+      }
+      return results;
+    } catch (SQLException e) {
+      throw table.failure("keyword search", e);
+    }
+  }
+
+  Optional<Document> get(String id) {
+    Objects.requireNonNull(id, "id");
+    try (Connection connection = table.dataSource.getConnection()) {
+      return table.select(connection, "t.id = ?", List.of(id), false);
+    } catch (SQLException e) {
+      throw table.failure("get " + id, e);
+    }
+  }
+
+  Set<String> existingIds(Collection<String> ids) {
+    Objects.requireNonNull(ids, "ids");
+    if (ids.isEmpty()) {
+      return Set.of();
+    }
+    try (Connection connection = table.dataSource.getConnection();
+        PreparedStatement query =
+            connection.prepareStatement(
+                "SELECT id FROM " + table.schema.table() + " WHERE id = ANY (?)")) {
+      query.setArray(1, PgTable.textArray(connection, ids));
+      Set<String> found = new LinkedHashSet<>();
+      try (ResultSet rows = query.executeQuery()) {
+        while (rows.next()) {
+          found.add(rows.getString(1));
+        }
+      }
+      return found;
+    } catch (SQLException e) {
+      throw table.failure("look up " + ids.size() + " ids", e);
+    }
+  }
+
+  List<Document> list(Filter.Expression filter, int offset, int limit) {
+    if (offset < 0 || limit < 0) {
+      throw new IllegalArgumentException(
+          "offset and limit must not be negative, got " + offset + " and " + limit);
+    }
+    if (limit == 0) {
+      return List.of();
+    }
+    PgFilter.Sql where = PgFilter.where(filter);
+    String sql =
+        "SELECT "
+            + PgTable.COLUMNS
+            + " FROM "
+            + table.schema.table()
+            + " t WHERE "
+            + where.text()
+            + " ORDER BY t.created_at DESC, t.id LIMIT ? OFFSET ?";
+    try (Connection connection = table.dataSource.getConnection();
+        PreparedStatement query = connection.prepareStatement(sql)) {
+      int p = PgTable.bind(query, 1, where.params());
+      query.setInt(p++, limit);
+      query.setInt(p, offset);
+      List<Document> results = new ArrayList<>();
+      try (ResultSet rows = query.executeQuery()) {
+        while (rows.next()) {
+          results.add(table.document(rows, null));
+        }
+      }
+      return results;
+    } catch (SQLException e) {
+      throw table.failure("list", e);
+    }
+  }
+
+  long count(Filter.Expression filter) {
+    PgFilter.Sql where = PgFilter.where(filter);
+    try (Connection connection = table.dataSource.getConnection();
+        PreparedStatement query =
+            connection.prepareStatement(
+                "SELECT count(*) FROM " + table.schema.table() + " WHERE " + where.text())) {
+      PgTable.bind(query, 1, where.params());
+      try (ResultSet row = query.executeQuery()) {
+        row.next();
+        return row.getLong(1);
+      }
+    } catch (SQLException e) {
+      throw table.failure("count", e);
+    }
+  }
+
+  MemoryVectorStore.StoreInfo info() {
+    return new MemoryVectorStore.StoreInfo(table.modelId(), table.dimension(), count(null));
+  }
+}

@@ -1,0 +1,281 @@
+package dev.memstack.vector.pgvector;
+
+import static dev.memstack.vector.store.MemoryVectorStore.CREATED_AT;
+import static dev.memstack.vector.store.MemoryVectorStore.ID;
+import static dev.memstack.vector.store.MemoryVectorStore.MODEL;
+
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.vector.store.MemoryRecord;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.ai.document.Document;
+import org.springframework.ai.vectorstore.filter.Filter;
+
+/**
+ * The write side of a pgvector store: upserts in multi-row {@code INSERT ... ON CONFLICT}
+ * statements (one transaction per call), deletes by id or filter, metadata updates under a row
+ * lock, and the feedback counts in {@code <table>_feedback}. Stateless beyond the {@link PgTable}.
+ */
+final class PgWrites {
+
+  private static final Logger log = LoggerFactory.getLogger(PgVectorMemoryStore.class);
+
+  /** Rows per multi-row INSERT (12 parameters each, far below PostgreSQL's 65535). */
+  private static final int INSERT_ROWS = 200;
+
+  private final PgTable table;
+
+  PgWrites(PgTable table) {
+    this.table = table;
+  }
+
+  public void add(List<Document> documents) {
+    Objects.requireNonNull(documents, "documents");
+    if (documents.isEmpty()) {
+      return;
+    }
+    List<MemoryRecord> records = new ArrayList<>(documents.size());
+    Map<String, Integer> seen = new LinkedHashMap<>();
+    for (Document document : documents) {
+      MemoryRecord record = MemoryRecord.fromDocument(document);
+      Integer earlier = seen.put(record.id(), records.size());
+      if (earlier != null) {
+        records.set(earlier, record); // the last one wins, as in a sequence of upserts
+      } else {
+        records.add(record);
+      }
+    }
+    List<float[]> vectors =
+        table.embedder.embedPassages(records.stream().map(MemoryRecord::embeddingText).toList());
+    try (Connection connection = table.dataSource.getConnection()) {
+      connection.setAutoCommit(false);
+      try {
+        for (int start = 0; start < records.size(); start += INSERT_ROWS) {
+          int end = Math.min(records.size(), start + INSERT_ROWS);
+          upsert(connection, records.subList(start, end), vectors.subList(start, end));
+        }
+        connection.commit();
+      } catch (SQLException | RuntimeException e) {
+        connection.rollback();
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw table.failure("add " + records.size() + " documents", e);
+    }
+  }
+
+  private void upsert(Connection connection, List<MemoryRecord> records, List<float[]> vectors)
+      throws SQLException {
+    StringBuilder sql =
+        new StringBuilder("INSERT INTO ")
+            .append(table.schema.table())
+            .append(
+                " (id, content, metadata, embedding, agent, owner, scope, status, type,"
+                    + " conversation, turn_id, created_at) VALUES ");
+    for (int i = 0; i < records.size(); i++) {
+      sql.append(i == 0 ? "" : ", ").append("(?, ?, ?::jsonb, ?::vector, ?, ?, ?, ?, ?, ?, ?, ?)");
+    }
+    sql.append(
+        " ON CONFLICT (id) DO UPDATE SET content = EXCLUDED.content, metadata = EXCLUDED.metadata,"
+            + " embedding = EXCLUDED.embedding, agent = EXCLUDED.agent, owner = EXCLUDED.owner,"
+            + " scope = EXCLUDED.scope, status = EXCLUDED.status, type = EXCLUDED.type,"
+            + " conversation = EXCLUDED.conversation, turn_id = EXCLUDED.turn_id,"
+            + " created_at = EXCLUDED.created_at");
+    try (PreparedStatement insert = connection.prepareStatement(sql.toString())) {
+      int p = 1;
+      for (int i = 0; i < records.size(); i++) {
+        MemoryRecord r = records.get(i);
+        insert.setString(p++, r.id());
+        insert.setString(p++, r.text());
+        insert.setString(p++, PgTable.JSON.writeValueAsString(r.metadata()));
+        insert.setObject(p++, PgVectors.parameter(vectors.get(i)));
+        insert.setString(p++, r.agent().value());
+        insert.setString(p++, r.owner() == null ? null : r.owner().value());
+        insert.setString(p++, r.scope().name());
+        insert.setString(p++, r.status().name());
+        insert.setString(p++, r.type());
+        insert.setString(p++, r.conversation());
+        insert.setString(p++, r.turn());
+        insert.setObject(p++, PgFilter.timestamp(r.createdAt().toEpochMilli()));
+      }
+      insert.executeUpdate();
+    }
+  }
+
+  void delete(List<String> ids) {
+    Objects.requireNonNull(ids, "ids");
+    if (ids.isEmpty()) {
+      return;
+    }
+    try (Connection connection = table.dataSource.getConnection();
+        PreparedStatement delete =
+            connection.prepareStatement(
+                "DELETE FROM " + table.schema.table() + " WHERE id = ANY (?)")) {
+      delete.setArray(1, PgTable.textArray(connection, ids));
+      delete.executeUpdate();
+    } catch (SQLException e) {
+      throw table.failure("delete " + ids.size() + " documents", e);
+    }
+  }
+
+  void delete(Filter.Expression filter) {
+    Objects.requireNonNull(filter, "filter must not be null (delete(List) deletes by id)");
+    PgFilter.Sql where = PgFilter.where(filter);
+    try (Connection connection = table.dataSource.getConnection();
+        PreparedStatement delete =
+            connection.prepareStatement(
+                "DELETE FROM " + table.schema.table() + " WHERE " + where.text())) {
+      PgTable.bind(delete, 1, where.params());
+      int deleted = delete.executeUpdate();
+      log.debug("deleted {} records from {}", deleted, table.schema.displayName());
+    } catch (SQLException e) {
+      throw table.failure("delete by filter", e);
+    }
+  }
+
+  boolean updateMetadata(String id, Map<String, Object> changes) {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(changes, "changes");
+    for (String key : List.of(ID, CREATED_AT, MODEL)) {
+      if (changes.containsKey(key)) {
+        throw new IllegalArgumentException("metadata '" + key + "' cannot be changed");
+      }
+    }
+    try (Connection connection = table.dataSource.getConnection()) {
+      connection.setAutoCommit(false);
+      try {
+        Optional<Document> current = table.select(connection, "t.id = ?", List.of(id), true);
+        if (current.isEmpty()) {
+          connection.rollback();
+          return false;
+        }
+        Map<String, Object> metadata = new LinkedHashMap<>(current.get().getMetadata());
+        metadata.remove(MODEL);
+        changes.forEach(
+            (key, value) -> {
+              if (value == null) {
+                metadata.remove(key);
+              } else {
+                metadata.put(key, value instanceof Enum<?> e ? e.name() : value);
+              }
+            });
+        MemoryRecord r =
+            MemoryRecord.fromDocument(
+                Document.builder().id(id).text(current.get().getText()).metadata(metadata).build());
+        try (PreparedStatement update =
+            connection.prepareStatement(
+                "UPDATE "
+                    + table.schema.table()
+                    + " SET metadata = ?::jsonb, agent = ?, owner = ?, scope = ?, status = ?,"
+                    + " type = ?, conversation = ?, turn_id = ? WHERE id = ?")) {
+          update.setString(1, PgTable.JSON.writeValueAsString(r.metadata()));
+          update.setString(2, r.agent().value());
+          update.setString(3, r.owner() == null ? null : r.owner().value());
+          update.setString(4, r.scope().name());
+          update.setString(5, r.status().name());
+          update.setString(6, r.type());
+          update.setString(7, r.conversation());
+          update.setString(8, r.turn());
+          update.setString(9, id);
+          update.executeUpdate();
+        }
+        connection.commit();
+        return true;
+      } catch (SQLException | RuntimeException e) {
+        connection.rollback();
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw table.failure("update metadata of " + id, e);
+    }
+  }
+
+  /** Feedback of a record that another host deletes at the same moment: tried again. */
+  private static final String FOREIGN_KEY_VIOLATION = "23503";
+
+  /**
+   * One statement, {@code INSERT ... SELECT} of the ids that exist, {@code ON CONFLICT (owner, id)
+   * DO UPDATE SET uses = uses + 1}: PostgreSQL applies each increment atomically on the row, so
+   * concurrent feedback from any number of hosts adds up and nothing is read back first. Rows are
+   * taken in id order, so two concurrent calls lock them in the same order and cannot deadlock.
+   */
+  int addFeedback(OwnerKey owner, Collection<String> ids) {
+    Objects.requireNonNull(owner, "owner");
+    Set<String> distinct = new LinkedHashSet<>(ids);
+    if (distinct.isEmpty()) {
+      return 0;
+    }
+    String sql =
+        "INSERT INTO "
+            + table.schema.feedbackTable()
+            + " AS f (owner, id, uses) SELECT ?, t.id, 1 FROM "
+            + table.schema.table()
+            + " t WHERE t.id = ANY (?) ORDER BY t.id"
+            + " ON CONFLICT (owner, id) DO UPDATE SET uses = f.uses + EXCLUDED.uses";
+    for (int attempt = 1; ; attempt++) {
+      try (Connection connection = table.dataSource.getConnection();
+          PreparedStatement insert = connection.prepareStatement(sql)) {
+        insert.setString(1, owner.value());
+        insert.setArray(2, PgTable.textArray(connection, distinct));
+        return insert.executeUpdate();
+      } catch (SQLException e) {
+        if (FOREIGN_KEY_VIOLATION.equals(e.getSQLState()) && attempt < 3) {
+          continue; // a record was deleted between the SELECT and the key check
+        }
+        throw table.failure("add feedback for " + distinct.size() + " ids", e);
+      }
+    }
+  }
+
+  Map<String, Long> feedback(OwnerKey owner, Collection<String> ids) {
+    Objects.requireNonNull(owner, "owner");
+    Objects.requireNonNull(ids, "ids");
+    if (ids.isEmpty()) {
+      return Map.of();
+    }
+    try (Connection connection = table.dataSource.getConnection();
+        PreparedStatement query =
+            connection.prepareStatement(
+                "SELECT id, uses FROM "
+                    + table.schema.feedbackTable()
+                    + " WHERE owner = ? AND id = ANY (?)")) {
+      query.setString(1, owner.value());
+      query.setArray(2, PgTable.textArray(connection, ids));
+      Map<String, Long> counts = new LinkedHashMap<>();
+      try (ResultSet rows = query.executeQuery()) {
+        while (rows.next()) {
+          counts.put(rows.getString(1), rows.getLong(2));
+        }
+      }
+      return counts;
+    } catch (SQLException e) {
+      throw table.failure("read feedback of " + ids.size() + " ids", e);
+    }
+  }
+
+  long deleteFeedback(OwnerKey owner) {
+    Objects.requireNonNull(owner, "owner");
+    try (Connection connection = table.dataSource.getConnection();
+        PreparedStatement delete =
+            connection.prepareStatement(
+                "DELETE FROM " + table.schema.feedbackTable() + " WHERE owner = ?")) {
+      delete.setString(1, owner.value());
+      return delete.executeUpdate();
+    } catch (SQLException e) {
+      throw table.failure("delete feedback of an owner", e);
+    }
+  }
+}
