@@ -274,12 +274,19 @@ public class MemoryController {
   }
 
   private static Instant time(String text) {
+    Instant time;
     try {
-      return Instant.parse(text);
+      time = Instant.parse(text);
     } catch (DateTimeParseException e) {
       throw new BadRequestException(
           "time", "time must be an ISO-8601 instant such as 2026-03-02T10:15:30Z, got: " + text);
     }
+    Instant latest = Instant.now().plus(java.time.Duration.ofDays(1));
+    if (time.isBefore(Instant.EPOCH) || time.isAfter(latest)) {
+      throw new BadRequestException(
+          "time", "time must lie between 1970-01-01T00:00:00Z and a day from now, got: " + text);
+    }
+    return time;
   }
 
   /** Runs a turn check; an error names the field its message starts with. */

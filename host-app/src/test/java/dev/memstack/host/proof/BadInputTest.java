@@ -120,6 +120,20 @@ class BadInputTest {
     return body.toString();
   }
 
+  /** Turns that must be refused naming a field: what they break, their body. */
+  static final Map<String, String> STRICT_TURNS =
+      Map.of(
+          "userMessage with a lone surrogate",
+          turnBody("user:1", "userMessage", "SURROGATE").replace("SURROGATE", "x\\ud800y"),
+          "assistantReply with a lone low surrogate",
+          turnBody("user:1", "assistantReply", "SURROGATE").replace("SURROGATE", "\\udc00"),
+          "time in the year +99999",
+          turnBody("user:1", "time", "+99999-01-01T00:00:00Z"),
+          "time in the year -1000",
+          turnBody("user:1", "time", "-1000-01-01T00:00:00Z"),
+          "time before 1970",
+          turnBody("user:1", "time", "1969-12-31T23:59:59Z"));
+
   static String contextBody(String field, String value) {
     ObjectNode body = ProofClient.JSON.createObjectNode();
     body.put("ownerKey", "user:1");
@@ -241,6 +255,9 @@ class BadInputTest {
             "turn triggerSource unknown",
             post(TURNS, turnBody("user:1", "triggerSource", "'; DROP TABLE memories; --"))));
     bad.add(new Bad("turn time not ISO", post(TURNS, turnBody("user:1", "time", "yesterday"))));
+    for (Map.Entry<String, String> entry : STRICT_TURNS.entrySet()) {
+      bad.add(new Bad("turn " + entry.getKey(), post(TURNS, entry.getValue())));
+    }
     bad.add(
         new Bad(
             "turn both texts empty",
@@ -439,6 +456,19 @@ class BadInputTest {
     Map<String, String> after = DataDirSnapshot.of(host.dataDir());
     assertThat(failures).as("requests not answered 4xx with a JSON error").isEmpty();
     assertThat(after).as("the data folder after rejected requests").isEqualTo(before);
+  }
+
+  @Test
+  void loneSurrogatesAndImpossibleTimesAreRefusedNamingTheField() {
+    awaitIdle();
+    Map<String, String> before = DataDirSnapshot.of(host.dataDir());
+    for (Map.Entry<String, String> entry : STRICT_TURNS.entrySet()) {
+      Answer answer = api.send(post(TURNS, entry.getValue()));
+      String expected = entry.getKey().split(" ", 2)[0];
+      assertThat(answer.status()).as(entry.getKey()).isEqualTo(400);
+      assertThat(answer.json().path("field").asString()).as(entry.getKey()).isEqualTo(expected);
+    }
+    assertThat(DataDirSnapshot.of(host.dataDir())).isEqualTo(before);
   }
 
   @Test
