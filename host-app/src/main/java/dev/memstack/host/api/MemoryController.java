@@ -49,6 +49,21 @@ import tools.jackson.databind.JsonNode;
 public class MemoryController {
 
   /** Turn fields whose errors the {@link Turn} constructor reports by name. */
+  /** The fields a context request may carry. */
+  private static final Set<String> CONTEXT_FIELDS =
+      Set.of("ownerKey", "conversationId", "query", "limit", "explain");
+
+  /** The fields a turn may carry. */
+  private static final Set<String> TURN_BODY_FIELDS =
+      Set.of(
+          "ownerKey",
+          "conversationId",
+          "turnId",
+          "userMessage",
+          "assistantReply",
+          "triggerSource",
+          "time");
+
   private static final Set<String> TURN_FIELDS =
       Set.of("turnId", "conversationId", "userMessage", "assistantReply");
 
@@ -116,7 +131,7 @@ public class MemoryController {
   public ContextResponse context(
       @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
     AgentId agent = agent(agentId);
-    JsonBody json = JsonBody.of(body);
+    JsonBody json = JsonBody.of(body).onlyFields(CONTEXT_FIELDS);
     OwnerKey owner = coveredOwner(json);
     String conversationId = json.optionalString("conversationId");
     String query = json.requiredString("query");
@@ -152,7 +167,7 @@ public class MemoryController {
   public FeedbackResponse feedback(
       @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
     AgentId agent = agent(agentId);
-    JsonBody json = JsonBody.of(body);
+    JsonBody json = JsonBody.of(body).onlyFields(Set.of("ownerKey", "used"));
     OwnerKey owner = coveredOwner(json);
     JsonNode used = json.node().get("used");
     if (used == null || !used.isArray() || used.isEmpty()) {
@@ -201,7 +216,7 @@ public class MemoryController {
   public ResponseEntity<TurnAccepted> turns(
       @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
     AgentId agent = agent(agentId);
-    JsonBody json = JsonBody.of(body);
+    JsonBody json = JsonBody.of(body).onlyFields(TURN_BODY_FIELDS);
     OwnerKey owner = coveredOwner(json);
     String conversationId = json.requiredString("conversationId");
     String userMessage = json.requiredString("userMessage");

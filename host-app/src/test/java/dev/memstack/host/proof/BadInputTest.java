@@ -132,7 +132,9 @@ class BadInputTest {
           "time in the year -1000",
           turnBody("user:1", "time", "-1000-01-01T00:00:00Z"),
           "time before 1970",
-          turnBody("user:1", "time", "1969-12-31T23:59:59Z"));
+          turnBody("user:1", "time", "1969-12-31T23:59:59Z"),
+          "scope (an unknown field) on a turn",
+          turnBody("user:1", "scope", "global"));
 
   static String contextBody(String field, String value) {
     ObjectNode body = ProofClient.JSON.createObjectNode();
@@ -232,6 +234,8 @@ class BadInputTest {
             "limit 100000", post(CONTEXT, contextBody("limit", "x").replace("\"x\"", "100000"))));
     bad.add(new Bad("limit -1", post(CONTEXT, contextBody("limit", "x").replace("\"x\"", "-1"))));
     bad.add(new Bad("context without owner", post(CONTEXT, "{\"query\":\"q\"}")));
+    bad.add(
+        new Bad("context with an unknown field", post(CONTEXT, contextBody("scope", "global"))));
     bad.add(
         new Bad(
             "context with owner as object",
