@@ -68,6 +68,11 @@ public record JournalRecord(
   /** The fields of a record that its index needs. */
   public record Header(Kind kind, long acceptedAtMillis, List<String> recipients, String owner) {}
 
+  /** This record's index fields, as {@link #decodeHeader} reads them back from its body. */
+  public Header header() {
+    return new Header(kind, acceptedAt.toEpochMilli(), recipients, owner.value());
+  }
+
   byte[] encode() {
     ByteArrayOutputStream bytes =
         new ByteArrayOutputStream(

@@ -2,16 +2,15 @@ package dev.memstack.host.outbox;
 
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * The {@link Journal} of {@code memstack.outbox.type=memory}: records and cursors in the heap, so
- * nothing survives the host; every record is durable at once. Bounded like the file journal, by
- * {@code memstack.outbox.max-pending} and {@code max-journal-size} (the bytes of the encoded
- * records held).
+ * The {@link Journal} of {@code memstack.outbox.type=memory}: records in the heap (cursors have
+ * nowhere to be read back from), so nothing survives the host; every record is durable at once.
+ * Bounded like the file journal, by {@code memstack.outbox.max-pending} and {@code
+ * max-journal-size} (the bytes of the encoded records held).
  */
 public final class MemoryJournal implements Journal {
 
@@ -19,7 +18,6 @@ public final class MemoryJournal implements Journal {
   private static final int OVERHEAD = SegmentLog.FRAME_HEADER_BYTES;
 
   private final NavigableMap<Long, byte[]> records = new ConcurrentSkipListMap<>();
-  private final Map<String, Cursor> cursors = new ConcurrentHashMap<>();
   private final AtomicLong bytes = new AtomicLong();
   private volatile long next;
   private volatile boolean closed;
@@ -85,12 +83,7 @@ public final class MemoryJournal implements Journal {
     if (closed) {
       throw new IllegalStateException("the in-memory turn journal is closed");
     }
-    cursors.put(lane, cursor);
-  }
-
-  /** The last cursor saved for {@code lane}; for tests. */
-  Cursor savedCursor(String lane) {
-    return cursors.get(lane);
+    // nothing survives a restart, so a cursor has nowhere to be read back from
   }
 
   @Override

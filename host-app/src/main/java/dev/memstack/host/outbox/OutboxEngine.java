@@ -235,7 +235,7 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
       Journal.Entry entry;
       synchronized (appendLock) {
         admit(recipients, body.length);
-        entry = journal.append(header(record), body);
+        entry = journal.append(record.header(), body);
         for (String id : recipients) {
           lane(id, entry.position()).addTurn(entry);
         }
@@ -355,7 +355,7 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
       Journal.Entry entry;
       synchronized (appendLock) {
         // an erasure is always admitted: it only ever shrinks what waits
-        entry = journal.append(header(record), body);
+        entry = journal.append(record.header(), body);
         for (String id : recipients) {
           Lane.Urgent urgent = null;
           if (!unsupported.contains(id)) {
@@ -478,14 +478,6 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
   }
 
   // ---- internals ----
-
-  private static JournalRecord.Header header(JournalRecord record) {
-    return new JournalRecord.Header(
-        record.kind(),
-        record.acceptedAt().toEpochMilli(),
-        record.recipients(),
-        record.owner().value());
-  }
 
   /** Rebuilds the queues from one kept record (at start). */
   private void replay(Journal.Entry entry) {

@@ -48,12 +48,7 @@ abstract class JournalConformance {
   }
 
   static Journal.Entry append(Journal journal, JournalRecord record) throws IOException {
-    JournalRecord.Header header =
-        new JournalRecord.Header(
-            record.kind(),
-            record.acceptedAt().toEpochMilli(),
-            record.recipients(),
-            record.owner().value());
+    JournalRecord.Header header = record.header();
     Journal.Entry entry = journal.append(header, record.encode());
     journal.awaitDurable(entry.position());
     return entry;
@@ -105,14 +100,7 @@ abstract class JournalConformance {
                   JournalRecord record = turnRecord("t" + thread + "-" + i, "user:1", "a");
                   Journal.Entry entry;
                   synchronized (appendLock) {
-                    entry =
-                        journal.append(
-                            new JournalRecord.Header(
-                                record.kind(),
-                                record.acceptedAt().toEpochMilli(),
-                                record.recipients(),
-                                record.owner().value()),
-                            record.encode());
+                    entry = journal.append(record.header(), record.encode());
                   }
                   journal.awaitDurable(entry.position());
                   positions.add(entry.position());
