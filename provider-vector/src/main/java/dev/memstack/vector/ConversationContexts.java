@@ -18,20 +18,8 @@ final class ConversationContexts {
   private static final int MAX_CONVERSATIONS = 10_000;
 
   private final int maxChars;
-  private final Map<String, String> lastTurn =
-      new LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-          return size() > MAX_CONVERSATIONS;
-        }
-      };
-  private final Map<String, String> last =
-      new LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-          return size() > MAX_CONVERSATIONS;
-        }
-      };
+  private final Map<String, String> lastTurn = lru();
+  private final Map<String, String> last = lru();
 
   ConversationContexts(int maxChars) {
     this.maxChars = maxChars;
@@ -67,6 +55,16 @@ final class ConversationContexts {
     }
     lastTurn.put(key, turn.turnId());
     return previous;
+  }
+
+  /** A map that forgets its least recently used conversations past {@code MAX_CONVERSATIONS}. */
+  private static Map<String, String> lru() {
+    return new LinkedHashMap<>(256, 0.75f, true) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+        return size() > MAX_CONVERSATIONS;
+      }
+    };
   }
 
   private static String key(Turn turn) {

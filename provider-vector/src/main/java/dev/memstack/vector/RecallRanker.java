@@ -193,30 +193,21 @@ final class RecallRanker {
    */
   private static Map<String, Double> neighbourScores(Iterable<Candidate> candidates) {
     Map<String, Double> bestOfTurn = new HashMap<>();
-    for (Candidate c : candidates) {
-      String turn = turnOf(c);
-      if (turn != null) {
-        bestOfTurn.merge(turn, c.own, Math::max);
-      }
-    }
     Map<String, Double> bestAfter = new HashMap<>(); // turn -> best own score of the turns after it
     for (Candidate c : candidates) {
-      Object previous = c.document.getMetadata().get(MemoryRecord.PREVIOUS_TURN);
-      if (previous instanceof String p && !p.isEmpty()) {
-        bestAfter.merge(p, c.own, Math::max);
+      if (c.turn != null) {
+        bestOfTurn.merge(c.turn, c.own, Math::max);
+      }
+      if (c.previousTurn != null) {
+        bestAfter.merge(c.previousTurn, c.own, Math::max);
       }
     }
     Map<String, Double> scores = new HashMap<>();
     for (Candidate c : candidates) {
-      double best = 0;
-      Object previous = c.document.getMetadata().get(MemoryRecord.PREVIOUS_TURN);
-      if (previous instanceof String p && !p.isEmpty()) {
-        best = Math.max(best, bestOfTurn.getOrDefault(p, 0.0));
-      }
-      String turn = turnOf(c);
-      if (turn != null) {
-        best = Math.max(best, bestAfter.getOrDefault(turn, 0.0));
-      }
+      double best =
+          Math.max(
+              c.previousTurn == null ? 0 : bestOfTurn.getOrDefault(c.previousTurn, 0.0),
+              c.turn == null ? 0 : bestAfter.getOrDefault(c.turn, 0.0));
       if (best > 0) {
         scores.put(c.document.getId(), best);
       }
@@ -224,9 +215,8 @@ final class RecallRanker {
     return scores;
   }
 
-  private static String turnOf(Candidate c) {
-    Object turn = c.document.getMetadata().get(MemoryVectorStore.TURN);
-    return turn instanceof String s && !s.isEmpty() ? s : null;
+  private static String text(Object value) {
+    return value instanceof String s && !s.isEmpty() ? s : null;
   }
 
   private double recency(Document document, Instant now) {
@@ -254,9 +244,13 @@ final class RecallRanker {
     Double vectorScore;
     Double keywordScore;
     double own;
+    final String turn;
+    final String previousTurn;
 
     Candidate(Document document) {
       this.document = document;
+      this.turn = text(document.getMetadata().get(MemoryVectorStore.TURN));
+      this.previousTurn = text(document.getMetadata().get(MemoryRecord.PREVIOUS_TURN));
     }
   }
 }
