@@ -9,9 +9,10 @@ import java.util.Objects;
  * <p>The host strips any {@code <memory-context>} block from {@code userMessage} before a provider
  * sees the turn, so recalled memory is never stored again as new memory. A provider may be given
  * the same turn more than once (delivery is at least once); it must store it only once, keyed by
- * {@link #turnId()}.
+ * {@link #agent()}, {@link #owner()} and {@link #turnId()}.
  *
- * @param turnId unique id of the turn, the idempotency key; 1-128 characters, no slashes
+ * @param turnId id of the turn, the idempotency key within one agent and owner (the same id from
+ *     two owners names two turns); 1-128 characters, no slashes
  * @param agent the agent, never {@code null}
  * @param owner the end user who spoke, never {@code null}
  * @param conversationId the conversation, never {@code null}
