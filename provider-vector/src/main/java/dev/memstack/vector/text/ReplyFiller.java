@@ -166,7 +166,7 @@ public final class ReplyFiller {
       if (apostrophe > 0) {
         word = word.substring(0, apostrophe); // I'll, that's, it's
       }
-      if (!COURTESY_EN.contains(word) && !Statement.STOP_EN.contains(word) && !pronoun(word)) {
+      if (!COURTESY_EN.contains(word) && !StatementWords.STOP_EN.contains(word) && !pronoun(word)) {
         words++;
       }
     }

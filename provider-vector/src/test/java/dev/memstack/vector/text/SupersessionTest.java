@@ -85,8 +85,8 @@ class SupersessionTest {
     assertThat(zh.numbers).containsExactly("1985");
     assertThat(zh.dates).containsExactly("星期三");
     assertThat(zh.persons).contains("1s", "3f");
-    assertThat(Statement.chineseNumber("两万三千零五")).isEqualTo(23005);
-    assertThat(Statement.chineseNumber("三十五")).isEqualTo(35);
-    assertThat(Statement.chineseNumber("十")).isEqualTo(10);
+    assertThat(HanParts.chineseNumber("两万三千零五")).isEqualTo(23005);
+    assertThat(HanParts.chineseNumber("三十五")).isEqualTo(35);
+    assertThat(HanParts.chineseNumber("十")).isEqualTo(10);
   }
 }
