@@ -187,7 +187,7 @@ final class Mem0Tools {
         .forEach(
             name -> {
               if (!allowed.contains(name)) {
-                throw invalid(call, "unknown argument '" + Mem0Client.clip(name) + "'");
+                throw invalid(call, "unknown argument '" + Mem0Exchange.clip(name) + "'");
               }
             });
   }
