@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 /**
  * How memory records are written: the text that is embedded and indexed carries the date and who
@@ -31,7 +30,6 @@ final class MemoryTexts {
 
   private static final DateTimeFormatter DAY =
       DateTimeFormatter.ofPattern("yyyy-MM-dd", Locale.ROOT).withZone(ZoneOffset.UTC);
-  private static final Pattern DATE_PREFIX = Pattern.compile("^\\[\\d{4}-\\d{2}-\\d{2}\\] ");
 
   private MemoryTexts() {}
 
@@ -150,7 +148,7 @@ final class MemoryTexts {
 
   /** The stored text without its date prefix (the date travels as {@code createdAt}). */
   static String undated(String text) {
-    return DATE_PREFIX.matcher(text).replaceFirst("");
+    return MemoryRecord.undated(text);
   }
 
   /** Lower case, single spaces: two texts that normalise alike are the same memory. */

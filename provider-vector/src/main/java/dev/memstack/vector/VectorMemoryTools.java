@@ -226,7 +226,7 @@ final class VectorMemoryTools {
             MemoryFilters.status(
                 EnumSet.of(MemoryStatus.ACTIVE, MemoryStatus.ARCHIVED, MemoryStatus.SUPPRESSED)));
     String text = MemoryTexts.undated(record.text());
-    float[] vector = provider.embedder().embedPassages(List.of(record.text())).get(0);
+    float[] vector = provider.embedder().embedPassages(List.of(record.embeddingText())).get(0);
     Map<String, Document> neighbours = new java.util.LinkedHashMap<>();
     Map<String, Double> cosines = new java.util.HashMap<>();
     for (Document hit : store.vectorSearch(vector, candidates, NEIGHBOURS, -1)) {

@@ -28,7 +28,6 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.document.Document;
@@ -60,7 +59,6 @@ public final class FactConsolidator {
   private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final DateTimeFormatter DAY =
       DateTimeFormatter.ofPattern("yyyy-MM-dd", Locale.ROOT).withZone(ZoneOffset.UTC);
-  private static final Pattern DATE_PREFIX = Pattern.compile("^\\[\\d{4}-\\d{2}-\\d{2}\\] ");
   private static final int MAX_MESSAGE = 4000;
 
   /** The metadata key holding earlier texts of an updated fact: a JSON list. */
@@ -224,7 +222,8 @@ public final class FactConsolidator {
       return FactEvent.NONE; // the same text is stored already (a redelivered turn, too)
     }
     // dated like the stored facts, so that the date prefix weighs alike on both sides
-    float[] vector = embedder.embedPassages(List.of(dated(turn.time(), candidate.text()))).get(0);
+    // compared with stored vectors, which are embedded without the date prefix
+    float[] vector = embedder.embedPassages(List.of(MemoryRecord.undated(candidate.text()))).get(0);
     List<Document> neighbours =
         store.vectorSearch(vector, ownFacts(turn), FactSettings.NEIGHBOURS, -1);
     if (neighbours.isEmpty()) {
@@ -440,7 +439,7 @@ public final class FactConsolidator {
   }
 
   private static String undated(String text) {
-    return DATE_PREFIX.matcher(text).replaceFirst("");
+    return MemoryRecord.undated(text);
   }
 
   private static String cut(String text) {

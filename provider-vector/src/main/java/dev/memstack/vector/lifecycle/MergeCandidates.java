@@ -1,12 +1,12 @@
 package dev.memstack.vector.lifecycle;
 
+import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryVectorStore;
 import dev.memstack.vector.store.StoreEmbedder;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.regex.Pattern;
 import org.springframework.ai.document.Document;
 import org.springframework.ai.vectorstore.filter.Filter;
 
@@ -22,7 +22,6 @@ public final class MergeCandidates {
   public record Pair(Document first, Document second, double similarity) {}
 
   // the date prefix of stored texts would make records of one day look alike
-  private static final Pattern DATE_PREFIX = Pattern.compile("^\\[\\d{4}-\\d{2}-\\d{2}\\] ");
 
   private final MemoryVectorStore store;
   private final StoreEmbedder embedder;
@@ -42,8 +41,7 @@ public final class MergeCandidates {
       return List.of();
     }
     List<float[]> vectors =
-        embedder.embedPassages(
-            docs.stream().map(d -> DATE_PREFIX.matcher(d.getText()).replaceFirst("")).toList());
+        embedder.embedPassages(docs.stream().map(d -> MemoryRecord.undated(d.getText())).toList());
     List<Pair> pairs = new ArrayList<>();
     for (int i = 0; i < docs.size(); i++) {
       for (int j = i + 1; j < docs.size(); j++) {

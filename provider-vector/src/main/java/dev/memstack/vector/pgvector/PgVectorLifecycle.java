@@ -254,11 +254,8 @@ final class PgVectorLifecycle {
           try (ResultSet rows = read.executeQuery()) {
             while (rows.next()) {
               ids.add(rows.getString(1));
-              String context = rows.getString(3); // embedded with the text, as when written
-              texts.add(
-                  context == null || context.isBlank()
-                      ? rows.getString(2)
-                      : context + "\n" + rows.getString(2));
+              // embedded with its context, as when written
+              texts.add(MemoryRecord.embeddingText(rows.getString(2), rows.getString(3)));
               if (ids.size() == REEMBED_BATCH) {
                 done += writeVectors(table, write, ids, texts);
               }

@@ -42,6 +42,8 @@ public record MemoryRecord(
     Instant createdAt,
     Map<String, Object> extra) {
 
+  private static final Pattern DATE_PREFIX = Pattern.compile("^\\[\\d{4}-\\d{2}-\\d{2}\\] ");
+
   /** Memory types named by the seeds, plus RAW for turns stored as they were said. */
   public static final Set<String> KNOWN_TYPES =
       Set.of("FACT", "DECISION", "PREFERENCE", "TASK_PROGRESS", "REFERENCE", "RAW");
@@ -147,13 +149,26 @@ public record MemoryRecord(
   public static final String PREVIOUS_TURN = "previous_turn";
 
   /**
-   * What the store embeds: the context, when there is one, on the line before the text. Recall
-   * finds a message by what it answered ("Yes, twice!" after "Have you been to Turks and Caicos?")
-   * and still returns the message alone.
+   * What the store embeds: the text without its date prefix (the date travels as {@code createdAt};
+   * in the embedded text it pulls short messages of one day towards each other and away from their
+   * meaning), and the context, when there is one, on the line before it. Recall finds a message by
+   * what it answered ("Yes, twice!" after "Have you been to Turks and Caicos?") and still returns
+   * the message alone.
    */
   public String embeddingText() {
     Object context = extra.get(CONTEXT);
-    return context instanceof String c && !c.isBlank() ? c + "\n" + text : text;
+    return embeddingText(text, context instanceof String c ? c : null);
+  }
+
+  /** What the store embeds for a stored text and its context ({@code null} for none). */
+  public static String embeddingText(String text, String context) {
+    String own = undated(text);
+    return context == null || context.isBlank() ? own : context + "\n" + own;
+  }
+
+  /** {@code text} without the {@code [yyyy-MM-dd] } prefix stored records start with. */
+  public static String undated(String text) {
+    return DATE_PREFIX.matcher(text).replaceFirst("");
   }
 
   /** A copy with {@code key} set to {@code value} in its other metadata. */

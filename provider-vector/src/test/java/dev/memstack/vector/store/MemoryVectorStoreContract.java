@@ -724,6 +724,31 @@ public abstract class MemoryVectorStoreContract {
     }
 
     @Test
+    @DisplayName("embeds a record without its date prefix, when written and when re-embedded")
+    void embedsWithoutTheDatePrefix() {
+      MemoryVectorStore first = open();
+      first.add(docs(personal("r1", ALICE, "[2026-03-02] user: my cat is called Miso", T0)));
+      assertThat(
+              ids(
+                  first.vectorSearch(
+                      embedder.vector("user: my cat is called Miso"), null, 1, 0.999)))
+          .containsExactly("r1");
+      assertThat(
+              first.vectorSearch(
+                  embedder.vector("[2026-03-02] user: my cat is called Miso"), null, 1, 0.999))
+          .isEmpty();
+      first.close();
+
+      SyntheticEmbedder other = new SyntheticEmbedder("synthetic-b", 48);
+      MemoryVectorStore second = open(other, true);
+      assertThat(
+              ids(second.vectorSearch(other.vector("user: my cat is called Miso"), null, 1, 0.999)))
+          .containsExactly("r1");
+      assertThat(second.get("r1").orElseThrow().getText())
+          .isEqualTo("[2026-03-02] user: my cat is called Miso");
+    }
+
+    @Test
     @DisplayName("an empty store adopts a new model without complaint")
     void anEmptyStoreAdoptsANewModel() {
       open().close();
