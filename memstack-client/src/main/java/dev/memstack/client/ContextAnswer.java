@@ -30,6 +30,11 @@ public record ContextAnswer(
     providers = providers == null ? List.of() : List.copyOf(providers);
   }
 
+  /** An answer with nothing in it: what to use when the host cannot be asked. */
+  public static ContextAnswer empty() {
+    return new ContextAnswer("", "", List.of(), "", List.of());
+  }
+
   /**
    * {@code systemPrompt} and {@code ownerPrompt} joined by a blank line, the empty ones left out:
    * the text for the system message.
