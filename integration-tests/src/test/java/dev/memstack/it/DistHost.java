@@ -120,7 +120,7 @@ final class DistHost implements AutoCloseable {
     return JSON.readTree(response.body());
   }
 
-  /** Turns delivered to {@code provider} since the host started. */
+  /** Turns delivered to {@code provider} since the host started; -1 while some still wait. */
   long delivered(String provider) {
     for (JsonNode backlog : adminGet("/api/v1/outbox").path("providers")) {
       if (provider.equals(backlog.path("id").asString())) {

@@ -44,7 +44,8 @@ import reactor.core.scheduler.Scheduler;
  * none is set, a new id for each {@code ChatClient} call (each call is then a conversation of its
  * own; recall across conversations works all the same). The id used is in the response context
  * under {@link #CONVERSATION_ID}, the host's whole context answer (recall items with their ids for
- * feedback, provider reports) under {@link #CONTEXT_ANSWER}.
+ * feedback, provider reports) under {@link #CONTEXT_ANSWER}. A prompt without user text (a system
+ * message alone) passes through untouched: nothing is asked and no turn is handed in.
  *
  * <p><b>Order.</b> {@link #DEFAULT_ORDER} is Spring AI's chat-memory order, outside the
  * tool-calling loop: one user message is one context call and one turn, however many tool rounds

@@ -16,6 +16,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -141,11 +142,7 @@ class MemstackAdvisorTest {
       ScriptedChatModel model = ScriptedChatModel.replying("ok");
       ChatClient chat = chat(model, advisorFor(host.url()));
 
-      chat.prompt()
-          .user("hi")
-          .advisors(a -> a.param(MemstackAdvisor.OWNER_KEY, "user:1"))
-          .call()
-          .content();
+      ask(chat, "hi");
 
       assertThat(model.lastMessageTypes()).containsExactly(SystemMessage.class, UserMessage.class);
       assertThat(model.lastSystemText()).startsWith("--- AGENTS.md ---").endsWith("Name: Ada");
@@ -157,11 +154,7 @@ class MemstackAdvisorTest {
       ScriptedChatModel model = ScriptedChatModel.replying("ok");
       ChatClient chat = chat(model, advisorFor(host.url()));
 
-      chat.prompt()
-          .user("hi")
-          .advisors(a -> a.param(MemstackAdvisor.OWNER_KEY, "user:1"))
-          .call()
-          .content();
+      ask(chat, "hi");
 
       assertThat(model.lastMessageTypes()).containsExactly(UserMessage.class);
       assertThat(model.lastUserText()).isEqualTo("hi");
@@ -173,12 +166,7 @@ class MemstackAdvisorTest {
       ChatClient chat = chat(ScriptedChatModel.replying("ok"), advisorFor(host.url()));
 
       long start = System.nanoTime();
-      String reply =
-          chat.prompt()
-              .user("hi")
-              .advisors(a -> a.param(MemstackAdvisor.OWNER_KEY, "user:1"))
-              .call()
-              .content();
+      String reply = ask(chat, "hi");
 
       assertThat(reply).isEqualTo("ok");
       assertThat(Duration.ofNanos(System.nanoTime() - start))
@@ -193,11 +181,7 @@ class MemstackAdvisorTest {
       ChatClient chat = chat(model, advisorFor(host.url()));
       String message = "x".repeat(40_000);
 
-      chat.prompt()
-          .user(message)
-          .advisors(a -> a.param(MemstackAdvisor.OWNER_KEY, "user:1"))
-          .call()
-          .content();
+      ask(chat, message);
 
       assertThat(body(host.received("POST", CONTEXT).get(0)).get("query").stringValue())
           .hasSize(32_768);
@@ -258,11 +242,7 @@ class MemstackAdvisorTest {
       String reply =
           String.join(
               "",
-              chat
-                  .prompt()
-                  .user("hi")
-                  .advisors(a -> a.param(MemstackAdvisor.OWNER_KEY, "user:1"))
-                  .stream()
+              chat.prompt().user("hi").advisors(owner("user:1")).stream()
                   .content()
                   .collectList()
                   .block(WAIT));
@@ -334,11 +314,7 @@ class MemstackAdvisorTest {
 
     private String conversationOf(ChatClient chat) {
       ChatClientResponse response =
-          chat.prompt()
-              .user("hi")
-              .advisors(a -> a.param(MemstackAdvisor.OWNER_KEY, "user:1"))
-              .call()
-              .chatClientResponse();
+          chat.prompt().user("hi").advisors(owner("user:1")).call().chatClientResponse();
       return (String) response.context().get(MemstackAdvisor.CONVERSATION_ID);
     }
   }
@@ -352,12 +328,7 @@ class MemstackAdvisorTest {
       ScriptedChatModel model = ScriptedChatModel.replying("still here");
       ChatClient chat = chat(model, advisorFor(deadUrl()));
 
-      String reply =
-          chat.prompt()
-              .user("hi")
-              .advisors(a -> a.param(MemstackAdvisor.OWNER_KEY, "user:1"))
-              .call()
-              .content();
+      String reply = ask(chat, "hi");
 
       assertThat(reply).isEqualTo("still here");
       assertThat(model.lastUserText()).isEqualTo("hi");
@@ -373,11 +344,7 @@ class MemstackAdvisorTest {
       ScriptedChatModel model = ScriptedChatModel.replying("ok");
       ChatClient chat = chat(model, MemstackAdvisor.builder(impatient).metrics(metrics));
 
-      chat.prompt()
-          .user("hi")
-          .advisors(a -> a.param(MemstackAdvisor.OWNER_KEY, "user:1"))
-          .call()
-          .content();
+      ask(chat, "hi");
 
       assertThat(model.lastUserText()).isEqualTo("hi");
       assertThat(metrics.records()).first().isEqualTo("context:timeout");
@@ -389,20 +356,12 @@ class MemstackAdvisorTest {
       host.on("POST", CONTEXT, Reply.json(500, "{\"error\":\"internal\",\"message\":\"boom\"}"));
       ScriptedChatModel model = ScriptedChatModel.replying("ok");
       ChatClient chat = chat(model, advisorFor(host.url()));
-      chat.prompt()
-          .user("hi")
-          .advisors(a -> a.param(MemstackAdvisor.OWNER_KEY, "user:1"))
-          .call()
-          .content();
+      ask(chat, "hi");
       host.on(
           "POST",
           CONTEXT,
           Reply.json(400, "{\"error\":\"bad_request\",\"field\":\"query\",\"message\":\"bad\"}"));
-      chat.prompt()
-          .user("hi")
-          .advisors(a -> a.param(MemstackAdvisor.OWNER_KEY, "user:1"))
-          .call()
-          .content();
+      ask(chat, "hi");
 
       assertThat(model.prompts()).hasSize(2);
       assertThat(model.lastUserText()).isEqualTo("hi");
@@ -454,12 +413,7 @@ class MemstackAdvisorTest {
               ScriptedChatModel.replying("ok"),
               advisorFor(host.url()).metrics(new MicrometerMemstackMetrics(registry)));
 
-      String reply =
-          chat.prompt()
-              .user("hi")
-              .advisors(a -> a.param(MemstackAdvisor.OWNER_KEY, "user:1"))
-              .call()
-              .content();
+      String reply = ask(chat, "hi");
 
       assertThat(reply).isEqualTo("ok");
       host.await("POST", TURNS, 1, WAIT);
@@ -478,12 +432,7 @@ class MemstackAdvisorTest {
                         throw new RejectedExecutionException("full");
                       }));
 
-      String reply =
-          chat.prompt()
-              .user("hi")
-              .advisors(a -> a.param(MemstackAdvisor.OWNER_KEY, "user:1"))
-              .call()
-              .content();
+      String reply = ask(chat, "hi");
 
       assertThat(reply).isEqualTo("ok");
       assertThat(metrics.records()).containsExactly("context:ok", "turn:rejected");
@@ -494,11 +443,7 @@ class MemstackAdvisorTest {
       host.on("POST", TURNS, Reply.json(202, "{\"turnId\":\"t\"}").after(Duration.ofMillis(200)));
       ChatClient chat = chat(ScriptedChatModel.replying("ok"), advisorFor(host.url()));
       for (int i = 0; i < 3; i++) {
-        chat.prompt()
-            .user("hi " + i)
-            .advisors(a -> a.param(MemstackAdvisor.OWNER_KEY, "user:1"))
-            .call()
-            .content();
+        ask(chat, "hi " + i);
       }
 
       advisor.close();
@@ -533,7 +478,7 @@ class MemstackAdvisorTest {
           chat.prompt()
               .user("What time is it?")
               .tools(new Clock())
-              .advisors(a -> a.param(MemstackAdvisor.OWNER_KEY, "user:1"))
+              .advisors(owner("user:1"))
               .call()
               .content();
 
@@ -552,6 +497,16 @@ class MemstackAdvisorTest {
       assertThat(host.received("POST", TURNS)).hasSize(1);
       assertThat(body(turns.get(0)).get("assistantReply").stringValue()).isEqualTo("It is 12:00.");
     }
+  }
+
+  /** The advisor parameter of one end user. */
+  private static Consumer<ChatClient.AdvisorSpec> owner(String ownerKey) {
+    return a -> a.param(MemstackAdvisor.OWNER_KEY, ownerKey);
+  }
+
+  /** Asks {@code message} for the end user {@code user:1}; returns the reply. */
+  private static String ask(ChatClient chat, String message) {
+    return chat.prompt().user(message).advisors(owner("user:1")).call().content();
   }
 
   private void awaitRecord(String record) {

@@ -240,6 +240,29 @@ class MemstackAutoConfigurationTest {
   }
 
   @Test
+  void closingTheApplicationHandsInTheQueuedTurns() {
+    String turns = "/api/v1/agents/shop-bot/memory/turns";
+    host.on("POST", turns, Reply.json(202, "{\"turnId\":\"t\"}").after(Duration.ofMillis(300)));
+    runner.run(
+        context -> {
+          ChatClient chat =
+              context
+                  .getBean(ChatClient.Builder.class)
+                  .defaultAdvisors(context.getBean(MemstackAdvisor.class))
+                  .build();
+          for (int i = 0; i < 2; i++) {
+            chat.prompt()
+                .user("hi " + i)
+                .advisors(a -> a.param(MemstackAdvisor.OWNER_KEY, "api:1"))
+                .call()
+                .content();
+          }
+        });
+
+    assertThat(host.received("POST", turns)).as("handed in before the context closed").hasSize(2);
+  }
+
+  @Test
   void withoutSpringAiThereIsAClientAndNoAdvisor() {
     runner
         .withClassLoader(new FilteredClassLoader(ChatClient.class))
