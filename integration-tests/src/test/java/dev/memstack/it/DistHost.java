@@ -59,7 +59,7 @@ final class DistHost implements AutoCloseable {
     Map<String, String> args = new java.util.LinkedHashMap<>();
     args.put("server.address", "127.0.0.1");
     args.put("server.port", String.valueOf(port));
-    args.put("memstack.plugins.dir", dist.resolve("plugins").toString());
+    args.put("memstack.plugins.dir", copyPlugins(dist, root.resolve("plugins")).toString());
     args.put("memstack.data-dir", root.resolve("data").toString());
     args.put("memstack.security.tokens[0].token", ADMIN_TOKEN);
     args.put("memstack.security.tokens[0].role", "admin");
@@ -104,6 +104,20 @@ final class DistHost implements AutoCloseable {
               + " root, which packages host-app before this module)");
     }
     return dist;
+  }
+
+  /**
+   * The distribution's plugin zips, copied: the host expands a zip into its plugins folder, and the
+   * build's {@code dist/} is left as it was built.
+   */
+  private static Path copyPlugins(Path dist, Path plugins) throws IOException {
+    Files.createDirectories(plugins);
+    try (Stream<Path> zips = Files.list(dist.resolve("plugins"))) {
+      for (Path zip : zips.filter(p -> p.toString().endsWith(".zip")).toList()) {
+        Files.copy(zip, plugins.resolve(zip.getFileName()));
+      }
+    }
+    return plugins;
   }
 
   URI url() {
