@@ -499,6 +499,41 @@ class MemstackAdvisorTest {
     }
   }
 
+  @Nested
+  @DisplayName("tool calling, streamed")
+  class StreamedToolCalling {
+
+    @Test
+    void aStreamedToolRoundIsStillOneContextCallAndOneTurn() {
+      ScriptedChatModel model =
+          ScriptedChatModel.answering(
+              ScriptedChatModel.toolCall("now", "{}"),
+              new org.springframework.ai.chat.messages.AssistantMessage("It is 12:00."));
+      ChatClient chat = chat(model, advisorFor(host.url()));
+
+      String reply =
+          String.join(
+              "",
+              chat
+                  .prompt()
+                  .user("What time is it?")
+                  .tools(new ToolCalling.Clock())
+                  .advisors(owner("user:1"))
+                  .stream()
+                  .content()
+                  .collectList()
+                  .block(WAIT));
+
+      assertThat(reply).isEqualTo("It is 12:00.");
+      assertThat(model.prompts()).hasSize(2);
+      assertThat(host.received("POST", CONTEXT)).hasSize(1);
+      List<Received> turns = host.await("POST", TURNS, 1, WAIT);
+      sleep(300);
+      assertThat(host.received("POST", TURNS)).hasSize(1);
+      assertThat(body(turns.get(0)).get("assistantReply").stringValue()).isEqualTo("It is 12:00.");
+    }
+  }
+
   /** The advisor parameter of one end user. */
   private static Consumer<ChatClient.AdvisorSpec> owner(String ownerKey) {
     return a -> a.param(MemstackAdvisor.OWNER_KEY, ownerKey);
