@@ -1,0 +1,40 @@
+package dev.memstack.client;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Objects;
+
+/**
+ * The body of {@code POST /api/v1/agents/{agentId}/memory/context}.
+ *
+ * @param ownerKey whose personal memory may be recalled ({@code user:42}); required
+ * @param conversationId the conversation the message belongs to; {@code null} for none
+ * @param query the text to recall for, usually the user's message; may be empty, never {@code null}
+ * @param limit most recall items, 1-200; {@code 0} means the host's default
+ * @param explain whether each item keeps its ranking signals in {@code metadata}
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ContextRequest(
+    String ownerKey, String conversationId, String query, int limit, boolean explain) {
+
+  /** The host's longest query, in characters. */
+  public static final int MAX_QUERY_LENGTH = 32_768;
+
+  public ContextRequest {
+    Objects.requireNonNull(ownerKey, "ownerKey");
+    Objects.requireNonNull(query, "query");
+    if (limit < 0 || limit > 200) {
+      throw new IllegalArgumentException(
+          "limit must be 0 (the host's default) to 200, got: " + limit);
+    }
+  }
+
+  /** A request with the host's default limit and no explanation. */
+  public static ContextRequest of(String ownerKey, String conversationId, String query) {
+    return new ContextRequest(ownerKey, conversationId, query, 0, false);
+  }
+
+  /** A copy with another limit. */
+  public ContextRequest withLimit(int newLimit) {
+    return new ContextRequest(ownerKey, conversationId, query, newLimit, explain);
+  }
+}

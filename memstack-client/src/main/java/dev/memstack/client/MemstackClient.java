@@ -1,0 +1,207 @@
+package dev.memstack.client;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A client of one memstack host, for one agent: the context call before the model runs, the turn
+ * after it answered, the providers' tools, and the erasure of an owner.
+ *
+ * <pre>{@code
+ * MemstackClient memstack = MemstackClient.builder(URI.create("http://127.0.0.1:8080"))
+ *     .token(System.getenv("MEMSTACK_TOKEN"))
+ *     .agentId("support-bot")
+ *     .build();
+ * }</pre>
+ *
+ * <p>Every call blocks the calling thread for at most the connect timeout plus the request timeout
+ * and throws a {@link MemstackApiException} when the host answers with an error status (its JSON
+ * error attached) or a {@link MemstackConnectionException} when no answer comes. The client is
+ * immutable and safe for concurrent use; one instance per host is enough ({@link #forAgent(String)}
+ * shares its connections). It never logs, and the token appears in no message.
+ */
+public final class MemstackClient {
+
+  /** The host's agent ids. */
+  private static final Pattern AGENT_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+  private final URI baseUrl;
+  private final String agentId;
+  private final JsonHttp http;
+
+  private MemstackClient(URI baseUrl, String agentId, JsonHttp http) {
+    this.baseUrl = baseUrl;
+    this.agentId = agentId;
+    this.http = http;
+  }
+
+  /** A builder for a host at {@code baseUrl} ({@code http://127.0.0.1:8080}, no {@code /api}). */
+  public static Builder builder(URI baseUrl) {
+    return new Builder(baseUrl);
+  }
+
+  /** The same host, token and connections for another agent. */
+  public MemstackClient forAgent(String otherAgentId) {
+    return new MemstackClient(baseUrl, checkedAgent(otherAgentId), http);
+  }
+
+  /** The host's base URL. */
+  public URI baseUrl() {
+    return baseUrl;
+  }
+
+  /** The agent this client acts for. */
+  public String agentId() {
+    return agentId;
+  }
+
+  /** {@code POST /api/v1/agents/{agentId}/memory/context}: what to put into the prompt. */
+  public ContextAnswer context(ContextRequest request) {
+    Objects.requireNonNull(request, "request");
+    return http.exchange("POST", agentUri("/memory/context"), request, ContextAnswer.class);
+  }
+
+  /** {@code POST /api/v1/agents/{agentId}/memory/turns}: hands in a finished turn. */
+  public TurnAccepted postTurn(TurnRequest turn) {
+    Objects.requireNonNull(turn, "turn");
+    return http.exchange("POST", agentUri("/memory/turns"), turn, TurnAccepted.class);
+  }
+
+  /** {@code GET /api/v1/agents/{agentId}/tools}: every running provider's tools. */
+  public List<Tool> tools() {
+    return http.exchange("GET", agentUri("/tools"), null, ToolList.class).tools();
+  }
+
+  /**
+   * {@code POST /api/v1/agents/{agentId}/tools/{providerId}/{tool}}: calls one tool.
+   *
+   * @param ownerKey the owner the call acts for; {@code null} reaches shared memory only
+   * @param arguments the tool's arguments: a {@code Map}, a record or a {@code JsonNode} that
+   *     serialises to a JSON object; {@code null} for none
+   * @return the tool's JSON answer
+   */
+  public JsonNode callTool(String providerId, String tool, String ownerKey, Object arguments) {
+    Objects.requireNonNull(providerId, "providerId");
+    Objects.requireNonNull(tool, "tool");
+    String path = "/tools/" + segment(providerId) + "/" + segment(tool);
+    if (ownerKey != null) {
+      path += "?ownerKey=" + URLEncoder.encode(ownerKey, StandardCharsets.UTF_8);
+    }
+    Object body = arguments == null ? http.json().createObjectNode() : arguments;
+    return http.exchange("POST", agentUri(path), body, JsonNode.class);
+  }
+
+  /**
+   * {@code DELETE /api/v1/owners/{ownerKey}/memory}: erases the owner in every provider (for every
+   * agent) and drops their turns still waiting for delivery.
+   */
+  public Erasure eraseOwner(String ownerKey) {
+    Objects.requireNonNull(ownerKey, "ownerKey");
+    URI uri = resolve("/api/v1/owners/" + segment(ownerKey) + "/memory");
+    return http.exchange("DELETE", uri, null, Erasure.class);
+  }
+
+  private URI agentUri(String rest) {
+    return resolve("/api/v1/agents/" + agentId + rest);
+  }
+
+  private URI resolve(String path) {
+    String base = baseUrl.toString();
+    return URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + path);
+  }
+
+  /** A path segment, percent-encoded; a colon stays readable ({@code user:42}). */
+  private static String segment(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20").replace("%3A", ":");
+  }
+
+  private static String checkedAgent(String agentId) {
+    Objects.requireNonNull(agentId, "agentId");
+    if (!AGENT_ID.matcher(agentId).matches()) {
+      throw new IllegalArgumentException(
+          "agentId must be 1-64 characters of [A-Za-z0-9_-], got: \"" + agentId + "\"");
+    }
+    return agentId;
+  }
+
+  /** The tool list answer. */
+  private record ToolList(List<Tool> tools) {
+    ToolList {
+      tools = tools == null ? List.of() : List.copyOf(tools);
+    }
+  }
+
+  /** Settings of a {@link MemstackClient}; {@link #agentId(String)} is required. */
+  public static final class Builder {
+
+    private final URI baseUrl;
+    private String token;
+    private String agentId;
+    private Duration connectTimeout = Duration.ofSeconds(5);
+    private Duration timeout = Duration.ofSeconds(10);
+
+    private Builder(URI baseUrl) {
+      Objects.requireNonNull(baseUrl, "baseUrl");
+      String scheme = baseUrl.getScheme();
+      if (!"http".equals(scheme) && !"https".equals(scheme) || baseUrl.getHost() == null) {
+        throw new IllegalArgumentException(
+            "baseUrl must be an http or https URL such as http://127.0.0.1:8080, got: " + baseUrl);
+      }
+      this.baseUrl = baseUrl;
+    }
+
+    /** The bearer token; {@code null} sends none (a host with security turned off). */
+    public Builder token(String bearerToken) {
+      this.token = bearerToken == null || bearerToken.isBlank() ? null : bearerToken.strip();
+      return this;
+    }
+
+    /** The agent every call acts for: 1-64 characters of {@code [A-Za-z0-9_-]}. */
+    public Builder agentId(String id) {
+      this.agentId = checkedAgent(id);
+      return this;
+    }
+
+    /** Longest wait for a connection; default 5 s. */
+    public Builder connectTimeout(Duration value) {
+      this.connectTimeout = positive(value, "connectTimeout");
+      return this;
+    }
+
+    /** Longest wait for the host's answer to one call, once connected; default 10 s. */
+    public Builder timeout(Duration value) {
+      this.timeout = positive(value, "timeout");
+      return this;
+    }
+
+    public MemstackClient build() {
+      if (agentId == null) {
+        throw new IllegalStateException(
+            "agentId is required: MemstackClient.builder(..).agentId(..)");
+      }
+      HttpClient http =
+          HttpClient.newBuilder()
+              .connectTimeout(connectTimeout)
+              // plain HTTP/1.1: no h2c upgrade attempt on every new connection
+              .version(HttpClient.Version.HTTP_1_1)
+              .followRedirects(HttpClient.Redirect.NEVER)
+              .build();
+      return new MemstackClient(baseUrl, agentId, new JsonHttp(http, token, timeout));
+    }
+
+    private static Duration positive(Duration value, String name) {
+      Objects.requireNonNull(value, name);
+      if (value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive, got: " + value);
+      }
+      return value;
+    }
+  }
+}

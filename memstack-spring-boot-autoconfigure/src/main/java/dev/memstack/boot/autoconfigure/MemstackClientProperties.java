@@ -1,0 +1,52 @@
+package dev.memstack.boot.autoconfigure;
+
+import dev.memstack.client.TriggerSource;
+import java.net.URI;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * {@code memstack.client.*}: where the memstack host is and who this application is to it.
+ *
+ * @param baseUrl Base URL of the memstack host, without /api.
+ * @param token Bearer token the client sends (a member token, usually bound to owners such as
+ *     "api:*"). Empty sends none, for a host with security turned off.
+ * @param agentId Agent this application's memory belongs to: 1-64 characters of [A-Za-z0-9_-].
+ *     Required.
+ * @param timeout Longest wait for the host's answer to one call, once connected.
+ * @param connectTimeout Longest wait for a connection to the host.
+ * @param advisor The Spring AI advisor.
+ */
+@ConfigurationProperties(MemstackClientProperties.PREFIX)
+public record MemstackClientProperties(
+    @DefaultValue("http://127.0.0.1:8080") URI baseUrl,
+    String token,
+    String agentId,
+    @DefaultValue("10s") Duration timeout,
+    @DefaultValue("5s") Duration connectTimeout,
+    @DefaultValue Advisor advisor) {
+
+  /** The properties' prefix. */
+  public static final String PREFIX = "memstack.client";
+
+  /**
+   * {@code memstack.client.advisor.*}.
+   *
+   * @param autoRegister Whether the advisor is added to the auto-configured ChatClient.Builder, so
+   *     that every ChatClient built from it has memory. Off: add it yourself with
+   *     .defaultAdvisors(memstackAdvisor).
+   * @param order Order of the advisor in the chain; by default Spring AI's chat-memory order,
+   *     outside the tool-calling loop.
+   * @param defaultConversationId Conversation of calls that give no ChatMemory.CONVERSATION_ID.
+   *     Empty: a new conversation id for each ChatClient call.
+   * @param triggerSource The triggerSource of the turns the advisor hands in.
+   * @param limit Most recall items per context call, 1-200; 0 is the host's default.
+   */
+  public record Advisor(
+      @DefaultValue("false") boolean autoRegister,
+      Integer order,
+      String defaultConversationId,
+      @DefaultValue("api") TriggerSource triggerSource,
+      @DefaultValue("0") int limit) {}
+}
