@@ -10,6 +10,8 @@ import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolSpec;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -87,6 +89,8 @@ public class ToolController {
     return new Tools(views);
   }
 
+  @io.swagger.v3.oas.annotations.parameters.RequestBody(
+      content = @Content(schema = @Schema(implementation = ApiRequests.ToolArguments.class)))
   @RequiresRole(Role.VIEWER)
   @PostMapping(path = "/{providerId}/{tool}")
   public JsonNode call(

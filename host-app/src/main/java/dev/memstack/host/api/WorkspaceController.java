@@ -12,6 +12,9 @@ import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.media.SchemaProperty;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -159,6 +162,9 @@ public class WorkspaceController {
     return call(agent, owner(null, ownerKey), READ, arguments);
   }
 
+  @io.swagger.v3.oas.annotations.parameters.RequestBody(
+      required = true,
+      content = @Content(schema = @Schema(implementation = ApiRequests.WorkspaceFileWrite.class)))
   @RequiresRole(Role.MEMBER)
   @PutMapping(path = "/files/**", consumes = MediaType.APPLICATION_JSON_VALUE)
   public JsonNode write(
@@ -169,7 +175,7 @@ public class WorkspaceController {
     AgentId agent = agent(agentId);
     String path = WorkspaceFilePath.of(request);
     JsonBody fields = JsonBody.of(body);
-    onlyFields(fields, "content", "ownerKey", "scope");
+    onlyFields(fields, ApiRequests.WorkspaceFileWrite.class);
     ObjectNode arguments = json.createObjectNode();
     arguments.put("filename", path);
     arguments.put("content", fields.requiredString("content"));
@@ -177,6 +183,9 @@ public class WorkspaceController {
     return call(agent, owner(fields.optionalString("ownerKey"), ownerKey), WRITE, arguments);
   }
 
+  @io.swagger.v3.oas.annotations.parameters.RequestBody(
+      required = true,
+      content = @Content(schema = @Schema(implementation = ApiRequests.WorkspaceFileMeta.class)))
   @RequiresRole(Role.MEMBER)
   @PatchMapping(
       path = "/files/**",
@@ -189,7 +198,7 @@ public class WorkspaceController {
     AgentId agent = agent(agentId);
     String path = WorkspaceFilePath.of(request);
     JsonBody fields = JsonBody.of(body);
-    onlyFields(fields, "enabled", "sortOrder", "ownerKey", "scope");
+    onlyFields(fields, ApiRequests.WorkspaceFileMeta.class);
     ObjectNode arguments = json.createObjectNode();
     arguments.put("filename", path);
     boolean any = false;
@@ -210,13 +219,16 @@ public class WorkspaceController {
 
   // ---------------------------------------------------------------- search
 
+  @io.swagger.v3.oas.annotations.parameters.RequestBody(
+      required = true,
+      content = @Content(schema = @Schema(implementation = ApiRequests.WorkspaceSearch.class)))
   @RequiresRole(Role.VIEWER)
   @PostMapping(path = "/search", consumes = MediaType.APPLICATION_JSON_VALUE)
   public JsonNode search(
       @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
     AgentId agent = agent(agentId);
     JsonBody fields = JsonBody.of(body);
-    onlyFields(fields, "query", "ownerKey", "scope", "limit");
+    onlyFields(fields, ApiRequests.WorkspaceSearch.class);
     ObjectNode arguments = json.createObjectNode();
     arguments.put("query", fields.requiredString("query"));
     if (present(fields, "limit")) {
@@ -262,6 +274,20 @@ public class WorkspaceController {
     return new ResponseEntity<>(zip, headers, HttpStatus.OK);
   }
 
+  @io.swagger.v3.oas.annotations.parameters.RequestBody(
+      required = true,
+      description = "The snapshot ZIP: a multipart part named `file`, or the raw body.",
+      content = {
+        @Content(
+            mediaType = MediaType.MULTIPART_FORM_DATA_VALUE,
+            schemaProperties =
+                @SchemaProperty(
+                    name = "file",
+                    schema = @Schema(type = "string", format = "binary"))),
+        @Content(
+            mediaType = "application/zip",
+            schema = @Schema(type = "string", format = "binary"))
+      })
   @RequiresRole(Role.MEMBER)
   @PostMapping(IMPORT_PREVIEW)
   public JsonNode previewImport(
@@ -273,6 +299,20 @@ public class WorkspaceController {
     return importZip(agentId, scope, ownerKey, request, true);
   }
 
+  @io.swagger.v3.oas.annotations.parameters.RequestBody(
+      required = true,
+      description = "The snapshot ZIP: a multipart part named `file`, or the raw body.",
+      content = {
+        @Content(
+            mediaType = MediaType.MULTIPART_FORM_DATA_VALUE,
+            schemaProperties =
+                @SchemaProperty(
+                    name = "file",
+                    schema = @Schema(type = "string", format = "binary"))),
+        @Content(
+            mediaType = "application/zip",
+            schema = @Schema(type = "string", format = "binary"))
+      })
   @RequiresRole(Role.MEMBER)
   @PostMapping(IMPORT)
   public JsonNode applyImport(
@@ -481,13 +521,13 @@ public class WorkspaceController {
     return key == null ? null : JsonBody.parse("ownerKey", () -> OwnerKey.of(key));
   }
 
-  private static void onlyFields(JsonBody body, String... allowed) {
-    Set<String> known = Set.of(allowed);
+  private static void onlyFields(JsonBody body, Class<? extends Record> request) {
+    Set<String> known = ApiRequests.fields(request);
+    String allowed = String.join(", ", new java.util.TreeSet<>(known));
     for (Iterator<String> names = body.node().propertyNames().iterator(); names.hasNext(); ) {
       String name = names.next();
       if (!known.contains(name)) {
-        throw new BadRequestException(
-            name, "unknown field '" + name + "'; allowed: " + String.join(", ", allowed));
+        throw new BadRequestException(name, "unknown field '" + name + "'; allowed: " + allowed);
       }
     }
   }

@@ -1,5 +1,6 @@
 package dev.memstack.host.jobs;
 
+import dev.memstack.host.api.ApiRequests;
 import dev.memstack.host.api.BadRequestException;
 import dev.memstack.host.api.JsonBody;
 import dev.memstack.host.api.MemoryController;
@@ -14,6 +15,8 @@ import dev.memstack.host.security.Role;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ToolCall;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -58,6 +61,8 @@ public class MemoryJobsController {
     this.access = access;
   }
 
+  @io.swagger.v3.oas.annotations.parameters.RequestBody(
+      content = @Content(schema = @Schema(implementation = ApiRequests.MemoryJobRequest.class)))
   @RequiresRole(Role.MEMBER)
   @PostMapping(path = "/summarize/{conversationId}")
   public JsonNode summarize(
@@ -75,6 +80,8 @@ public class MemoryJobsController {
     return call(agent, owner, "summarize_conversation", arguments);
   }
 
+  @io.swagger.v3.oas.annotations.parameters.RequestBody(
+      content = @Content(schema = @Schema(implementation = ApiRequests.MemoryJobRequest.class)))
   @RequiresRole(Role.MEMBER)
   @PostMapping(path = "/emergence")
   public JsonNode emergence(
