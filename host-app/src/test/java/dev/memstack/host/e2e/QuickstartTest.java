@@ -3,6 +3,7 @@ package dev.memstack.host.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -66,6 +67,20 @@ class QuickstartTest {
     Quickstarts.requireTool("python3");
     Path project = Quickstarts.folder().resolve("python");
     assertRecallsAcrossRuns("api:py-user", project, "python3", "quickstart.py");
+  }
+
+  @Test
+  void areQuotedWholeInTheIntegrationGuide() throws Exception {
+    Path folder = Quickstarts.folder();
+    String guide = Files.readString(folder.resolveSibling("integrating.md"));
+    for (Path source :
+        List.of(
+            folder.resolve("typescript/src/quickstart.ts"),
+            folder.resolve("python/quickstart.py"))) {
+      assertThat(guide)
+          .as("docs/integrating.md quotes %s as it is", source.getFileName())
+          .contains(Files.readString(source).strip());
+    }
   }
 
   private static void assertRecallsAcrossRuns(String owner, Path project, String... program) {
