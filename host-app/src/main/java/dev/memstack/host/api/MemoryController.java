@@ -18,6 +18,7 @@ import dev.memstack.spi.RecallItem;
 import dev.memstack.spi.RecallRequest;
 import dev.memstack.spi.TriggerSource;
 import dev.memstack.spi.Turn;
+import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -126,6 +127,9 @@ public class MemoryController {
   /** The answer of a turn submission. */
   public record TurnAccepted(String turnId) {}
 
+  @Operation(
+      summary =
+          "Context before the model runs: system prompt, owner prompt, recall and the fenced context block")
   @io.swagger.v3.oas.annotations.parameters.RequestBody(
       required = true,
       content = @Content(schema = @Schema(implementation = ApiRequests.ContextRequest.class)))
@@ -165,6 +169,8 @@ public class MemoryController {
    * "id"}]}}, each {@code id} the {@code metadata.id} of a recall item as the context call returned
    * it. Only this signal changes ranking, and only for this owner.
    */
+  @Operation(
+      summary = "Confirm that recalled items were used (the only signal that changes ranking)")
   @io.swagger.v3.oas.annotations.parameters.RequestBody(
       required = true,
       content = @Content(schema = @Schema(implementation = ApiRequests.FeedbackRequest.class)))
@@ -217,6 +223,7 @@ public class MemoryController {
     return value;
   }
 
+  @Operation(summary = "Hand in a finished turn; the providers learn from it in the background")
   @io.swagger.v3.oas.annotations.parameters.RequestBody(
       required = true,
       content = @Content(schema = @Schema(implementation = ApiRequests.TurnRequest.class)))

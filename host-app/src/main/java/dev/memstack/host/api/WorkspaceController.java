@@ -12,6 +12,7 @@ import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
+import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.media.SchemaProperty;
@@ -135,6 +136,7 @@ public class WorkspaceController {
 
   // ---------------------------------------------------------------- files
 
+  @Operation(summary = "List the workspace memory files the owner may see")
   @RequiresRole(Role.VIEWER)
   @GetMapping("/files")
   public JsonNode list(
@@ -148,6 +150,7 @@ public class WorkspaceController {
     return call(agent(agentId), owner(null, ownerKey), LIST, arguments);
   }
 
+  @Operation(summary = "Read one workspace file (the path may contain /)")
   @RequiresRole(Role.VIEWER)
   @GetMapping("/files/**")
   public JsonNode read(
@@ -162,6 +165,7 @@ public class WorkspaceController {
     return call(agent, owner(null, ownerKey), READ, arguments);
   }
 
+  @Operation(summary = "Create or overwrite one workspace file")
   @io.swagger.v3.oas.annotations.parameters.RequestBody(
       required = true,
       content = @Content(schema = @Schema(implementation = ApiRequests.WorkspaceFileWrite.class)))
@@ -183,6 +187,7 @@ public class WorkspaceController {
     return call(agent, owner(fields.optionalString("ownerKey"), ownerKey), WRITE, arguments);
   }
 
+  @Operation(summary = "Turn a workspace file on or off, or move it")
   @io.swagger.v3.oas.annotations.parameters.RequestBody(
       required = true,
       content = @Content(schema = @Schema(implementation = ApiRequests.WorkspaceFileMeta.class)))
@@ -219,6 +224,7 @@ public class WorkspaceController {
 
   // ---------------------------------------------------------------- search
 
+  @Operation(summary = "Keyword search over the workspace files")
   @io.swagger.v3.oas.annotations.parameters.RequestBody(
       required = true,
       content = @Content(schema = @Schema(implementation = ApiRequests.WorkspaceSearch.class)))
@@ -240,6 +246,7 @@ public class WorkspaceController {
 
   // ---------------------------------------------------------------- snapshots
 
+  @Operation(summary = "Download a ZIP snapshot of the workspace memory")
   @RequiresRole(Role.VIEWER)
   @GetMapping(path = "/memory/export", produces = "application/zip")
   public ResponseEntity<byte[]> export(
@@ -274,6 +281,7 @@ public class WorkspaceController {
     return new ResponseEntity<>(zip, headers, HttpStatus.OK);
   }
 
+  @Operation(summary = "Classify the entries of a snapshot ZIP without writing")
   @io.swagger.v3.oas.annotations.parameters.RequestBody(
       required = true,
       description = "The snapshot ZIP: a multipart part named `file`, or the raw body.",
@@ -299,6 +307,7 @@ public class WorkspaceController {
     return importZip(agentId, scope, ownerKey, request, true);
   }
 
+  @Operation(summary = "Import a snapshot ZIP: every entry or nothing")
   @io.swagger.v3.oas.annotations.parameters.RequestBody(
       required = true,
       description = "The snapshot ZIP: a multipart part named `file`, or the raw body.",

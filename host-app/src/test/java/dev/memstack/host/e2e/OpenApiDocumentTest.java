@@ -114,6 +114,10 @@ class OpenApiDocumentTest {
             "POST /api/v1/agents/{agentId}/workspace/search",
             "POST /api/v1/memory/{agentId}/emergence")
         .allSatisfy(name -> assertThat(name).contains(" /api/v1/"));
+    assertThat(OpenApiDocument.operations(served))
+        .allSatisfy(
+            (name, operation) ->
+                assertThat(operation.path("summary").asString("")).as(name).isNotBlank());
   }
 
   @Test
