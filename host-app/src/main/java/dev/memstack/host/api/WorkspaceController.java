@@ -247,6 +247,13 @@ public class WorkspaceController {
   // ---------------------------------------------------------------- snapshots
 
   @Operation(summary = "Download a ZIP snapshot of the workspace memory")
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "200",
+      description = "the ZIP, as an attachment",
+      content =
+          @Content(
+              mediaType = "application/zip",
+              schema = @Schema(type = "string", format = "binary")))
   @RequiresRole(Role.VIEWER)
   @GetMapping(path = "/memory/export", produces = "application/zip")
   public ResponseEntity<byte[]> export(
