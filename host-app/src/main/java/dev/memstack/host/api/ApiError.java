@@ -1,6 +1,7 @@
 package dev.memstack.host.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.Objects;
 
 /**
@@ -14,7 +15,10 @@ import java.util.Objects;
  * @param message what is wrong, for people; never {@code null}, never a secret
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ApiError(String error, String field, String message) {
+public record ApiError(
+    @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "bad_request") String error,
+    @Schema(example = "ownerKey") String field,
+    @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String message) {
 
   public static final String BAD_REQUEST = "bad_request";
   public static final String UNAUTHORIZED = "unauthorized";

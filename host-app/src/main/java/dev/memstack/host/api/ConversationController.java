@@ -7,6 +7,7 @@ import dev.memstack.host.security.Caller;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import dev.memstack.spi.AgentId;
+import io.swagger.v3.oas.annotations.Operation;
 import java.time.Instant;
 import java.util.List;
 import org.springframework.http.MediaType;
@@ -60,6 +61,7 @@ public class ConversationController {
     }
   }
 
+  @Operation(summary = "The recorded turns of one conversation, oldest first")
   @RequiresRole(Role.VIEWER)
   @GetMapping(path = "/{conversationId}")
   public ConversationView conversation(

@@ -18,6 +18,10 @@ import dev.memstack.spi.RecallItem;
 import dev.memstack.spi.RecallRequest;
 import dev.memstack.spi.TriggerSource;
 import dev.memstack.spi.Turn;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -48,22 +52,19 @@ import tools.jackson.databind.JsonNode;
     produces = MediaType.APPLICATION_JSON_VALUE)
 public class MemoryController {
 
-  /** Turn fields whose errors the {@link Turn} constructor reports by name. */
   /** The fields a context request may carry. */
   private static final Set<String> CONTEXT_FIELDS =
-      Set.of("ownerKey", "conversationId", "query", "limit", "explain");
+      ApiRequests.fields(ApiRequests.ContextRequest.class);
 
   /** The fields a turn may carry. */
   private static final Set<String> TURN_BODY_FIELDS =
-      Set.of(
-          "ownerKey",
-          "conversationId",
-          "turnId",
-          "userMessage",
-          "assistantReply",
-          "triggerSource",
-          "time");
+      ApiRequests.fields(ApiRequests.TurnRequest.class);
 
+  /** The fields a feedback request may carry. */
+  private static final Set<String> FEEDBACK_FIELDS =
+      ApiRequests.fields(ApiRequests.FeedbackRequest.class);
+
+  /** Turn fields whose errors the {@link Turn} constructor reports by name. */
   private static final Set<String> TURN_FIELDS =
       Set.of("turnId", "conversationId", "userMessage", "assistantReply");
 
@@ -126,6 +127,12 @@ public class MemoryController {
   /** The answer of a turn submission. */
   public record TurnAccepted(String turnId) {}
 
+  @Operation(
+      summary =
+          "Context before the model runs: system prompt, owner prompt, recall and the fenced context block")
+  @io.swagger.v3.oas.annotations.parameters.RequestBody(
+      required = true,
+      content = @Content(schema = @Schema(implementation = ApiRequests.ContextRequest.class)))
   @RequiresRole(Role.VIEWER)
   @PostMapping(path = "/context", consumes = MediaType.APPLICATION_JSON_VALUE)
   public ContextResponse context(
@@ -162,12 +169,17 @@ public class MemoryController {
    * "id"}]}}, each {@code id} the {@code metadata.id} of a recall item as the context call returned
    * it. Only this signal changes ranking, and only for this owner.
    */
+  @Operation(
+      summary = "Confirm that recalled items were used (the only signal that changes ranking)")
+  @io.swagger.v3.oas.annotations.parameters.RequestBody(
+      required = true,
+      content = @Content(schema = @Schema(implementation = ApiRequests.FeedbackRequest.class)))
   @RequiresRole(Role.MEMBER)
   @PostMapping(path = "/feedback", consumes = MediaType.APPLICATION_JSON_VALUE)
   public FeedbackResponse feedback(
       @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
     AgentId agent = agent(agentId);
-    JsonBody json = JsonBody.of(body).onlyFields(Set.of("ownerKey", "used"));
+    JsonBody json = JsonBody.of(body).onlyFields(FEEDBACK_FIELDS);
     OwnerKey owner = coveredOwner(json);
     JsonNode used = json.node().get("used");
     if (used == null || !used.isArray() || used.isEmpty()) {
@@ -211,6 +223,11 @@ public class MemoryController {
     return value;
   }
 
+  @Operation(summary = "Hand in a finished turn; the providers learn from it in the background")
+  @io.swagger.v3.oas.annotations.parameters.RequestBody(
+      required = true,
+      content = @Content(schema = @Schema(implementation = ApiRequests.TurnRequest.class)))
+  @ApiResponse(responseCode = "202", description = "accepted; delivery follows in the background")
   @RequiresRole(Role.MEMBER)
   @PostMapping(path = "/turns", consumes = MediaType.APPLICATION_JSON_VALUE)
   public ResponseEntity<TurnAccepted> turns(

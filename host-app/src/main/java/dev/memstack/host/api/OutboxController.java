@@ -7,6 +7,7 @@ import dev.memstack.host.outbox.OutboxStats;
 import dev.memstack.host.outbox.TurnOutbox;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
+import io.swagger.v3.oas.annotations.Operation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +54,7 @@ public class OutboxController {
   public record JournalView(
       int segments, long bytes, long maxBytes, long accepted, boolean fsync) {}
 
+  @Operation(summary = "The turn outbox: backlog per provider and the journal")
   @RequiresRole(Role.ADMIN)
   @GetMapping(path = "/api/v1/outbox", produces = MediaType.APPLICATION_JSON_VALUE)
   public OutboxView outbox() {

@@ -9,6 +9,7 @@ import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import dev.memstack.spi.OwnerKey;
+import io.swagger.v3.oas.annotations.Operation;
 import java.util.List;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -57,6 +58,7 @@ public class OwnerMemoryController {
     }
   }
 
+  @Operation(summary = "Erase one owner's memory in every provider and the conversation log")
   @RequiresRole(Role.MEMBER)
   @DeleteMapping(
       path = "/api/v1/owners/{ownerKey}/memory",

@@ -4,6 +4,7 @@ import dev.memstack.host.plugin.PluginInfo;
 import dev.memstack.host.plugin.ProviderRegistry;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
+import io.swagger.v3.oas.annotations.Operation;
 import java.util.List;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -31,30 +32,35 @@ public class PluginController {
   /** The list answer. */
   public record Plugins(List<PluginInfo> plugins) {}
 
+  @Operation(summary = "Loaded plugins with their state and provider types")
   @RequiresRole(Role.VIEWER)
   @GetMapping
   public Plugins plugins() {
     return new Plugins(registry.plugins());
   }
 
+  @Operation(summary = "One plugin")
   @RequiresRole(Role.VIEWER)
   @GetMapping("/{pluginId}")
   public PluginInfo plugin(@PathVariable("pluginId") String pluginId) {
     return registry.plugin(pluginId);
   }
 
+  @Operation(summary = "Stop a plugin and take its provider instances out of the stack")
   @RequiresRole(Role.ADMIN)
   @PostMapping("/{pluginId}/stop")
   public PluginInfo stop(@PathVariable("pluginId") String pluginId) {
     return registry.stopPlugin(pluginId);
   }
 
+  @Operation(summary = "Start a plugin and create its enabled provider instances")
   @RequiresRole(Role.ADMIN)
   @PostMapping("/{pluginId}/start")
   public PluginInfo start(@PathVariable("pluginId") String pluginId) {
     return registry.startPlugin(pluginId);
   }
 
+  @Operation(summary = "Reload a plugin: stop, unload, load, start")
   @RequiresRole(Role.ADMIN)
   @PostMapping("/{pluginId}/reload")
   public PluginInfo reload(@PathVariable("pluginId") String pluginId) {

@@ -7,6 +7,7 @@ import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import dev.memstack.host.stack.MemoryStack;
 import dev.memstack.spi.ProviderHealth;
+import io.swagger.v3.oas.annotations.Operation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +54,7 @@ public class ProviderController {
    */
   public record HealthView(String status, String detail) {}
 
+  @Operation(summary = "Configured provider instances with health and circuit breaker")
   @RequiresRole(Role.ADMIN)
   @GetMapping(path = "/api/v1/providers", produces = MediaType.APPLICATION_JSON_VALUE)
   public Providers providers() {

@@ -10,6 +10,9 @@ import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolSpec;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -67,6 +70,7 @@ public class ToolController {
   /** One tool of one provider; {@code inputSchema} is the parsed JSON Schema. */
   public record ToolView(String provider, String name, String description, JsonNode inputSchema) {}
 
+  @Operation(summary = "Every running provider's tools with their JSON schemas")
   @RequiresRole(Role.VIEWER)
   @GetMapping
   public Tools tools(@PathVariable("agentId") String agentId) {
@@ -87,6 +91,9 @@ public class ToolController {
     return new Tools(views);
   }
 
+  @Operation(summary = "Call one provider tool")
+  @io.swagger.v3.oas.annotations.parameters.RequestBody(
+      content = @Content(schema = @Schema(implementation = ApiRequests.ToolArguments.class)))
   @RequiresRole(Role.VIEWER)
   @PostMapping(path = "/{providerId}/{tool}")
   public JsonNode call(

@@ -12,6 +12,10 @@ import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.media.SchemaProperty;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -132,6 +136,7 @@ public class WorkspaceController {
 
   // ---------------------------------------------------------------- files
 
+  @Operation(summary = "List the workspace memory files the owner may see")
   @RequiresRole(Role.VIEWER)
   @GetMapping("/files")
   public JsonNode list(
@@ -145,6 +150,7 @@ public class WorkspaceController {
     return call(agent(agentId), owner(null, ownerKey), LIST, arguments);
   }
 
+  @Operation(summary = "Read one workspace file (the path may contain /)")
   @RequiresRole(Role.VIEWER)
   @GetMapping("/files/**")
   public JsonNode read(
@@ -159,6 +165,10 @@ public class WorkspaceController {
     return call(agent, owner(null, ownerKey), READ, arguments);
   }
 
+  @Operation(summary = "Create or overwrite one workspace file")
+  @io.swagger.v3.oas.annotations.parameters.RequestBody(
+      required = true,
+      content = @Content(schema = @Schema(implementation = ApiRequests.WorkspaceFileWrite.class)))
   @RequiresRole(Role.MEMBER)
   @PutMapping(path = "/files/**", consumes = MediaType.APPLICATION_JSON_VALUE)
   public JsonNode write(
@@ -169,7 +179,7 @@ public class WorkspaceController {
     AgentId agent = agent(agentId);
     String path = WorkspaceFilePath.of(request);
     JsonBody fields = JsonBody.of(body);
-    onlyFields(fields, "content", "ownerKey", "scope");
+    onlyFields(fields, ApiRequests.WorkspaceFileWrite.class);
     ObjectNode arguments = json.createObjectNode();
     arguments.put("filename", path);
     arguments.put("content", fields.requiredString("content"));
@@ -177,6 +187,10 @@ public class WorkspaceController {
     return call(agent, owner(fields.optionalString("ownerKey"), ownerKey), WRITE, arguments);
   }
 
+  @Operation(summary = "Turn a workspace file on or off, or move it")
+  @io.swagger.v3.oas.annotations.parameters.RequestBody(
+      required = true,
+      content = @Content(schema = @Schema(implementation = ApiRequests.WorkspaceFileMeta.class)))
   @RequiresRole(Role.MEMBER)
   @PatchMapping(
       path = "/files/**",
@@ -189,7 +203,7 @@ public class WorkspaceController {
     AgentId agent = agent(agentId);
     String path = WorkspaceFilePath.of(request);
     JsonBody fields = JsonBody.of(body);
-    onlyFields(fields, "enabled", "sortOrder", "ownerKey", "scope");
+    onlyFields(fields, ApiRequests.WorkspaceFileMeta.class);
     ObjectNode arguments = json.createObjectNode();
     arguments.put("filename", path);
     boolean any = false;
@@ -210,13 +224,17 @@ public class WorkspaceController {
 
   // ---------------------------------------------------------------- search
 
+  @Operation(summary = "Keyword search over the workspace files")
+  @io.swagger.v3.oas.annotations.parameters.RequestBody(
+      required = true,
+      content = @Content(schema = @Schema(implementation = ApiRequests.WorkspaceSearch.class)))
   @RequiresRole(Role.VIEWER)
   @PostMapping(path = "/search", consumes = MediaType.APPLICATION_JSON_VALUE)
   public JsonNode search(
       @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
     AgentId agent = agent(agentId);
     JsonBody fields = JsonBody.of(body);
-    onlyFields(fields, "query", "ownerKey", "scope", "limit");
+    onlyFields(fields, ApiRequests.WorkspaceSearch.class);
     ObjectNode arguments = json.createObjectNode();
     arguments.put("query", fields.requiredString("query"));
     if (present(fields, "limit")) {
@@ -228,6 +246,14 @@ public class WorkspaceController {
 
   // ---------------------------------------------------------------- snapshots
 
+  @Operation(summary = "Download a ZIP snapshot of the workspace memory")
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "200",
+      description = "the ZIP, as an attachment",
+      content =
+          @Content(
+              mediaType = "application/zip",
+              schema = @Schema(type = "string", format = "binary")))
   @RequiresRole(Role.VIEWER)
   @GetMapping(path = "/memory/export", produces = "application/zip")
   public ResponseEntity<byte[]> export(
@@ -262,6 +288,21 @@ public class WorkspaceController {
     return new ResponseEntity<>(zip, headers, HttpStatus.OK);
   }
 
+  @Operation(summary = "Classify the entries of a snapshot ZIP without writing")
+  @io.swagger.v3.oas.annotations.parameters.RequestBody(
+      required = true,
+      description = "The snapshot ZIP: a multipart part named `file`, or the raw body.",
+      content = {
+        @Content(
+            mediaType = MediaType.MULTIPART_FORM_DATA_VALUE,
+            schemaProperties =
+                @SchemaProperty(
+                    name = "file",
+                    schema = @Schema(type = "string", format = "binary"))),
+        @Content(
+            mediaType = "application/zip",
+            schema = @Schema(type = "string", format = "binary"))
+      })
   @RequiresRole(Role.MEMBER)
   @PostMapping(IMPORT_PREVIEW)
   public JsonNode previewImport(
@@ -273,6 +314,21 @@ public class WorkspaceController {
     return importZip(agentId, scope, ownerKey, request, true);
   }
 
+  @Operation(summary = "Import a snapshot ZIP: every entry or nothing")
+  @io.swagger.v3.oas.annotations.parameters.RequestBody(
+      required = true,
+      description = "The snapshot ZIP: a multipart part named `file`, or the raw body.",
+      content = {
+        @Content(
+            mediaType = MediaType.MULTIPART_FORM_DATA_VALUE,
+            schemaProperties =
+                @SchemaProperty(
+                    name = "file",
+                    schema = @Schema(type = "string", format = "binary"))),
+        @Content(
+            mediaType = "application/zip",
+            schema = @Schema(type = "string", format = "binary"))
+      })
   @RequiresRole(Role.MEMBER)
   @PostMapping(IMPORT)
   public JsonNode applyImport(
@@ -481,13 +537,13 @@ public class WorkspaceController {
     return key == null ? null : JsonBody.parse("ownerKey", () -> OwnerKey.of(key));
   }
 
-  private static void onlyFields(JsonBody body, String... allowed) {
-    Set<String> known = Set.of(allowed);
+  private static void onlyFields(JsonBody body, Class<? extends Record> request) {
+    Set<String> known = ApiRequests.fields(request);
+    String allowed = String.join(", ", new java.util.TreeSet<>(known));
     for (Iterator<String> names = body.node().propertyNames().iterator(); names.hasNext(); ) {
       String name = names.next();
       if (!known.contains(name)) {
-        throw new BadRequestException(
-            name, "unknown field '" + name + "'; allowed: " + String.join(", ", allowed));
+        throw new BadRequestException(name, "unknown field '" + name + "'; allowed: " + allowed);
       }
     }
   }

@@ -1,5 +1,6 @@
 package dev.memstack.host.jobs;
 
+import dev.memstack.host.api.ApiRequests;
 import dev.memstack.host.api.BadRequestException;
 import dev.memstack.host.api.JsonBody;
 import dev.memstack.host.api.MemoryController;
@@ -14,6 +15,9 @@ import dev.memstack.host.security.Role;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ToolCall;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -58,6 +62,9 @@ public class MemoryJobsController {
     this.access = access;
   }
 
+  @Operation(summary = "Extract memory from one conversation of the owner now (needs a chat model)")
+  @io.swagger.v3.oas.annotations.parameters.RequestBody(
+      content = @Content(schema = @Schema(implementation = ApiRequests.MemoryJobRequest.class)))
   @RequiresRole(Role.MEMBER)
   @PostMapping(path = "/summarize/{conversationId}")
   public JsonNode summarize(
@@ -75,6 +82,9 @@ public class MemoryJobsController {
     return call(agent, owner, "summarize_conversation", arguments);
   }
 
+  @Operation(summary = "Dream now: the team's memory and owners with recent notes, or one owner's")
+  @io.swagger.v3.oas.annotations.parameters.RequestBody(
+      content = @Content(schema = @Schema(implementation = ApiRequests.MemoryJobRequest.class)))
   @RequiresRole(Role.MEMBER)
   @PostMapping(path = "/emergence")
   public JsonNode emergence(
@@ -87,6 +97,7 @@ public class MemoryJobsController {
     return call(agent, owner, "run_emergence", json.createObjectNode());
   }
 
+  @Operation(summary = "The last and next dreaming run, and the newest entry of DREAMS.md")
   @RequiresRole(Role.VIEWER)
   @GetMapping(path = "/dreaming/status")
   public JsonNode status(

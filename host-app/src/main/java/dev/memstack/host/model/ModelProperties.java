@@ -10,10 +10,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * Settings of the host's models ({@code memstack.models.*}). A missing value takes its default; a
  * wrong value stops the host at start with a message naming the key.
  *
- * <p>Ollama is configured under {@code memstack.models.ollama.*}, not {@code spring.ai.ollama.*}:
- * the host builds its Ollama clients itself (no Spring AI auto-configuration is on the class path),
- * so {@code spring.ai.ollama.*} keys would be silently ignored, while these are validated and
- * documented with the rest.
+ * <p>Ollama is configured under {@code memstack.models.ollama.*}. The host builds its Ollama
+ * clients itself (no Spring AI auto-configuration is on the class path), so Spring AI's own keys
+ * are read by {@link OllamaSettings}: {@code spring.ai.ollama.base-url} and the chat and embedding
+ * model names count where the memstack key is not set.
  *
  * @param embedding Embedding model: e5-small-v2, minilm-l6-v2, bge-small-en-v1.5, bge-small-zh-v1.5
  *     (in process) or ollama. Stores record the model id with their vectors and never mix vectors
@@ -180,10 +180,15 @@ public record ModelProperties(
 
     /** These settings with another base URL (as tests need for a server on a free port). */
     public Ollama withBaseUrl(String newBaseUrl) {
+      return withServer(newBaseUrl, embeddingModel, chatModel);
+    }
+
+    /** These settings with another server and models; the prefixes and timeouts stay. */
+    public Ollama withServer(String newBaseUrl, String newEmbeddingModel, String newChatModel) {
       return new Ollama(
           newBaseUrl,
-          embeddingModel,
-          chatModel,
+          newEmbeddingModel,
+          newChatModel,
           queryPrefix,
           passagePrefix,
           connectTimeout,
@@ -192,7 +197,7 @@ public record ModelProperties(
     }
   }
 
-  private static String httpUrl(String value, String fallback, String key) {
+  static String httpUrl(String value, String fallback, String key) {
     if (value == null) {
       return fallback;
     }
@@ -214,7 +219,7 @@ public record ModelProperties(
     return trimmed.endsWith("/") ? trimmed.substring(0, trimmed.length() - 1) : trimmed;
   }
 
-  private static String modelName(String value, String fallback, String key) {
+  static String modelName(String value, String fallback, String key) {
     if (value == null) {
       return fallback;
     }

@@ -22,10 +22,13 @@ import tools.jackson.databind.json.JsonMapper;
  * WWW-Authenticate: Bearer realm="memstack"} and {@code {"error":"unauthorized","message":...}}; a
  * known one makes its {@link Caller} the request's principal (request attribute {@link
  * Caller#ATTRIBUTE}, {@link HttpServletRequest#getUserPrincipal()}, {@link
- * HttpServletRequest#isUserInRole(String)}). {@code /actuator/health} is open: without a token it
- * shows the status only (Actuator's {@code show-details: when-authorized}), with a valid token the
- * details too; a wrong token is refused there as well. With checking off every request is let
- * through as {@link Caller#unchecked()}. Tokens are never logged.
+ * HttpServletRequest#isUserInRole(String)}). The {@link PathRules#open open paths} need no token:
+ * {@code /actuator/health} shows the status only without one (Actuator's {@code show-details:
+ * when-authorized}), with a valid token the details too; {@code /v3/api-docs} and the Swagger UI
+ * hold no data; a wrong token is refused there as well. The {@link PathRules#admin admin paths}
+ * ({@code /actuator/prometheus}) answer {@code 403} to a valid token without the {@code admin}
+ * role. With checking off every request is let through as {@link Caller#unchecked()}. Tokens are
+ * never logged.
  */
 public final class BearerTokenFilter extends OncePerRequestFilter {
 
@@ -33,17 +36,16 @@ public final class BearerTokenFilter extends OncePerRequestFilter {
   private static final String CHALLENGE = "Bearer realm=\"memstack\"";
 
   private final BearerTokens tokens;
-  private final String healthPath;
+  private final PathRules paths;
   private final JsonMapper json;
 
   /**
    * @param tokens the known tokens, or {@link BearerTokens#off()}
-   * @param healthPath the path of the health endpoint, open without a token ({@code
-   *     /actuator/health})
+   * @param paths the paths open without a token and those that need an admin token
    */
-  public BearerTokenFilter(BearerTokens tokens, String healthPath, JsonMapper json) {
+  public BearerTokenFilter(BearerTokens tokens, PathRules paths, JsonMapper json) {
     this.tokens = tokens;
-    this.healthPath = healthPath;
+    this.paths = paths;
     this.json = json;
   }
 
@@ -57,7 +59,7 @@ public final class BearerTokenFilter extends OncePerRequestFilter {
     }
     String header = request.getHeader(HttpHeaders.AUTHORIZATION);
     if (header == null) {
-      if (isOpen(request)) {
+      if (paths.isOpen(path(request))) {
         chain.doFilter(request, response);
         return;
       }
@@ -86,14 +88,21 @@ public final class BearerTokenFilter extends OncePerRequestFilter {
           "the bearer token is not valid");
       return;
     }
+    if (paths.needsAdmin(path(request)) && !caller.get().role().includes(Role.ADMIN)) {
+      log.debug(
+          "Refused {} to {}: not an admin token", request.getRequestURI(), caller.get().name());
+      write(
+          response,
+          HttpServletResponse.SC_FORBIDDEN,
+          new Refusal("forbidden", "this endpoint needs an admin token"));
+      return;
+    }
     chain.doFilter(new CallerRequest(request, caller.get()), response);
   }
 
-  private boolean isOpen(HttpServletRequest request) {
+  private static String path(HttpServletRequest request) {
     // the servlet path is decoded and normalised by the container: no "..", no ";params"
-    String path =
-        request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo());
-    return path.equals(healthPath) || path.startsWith(healthPath + "/");
+    return request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo());
   }
 
   /** The token of a {@code Bearer} header (scheme case-insensitive), or {@code null}. */
@@ -112,10 +121,14 @@ public final class BearerTokenFilter extends OncePerRequestFilter {
       throws IOException {
     log.debug(
         "Refused {} request from {}: {}", request.getMethod(), request.getRemoteAddr(), message);
-    response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
     response.setHeader(HttpHeaders.WWW_AUTHENTICATE, challenge);
+    write(response, HttpServletResponse.SC_UNAUTHORIZED, new Refusal("unauthorized", message));
+  }
+
+  private void write(HttpServletResponse response, int status, Refusal refusal) throws IOException {
+    response.setStatus(status);
     response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-    response.getOutputStream().write(json.writeValueAsBytes(new Refusal("unauthorized", message)));
+    response.getOutputStream().write(json.writeValueAsBytes(refusal));
   }
 
   /**

@@ -46,16 +46,35 @@ public class SecurityConfiguration implements WebMvcConfigurer {
   @Bean
   FilterRegistrationBean<BearerTokenFilter> bearerTokenFilter(
       BearerTokens tokens, Environment environment, JsonMapper json) {
-    String healthPath =
-        environment.getProperty("management.endpoints.web.base-path", "/actuator")
-            + "/"
-            + environment.getProperty("management.endpoints.web.path-mapping.health", "health");
     FilterRegistrationBean<BearerTokenFilter> registration =
-        new FilterRegistrationBean<>(new BearerTokenFilter(tokens, healthPath, json));
+        new FilterRegistrationBean<>(new BearerTokenFilter(tokens, pathRules(environment), json));
     // ahead of the body size limit (+20): an unauthenticated request is answered before its body
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
     registration.addUrlPatterns("/*");
     return registration;
+  }
+
+  /**
+   * Open: the health endpoint, the OpenAPI document ({@code springdoc.api-docs.path}, also as
+   * {@code .yaml}) and the Swagger UI ({@code springdoc.swagger-ui.path} and its {@code
+   * /swagger-ui/**} files). Admin only: the Prometheus scrape.
+   */
+  static PathRules pathRules(Environment environment) {
+    String actuator = environment.getProperty("management.endpoints.web.base-path", "/actuator");
+    String apiDocs = environment.getProperty("springdoc.api-docs.path", "/v3/api-docs");
+    String swaggerUi = environment.getProperty("springdoc.swagger-ui.path", "/swagger-ui.html");
+    return new PathRules(
+        List.of(
+            actuator + "/" + endpointPath(environment, "health"),
+            apiDocs,
+            apiDocs + ".yaml",
+            swaggerUi,
+            "/swagger-ui"),
+        List.of(actuator + "/" + endpointPath(environment, "prometheus")));
+  }
+
+  private static String endpointPath(Environment environment, String endpoint) {
+    return environment.getProperty("management.endpoints.web.path-mapping." + endpoint, endpoint);
   }
 
   @Override

@@ -31,7 +31,10 @@ final class HostClient {
     this.port = port;
   }
 
-  /** An answer: status, body, the body as JSON ({@code null} when empty) and the wall time. */
+  /**
+   * An answer: status, body, the body as JSON ({@code null} when empty or not JSON, such as a page
+   * or a Prometheus scrape) and the wall time.
+   */
   record Answer(int status, String body, JsonNode json, Duration took) {
 
     /** The recall items of {@code provider}. */
@@ -62,6 +65,11 @@ final class HostClient {
 
   Answer get(String path) {
     return send(request(path).GET());
+  }
+
+  /** A GET with {@code token} as the bearer token, or with no token when it is {@code null}. */
+  Answer get(String path, String token) {
+    return send(request(path).GET(), token);
   }
 
   Answer post(String path, JsonNode body) {
@@ -127,14 +135,22 @@ final class HostClient {
   }
 
   private Answer send(HttpRequest.Builder request) {
-    request.header("Authorization", TestTokens.bearer(TestTokens.ADMIN));
+    return send(request, TestTokens.ADMIN);
+  }
+
+  private Answer send(HttpRequest.Builder request, String token) {
+    if (token != null) {
+      request.header("Authorization", TestTokens.bearer(token));
+    }
     long start = System.nanoTime();
     try {
       HttpResponse<String> response =
           http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
       Duration took = Duration.ofNanos(System.nanoTime() - start);
       String body = response.body();
-      JsonNode json = body == null || body.isEmpty() ? null : JSON.readTree(body);
+      boolean isJson =
+          response.headers().firstValue("Content-Type").orElse("application/json").contains("json");
+      JsonNode json = body == null || body.isEmpty() || !isJson ? null : JSON.readTree(body);
       return new Answer(response.statusCode(), body, json, took);
     } catch (IOException e) {
       throw new IllegalStateException(e);

@@ -1,0 +1,212 @@
+package dev.memstack.host.api;
+
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.media.Schema.AdditionalPropertiesValue;
+import io.swagger.v3.oas.annotations.media.Schema.RequiredMode;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The JSON request bodies of the REST API as records. The controllers read their bodies as JSON
+ * trees ({@link JsonBody}), so that every error names its field; these records are the contract
+ * those readers implement: the OpenAPI document ({@code /v3/api-docs}) shows them, and a route that
+ * refuses unknown fields takes the set of record components as its allowed fields ({@link
+ * #fields}), so the document and the check cannot drift apart.
+ */
+public final class ApiRequests {
+
+  private ApiRequests() {}
+
+  /** The component names of a request record: the fields its route accepts. */
+  public static Set<String> fields(Class<? extends Record> type) {
+    return Arrays.stream(type.getRecordComponents())
+        .map(java.lang.reflect.RecordComponent::getName)
+        .collect(Collectors.toUnmodifiableSet());
+  }
+
+  private static final String OWNER_KEY =
+      "The end user: `system` or `<prefix>:<id>` (`user:42`, `api:end-user-7`), at most 256"
+          + " characters. The caller's token must cover it.";
+
+  /** {@code POST /api/v1/agents/{agentId}/memory/context}. */
+  @Schema(
+      name = "ContextRequest",
+      description = "What to recall for one message.",
+      additionalProperties = AdditionalPropertiesValue.FALSE)
+  public record ContextRequest(
+      @Schema(description = OWNER_KEY, requiredMode = RequiredMode.REQUIRED, example = "user:1")
+          String ownerKey,
+      @Schema(
+              description = "The conversation the message belongs to (1-128 characters).",
+              example = "c1")
+          String conversationId,
+      @Schema(
+              description =
+                  "The text to recall for, usually the user's message; may be empty; at most"
+                      + " 32,768 characters.",
+              requiredMode = RequiredMode.REQUIRED,
+              example = "what tea do I like?")
+          String query,
+      @Schema(
+              description =
+                  "Most recall items, 1-200; absent or 0 means"
+                      + " `memstack.stack.context.default-limit` (10).",
+              minimum = "0",
+              maximum = "200",
+              example = "10")
+          Integer limit,
+      @Schema(
+              description = "`true` keeps each item's ranking signals in its `metadata`.",
+              example = "false")
+          Boolean explain) {}
+
+  /** {@code POST /api/v1/agents/{agentId}/memory/turns}. */
+  @Schema(
+      name = "TurnRequest",
+      description = "A finished turn: what the user said and what the assistant answered.",
+      additionalProperties = AdditionalPropertiesValue.FALSE)
+  public record TurnRequest(
+      @Schema(description = OWNER_KEY, requiredMode = RequiredMode.REQUIRED, example = "user:1")
+          String ownerKey,
+      @Schema(
+              description = "The conversation (1-128 characters, no `/` or `\\`).",
+              requiredMode = RequiredMode.REQUIRED,
+              example = "c1")
+          String conversationId,
+      @Schema(
+              description =
+                  "The idempotency key (1-128 characters): the same turn id handed in twice is"
+                      + " stored once. Generated (UUID) when absent.",
+              example = "t-0001")
+          String turnId,
+      @Schema(
+              description =
+                  "What the user said, at most 200,000 characters; a `<memory-context>` block in"
+                      + " it is removed before any provider sees it.",
+              requiredMode = RequiredMode.REQUIRED,
+              example = "I like green tea")
+          String userMessage,
+      @Schema(
+              description =
+                  "The assistant's reply, at most 200,000 characters (not both messages empty).",
+              requiredMode = RequiredMode.REQUIRED,
+              example = "Noted.")
+          String assistantReply,
+      @Schema(
+              description = "Where the turn came from.",
+              requiredMode = RequiredMode.REQUIRED,
+              allowableValues = {"web", "channel", "api", "cron"},
+              example = "web")
+          String triggerSource,
+      @Schema(
+              description =
+                  "When the turn happened (ISO-8601 instant), between 1970-01-01T00:00:00Z and a"
+                      + " day from now; default now.",
+              example = "2026-03-02T10:15:30Z")
+          Instant time) {}
+
+  /** {@code POST /api/v1/agents/{agentId}/memory/feedback}. */
+  @Schema(
+      name = "FeedbackRequest",
+      description = "The recalled items the model used in its answer.",
+      additionalProperties = AdditionalPropertiesValue.FALSE)
+  public record FeedbackRequest(
+      @Schema(description = OWNER_KEY, requiredMode = RequiredMode.REQUIRED, example = "user:1")
+          String ownerKey,
+      @ArraySchema(
+              minItems = 1,
+              maxItems = 200,
+              arraySchema =
+                  @Schema(
+                      description = "The items used, at most 200.",
+                      requiredMode = RequiredMode.REQUIRED))
+          List<UsedItem> used) {}
+
+  /** One item of a {@link FeedbackRequest}. */
+  @Schema(name = "UsedItem")
+  public record UsedItem(
+      @Schema(
+              description = "The provider of the item, as in the context answer.",
+              requiredMode = RequiredMode.REQUIRED,
+              example = "vector")
+          String provider,
+      @Schema(
+              description = "The item's `metadata.id` from the context answer (1-512 characters).",
+              requiredMode = RequiredMode.REQUIRED,
+              example = "t-0001#u0")
+          String id) {}
+
+  private static final String SCOPE =
+      "`personal`, `team` or `global`; a token bound to owners may give `personal` only.";
+
+  /** {@code PUT /api/v1/agents/{agentId}/workspace/files/{path}}. */
+  @Schema(
+      name = "WorkspaceFileWrite",
+      description = "The new content of a workspace file.",
+      additionalProperties = AdditionalPropertiesValue.FALSE)
+  public record WorkspaceFileWrite(
+      @Schema(
+              description = "The file's Markdown.",
+              requiredMode = RequiredMode.REQUIRED,
+              example = "# MEMORY\n\n- likes green tea\n")
+          String content,
+      @Schema(description = OWNER_KEY, example = "user:1") String ownerKey,
+      @Schema(description = SCOPE, example = "personal") String scope) {}
+
+  /** {@code PATCH /api/v1/agents/{agentId}/workspace/files/{path}}. */
+  @Schema(
+      name = "WorkspaceFileMeta",
+      description = "Turns a file on or off, or moves it: at least one of the two.",
+      additionalProperties = AdditionalPropertiesValue.FALSE)
+  public record WorkspaceFileMeta(
+      @Schema(description = "Whether the file is injected into prompts.", example = "true")
+          Boolean enabled,
+      @Schema(description = "The file's position, lower first.", example = "3") Integer sortOrder,
+      @Schema(description = OWNER_KEY, example = "user:1") String ownerKey,
+      @Schema(description = SCOPE, example = "personal") String scope) {}
+
+  /** {@code POST /api/v1/agents/{agentId}/workspace/search}. */
+  @Schema(
+      name = "WorkspaceSearch",
+      description = "A keyword search over the workspace files the owner may see.",
+      additionalProperties = AdditionalPropertiesValue.FALSE)
+  public record WorkspaceSearch(
+      @Schema(
+              description = "The words to find.",
+              requiredMode = RequiredMode.REQUIRED,
+              example = "tea")
+          String query,
+      @Schema(description = OWNER_KEY, example = "user:1") String ownerKey,
+      @Schema(description = SCOPE, example = "personal") String scope,
+      @Schema(description = "Most hits.", example = "10") Integer limit) {}
+
+  /**
+   * The optional body of the memory-job routes ({@code .../summarize/{conversationId}}, {@code
+   * .../emergence}): only {@code ownerKey} is read, other fields are ignored.
+   */
+  @Schema(
+      name = "MemoryJobRequest",
+      description =
+          "Optional: the owner the job runs for (or `?ownerKey=`; given twice, the two must agree).")
+  public record MemoryJobRequest(
+      @Schema(description = OWNER_KEY, example = "user:1") String ownerKey) {}
+
+  /**
+   * The body of {@code POST /api/v1/agents/{agentId}/tools/{providerId}/{tool}}: the tool's
+   * arguments as its {@code inputSchema} describes them, plus an optional {@code ownerKey} that the
+   * host takes out before the provider sees the arguments.
+   */
+  @Schema(
+      name = "ToolArguments",
+      description =
+          "The tool's arguments (see its `inputSchema` in `GET .../tools`); an empty body means"
+              + " `{}`. `ownerKey` (or `?ownerKey=`; given twice, the two must agree) is the owner"
+              + " the call acts for and is not passed on to the tool.",
+      additionalProperties = AdditionalPropertiesValue.TRUE)
+  public record ToolArguments(
+      @Schema(description = OWNER_KEY, example = "user:1") String ownerKey) {}
+}

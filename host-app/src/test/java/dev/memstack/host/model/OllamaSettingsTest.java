@@ -1,0 +1,109 @@
+package dev.memstack.host.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.memstack.spi.Embedder;
+import dev.memstack.spi.LanguageModel;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+@DisplayName("The Ollama settings")
+class OllamaSettingsTest {
+
+  private final ApplicationContextRunner context =
+      new ApplicationContextRunner()
+          .withUserConfiguration(ModelConfiguration.class)
+          .withPropertyValues(
+              "memstack.models.onnx.warm-up=false",
+              "memstack.models.embedding=ollama",
+              "memstack.models.chat=ollama");
+
+  @Test
+  void honourSpringAisOwnKeysWhenOursAreNotSet() throws Exception {
+    try (FakeOllamaServer ollama = new FakeOllamaServer(8)) {
+      context
+          .withPropertyValues(
+              "spring.ai.ollama.base-url=" + ollama.baseUrl(),
+              "spring.ai.ollama.embedding.options.model=mxbai-embed-large",
+              "spring.ai.ollama.chat.options.model=qwen2.5:3b")
+          .run(
+              app -> {
+                assertThat(app).hasNotFailed();
+                Embedder embedder = app.getBean(Embedder.class);
+                LanguageModel chat = app.getBean(LanguageModel.class);
+                assertThat(embedder.modelId()).isEqualTo("ollama:mxbai-embed-large");
+                assertThat(chat.modelId()).isEqualTo("ollama:qwen2.5:3b");
+                // both reach the server spring.ai.ollama.base-url names
+                assertThat(embedder.dimension()).isEqualTo(8);
+                assertThat(chat.complete("s", "hi", Duration.ofSeconds(5))).isEqualTo("echo: hi");
+                assertThat(ollama.requests()).isNotEmpty();
+              });
+    }
+  }
+
+  @Test
+  void takeTheShortFormsOfTheModelKeys() {
+    context
+        .withPropertyValues(
+            "spring.ai.ollama.embedding.model=nomic-embed-text:v1.5",
+            "spring.ai.ollama.chat.model=llama3.1")
+        .run(
+            app -> {
+              assertThat(app.getBean(Embedder.class).modelId())
+                  .isEqualTo("ollama:nomic-embed-text:v1.5");
+              assertThat(app.getBean(LanguageModel.class).modelId()).isEqualTo("ollama:llama3.1");
+            });
+  }
+
+  @Test
+  void letOurKeysWinWhenBothAreSet() throws Exception {
+    try (FakeOllamaServer ollama = new FakeOllamaServer(8)) {
+      context
+          .withPropertyValues(
+              "memstack.models.ollama.base-url=" + ollama.baseUrl(),
+              "memstack.models.ollama.chat-model=qwen2.5:3b",
+              "spring.ai.ollama.base-url=http://127.0.0.1:9",
+              "spring.ai.ollama.chat.options.model=mistral",
+              "spring.ai.ollama.embedding.options.model=mxbai-embed-large")
+          .run(
+              app -> {
+                LanguageModel chat = app.getBean(LanguageModel.class);
+                assertThat(chat.modelId()).isEqualTo("ollama:qwen2.5:3b");
+                assertThat(chat.complete("s", "hi", Duration.ofSeconds(5))).isEqualTo("echo: hi");
+                // the embedding model is not set under memstack.*, so Spring AI's name counts
+                assertThat(app.getBean(Embedder.class).modelId())
+                    .isEqualTo("ollama:mxbai-embed-large");
+              });
+    }
+  }
+
+  @ParameterizedTest(name = "{0}={1} stops the start naming the key")
+  @CsvSource({
+    "spring.ai.ollama.base-url, localhost:11434",
+    "spring.ai.ollama.chat.options.model, ' '",
+    "spring.ai.ollama.embedding.model, ' '"
+  })
+  void refuseAWrongSpringAiValueNamingItsKey(String key, String value) {
+    context
+        .withPropertyValues(key + "=" + value)
+        .run(
+            app -> {
+              assertThat(app).hasFailed();
+              assertThat(app.getStartupFailure()).hasStackTraceContaining(key);
+            });
+  }
+
+  @Test
+  void keepOurValuesWhenNoSpringAiKeyIsSet() {
+    ModelProperties.Ollama bound = ModelProperties.Ollama.defaults().withBaseUrl("http://h:1");
+    Binder binder = new Binder(new MapConfigurationPropertySource(Map.of("other.key", "x")));
+    assertThat(OllamaSettings.resolve(bound, binder)).isEqualTo(bound);
+  }
+}
