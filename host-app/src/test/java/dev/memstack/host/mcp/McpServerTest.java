@@ -346,6 +346,25 @@ class McpServerTest {
     assertThat(json(echo).get("arguments").get("text").asString()).isEqualTo("hello");
   }
 
+  @Test
+  void theAgentComesFromTheUrlOfTheEndpoint() {
+    McpSyncClient client =
+        McpClient.sync(
+                HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + port)
+                    .endpoint("/mcp?agentId=not%20an%20agent")
+                    .httpRequestCustomizer(
+                        (request, method, uri, body, context) ->
+                            request.header("Authorization", "Bearer " + ALICE))
+                    .build())
+            .build();
+    clients.add(client);
+    client.initialize();
+
+    assertThat(error(call(client, "memory_context", Map.of("query", "hello"))))
+        .containsEntry("error", "bad_request")
+        .containsEntry("field", "agentId");
+  }
+
   // ---- authentication
 
   @Test
