@@ -67,6 +67,7 @@ public class McpConfiguration {
       McpToolCalls handlers,
       McpProperties properties,
       JsonMapper json) {
-    return new McpToolCatalog(server, members, calls, handlers, properties, json);
+    return new McpToolCatalog(
+        server, members, calls, handlers, properties, new McpToolDefinitions(properties, json));
   }
 }

@@ -3,7 +3,6 @@ package dev.memstack.host.mcp;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.provider.StackMembers;
-import dev.memstack.spi.RecallRequest;
 import dev.memstack.spi.ToolSpec;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
@@ -11,7 +10,6 @@ import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,8 +19,6 @@ import java.util.Set;
 import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Keeps the MCP server's tools in step with the stack: {@code memory_context} always; {@code
@@ -32,9 +28,8 @@ import tools.jackson.databind.json.JsonMapper;
  * parsing the name, and a tool keeps its name while it exists. {@link #sync} runs at start and
  * after every change of the members (a plugin stopped, started or reloaded): gone tools are
  * removed, new or changed ones added ({@link McpSyncServer#removeTool}, {@link
- * McpSyncServer#addTool}, each of which notifies the clients that the list changed). Each tool's
- * hints come from its declared effect ({@link #hints}); its input schema gains the {@code ownerKey}
- * argument.
+ * McpSyncServer#addTool}, each of which notifies the clients that the list changed); the tools
+ * themselves are {@link McpToolDefinitions}.
  */
 final class McpToolCatalog implements AutoCloseable {
 
@@ -42,10 +37,6 @@ final class McpToolCatalog implements AutoCloseable {
   static final String MEMORY_REMEMBER = "memory_remember";
 
   private static final Logger log = LoggerFactory.getLogger(McpToolCatalog.class);
-
-  private static final String OWNER_DESCRIPTION =
-      "The end user the call is for (an owner key such as api:42). Leave it out with a token bound"
-          + " to one owner: the token names the owner.";
 
   /** A provider's tool. */
   private record ToolKey(String provider, String tool) {}
@@ -55,7 +46,7 @@ final class McpToolCatalog implements AutoCloseable {
   private final ProviderCalls calls;
   private final McpToolCalls handlers;
   private final McpProperties properties;
-  private final JsonMapper json;
+  private final McpToolDefinitions definitions;
 
   /** The exposed provider tools; guarded by {@code this}. */
   private final Map<ToolKey, McpSchema.Tool> exposed = new LinkedHashMap<>();
@@ -71,19 +62,22 @@ final class McpToolCatalog implements AutoCloseable {
       ProviderCalls calls,
       McpToolCalls handlers,
       McpProperties properties,
-      JsonMapper json) {
+      McpToolDefinitions definitions) {
     this.server = server;
     this.members = members;
     this.calls = calls;
     this.handlers = handlers;
     this.properties = properties;
-    this.json = json;
+    this.definitions = definitions;
   }
 
   /** Adds {@code memory_context}, then the tools of the running providers, and follows changes. */
   void start() {
     server.addTool(
-        SyncToolSpecification.builder().tool(contextTool()).callHandler(handlers::context).build());
+        SyncToolSpecification.builder()
+            .tool(definitions.context())
+            .callHandler(handlers::context)
+            .build());
     members.onChange(this::sync);
     sync();
   }
@@ -93,7 +87,7 @@ final class McpToolCatalog implements AutoCloseable {
     if (closed) {
       return;
     }
-    Map<ToolKey, Listed> wanted = listed();
+    Map<ToolKey, ToolSpec> wanted = listed();
     for (var it = exposed.entrySet().iterator(); it.hasNext(); ) {
       var entry = it.next();
       if (!wanted.containsKey(entry.getKey())) {
@@ -103,34 +97,30 @@ final class McpToolCatalog implements AutoCloseable {
     }
     Set<String> taken = new HashSet<>(Set.of(MEMORY_CONTEXT, MEMORY_REMEMBER));
     exposed.values().forEach(tool -> taken.add(tool.name()));
-    wanted.forEach(
-        (key, listed) -> {
-          McpSchema.Tool current = exposed.get(key);
-          String name =
-              current != null
-                  ? current.name()
-                  : McpToolNames.name(key.provider(), key.tool(), taken);
-          McpSchema.Tool tool =
-              tool(
-                  name,
-                  listed.spec(),
-                  listed.spec().description() + " (provider " + key.provider() + ")");
-          if (tool.equals(current)) {
-            return;
-          }
-          if (add(
-              tool,
-              (exchange, request) ->
-                  handlers.provider(key.provider(), key.tool(), exchange, request))) {
-            exposed.put(key, tool);
-            taken.add(name);
-          }
-        });
-    syncRemember(wanted.get(new ToolKey(properties.rememberProvider(), properties.rememberTool())));
+    wanted.forEach((key, spec) -> expose(key, spec, taken));
+    ToolSpec rememberSpec =
+        wanted.get(new ToolKey(properties.rememberProvider(), properties.rememberTool()));
+    syncRemember(rememberSpec == null ? null : definitions.remember(rememberSpec.effect()));
   }
 
-  private void syncRemember(Listed target) {
-    McpSchema.Tool next = target == null ? null : rememberTool(target.spec().effect());
+  /** Adds a provider tool, or replaces it when its definition changed; it keeps its name. */
+  private void expose(ToolKey key, ToolSpec spec, Set<String> taken) {
+    McpSchema.Tool current = exposed.get(key);
+    String name =
+        current != null ? current.name() : McpToolNames.name(key.provider(), key.tool(), taken);
+    McpSchema.Tool tool = definitions.provider(name, key.provider(), spec);
+    if (tool.equals(current)) {
+      return;
+    }
+    if (add(
+        tool,
+        (exchange, request) -> handlers.provider(key.provider(), key.tool(), exchange, request))) {
+      exposed.put(key, tool);
+      taken.add(name);
+    }
+  }
+
+  private void syncRemember(McpSchema.Tool next) {
     if (Objects.equals(next, remember)) {
       return;
     }
@@ -155,12 +145,9 @@ final class McpToolCatalog implements AutoCloseable {
     }
   }
 
-  /** A provider's tool as listed. */
-  private record Listed(StackMember member, ToolSpec spec) {}
-
   /** The tools of the running providers, in stack order. */
-  private Map<ToolKey, Listed> listed() {
-    Map<ToolKey, Listed> listed = new LinkedHashMap<>();
+  private Map<ToolKey, ToolSpec> listed() {
+    Map<ToolKey, ToolSpec> listed = new LinkedHashMap<>();
     for (StackMember member : members.enabled()) {
       List<ToolSpec> specs;
       try {
@@ -170,118 +157,10 @@ final class McpToolCatalog implements AutoCloseable {
         continue;
       }
       for (ToolSpec spec : specs == null ? List.<ToolSpec>of() : specs) {
-        listed.putIfAbsent(new ToolKey(member.id(), spec.name()), new Listed(member, spec));
+        listed.putIfAbsent(new ToolKey(member.id(), spec.name()), spec);
       }
     }
     return listed;
-  }
-
-  private McpSchema.Tool tool(String name, ToolSpec spec, String description) {
-    return McpSchema.Tool.builder(name, withOwner(schema(spec)))
-        .description(description)
-        .annotations(hints(spec.effect()))
-        .build();
-  }
-
-  private McpSchema.Tool rememberTool(ToolSpec.Effect effect) {
-    Map<String, Object> schema = new LinkedHashMap<>();
-    schema.put("type", "object");
-    schema.put(
-        "properties",
-        Map.of(
-            "text",
-            Map.of("type", "string", "description", "the memory, one statement about the user")));
-    schema.put("required", List.of("text"));
-    schema.put("additionalProperties", false);
-    return McpSchema.Tool.builder(MEMORY_REMEMBER, withOwner(schema))
-        .title("Remember")
-        .description(
-            "Store one memory (a fact, preference or decision) in the user's personal long-term"
-                + " memory, so that later conversations recall it (provider tool "
-                + properties.rememberProvider()
-                + "/"
-                + properties.rememberTool()
-                + ").")
-        .annotations(hints(effect))
-        .build();
-  }
-
-  private static McpSchema.Tool contextTool() {
-    Map<String, Object> properties = new LinkedHashMap<>();
-    properties.put(
-        "query",
-        Map.of("type", "string", "description", "the user's message, or what to recall for"));
-    properties.put(
-        "conversationId",
-        Map.of("type", "string", "description", "the conversation, when the client knows it"));
-    properties.put(
-        "limit",
-        Map.of(
-            "type",
-            "integer",
-            "minimum",
-            1,
-            "maximum",
-            RecallRequest.MAX_LIMIT,
-            "description",
-            "most recalled items (the host's default when left out)"));
-    Map<String, Object> schema = new LinkedHashMap<>();
-    schema.put("type", "object");
-    schema.put("properties", properties);
-    schema.put("required", List.of("query"));
-    schema.put("additionalProperties", false);
-    return McpSchema.Tool.builder(MEMORY_CONTEXT, withOwner(schema))
-        .title("Recall memory")
-        .description(
-            "Recall what memory holds for a query: the agent's shared system prompt, the user's own"
-                + " standing memory (ownerPrompt) and the recalled items, best first, with the"
-                + " fenced <memory-context> block to put in front of the user's message. The same"
-                + " answer as the REST context call.")
-        .annotations(hints(ToolSpec.Effect.READ))
-        .build();
-  }
-
-  /**
-   * The hints of a tool of this effect. MCP's defaults are "not read-only" and "destructive", so
-   * both hints are always given: a write is neither read-only nor destructive, an undeclared effect
-   * counts as destructive (as the host treats it).
-   */
-  static ToolAnnotations hints(ToolSpec.Effect effect) {
-    boolean read = effect == ToolSpec.Effect.READ;
-    boolean destructive =
-        effect == ToolSpec.Effect.DESTRUCTIVE || effect == ToolSpec.Effect.UNDECLARED;
-    return ToolAnnotations.builder().readOnlyHint(read).destructiveHint(destructive).build();
-  }
-
-  /** The tool's JSON schema as a map; an invalid one is an open object (as on the REST list). */
-  @SuppressWarnings("unchecked")
-  private Map<String, Object> schema(ToolSpec spec) {
-    try {
-      Object parsed = json.readValue(spec.inputSchema(), Object.class);
-      if (parsed instanceof Map<?, ?> map) {
-        return new LinkedHashMap<>((Map<String, Object>) map);
-      }
-    } catch (JacksonException e) {
-      // answered below
-    }
-    log.warn("Tool {} has an invalid JSON schema; MCP shows it as an open object", spec.name());
-    Map<String, Object> open = new LinkedHashMap<>();
-    open.put("type", "object");
-    return open;
-  }
-
-  /** {@code schema} with the {@code ownerKey} argument. */
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> withOwner(Map<String, Object> schema) {
-    Map<String, Object> properties =
-        schema.get("properties") instanceof Map<?, ?> given
-            ? new LinkedHashMap<>((Map<String, Object>) given)
-            : new LinkedHashMap<>();
-    properties.put(
-        McpToolCalls.OWNER_KEY, Map.of("type", "string", "description", OWNER_DESCRIPTION));
-    Map<String, Object> result = new LinkedHashMap<>(schema);
-    result.put("properties", properties);
-    return result;
   }
 
   @Override

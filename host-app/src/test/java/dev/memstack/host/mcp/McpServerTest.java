@@ -223,7 +223,7 @@ class McpServerTest {
             .findFirst()
             .orElseThrow();
     assertThat(tool(tools, "memory_remember").annotations())
-        .isEqualTo(McpToolCatalog.hints(remember.effect()));
+        .isEqualTo(McpToolDefinitions.hints(remember.effect()));
   }
 
   private static McpSchema.Tool tool(List<McpSchema.Tool> tools, String name) {

@@ -2,7 +2,6 @@ package dev.memstack.host.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.memstack.spi.ToolSpec;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -32,18 +31,5 @@ class McpToolNamesTest {
 
     assertThat(taken).isEqualTo("a__b__c");
     assertThat(other).startsWith("a__b__c_").hasSize("a__b__c_".length() + 8);
-  }
-
-  @Test
-  void hintsFollowTheDeclaredEffect() {
-    assertThat(McpToolCatalog.hints(ToolSpec.Effect.READ).readOnlyHint()).isTrue();
-    assertThat(McpToolCatalog.hints(ToolSpec.Effect.READ).destructiveHint()).isFalse();
-    assertThat(McpToolCatalog.hints(ToolSpec.Effect.WRITE).readOnlyHint()).isFalse();
-    assertThat(McpToolCatalog.hints(ToolSpec.Effect.WRITE).destructiveHint()).isFalse();
-    for (ToolSpec.Effect effect :
-        new ToolSpec.Effect[] {ToolSpec.Effect.DESTRUCTIVE, ToolSpec.Effect.UNDECLARED}) {
-      assertThat(McpToolCatalog.hints(effect).readOnlyHint()).isFalse();
-      assertThat(McpToolCatalog.hints(effect).destructiveHint()).isTrue();
-    }
   }
 }
