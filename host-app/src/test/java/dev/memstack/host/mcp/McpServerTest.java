@@ -8,7 +8,7 @@ import dev.memstack.host.plugin.PluginZips;
 import dev.memstack.host.plugin.fixture.FixturePlugin;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.provider.StackMembers;
-import dev.memstack.host.security.SecurityProperties;
+import dev.memstack.host.security.TestTokens;
 import dev.memstack.spi.Embedder;
 import dev.memstack.spi.ToolSpec;
 import dev.memstack.tck.HashingEmbedder;
@@ -101,14 +101,7 @@ class McpServerTest {
       {ALICE, "member", "api:alice"},
       {PLATFORM, "member", "api:*"}
     };
-    for (int i = 0; i < tokens.length; i++) {
-      String[] token = tokens[i];
-      registry.add(SecurityProperties.key(i) + ".token", () -> token[0]);
-      registry.add(SecurityProperties.key(i) + ".role", () -> token[1]);
-      if (token[2] != null) {
-        registry.add(SecurityProperties.key(i) + ".owner", () -> token[2]);
-      }
-    }
+    TestTokens.configure(registry, tokens);
   }
 
   @TestConfiguration
