@@ -7,19 +7,27 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The running provider instances as the stack sees them: an immutable list in stack order, replaced
  * as a whole when instances come or go (each change also empties the system-prompt cache), so that
- * reading never blocks. Changes are made one at a time by the {@link ProviderRegistry}.
+ * reading never blocks. Changes are made one at a time by the {@link ProviderRegistry}; after each
+ * one the registered listeners run.
  */
 final class MemberView {
+
+  private static final Logger log = LoggerFactory.getLogger(MemberView.class);
 
   private static final Comparator<StackMember> STACK_ORDER =
       Comparator.comparingInt(StackMember::order).thenComparing(StackMember::id);
 
   private final SystemPromptCache systemPromptCache;
+  private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
   private volatile List<StackMember> members = List.of();
 
   MemberView(SystemPromptCache systemPromptCache) {
@@ -46,6 +54,18 @@ final class MemberView {
     sorted.sort(STACK_ORDER);
     members = List.copyOf(sorted);
     systemPromptCache.invalidate(null);
+    for (Runnable listener : listeners) {
+      try {
+        listener.run();
+      } catch (RuntimeException e) {
+        log.warn("A listener of the provider members failed: {}", e.toString(), e);
+      }
+    }
+  }
+
+  /** Runs {@code listener} after each change. */
+  void onChange(Runnable listener) {
+    listeners.add(Objects.requireNonNull(listener, "listener"));
   }
 
   /** Adds {@code created} to the members. */

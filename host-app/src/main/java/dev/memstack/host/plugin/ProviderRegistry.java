@@ -35,7 +35,8 @@ import org.springframework.beans.factory.ObjectProvider;
  * plugin's instances out of the view first, then close each one once its running calls have
  * finished or {@code memstack.plugins.close-grace-period} has passed, and after a start create them
  * anew: the stack sees new members with the same ids. {@link #stop} does the same for every
- * instance. Plugin operations run one at a time; reading the view never blocks.
+ * instance. Plugin operations run one at a time; reading the view never blocks. Listeners ({@link
+ * #onChange}) run after each change of the view, inside the operation.
  */
 public final class ProviderRegistry implements StackMembers {
 
@@ -118,6 +119,11 @@ public final class ProviderRegistry implements StackMembers {
   @Override
   public List<String> disabled() {
     return view.disabled(instances.configured());
+  }
+
+  @Override
+  public void onChange(Runnable listener) {
+    view.onChange(listener);
   }
 
   // ---- views

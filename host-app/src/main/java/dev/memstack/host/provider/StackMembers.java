@@ -23,4 +23,12 @@ public interface StackMembers {
   default List<String> disabled() {
     return List.of();
   }
+
+  /**
+   * Runs {@code listener} after every change of the members (a plugin stopped, started or
+   * reloaded), on the thread that made the change, once {@link #enabled()} shows the new members; a
+   * listener that throws is logged and does not undo the change. The default never calls it: the
+   * members of such a view do not change.
+   */
+  default void onChange(Runnable listener) {}
 }

@@ -3,6 +3,8 @@ package dev.memstack.host.security;
 import dev.memstack.spi.OwnerKey;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Supplier;
 import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
 
@@ -12,7 +14,8 @@ import org.springframework.web.context.request.RequestContextHolder;
  * key or a prefix) writes only personal memory of the owners it covers, never shared TEAM or GLOBAL
  * memory. Each check throws {@link AccessDeniedException} (403) with a message that names what was
  * needed. The caller is the one {@link BearerTokenFilter} put on the current request; a request
- * without one (it did not pass the filter) is refused.
+ * without one (it did not pass the filter) is refused. Work that runs off the request thread (an
+ * MCP tool handler) names its caller through {@link #actingAs}, and the same checks apply to it.
  */
 public final class AccessPolicy {
 
@@ -24,8 +27,35 @@ public final class AccessPolicy {
     PERSONAL_ONLY
   }
 
-  /** The caller of the current request. */
+  /** The caller of {@link #actingAs} on this thread, if any. */
+  private static final ThreadLocal<Caller> ACTING = new ThreadLocal<>();
+
+  /**
+   * Runs {@code work} on this thread with {@code caller} as the caller of every check, for a front
+   * door whose caller is not the servlet request on this thread (the MCP endpoint's tool handlers
+   * get it from the MCP transport context).
+   */
+  public <T> T actingAs(Caller caller, Supplier<T> work) {
+    Objects.requireNonNull(caller, "caller");
+    Caller outer = ACTING.get();
+    ACTING.set(caller);
+    try {
+      return work.get();
+    } finally {
+      if (outer == null) {
+        ACTING.remove();
+      } else {
+        ACTING.set(outer);
+      }
+    }
+  }
+
+  /** The caller of the current request (or of {@link #actingAs}). */
   public Caller caller() {
+    Caller acting = ACTING.get();
+    if (acting != null) {
+      return acting;
+    }
     RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
     Object caller =
         attributes == null

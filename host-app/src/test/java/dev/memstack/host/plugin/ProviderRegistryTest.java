@@ -208,6 +208,24 @@ class ProviderRegistryTest {
   }
 
   @Test
+  void listenersRunAfterEachChangeAndSeeTheNewMembers() {
+    registry(one("fixture", instance("fixture", true, 0, Map.of()))).start();
+    List<List<String>> seen = new ArrayList<>();
+    registry.onChange(() -> seen.add(registry.enabled().stream().map(StackMember::id).toList()));
+    registry.onChange(
+        () -> {
+          throw new IllegalStateException("a failing listener does not stop the change");
+        });
+
+    registry.stopPlugin(FixturePlugin.ID);
+    registry.startPlugin(FixturePlugin.ID);
+    registry.reloadPlugin(FixturePlugin.ID);
+
+    assertThat(seen).containsExactly(List.of(), List.of("fixture"), List.of(), List.of("fixture"));
+    assertThat(registry.find("fixture")).isPresent();
+  }
+
+  @Test
   void anUnknownPluginIsNotFound() {
     registry(one("fixture", instance("fixture", true, 0, Map.of()))).start();
 

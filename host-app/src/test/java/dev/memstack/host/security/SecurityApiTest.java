@@ -89,14 +89,7 @@ class SecurityApiTest {
       {USER_1, "member", "api:1"},
       {PLATFORM, "member", "api:*"}
     };
-    for (int i = 0; i < tokens.length; i++) {
-      String[] token = tokens[i];
-      registry.add(SecurityProperties.key(i) + ".token", () -> token[0]);
-      registry.add(SecurityProperties.key(i) + ".role", () -> token[1]);
-      if (token[2] != null) {
-        registry.add(SecurityProperties.key(i) + ".owner", () -> token[2]);
-      }
-    }
+    TestTokens.configure(registry, tokens);
   }
 
   @AfterAll

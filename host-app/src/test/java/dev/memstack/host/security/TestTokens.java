@@ -19,6 +19,21 @@ public final class TestTokens {
     registry.add("memstack.security.tokens[0].role", () -> "admin");
   }
 
+  /**
+   * Configures {@code tokens} as the host's tokens, in order; each is {@code {token, role, owner}}
+   * with a {@code null} owner for a token bound to no owner.
+   */
+  public static void configure(DynamicPropertyRegistry registry, String[]... tokens) {
+    for (int i = 0; i < tokens.length; i++) {
+      String[] token = tokens[i];
+      registry.add(SecurityProperties.key(i) + ".token", () -> token[0]);
+      registry.add(SecurityProperties.key(i) + ".role", () -> token[1]);
+      if (token[2] != null) {
+        registry.add(SecurityProperties.key(i) + ".owner", () -> token[2]);
+      }
+    }
+  }
+
   /** The header value that sends {@code token}. */
   public static String bearer(String token) {
     return "Bearer " + token;

@@ -1,0 +1,135 @@
+package dev.memstack.host.mcp;
+
+import dev.memstack.host.api.BadRequestException;
+import dev.memstack.host.api.MemoryController;
+import dev.memstack.host.api.ToolController;
+import dev.memstack.host.security.AccessPolicy;
+import dev.memstack.host.security.Caller;
+import dev.memstack.host.security.OwnerBinding;
+import dev.memstack.host.security.Role;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import java.util.Map;
+import java.util.function.BiFunction;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The handlers of the MCP tools. Each call runs as the caller of the HTTP request that carried it
+ * ({@link McpCallers}, {@link AccessPolicy#actingAs}) through the REST API's own code, so the same
+ * checks and errors apply: {@code memory_context} is the context route ({@link
+ * MemoryController#context}), {@code memory_remember} and every provider tool are the tool route
+ * ({@link ToolController#call}). Like those routes, every call needs the {@code viewer} role; the
+ * routes add the owner and write checks.
+ *
+ * <p>The owner: a token bound to one owner acts for that owner, and an {@code ownerKey} argument
+ * may only repeat it (the routes' owner check refuses any other); a token bound to a prefix ({@code
+ * api:*}) or to no owner names the owner in {@code ownerKey}, checked against its binding. The
+ * answer is the route's JSON, as text and as structured content; a failure is a result with {@code
+ * isError} ({@link McpToolErrors}).
+ */
+final class McpToolCalls {
+
+  /** The owner argument every MCP tool takes. */
+  static final String OWNER_KEY = "ownerKey";
+
+  private final AccessPolicy access;
+  private final MemoryController memory;
+  private final ToolController tools;
+  private final JsonMapper json;
+  private final McpToolErrors errors;
+  private final McpProperties properties;
+
+  McpToolCalls(
+      AccessPolicy access,
+      MemoryController memory,
+      ToolController tools,
+      JsonMapper json,
+      McpToolErrors errors,
+      McpProperties properties) {
+    this.access = access;
+    this.memory = memory;
+    this.tools = tools;
+    this.json = json;
+    this.errors = errors;
+    this.properties = properties;
+  }
+
+  /** {@code memory_context}: the stacked recall for a query, as the context route answers it. */
+  CallToolResult context(McpSyncServerExchange exchange, CallToolRequest request) {
+    return run(
+        exchange,
+        request,
+        (agent, arguments) -> json.valueToTree(memory.context(agent, arguments)));
+  }
+
+  /** {@code memory_remember}: stores one personal memory through the configured provider tool. */
+  CallToolResult remember(McpSyncServerExchange exchange, CallToolRequest request) {
+    return run(
+        exchange,
+        request,
+        (agent, arguments) -> {
+          if (!arguments.hasNonNull(OWNER_KEY)) {
+            throw new BadRequestException(
+                OWNER_KEY,
+                "memory_remember stores personal memory: give an ownerKey, or call with a token"
+                    + " bound to one owner");
+          }
+          return tools.call(
+              agent, properties.rememberProvider(), properties.rememberTool(), null, arguments);
+        });
+  }
+
+  /** One provider tool. */
+  CallToolResult provider(
+      String providerId, String tool, McpSyncServerExchange exchange, CallToolRequest request) {
+    return run(
+        exchange,
+        request,
+        (agent, arguments) -> tools.call(agent, providerId, tool, null, arguments));
+  }
+
+  private CallToolResult run(
+      McpSyncServerExchange exchange,
+      CallToolRequest request,
+      BiFunction<String, ObjectNode, JsonNode> route) {
+    try {
+      Caller caller = McpCallers.caller(exchange);
+      String agent = McpCallers.agent(exchange, properties.agentId());
+      ObjectNode arguments = arguments(request, caller);
+      JsonNode answer =
+          access.actingAs(
+              caller,
+              () -> {
+                access.requireRole(Role.VIEWER);
+                return route.apply(agent, arguments);
+              });
+      return success(answer);
+    } catch (RuntimeException e) {
+      return errors.result(e);
+    }
+  }
+
+  /** The call's arguments, with the owner of a token bound to one owner when none is given. */
+  private ObjectNode arguments(CallToolRequest request, Caller caller) {
+    Map<String, Object> given = request.arguments();
+    ObjectNode arguments =
+        given == null ? json.createObjectNode() : (ObjectNode) json.valueToTree(given);
+    OwnerBinding binding = caller.owner();
+    if (!arguments.hasNonNull(OWNER_KEY) && binding != null && !binding.isPrefix()) {
+      arguments.put(OWNER_KEY, binding.pattern());
+    }
+    return arguments;
+  }
+
+  private CallToolResult success(JsonNode answer) {
+    CallToolResult.Builder result =
+        CallToolResult.builder().addTextContent(json.writeValueAsString(answer));
+    if (answer != null && answer.isObject()) {
+      result.structuredContent(json.convertValue(answer, Map.class));
+    }
+    return result.build();
+  }
+}

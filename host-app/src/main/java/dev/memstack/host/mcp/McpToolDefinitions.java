@@ -1,0 +1,146 @@
+package dev.memstack.host.mcp;
+
+import dev.memstack.spi.RecallRequest;
+import dev.memstack.spi.ToolSpec;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The MCP definitions of the tools: name, description, input schema and hints. A provider tool's
+ * schema is its own JSON Schema; every tool's schema gains the {@code ownerKey} argument ({@link
+ * McpToolCalls}). The hints come from the declared effect ({@link #hints}).
+ */
+final class McpToolDefinitions {
+
+  private static final Logger log = LoggerFactory.getLogger(McpToolDefinitions.class);
+
+  private static final String OWNER_DESCRIPTION =
+      "The end user the call is for (an owner key such as api:42). Leave it out with a token bound"
+          + " to one owner: the token names the owner.";
+
+  private final McpProperties properties;
+  private final JsonMapper json;
+
+  McpToolDefinitions(McpProperties properties, JsonMapper json) {
+    this.properties = properties;
+    this.json = json;
+  }
+
+  /** Tool {@code spec} of {@code provider}, exposed as {@code name}. */
+  McpSchema.Tool provider(String name, String provider, ToolSpec spec) {
+    return McpSchema.Tool.builder(name, withOwner(schema(spec)))
+        .description(spec.description() + " (provider " + provider + ")")
+        .annotations(hints(spec.effect()))
+        .build();
+  }
+
+  /** {@code memory_remember}, with the hints of the provider tool it calls. */
+  McpSchema.Tool remember(ToolSpec.Effect effect) {
+    Map<String, Object> schema = new LinkedHashMap<>();
+    schema.put("type", "object");
+    schema.put(
+        "properties",
+        Map.of(
+            "text",
+            Map.of("type", "string", "description", "the memory, one statement about the user")));
+    schema.put("required", List.of("text"));
+    schema.put("additionalProperties", false);
+    return McpSchema.Tool.builder(McpToolCatalog.MEMORY_REMEMBER, withOwner(schema))
+        .title("Remember")
+        .description(
+            "Store one memory (a fact, preference or decision) in the user's personal long-term"
+                + " memory, so that later conversations recall it (provider tool "
+                + properties.rememberProvider()
+                + "/"
+                + properties.rememberTool()
+                + ").")
+        .annotations(hints(effect))
+        .build();
+  }
+
+  /** {@code memory_context}. */
+  McpSchema.Tool context() {
+    Map<String, Object> arguments = new LinkedHashMap<>();
+    arguments.put(
+        "query",
+        Map.of("type", "string", "description", "the user's message, or what to recall for"));
+    arguments.put(
+        "conversationId",
+        Map.of("type", "string", "description", "the conversation, when the client knows it"));
+    arguments.put(
+        "limit",
+        Map.of(
+            "type",
+            "integer",
+            "minimum",
+            1,
+            "maximum",
+            RecallRequest.MAX_LIMIT,
+            "description",
+            "most recalled items (the host's default when left out)"));
+    Map<String, Object> schema = new LinkedHashMap<>();
+    schema.put("type", "object");
+    schema.put("properties", arguments);
+    schema.put("required", List.of("query"));
+    schema.put("additionalProperties", false);
+    return McpSchema.Tool.builder(McpToolCatalog.MEMORY_CONTEXT, withOwner(schema))
+        .title("Recall memory")
+        .description(
+            "Recall what memory holds for a query: the agent's shared system prompt, the user's own"
+                + " standing memory (ownerPrompt) and the recalled items, best first, with the"
+                + " fenced <memory-context> block to put in front of the user's message. The same"
+                + " answer as the REST context call.")
+        .annotations(hints(ToolSpec.Effect.READ))
+        .build();
+  }
+
+  /**
+   * The hints of a tool of this effect. MCP's defaults are "not read-only" and "destructive", so
+   * both hints are always given: a write is neither read-only nor destructive, an undeclared effect
+   * counts as destructive (as the host treats it).
+   */
+  static ToolAnnotations hints(ToolSpec.Effect effect) {
+    boolean read = effect == ToolSpec.Effect.READ;
+    boolean destructive =
+        effect == ToolSpec.Effect.DESTRUCTIVE || effect == ToolSpec.Effect.UNDECLARED;
+    return ToolAnnotations.builder().readOnlyHint(read).destructiveHint(destructive).build();
+  }
+
+  /** The tool's JSON schema as a map; an invalid one is an open object (as on the REST list). */
+  @SuppressWarnings("unchecked")
+  private Map<String, Object> schema(ToolSpec spec) {
+    try {
+      Object parsed = json.readValue(spec.inputSchema(), Object.class);
+      if (parsed instanceof Map<?, ?> map) {
+        return new LinkedHashMap<>((Map<String, Object>) map);
+      }
+    } catch (JacksonException e) {
+      // answered below
+    }
+    log.warn("Tool {} has an invalid JSON schema; MCP shows it as an open object", spec.name());
+    Map<String, Object> open = new LinkedHashMap<>();
+    open.put("type", "object");
+    return open;
+  }
+
+  /** {@code schema} with the {@code ownerKey} argument. */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> withOwner(Map<String, Object> schema) {
+    Map<String, Object> arguments =
+        schema.get("properties") instanceof Map<?, ?> given
+            ? new LinkedHashMap<>((Map<String, Object>) given)
+            : new LinkedHashMap<>();
+    arguments.put(
+        McpToolCalls.OWNER_KEY, Map.of("type", "string", "description", OWNER_DESCRIPTION));
+    Map<String, Object> result = new LinkedHashMap<>(schema);
+    result.put("properties", arguments);
+    return result;
+  }
+}
