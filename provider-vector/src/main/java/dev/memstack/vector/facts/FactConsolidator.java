@@ -222,8 +222,7 @@ public final class FactConsolidator {
       return FactEvent.NONE; // the same text is stored already (a redelivered turn, too)
     }
     // dated like the stored facts, so that the date prefix weighs alike on both sides
-    // compared with stored vectors, which are embedded without the date prefix
-    float[] vector = embedder.embedPassages(List.of(MemoryRecord.undated(candidate.text()))).get(0);
+    float[] vector = embedder.embedPassages(List.of(dated(turn.time(), candidate.text()))).get(0);
     List<Document> neighbours =
         store.vectorSearch(vector, ownFacts(turn), FactSettings.NEIGHBOURS, -1);
     if (neighbours.isEmpty()) {

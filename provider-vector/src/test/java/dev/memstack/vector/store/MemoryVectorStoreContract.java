@@ -724,28 +724,24 @@ public abstract class MemoryVectorStoreContract {
     }
 
     @Test
-    @DisplayName("embeds a record without its date prefix, when written and when re-embedded")
-    void embedsWithoutTheDatePrefix() {
+    @DisplayName("embeds a record with its context line, when written and when re-embedded")
+    void embedsWithTheContextLine() {
       MemoryVectorStore first = open();
-      first.add(docs(personal("r1", ALICE, "[2026-03-02] user: my cat is called Miso", T0)));
-      assertThat(
-              ids(
-                  first.vectorSearch(
-                      embedder.vector("user: my cat is called Miso"), null, 1, 0.999)))
+      MemoryRecord record =
+          personal("r1", ALICE, "[2026-03-02] user: Yes, twice!", T0)
+              .withExtra(MemoryRecord.CONTEXT, "Have you been to Turks and Caicos?");
+      first.add(docs(record));
+      String embedded = "Have you been to Turks and Caicos?\n[2026-03-02] user: Yes, twice!";
+      assertThat(ids(first.vectorSearch(embedder.vector(embedded), null, 1, 0.999)))
           .containsExactly("r1");
-      assertThat(
-              first.vectorSearch(
-                  embedder.vector("[2026-03-02] user: my cat is called Miso"), null, 1, 0.999))
-          .isEmpty();
       first.close();
 
       SyntheticEmbedder other = new SyntheticEmbedder("synthetic-b", 48);
       MemoryVectorStore second = open(other, true);
-      assertThat(
-              ids(second.vectorSearch(other.vector("user: my cat is called Miso"), null, 1, 0.999)))
+      assertThat(ids(second.vectorSearch(other.vector(embedded), null, 1, 0.999)))
           .containsExactly("r1");
       assertThat(second.get("r1").orElseThrow().getText())
-          .isEqualTo("[2026-03-02] user: my cat is called Miso");
+          .isEqualTo("[2026-03-02] user: Yes, twice!");
     }
 
     @Test
