@@ -155,7 +155,7 @@ public final class FileJournal implements Journal {
   @Override
   public int expunge(String owner, long before) throws IOException {
     Objects.requireNonNull(owner, "owner");
-    return segments_.expunge(before, body -> Journal.isTurnOf(body, owner));
+    return segments_.expunge(before, body -> JournalRecord.isTurnOf(body, owner));
   }
 
   @Override

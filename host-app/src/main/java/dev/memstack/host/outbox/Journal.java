@@ -120,16 +120,6 @@ public interface Journal extends AutoCloseable {
    */
   int expunge(String owner, long before) throws IOException;
 
-  /** Whether a record body is a turn of {@code owner} (what {@link #expunge} erases). */
-  static boolean isTurnOf(java.nio.ByteBuffer body, String owner) {
-    try {
-      JournalRecord.Header header = JournalRecord.decodeHeader(body);
-      return header.kind() == JournalRecord.Kind.TURN && header.owner().equals(owner);
-    } catch (CorruptRecordException e) {
-      return false;
-    }
-  }
-
   /** Replaces the saved state of one lane. */
   void saveCursor(String lane, Cursor cursor) throws IOException;
 

@@ -91,7 +91,7 @@ public final class MemoryJournal implements Journal {
     for (Map.Entry<Long, byte[]> record : records.headMap(before).entrySet()) {
       byte[] body = record.getValue();
       if (body != ERASED
-          && Journal.isTurnOf(java.nio.ByteBuffer.wrap(body), owner)
+          && JournalRecord.isTurnOf(java.nio.ByteBuffer.wrap(body), owner)
           && records.replace(record.getKey(), body, ERASED)) {
         bytes.addAndGet(-body.length);
         erased++;
