@@ -333,6 +333,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
             store.delete(ofOwner);
           }
           store.deleteFeedback(owner); // what they used, shared records included
+          store.expungeDeleted(); // nothing of the deleted records stays in the store's files
           return count;
         });
   }

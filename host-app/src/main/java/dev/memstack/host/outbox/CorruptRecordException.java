@@ -6,7 +6,7 @@ import java.io.IOException;
  * A journal record failed its checksum or could not be decoded: retrying will not help, so the
  * record is skipped (and logged) rather than retried forever.
  */
-final class CorruptRecordException extends IOException {
+class CorruptRecordException extends IOException {
 
   private static final long serialVersionUID = 1L;
 

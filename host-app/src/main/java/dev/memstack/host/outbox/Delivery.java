@@ -64,6 +64,11 @@ final class Delivery {
     for (Journal.Entry entry : entries) {
       try {
         turns.add(journal.read(entry).turn());
+      } catch (ErasedRecordException e) {
+        // its owner was erased while it was on its way here: it is not delivered
+        log.debug(
+            "Outbox record {} for provider {}: {}", entry.position(), providerId, e.getMessage());
+        turns.add(null);
       } catch (CorruptRecordException e) {
         log.error(
             "Outbox record {} for provider {} cannot be read and is skipped: {}",
@@ -102,7 +107,10 @@ final class Delivery {
       if (turn == null) {
         attempts.add(
             new Attempt(
-                Attempt.SKIPPED, 0, "record " + entries.get(i).position() + " is damaged", true));
+                Attempt.SKIPPED,
+                0,
+                "record " + entries.get(i).position() + " is damaged or erased",
+                true));
       } else if (batched) {
         attempts.add(new Attempt(Attempt.DELIVERED, 0, null, true));
       } else {

@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * <memstack.data-dir>/outbox}), which one process at a time may open (a {@code lock} file enforces
  * it). Records are forced to disk before they count as durable unless {@code memstack.outbox.fsync}
  * is off; concurrent appenders share one {@code fdatasync}. A torn last record (a crash in the
- * middle of a write) is truncated at open; a damaged one is logged and skipped.
+ * middle of a write) is truncated at open; a damaged one is logged and skipped. An erased owner's
+ * turns are rewritten out of their segments ({@link #expunge}).
  */
 public final class FileJournal implements Journal {
 
@@ -148,6 +149,13 @@ public final class FileJournal implements Journal {
       throw new IllegalArgumentException("not an entry of this journal: " + entry);
     }
     return JournalRecord.decode(segments_.read(entry.position(), at));
+  }
+
+  /** Rewrites the segments that hold turns of {@code owner} with holes in their place. */
+  @Override
+  public int expunge(String owner, long before) throws IOException {
+    Objects.requireNonNull(owner, "owner");
+    return segments_.expunge(before, body -> JournalRecord.isTurnOf(body, owner));
   }
 
   @Override

@@ -108,6 +108,18 @@ public interface Journal extends AutoCloseable {
    */
   JournalRecord read(Entry entry) throws IOException;
 
+  /**
+   * Erases from storage every turn record of {@code owner} before position {@code before}: once
+   * this returns, no file (or other storage) of the journal holds their bodies, they are not
+   * replayed at the next open, and {@link #read} of one throws {@link ErasedRecordException}.
+   * Positions, other records and cursors are unchanged. Erasure records are kept (they name the
+   * owner, not what the owner said) until every recipient has done them.
+   *
+   * @return how many records were erased
+   * @throws IOException when storage cannot be rewritten now; a retry erases what is left
+   */
+  int expunge(String owner, long before) throws IOException;
+
   /** Replaces the saved state of one lane. */
   void saveCursor(String lane, Cursor cursor) throws IOException;
 

@@ -118,6 +118,16 @@ public record JournalRecord(
     }
   }
 
+  /** Whether a record body is a turn of {@code owner} (what {@link Journal#expunge} erases). */
+  static boolean isTurnOf(ByteBuffer body, String owner) {
+    try {
+      Header header = decodeHeader(body);
+      return header.kind() == Kind.TURN && header.owner().equals(owner);
+    } catch (CorruptRecordException e) {
+      return false;
+    }
+  }
+
   /**
    * Reads a whole record body.
    *

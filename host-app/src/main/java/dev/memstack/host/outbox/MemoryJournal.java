@@ -17,6 +17,9 @@ public final class MemoryJournal implements Journal {
   /** Per-record bookkeeping counted like a file frame, so both journals fill alike. */
   private static final int OVERHEAD = SegmentLog.FRAME_HEADER_BYTES;
 
+  /** Stands for the body of a record erased with its owner. */
+  private static final byte[] ERASED = new byte[0];
+
   private final NavigableMap<Long, byte[]> records = new ConcurrentSkipListMap<>();
   private final AtomicLong bytes = new AtomicLong();
   private volatile long next;
@@ -75,7 +78,26 @@ public final class MemoryJournal implements Journal {
     if (body == null) {
       throw new CorruptRecordException("record " + entry.position() + " was compacted away");
     }
+    if (body == ERASED) {
+      throw new ErasedRecordException(entry.position());
+    }
     return JournalRecord.decode(java.nio.ByteBuffer.wrap(body));
+  }
+
+  /** Drops the bodies of the owner's turns; reading one then throws. */
+  @Override
+  public int expunge(String owner, long before) {
+    int erased = 0;
+    for (Map.Entry<Long, byte[]> record : records.headMap(before).entrySet()) {
+      byte[] body = record.getValue();
+      if (body != ERASED
+          && JournalRecord.isTurnOf(java.nio.ByteBuffer.wrap(body), owner)
+          && records.replace(record.getKey(), body, ERASED)) {
+        bytes.addAndGet(-body.length);
+        erased++;
+      }
+    }
+    return erased;
   }
 
   @Override

@@ -86,6 +86,10 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
   private final Clock clock;
   private final Backoff backoff;
   private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
+
+  /** Owners whose turns before a position are still to be erased from the journal's storage. */
+  private final Map<String, Long> unexpunged = new ConcurrentHashMap<>();
+
   private final Object appendLock = new Object();
   private final Thread maintainer;
   private final Object maintenanceMonitor = new Object();
@@ -326,7 +330,8 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
    * Journals an erasure of {@code owner} for every configured provider (enabled or not), drops the
    * owner's turns still waiting for them, and waits up to {@code memstack.outbox.erase-wait} for
    * the running ones to erase the owner; every provider that has not done it by then keeps it
-   * queued.
+   * queued. The owner's turns are erased from the journal's storage before this returns ({@link
+   * Journal#expunge}; should that fail, maintenance retries it).
    */
   @Override
   public OwnerErasure erase(OwnerKey owner) {
@@ -367,6 +372,7 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
         handedOut = entry.position() + 1;
       }
       awaitDurable(entry.position());
+      expunge(owner.value(), entry.position());
     } catch (IOException e) {
       log.error(
           "Could not write the erasure of an owner to the outbox journal at {}",
@@ -487,6 +493,7 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
         continue;
       }
       if (entry.erase()) {
+        unexpunged.merge(entry.owner(), entry.position(), Math::max);
         lane.addErase(entry, null);
       } else {
         lane.addTurn(entry);
@@ -548,6 +555,7 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
    * past, saves stale cursors. Package-visible for tests.
    */
   void maintain() {
+    unexpunged.forEach(this::expunge);
     long sealedBefore = journal.sealedBefore();
     for (Lane lane : lanes.values()) {
       lane.parkIfHolding(sealedBefore);
@@ -564,6 +572,26 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
     }
     for (Lane lane : lanes.values()) {
       lane.saveIfStale();
+    }
+  }
+
+  /**
+   * Erases the owner's turns before {@code before} from the journal's storage; on failure keeps it
+   * for the next maintenance pass.
+   */
+  private void expunge(String owner, long before) {
+    try {
+      int erased = journal.expunge(owner, before);
+      unexpunged.remove(owner, before);
+      if (erased > 0) {
+        log.debug("Erased {} turn record(s) of an owner from the outbox journal", erased);
+      }
+    } catch (IOException | RuntimeException e) {
+      unexpunged.merge(owner, before, Math::max);
+      log.error(
+          "Could not erase an owner's turns from the outbox journal at {} ({}); retrying",
+          journal.describe(),
+          e.toString());
     }
   }
 

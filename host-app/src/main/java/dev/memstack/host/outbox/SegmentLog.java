@@ -17,6 +17,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 import java.util.zip.CRC32;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * middle of a write), which its length, checksum or position gives away. A new segment is started
  * at every open and whenever the current one reaches the segment size; a full segment is forced
  * before the next one starts, so only the current segment ever holds records that are not yet on
- * disk. Thread-safe.
+ * disk. {@link #expunge} rewrites sealed segments with some records turned into holes of the same
+ * size ({@link SegmentExpunger}: a negative length, zero bytes): replay passes over a hole, and
+ * reading it throws {@link ErasedRecordException}. Thread-safe.
  */
 final class SegmentLog implements AutoCloseable {
 
@@ -64,6 +67,10 @@ final class SegmentLog implements AutoCloseable {
   private final long segmentSize;
   private final boolean fsync;
   private final ReentrantLock lock = new ReentrantLock();
+
+  /** Held while sealed segments are rewritten or deleted, so that the two never meet. */
+  private final ReentrantLock rewrites = new ReentrantLock();
+
   private final Object syncMonitor = new Object();
   private final Map<Long, FileChannel> readers = new ConcurrentHashMap<>();
   private final AtomicLong totalBytes = new AtomicLong();
@@ -229,25 +236,26 @@ final class SegmentLog implements AutoCloseable {
    * @throws IOException when the segment cannot be read
    */
   ByteBuffer read(long position, Location at) throws IOException {
-    FileChannel channel;
-    try {
-      channel =
-          readers.computeIfAbsent(
-              at.segment(),
-              base -> {
-                try {
-                  return FileChannel.open(segmentPath(base), StandardOpenOption.READ);
-                } catch (IOException e) {
-                  throw new UncheckedIOException(e);
-                }
-              });
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
     ByteBuffer frame = ByteBuffer.allocate(FRAME_HEADER_BYTES + at.length());
-    readFully(channel, frame, at.offset());
+    for (int attempt = 1; ; attempt++) {
+      FileChannel channel = reader(at.segment());
+      try {
+        frame.clear();
+        readFully(channel, frame, at.offset());
+        break;
+      } catch (ClosedChannelException e) {
+        // the segment was just rewritten by an erasure and its reader closed: read the new file
+        readers.remove(at.segment(), channel);
+        if (attempt == 3) {
+          throw e;
+        }
+      }
+    }
     frame.flip();
     int length = frame.getInt();
+    if (length == -at.length()) {
+      throw new ErasedRecordException(position);
+    }
     int crc = frame.getInt();
     long stored = frame.getLong();
     ByteBuffer body = frame.slice(FRAME_HEADER_BYTES, at.length());
@@ -256,6 +264,60 @@ final class SegmentLog implements AutoCloseable {
           "record " + position + " in " + segmentPath(at.segment()) + " is damaged");
     }
     return body;
+  }
+
+  private FileChannel reader(long segment) throws IOException {
+    try {
+      return readers.computeIfAbsent(
+          segment,
+          base -> {
+            try {
+              return FileChannel.open(segmentPath(base), StandardOpenOption.READ);
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          });
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+
+  /**
+   * Erases the records before {@code before} whose body {@code doomed} accepts: every segment that
+   * holds one is rewritten with holes in their place (the current segment is completed first), so
+   * that no segment file keeps their bytes. Returns how many records were erased.
+   *
+   * @throws IOException when a segment cannot be rewritten; the segments rewritten before it stay
+   *     rewritten, the others as they were, and a retry erases the rest
+   */
+  int expunge(long before, Predicate<ByteBuffer> doomed) throws IOException {
+    rewrites.lock();
+    try {
+      List<Long> bases;
+      lock.lock();
+      try {
+        if (closed) {
+          throw new IllegalStateException("the turn journal is closed");
+        }
+        if (activeBase < before && activeSize > SEGMENT_HEADER_BYTES) {
+          roll(); // only sealed segments are rewritten; appends go on in the new one
+        }
+        bases = new ArrayList<>(segmentBytes.headMap(Math.min(before, activeBase)).keySet());
+      } finally {
+        lock.unlock();
+      }
+      int erased = 0;
+      for (long base : bases) {
+        int holes = SegmentExpunger.rewrite(segmentPath(base), before, doomed, fsync);
+        if (holes > 0) {
+          erased += holes;
+          closeQuietly(readers.remove(base)); // it reads the old file; the next read opens the new
+        }
+      }
+      return erased;
+    } finally {
+      rewrites.unlock();
+    }
   }
 
   /** The position of the first record of the current segment. */
@@ -298,6 +360,15 @@ final class SegmentLog implements AutoCloseable {
    * past them); the current segment is always kept. Returns how many were deleted.
    */
   int deleteBefore(long position) {
+    rewrites.lock();
+    try {
+      return deleteSealedBefore(position);
+    } finally {
+      rewrites.unlock();
+    }
+  }
+
+  private int deleteSealedBefore(long position) {
     List<Long> doomed = new ArrayList<>();
     lock.lock();
     try {
@@ -358,6 +429,7 @@ final class SegmentLog implements AutoCloseable {
   // ---- recovery and segments (called under the lock) ----
 
   private void recover(long minNextPosition, Replay replay) throws IOException {
+    deleteLeftoverRewrites();
     List<Long> bases = listSegments();
     long next = 0;
     for (int i = 0; i < bases.size(); i++) {
@@ -395,20 +467,23 @@ final class SegmentLog implements AutoCloseable {
           int length = head.getInt();
           int crc = head.getInt();
           long stored = head.getLong();
-          if (length <= 0
-              || length > MAX_BODY_BYTES
-              || position + FRAME_HEADER_BYTES + length > size
+          int bodyLength = Math.abs(length);
+          if (length == 0
+              || bodyLength > MAX_BODY_BYTES
+              || position + FRAME_HEADER_BYTES + bodyLength > size
               || stored != expected) {
             break;
           }
-          ByteBuffer body = ByteBuffer.allocate(length);
+          ByteBuffer body = ByteBuffer.allocate(bodyLength);
           readFully(channel, body, position + FRAME_HEADER_BYTES);
           body.flip();
           if (crc(body) != crc) {
             break;
           }
-          replay.record(expected, new Location(base, position, length), body.asReadOnlyBuffer());
-          position += FRAME_HEADER_BYTES + length;
+          if (length > 0) {
+            replay.record(expected, new Location(base, position, length), body.asReadOnlyBuffer());
+          } // else a hole: a record erased with its owner
+          position += FRAME_HEADER_BYTES + bodyLength;
           expected++;
         }
         if (position < size) {
@@ -480,6 +555,17 @@ final class SegmentLog implements AutoCloseable {
     totalBytes.addAndGet(activeSize);
   }
 
+  /** Deletes the copies of an erasure that stopped before its rename: they hold erased bytes. */
+  private void deleteLeftoverRewrites() throws IOException {
+    try (DirectoryStream<Path> files =
+        Files.newDirectoryStream(dir, "*" + SUFFIX + SegmentExpunger.TEMP_SUFFIX)) {
+      for (Path file : files) {
+        Files.deleteIfExists(file);
+        log.info("Removed {}, left by an erasure that was cut short", file);
+      }
+    }
+  }
+
   private List<Long> listSegments() throws IOException {
     List<Long> bases = new ArrayList<>();
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*" + SUFFIX)) {
@@ -502,6 +588,10 @@ final class SegmentLog implements AutoCloseable {
   }
 
   private void forceDirectory() {
+    forceDirectory(dir);
+  }
+
+  static void forceDirectory(Path dir) {
     try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
       directory.force(true);
     } catch (IOException e) {
@@ -530,8 +620,7 @@ final class SegmentLog implements AutoCloseable {
     return (int) crc.getValue();
   }
 
-  private static void writeFully(FileChannel channel, ByteBuffer buffer, long offset)
-      throws IOException {
+  static void writeFully(FileChannel channel, ByteBuffer buffer, long offset) throws IOException {
     long at = offset;
     while (buffer.hasRemaining()) {
       at += channel.write(buffer, at);

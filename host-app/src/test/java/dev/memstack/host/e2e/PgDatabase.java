@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Assumptions;
  * plugin zip, loaded in a class loader of its own: the host's test class path stays without one, so
  * the plugin cannot lean on a driver the distribution would not have.
  */
-record PgDatabase(String url, String user, String password) {
+public record PgDatabase(String url, String user, String password) {
 
   static final String HOW_TO_ENABLE =
       "run eval \"$(scripts/pgvector-setup.sh)\" in the project directory; it exports"
@@ -38,7 +38,7 @@ record PgDatabase(String url, String user, String password) {
   private static final Pattern SCHEMA = Pattern.compile("[a-z_][a-z0-9_]{0,47}");
 
   /** The configured database; skips the test without one, fails it on CI. */
-  static PgDatabase fromEnvironment() {
+  public static PgDatabase fromEnvironment() {
     String url = blankToNull(System.getenv("MEMSTACK_PG_URL"));
     if (url == null) {
       if ("true".equalsIgnoreCase(System.getenv("CI"))) {
@@ -54,7 +54,7 @@ record PgDatabase(String url, String user, String password) {
   }
 
   /** {@code DROP SCHEMA ... CASCADE}. */
-  void dropSchema(String schema) {
+  public void dropSchema(String schema) {
     if (!SCHEMA.matcher(schema).matches()) {
       throw new IllegalArgumentException("not a plain schema name: " + schema);
     }
@@ -67,7 +67,7 @@ record PgDatabase(String url, String user, String password) {
   }
 
   /** The single number {@code sql} (with one string parameter) answers. */
-  long count(String sql, String parameter) {
+  public long count(String sql, String parameter) {
     try (Connection connection = connect();
         PreparedStatement statement = connection.prepareStatement(sql)) {
       statement.setString(1, parameter);

@@ -6,12 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.memstack.host.outbox.CursorStore.ParkedErase;
 import dev.memstack.spi.OwnerKey;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -31,6 +34,14 @@ abstract class JournalConformance {
 
   /** A new empty journal, or the same storage again after {@link Journal#close()} of the last. */
   protected abstract Journal openJournal() throws IOException;
+
+  /**
+   * Every byte the journal keeps in files, to grep for erased text; empty for a journal that keeps
+   * nothing in files.
+   */
+  protected Optional<byte[]> storedBytes() throws IOException {
+    return Optional.empty();
+  }
 
   private Journal open() throws IOException {
     Journal journal = openJournal();
@@ -186,5 +197,65 @@ abstract class JournalConformance {
     assertThat(again.nextPosition()).isGreaterThan(entries.get(2).position());
     Journal.Entry next = append(again, turnRecord("t3", "user:1", "a"));
     assertThat(next.position()).isGreaterThan(entries.get(2).position());
+  }
+
+  @Test
+  void anErasedOwnersTurnsLeaveNoTraceAndEverythingElseStays() throws IOException {
+    Journal journal = open();
+    boolean persistent = journal.persistent();
+    String secret = "gone-" + UUID.randomUUID();
+    String kept = "kept-" + UUID.randomUUID();
+    List<Journal.Entry> erased = new ArrayList<>();
+    List<Journal.Entry> others = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      erased.add(append(journal, turnRecord(secret + "-" + i, "user:gone", "a", "b")));
+      others.add(append(journal, turnRecord(kept + "-" + i, "user:kept", "a", "b")));
+    }
+    JournalRecord eraseRecord =
+        JournalRecord.erase(OwnerKey.of("user:gone"), ACCEPTED, List.of("a", "b"));
+    Journal.Entry erase = append(journal, eraseRecord);
+    JournalRecord afterwards = turnRecord(secret + "-new", "user:gone", "a");
+    Journal.Entry later = append(journal, afterwards);
+
+    assertThat(journal.expunge("user:gone", erase.position())).isEqualTo(40);
+
+    for (Journal.Entry entry : erased) {
+      assertThatThrownBy(() -> journal.read(entry)).isInstanceOf(ErasedRecordException.class);
+    }
+    for (int i = 0; i < others.size(); i++) {
+      assertThat(journal.read(others.get(i)).turn().turnId()).isEqualTo(kept + "-" + i);
+    }
+    assertThat(journal.read(erase)).isEqualTo(eraseRecord);
+    assertThat(journal.read(later)).isEqualTo(afterwards);
+    assertThat(journal.expunge("user:gone", erase.position())).isZero();
+    Optional<byte[]> stored = storedBytes();
+    if (stored.isPresent()) {
+      String bytes = new String(stored.get(), StandardCharsets.ISO_8859_1);
+      assertThat(bytes).doesNotContain(secret + "-1").contains(kept + "-1", secret + "-new");
+    }
+    Journal.Entry next = append(journal, turnRecord("t-next", "user:kept", "a"));
+    assertThat(next.position()).isEqualTo(later.position() + 1);
+    journal.close();
+    if (!persistent) {
+      return;
+    }
+
+    Journal again = open();
+    List<Journal.Entry> replayed = new ArrayList<>();
+    again.replay(replayed::add);
+    List<Long> erasedPositions = erased.stream().map(Journal.Entry::position).toList();
+    assertThat(replayed)
+        .extracting(Journal.Entry::position)
+        .doesNotContainAnyElementsOf(erasedPositions);
+    assertThat(replayed)
+        .extracting(Journal.Entry::position)
+        .containsAll(others.stream().map(Journal.Entry::position).toList())
+        .contains(erase.position(), later.position(), next.position());
+    for (Journal.Entry entry : replayed) {
+      if (entry.position() == others.get(39).position()) {
+        assertThat(again.read(entry).turn().turnId()).isEqualTo(kept + "-39");
+      }
+    }
+    assertThat(again.nextPosition()).isEqualTo(next.position() + 1);
   }
 }

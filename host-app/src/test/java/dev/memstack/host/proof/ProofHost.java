@@ -97,6 +97,17 @@ final class ProofHost implements AutoCloseable {
     return new ProofClient(port());
   }
 
+  /**
+   * Stops the host and keeps its folders, to read what it left on disk; {@link #close} deletes
+   * them.
+   */
+  void stop() {
+    if (context != null) {
+      context.close();
+      context = null;
+    }
+  }
+
   @Override
   public void close() {
     try {

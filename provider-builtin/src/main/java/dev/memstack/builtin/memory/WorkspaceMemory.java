@@ -699,6 +699,8 @@ public final class WorkspaceMemory implements AutoCloseable {
     for (Bucket bucket : store.personalBuckets(owner)) {
       removed += store.delete(bucket);
     }
+    // the deleted entries still sit in the index files until their segments are merged away
+    index.expungeDeletes();
     return removed;
   }
 

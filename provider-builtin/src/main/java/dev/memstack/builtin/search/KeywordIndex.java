@@ -58,6 +58,13 @@ public interface KeywordIndex extends AutoCloseable {
   /** Makes the changes so far searchable, and commits them if the commit interval has passed. */
   void refresh();
 
+  /**
+   * Removes what removed and replaced files left in the index files: merges every segment that
+   * holds deleted entries, commits, and lets go of the older files, so that no file of the index
+   * keeps a removed file's text (what an erasure needs). Costs a merge; call it after erasing.
+   */
+  void expungeDeletes();
+
   /** Writes pending changes to disk now. */
   void commit();
 

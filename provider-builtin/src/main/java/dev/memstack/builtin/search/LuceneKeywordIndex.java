@@ -323,6 +323,8 @@ public final class LuceneKeywordIndex implements KeywordIndex {
     config.setUseCompoundFile(false);
     TieredMergePolicy merges = new TieredMergePolicy();
     merges.setNoCFSRatio(0.0);
+    // an expunge merges every segment with a deleted entry, not only those past 10 % of them
+    merges.setForceMergeDeletesPctAllowed(0.0);
     config.setMergePolicy(merges);
     IndexWriter opened = new IndexWriter(dir, config);
     try {
@@ -511,6 +513,33 @@ public final class LuceneKeywordIndex implements KeywordIndex {
           if (dirty && System.nanoTime() - lastCommitNanos >= commitIntervalNanos) {
             commitNow();
           }
+          return null;
+        });
+  }
+
+  /**
+   * Merges away every deleted entry ({@code forceMergeDeletes}), commits (the default deletion
+   * policy keeps only the last commit point), and reopens the searchers, so that the writer deletes
+   * the files of the old segments once the searches still running on them are done.
+   */
+  @Override
+  public void expungeDeletes() {
+    onIndexThread(
+        () -> {
+          withRecovery(
+              "cannot expunge the keyword index",
+              () -> {
+                current.writer().forceMergeDeletes(true);
+                return null;
+              });
+          commitNow();
+          withRecovery(
+              "cannot refresh the keyword index",
+              () -> {
+                current.searchers().maybeRefreshBlocking();
+                current.writer().deleteUnusedFiles();
+                return null;
+              });
           return null;
         });
   }

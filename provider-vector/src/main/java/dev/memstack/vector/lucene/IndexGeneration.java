@@ -81,6 +81,8 @@ final class IndexGeneration {
       config.setUseCompoundFile(false);
       TieredMergePolicy merges = new TieredMergePolicy();
       merges.setNoCFSRatio(0.0);
+      // an expunge merges every segment with a deleted document, not only those past 10 % of them
+      merges.setForceMergeDeletesPctAllowed(0.0);
       config.setMergePolicy(merges);
       writer = new IndexWriter(directory, config);
     } catch (LockObtainFailedException e) {
@@ -166,6 +168,19 @@ final class IndexGeneration {
       Files.deleteIfExists(old.file());
     }
     lastCommitNanos = System.nanoTime();
+  }
+
+  /**
+   * Merges every deleted document out of the segments, commits (the default deletion policy keeps
+   * only the newest commit point, and the log is rolled) and reopens the searchers, so that the
+   * files of the old segments are deleted. The caller holds the store's locks exclusively: no
+   * search holds an old reader, which would keep its files.
+   */
+  void expungeDeletes() throws IOException {
+    writer.forceMergeDeletes(true);
+    commit();
+    searchers.maybeRefreshBlocking();
+    writer.deleteUnusedFiles();
   }
 
   /** Deletes the logs of index {@code name} other than generation {@code keep}. */

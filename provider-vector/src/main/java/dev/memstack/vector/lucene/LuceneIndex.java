@@ -229,6 +229,26 @@ final class LuceneIndex {
     }
   }
 
+  /**
+   * Expunges the deleted documents of the live generation ({@link IndexGeneration#expungeDeletes})
+   * with the state lock held exclusively, so that no search keeps the old segments open.
+   */
+  void expungeDeletes() {
+    checkOpen();
+    state.writeLock().lock();
+    writes.lock();
+    try {
+      checkOpen();
+      index.expungeDeletes();
+      invisible.clear();
+    } catch (IOException e) {
+      throw new UncheckedIOException("embedded vector store: expunging deletes failed", e);
+    } finally {
+      writes.unlock();
+      state.writeLock().unlock();
+    }
+  }
+
   private long copyEmbedded(List<Document> batch, IndexWriter target, String oldModel)
       throws IOException {
     if (batch.isEmpty()) {

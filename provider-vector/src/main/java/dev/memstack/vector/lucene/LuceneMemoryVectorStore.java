@@ -148,6 +148,12 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
     return writes.deleteFeedback(owner);
   }
 
+  /** Merges deleted documents out of the index files; searches wait for it (a merge). */
+  @Override
+  public void expungeDeleted() {
+    index.expungeDeletes();
+  }
+
   @Override
   public long reembed() {
     return index.reembed();

@@ -266,6 +266,20 @@ final class PgWrites {
     }
   }
 
+  /**
+   * {@code VACUUM}s the table and the feedback table (autocommit: it cannot run in a transaction).
+   */
+  void vacuum() {
+    try (Connection connection = table.dataSource.getConnection();
+        java.sql.Statement vacuum = connection.createStatement()) {
+      connection.setAutoCommit(true);
+      vacuum.execute("VACUUM " + table.schema.table());
+      vacuum.execute("VACUUM " + table.schema.feedbackTable());
+    } catch (SQLException e) {
+      throw table.failure("vacuum after deletes", e);
+    }
+  }
+
   long deleteFeedback(OwnerKey owner) {
     Objects.requireNonNull(owner, "owner");
     try (Connection connection = table.dataSource.getConnection();

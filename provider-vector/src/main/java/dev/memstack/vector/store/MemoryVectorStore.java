@@ -136,6 +136,15 @@ public interface MemoryVectorStore extends VectorStore, AutoCloseable {
    */
   long deleteFeedback(OwnerKey owner);
 
+  /**
+   * Removes from storage what deletes left behind, so that no file or page of the store still holds
+   * a deleted record's text (part of erasing an owner, after the deletes): the embedded store
+   * merges the deleted documents out of its segments and drops the old ones, PostgreSQL vacuums the
+   * table. Costs a merge or a table scan; call it after an erasure, not after every delete. The
+   * default does nothing, for a store that deletes in place.
+   */
+  default void expungeDeleted() {}
+
   /** The embedding model id and dimension the stored vectors were made with. */
   StoreInfo info();
 

@@ -14,6 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +27,49 @@ class LuceneMemoryVectorStoreTest extends MemoryVectorStoreContract {
   @Override
   protected MemoryVectorStoreFactory factory() {
     return new LuceneMemoryVectorStoreFactory();
+  }
+
+  @Test
+  @DisplayName("keeps no deleted document, term or byte of an erased owner after an expunge")
+  void anExpungeLeavesNothingOfDeletedRecordsInTheFiles() throws IOException {
+    MemoryVectorStore store = open();
+    String secret = "zq" + java.util.UUID.randomUUID().toString().replace("-", "");
+    List<org.springframework.ai.document.Document> docs = new java.util.ArrayList<>();
+    docs.add(personal("a1", ALICE, "Alice told us " + secret, T0).toDocument());
+    for (int i = 0; i < 20; i++) { // one segment, where the deleted record is a small share
+      docs.add(personal("b" + i, BOB, "Bob note " + i, T0).toDocument());
+    }
+    store.add(docs);
+    store.delete(MemoryFilters.ofOwner(ALICE));
+    Path root = dataDir.resolve(LuceneMemoryVectorStoreFactory.DIRECTORY);
+    Path live = root.resolve(IndexFiles.readCurrent(root));
+    try (DirectoryReader before = DirectoryReader.open(FSDirectory.open(live))) {
+      assertThat(before.maxDoc()).as("a deleted document").isGreaterThan(before.numDocs());
+    }
+
+    store.expungeDeleted();
+
+    try (DirectoryReader after = DirectoryReader.open(FSDirectory.open(live))) {
+      assertThat(after.maxDoc()).isEqualTo(after.numDocs()).isEqualTo(20);
+      assertThat(after.docFreq(new Term(MemoryVectorStore.OWNER, ALICE.value()))).isZero();
+      assertThat(after.docFreq(new Term(LuceneRecords.TEXT, secret))).isZero();
+    }
+    try (Stream<Path> files = Files.walk(root)) {
+      byte[] needle = secret.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(files.filter(Files::isRegularFile).filter(f -> holds(f, needle))).isEmpty();
+    }
+    assertThat(store.count(MemoryFilters.ofOwner(BOB))).isEqualTo(20);
+    assertThat(store.get("b3")).isPresent();
+  }
+
+  private static boolean holds(Path file, byte[] needle) {
+    try {
+      String bytes =
+          new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.ISO_8859_1);
+      return bytes.contains(new String(needle, java.nio.charset.StandardCharsets.ISO_8859_1));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   @Test

@@ -508,6 +508,83 @@ abstract class PgVectorMemoryStoreTests {
     }
   }
 
+  @Nested
+  @DisplayName("erasure")
+  @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+  class Erasure {
+
+    @Test
+    @DisplayName("leaves no row of the owner and no dead tuple in the table after the vacuum")
+    void leavesNoRowAndNoDeadTuple() throws SQLException, InterruptedException {
+      String schema = newSchema();
+      PgVectorMemoryStore store = open(schema, new HashingEmbedder());
+      String secret = "zq" + java.util.UUID.randomUUID().toString().replace("-", "");
+      List<Document> docs = new ArrayList<>();
+      docs.add(personal("a1", "Alice told us " + secret, "user:alice"));
+      docs.add(personal("a2", "Alice again " + secret, "user:alice"));
+      for (int i = 0; i < 5; i++) {
+        docs.add(personal("b" + i, "Bob note " + i, "user:bob"));
+      }
+      store.add(docs);
+      store.delete(MemoryFilters.ofOwner(OwnerKey.of("user:alice")));
+      assertThat(deadTuples(schema)).as("the deleted rows before the vacuum").isPositive();
+
+      store.expungeDeleted();
+
+      String table = schema + ".vector_memory";
+      assertThat(count(table, "owner = 'user:alice'")).isZero();
+      assertThat(count(table, "content LIKE '%" + secret + "%'")).isZero();
+      assertThat(count(table, "owner = 'user:bob'")).isEqualTo(5);
+      // a transaction that another test keeps open in this database holds dead rows back until
+      // it ends (documented); the vacuum is then repeated, never skipped
+      long dead = deadTuples(schema);
+      for (int i = 0; i < 20 && dead > 0; i++) {
+        Thread.sleep(250);
+        store.expungeDeleted();
+        dead = deadTuples(schema);
+      }
+      assertThat(dead).isZero();
+    }
+  }
+
+  /**
+   * Dead tuples of the table as {@code pgstattuple} counts them on the pages (exact), or as the
+   * statistics report them where the extension cannot be created.
+   */
+  private long deadTuples(String schema) throws SQLException {
+    try (Connection connection = database().connect();
+        java.sql.Statement statement = connection.createStatement()) {
+      try {
+        statement.execute("CREATE EXTENSION IF NOT EXISTS pgstattuple");
+        try (ResultSet row =
+            statement.executeQuery(
+                "SELECT dead_tuple_count FROM pgstattuple('" + schema + ".vector_memory')")) {
+          row.next();
+          return row.getLong(1);
+        }
+      } catch (SQLException noExtension) {
+        try (ResultSet row =
+            statement.executeQuery(
+                "SELECT n_dead_tup FROM pg_stat_user_tables WHERE schemaname = '"
+                    + schema
+                    + "' AND relname = 'vector_memory'")) {
+          row.next();
+          return row.getLong(1);
+        }
+      }
+    }
+  }
+
+  private long count(String table, String condition) throws SQLException {
+    try (Connection connection = database().connect();
+        java.sql.Statement statement = connection.createStatement();
+        ResultSet row =
+            statement.executeQuery("SELECT count(*) FROM " + table + " WHERE " + condition)) {
+      row.next();
+      return row.getLong(1);
+    }
+  }
+
   private Set<String> indexes(String schema) throws SQLException {
     try (Connection connection = database().connect();
         PreparedStatement query =
