@@ -90,9 +90,10 @@ final class ToolArguments {
       return out;
     }
     if (value.isArray()) {
-      for (JsonNode element : value) {
+      for (int i = 0; i < value.size(); i++) {
+        JsonNode element = value.get(i);
         if (!element.isString()) {
-          throw ToolArgumentErrors.mustBe(ToolArgumentErrors.element(name, out.size()), "a string");
+          throw ToolArgumentErrors.mustBe(ToolArgumentErrors.element(name, i), "a string");
         }
         if (!element.stringValue().isBlank()) {
           out.add(element.stringValue().trim());
