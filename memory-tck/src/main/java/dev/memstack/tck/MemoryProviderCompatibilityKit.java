@@ -729,9 +729,13 @@ public abstract class MemoryProviderCompatibilityKit {
     }
 
     private List<SharedRecords.Attempt> attempts(Scope scope) {
-      String probe = records.create(provider, AGENT, scope);
+      return attempts(scope, records.create(provider, AGENT, scope));
+    }
+
+    /** The attempts on record {@code id}, once it is searchable; skips the test without any. */
+    private List<SharedRecords.Attempt> attempts(Scope scope, String id) {
       awaitIndexed(provider);
-      List<SharedRecords.Attempt> attempts = records.attempts(scope, probe);
+      List<SharedRecords.Attempt> attempts = records.attempts(scope, id);
       assumeTrue(
           attempts != null && !attempts.isEmpty(),
           () -> "sharedRecords() gives no write tool calls for a " + scope + " record");
@@ -740,11 +744,7 @@ public abstract class MemoryProviderCompatibilityKit {
 
     private void assertEveryAttemptRefused(Scope scope, OwnerKey owner, Set<Scope> writable) {
       String id = records.create(provider, AGENT, scope);
-      awaitIndexed(provider);
-      List<SharedRecords.Attempt> attempts = records.attempts(scope, id);
-      assumeTrue(
-          attempts != null && !attempts.isEmpty(),
-          () -> "sharedRecords() gives no write tool calls for a " + scope + " record");
+      List<SharedRecords.Attempt> attempts = attempts(scope, id);
       String before = records.state(provider, AGENT, scope, id);
       for (SharedRecords.Attempt attempt : attempts) {
         ToolCall call = new ToolCall(AGENT, owner, attempt.tool(), attempt.arguments(), writable);
