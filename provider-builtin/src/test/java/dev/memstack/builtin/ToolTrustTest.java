@@ -12,6 +12,8 @@ import dev.memstack.spi.ToolSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
@@ -73,21 +75,21 @@ class ToolTrustTest {
     String soul = fx.read("agents/a1/SOUL.md");
 
     for (Map<String, ?> target :
-        java.util.List.of(
+        List.of(
             Map.of("scope", "team", "filename", "AGENTS.md"),
             Map.of("scope", "team", "filename", "SOUL.md"),
             Map.of("filename", "SOUL.md"), // SOUL.md is a team file by default
             Map.of("scope", "global", "filename", "reference/facts.md"))) {
-      Map<String, Object> write = new java.util.HashMap<>(target);
+      Map<String, Object> write = new HashMap<>(target);
       write.put("content", "# taken over");
       assertThat(refused("write_workspace_memory_file", PERSONAL_ONLY, write).kind())
           .isEqualTo(ToolException.Kind.FORBIDDEN);
-      Map<String, Object> edit = new java.util.HashMap<>(target);
+      Map<String, Object> edit = new HashMap<>(target);
       edit.put("oldText", "#");
       edit.put("newText", "!");
       assertThat(refused("edit_workspace_memory_file", PERSONAL_ONLY, edit).kind())
           .isEqualTo(ToolException.Kind.FORBIDDEN);
-      Map<String, Object> meta = new java.util.HashMap<>(target);
+      Map<String, Object> meta = new HashMap<>(target);
       meta.put("enabled", false);
       assertThat(refused("update_workspace_file_meta", Set.of(), meta).kind())
           .as("a read-only caller")

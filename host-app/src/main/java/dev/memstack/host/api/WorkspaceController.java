@@ -17,6 +17,7 @@ import java.util.Base64;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.springframework.http.ContentDisposition;
 import org.springframework.http.HttpHeaders;
@@ -405,7 +406,7 @@ public class WorkspaceController {
 
   /** The workspace provider's tool {@code tool}; 503 when it has none (not a builtin). */
   private ToolSpec workspaceTool(StackMember member, String tool) {
-    java.util.Optional<ToolSpec> spec;
+    Optional<ToolSpec> spec;
     try {
       spec = tools.find(member, tool);
     } catch (RuntimeException e) {
