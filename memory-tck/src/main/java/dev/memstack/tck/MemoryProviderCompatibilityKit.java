@@ -15,6 +15,8 @@ import dev.memstack.spi.Recall;
 import dev.memstack.spi.RecallItem;
 import dev.memstack.spi.RecallRequest;
 import dev.memstack.spi.Scope;
+import dev.memstack.spi.ToolCall;
+import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
 import dev.memstack.spi.Turn;
 import java.nio.file.Path;
@@ -22,8 +24,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -59,6 +63,10 @@ import org.opentest4j.TestAbortedException;
  *   }
  * }
  * }</pre>
+ *
+ * <p>A provider with write tools implements {@link #sharedRecords()}: the kit then checks that a
+ * caller limited to personal memory (the host's token bound to an owner) or a read-only caller
+ * cannot change a TEAM or GLOBAL record with them.
  *
  * <p>Other hooks: {@link #context(TestProviderContext.Builder)} to change the context, {@link
  * #awaitIndexed(MemoryProvider)} for providers that make writes searchable asynchronously, {@link
@@ -129,6 +137,15 @@ public abstract class MemoryProviderCompatibilityKit {
         getClass().getSimpleName()
             + " does not implement writeShared(...), so shared memory"
             + " is not tested");
+  }
+
+  /**
+   * How to make a shared record and which write tools to try on it, for the write-guard tests
+   * ({@link SharedRecords}). The default is {@code null}: a provider without write tools, whose
+   * write-guard tests are skipped.
+   */
+  protected SharedRecords sharedRecords() {
+    return null;
   }
 
   /**
@@ -306,6 +323,14 @@ public abstract class MemoryProviderCompatibilityKit {
       List<ToolSpec> tools = provider.tools();
       assertThat(tools).isNotNull();
       assertThat(tools.stream().map(ToolSpec::name)).doesNotHaveDuplicates();
+    }
+
+    @Test
+    @DisplayName("declares the effect of every tool")
+    void declaresTheEffectOfEveryTool() {
+      assertThat(provider.tools())
+          .as("tools whose effect is UNDECLARED (the host treats them as destructive)")
+          .noneMatch(spec -> spec.effect() == ToolSpec.Effect.UNDECLARED);
     }
 
     @Test
@@ -587,6 +612,47 @@ public abstract class MemoryProviderCompatibilityKit {
     }
 
     @Test
+    @DisplayName(
+        "keeps the same turn id of two owners as two turns, each recalled by its own owner")
+    void keepsTheSameTurnIdOfTwoOwnersAsTwoTurns() {
+      Turn alices = aliceTurn(AGENT);
+      Turn bobs = bobTurn(AGENT);
+      sync(alices);
+      sync(
+          Turns.turn(
+              alices.turnId(), bobs.time(), AGENT, BOB, bobs.userMessage(), bobs.assistantReply()));
+      Turn alicesAgain = aliceTurn(OTHER_AGENT);
+      syncBatch(
+          Turns.turn(
+              alices.turnId(),
+              alicesAgain.time(),
+              OTHER_AGENT,
+              ALICE,
+              alicesAgain.userMessage(),
+              alicesAgain.assistantReply()));
+
+      List<RecallItem> alicesItems = recall(AGENT, ALICE, ALICE_PHRASE, 10);
+      assertThat(alicesItems)
+          .as("alice recalls her turn, whose id bob used too")
+          .anyMatch(item -> mentions(item, ALICE_PHRASE));
+      assertThat(recall(AGENT, BOB, BOB_PHRASE, 10))
+          .as("bob recalls his turn of the id alice used first")
+          .anyMatch(item -> mentions(item, BOB_PHRASE));
+      assertThat(recall(OTHER_AGENT, ALICE, ALICE_PHRASE, 10))
+          .as("alice recalls the turn of the same id in another agent")
+          .anyMatch(item -> mentions(item, ALICE_PHRASE));
+      List<RecallItem> bobsItems = recall(AGENT, BOB, ALICE_PHRASE, 10);
+      assertThat(bobsItems)
+          .as("bob's recall for alice's words")
+          .noneMatch(item -> mentions(item, ALICE_PHRASE));
+      assertThat(recall(AGENT, ALICE, BOB_PHRASE, 10))
+          .as("alice's recall for bob's words")
+          .noneMatch(item -> mentions(item, BOB_PHRASE));
+      assertWellFormed(alicesItems, ALICE, 10);
+      assertWellFormed(bobsItems, BOB, 10);
+    }
+
+    @Test
     @DisplayName("stores a turn once when batches repeat it or overlap a single delivery")
     void storesATurnOnceWhenBatchesRepeatIt() {
       Turn turn = aliceTurn(AGENT);
@@ -600,6 +666,98 @@ public abstract class MemoryProviderCompatibilityKit {
       assertThat(countMentions(recall(AGENT, ALICE, ALICE_PHRASE, 50), ALICE_PHRASE))
           .as("items after the same turn id came again in batches")
           .isEqualTo(once);
+    }
+  }
+
+  @Nested
+  @DisplayName("Write tools on shared memory")
+  class WriteGuard {
+
+    private SharedRecords records;
+
+    @BeforeEach
+    void requireSharedRecords() {
+      records = sharedRecords();
+      assumeTrue(
+          records != null,
+          () -> getClass().getEnclosingClass().getSimpleName() + " supplies no sharedRecords()");
+    }
+
+    @Test
+    @DisplayName("refuse a caller limited to personal memory on a team record, changing nothing")
+    void refuseAPersonalOnlyCallerOnATeamRecord() {
+      assertEveryAttemptRefused(Scope.TEAM, ALICE, EnumSet.of(Scope.PERSONAL));
+    }
+
+    @Test
+    @DisplayName("refuse a caller limited to personal memory on a global record, changing nothing")
+    void refuseAPersonalOnlyCallerOnAGlobalRecord() {
+      assertEveryAttemptRefused(Scope.GLOBAL, ALICE, EnumSet.of(Scope.PERSONAL));
+    }
+
+    @Test
+    @DisplayName("refuse a read-only caller on a team record, changing nothing")
+    void refuseAReadOnlyCallerOnATeamRecord() {
+      assertEveryAttemptRefused(Scope.TEAM, ALICE, EnumSet.noneOf(Scope.class));
+    }
+
+    @Test
+    @DisplayName("are declared as tools that change memory, and do change it for a caller who may")
+    void changeTheRecordForACallerWhoMay() {
+      int count = attempts(Scope.TEAM).size();
+      for (int i = 0; i < count; i++) {
+        String id = records.create(provider, AGENT, Scope.TEAM);
+        awaitIndexed(provider);
+        SharedRecords.Attempt attempt = records.attempts(Scope.TEAM, id).get(i);
+        ToolSpec spec =
+            provider.tools().stream()
+                .filter(t -> t.name().equals(attempt.tool()))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no tool " + attempt.tool()));
+        assertThat(spec.effect().changesMemory())
+            .as("effect of %s (%s)", spec.name(), spec.effect())
+            .isTrue();
+        String before = records.state(provider, AGENT, Scope.TEAM, id);
+        provider.callTool(
+            new ToolCall(
+                AGENT, ALICE, attempt.tool(), attempt.arguments(), EnumSet.allOf(Scope.class)));
+        awaitIndexed(provider);
+        assertThat(records.state(provider, AGENT, Scope.TEAM, id))
+            .as("the team record after %s by a caller who may write every scope", attempt)
+            .isNotEqualTo(before);
+      }
+    }
+
+    private List<SharedRecords.Attempt> attempts(Scope scope) {
+      return attempts(scope, records.create(provider, AGENT, scope));
+    }
+
+    /** The attempts on record {@code id}, once it is searchable; skips the test without any. */
+    private List<SharedRecords.Attempt> attempts(Scope scope, String id) {
+      awaitIndexed(provider);
+      List<SharedRecords.Attempt> attempts = records.attempts(scope, id);
+      assumeTrue(
+          attempts != null && !attempts.isEmpty(),
+          () -> "sharedRecords() gives no write tool calls for a " + scope + " record");
+      return attempts;
+    }
+
+    private void assertEveryAttemptRefused(Scope scope, OwnerKey owner, Set<Scope> writable) {
+      String id = records.create(provider, AGENT, scope);
+      List<SharedRecords.Attempt> attempts = attempts(scope, id);
+      String before = records.state(provider, AGENT, scope, id);
+      for (SharedRecords.Attempt attempt : attempts) {
+        ToolCall call = new ToolCall(AGENT, owner, attempt.tool(), attempt.arguments(), writable);
+        assertThatThrownBy(() -> provider.callTool(call))
+            .as("%s on a %s record by a caller who may write %s", attempt, scope, writable)
+            .isInstanceOfSatisfying(
+                ToolException.class,
+                e -> assertThat(e.kind()).as("kind").isEqualTo(ToolException.Kind.FORBIDDEN));
+        awaitIndexed(provider);
+        assertThat(records.state(provider, AGENT, scope, id))
+            .as("the %s record after the refused %s", scope, attempt)
+            .isEqualTo(before);
+      }
     }
   }
 

@@ -10,6 +10,9 @@ import dev.memstack.spi.Recall;
 import dev.memstack.spi.RecallItem;
 import dev.memstack.spi.RecallRequest;
 import dev.memstack.spi.Scope;
+import dev.memstack.spi.ToolCall;
+import dev.memstack.spi.ToolException;
+import dev.memstack.spi.ToolSpec;
 import dev.memstack.spi.Turn;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,13 +25,16 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
  * A small, correct in-memory provider that the kit's self-test runs: every turn is one PERSONAL
- * entry keyed by turn id, shared facts are TEAM or GLOBAL entries, and recall ranks by the cosine
- * similarity of {@link HashingEmbedder} vectors. A {@link Flaw} breaks one rule on purpose, so the
- * self-test can prove that the kit catches it.
+ * entry keyed by agent, owner and turn id, shared facts are TEAM or GLOBAL entries (deleted by the
+ * {@value #DELETE_FACT} tool when the caller may change their scope), and recall ranks by the
+ * cosine similarity of {@link HashingEmbedder} vectors. A {@link Flaw} breaks one rule on purpose,
+ * so the self-test can prove that the kit catches it.
  */
 final class InMemoryReferenceProvider implements MemoryProvider {
 
@@ -42,8 +48,15 @@ final class InMemoryReferenceProvider implements MemoryProvider {
     /** Keeps answering after close. */
     WORKS_AFTER_CLOSE,
     /** Counts feedback for every owner at once, applies any id, and lets it outweigh relevance. */
-    SHARES_FEEDBACK
+    SHARES_FEEDBACK,
+    /** Keys a turn by agent and turn id alone, so the same id of a second owner is dropped. */
+    KEYS_TURNS_WITHOUT_OWNER,
+    /** Deletes a shared fact whatever the caller may write. */
+    IGNORES_WRITABLE
   }
+
+  /** The one tool: deletes a TEAM or GLOBAL fact by id. */
+  static final String DELETE_FACT = "delete_fact";
 
   static final Set<Capability> ALL_CAPABILITIES =
       Set.of(
@@ -160,6 +173,7 @@ final class InMemoryReferenceProvider implements MemoryProvider {
     String key =
         turn.agent()
             + "/"
+            + (flaw == Flaw.KEYS_TURNS_WITHOUT_OWNER ? "" : turn.owner() + "/")
             + turn.turnId()
             + (flaw == Flaw.STORES_DUPLICATES ? "/" + sharedIds.incrementAndGet() : "");
     entries.computeIfAbsent(
@@ -169,8 +183,8 @@ final class InMemoryReferenceProvider implements MemoryProvider {
                 k, turn.agent(), turn.owner(), Scope.PERSONAL, text, passage(text), turn.time()));
   }
 
-  /** Stores a TEAM or GLOBAL fact, as a provider's memory tool would. */
-  void writeShared(AgentId agent, Scope scope, String text) {
+  /** Stores a TEAM or GLOBAL fact, as a provider's memory tool would; returns its id. */
+  String writeShared(AgentId agent, Scope scope, String text) {
     ensureOpen();
     if (scope == Scope.PERSONAL) {
       throw new IllegalArgumentException("scope must be TEAM or GLOBAL");
@@ -179,7 +193,50 @@ final class InMemoryReferenceProvider implements MemoryProvider {
     entries.put(
         key, new Entry(key, agent, null, scope, text, passage(text), context.clock().instant()));
     context.systemPromptChanged(scope == Scope.GLOBAL ? null : agent);
+    return key;
   }
+
+  /** The text of entry {@code key}, or {@code absent}. */
+  String describe(String key) {
+    Entry e = entries.get(key);
+    return e == null ? "absent" : e.scope() + " " + e.text();
+  }
+
+  @Override
+  public List<ToolSpec> tools() {
+    return List.of(
+        new ToolSpec(
+            DELETE_FACT,
+            "Delete one team or global fact by id.",
+            "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},"
+                + "\"required\":[\"id\"],\"additionalProperties\":false}",
+            ToolSpec.Effect.DESTRUCTIVE));
+  }
+
+  /** {@value #DELETE_FACT} with {@code {"id":"..."}}: the id is read without a JSON library. */
+  @Override
+  public String callTool(ToolCall call) {
+    ensureOpen();
+    if (!call.name().equals(DELETE_FACT)) {
+      throw new ToolException(ToolException.Kind.NOT_FOUND, "no tool " + call.name());
+    }
+    Matcher id = ID_ARGUMENT.matcher(call.arguments());
+    if (!id.matches()) {
+      throw ToolException.invalidArgument("id", "id is required");
+    }
+    Entry e = entries.get(id.group(1));
+    if (e == null || e.scope() == Scope.PERSONAL || !visibleToAgent(e, call.agent())) {
+      throw new ToolException(ToolException.Kind.NOT_FOUND, "no shared fact " + id.group(1));
+    }
+    if (flaw != Flaw.IGNORES_WRITABLE) {
+      call.requireWritable(e.scope());
+    }
+    entries.remove(e.key());
+    return "{\"deleted\":true}";
+  }
+
+  private static final Pattern ID_ARGUMENT =
+      Pattern.compile("\\s*\\{\\s*\"id\"\\s*:\\s*\"([A-Za-z0-9-]+)\"\\s*}\\s*");
 
   @Override
   public int feedback(AgentId agent, OwnerKey owner, List<String> ids) {

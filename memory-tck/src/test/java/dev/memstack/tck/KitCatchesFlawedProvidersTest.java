@@ -54,6 +54,25 @@ class KitCatchesFlawedProvidersTest {
   }
 
   @Test
+  void theTwoOwnersTestFailsOnAProviderThatKeysTurnsWithoutTheOwner() {
+    Map<String, TestExecutionResult> results = run(OwnerBlindTurnsKit.class);
+
+    assertThat(failed(results)).containsExactly("keepsTheSameTurnIdOfTwoOwnersAsTwoTurns");
+  }
+
+  @Test
+  void theWriteGuardTestsFailOnAProviderThatIgnoresWhatTheCallerMayWrite() {
+    Map<String, TestExecutionResult> results = run(IgnoresWritableKit.class);
+
+    assertThat(failed(results))
+        .containsExactlyInAnyOrder(
+            "refuseAPersonalOnlyCallerOnATeamRecord",
+            "refuseAPersonalOnlyCallerOnAGlobalRecord",
+            "refuseAReadOnlyCallerOnATeamRecord");
+    assertThat(statusOf(results, "changeTheRecordForACallerWhoMay")).isEqualTo(Status.SUCCESSFUL);
+  }
+
+  @Test
   void theAfterCloseTestsFailOnAProviderThatKeepsWorkingAfterClose() {
     Map<String, TestExecutionResult> results = run(WorksAfterCloseKit.class);
 
@@ -86,6 +105,9 @@ class KitCatchesFlawedProvidersTest {
     assertThat(statusOf(results, "appliesNoUnknownOrForeignId")).isEqualTo(Status.ABORTED);
     assertThat(statusOf(results, "ownerAsPersonalMemoryNeverAppearsInOwnerBsRecall"))
         .isEqualTo(Status.SUCCESSFUL);
+    assertThat(statusOf(results, "refuseAPersonalOnlyCallerOnATeamRecord"))
+        .as("no sharedRecords(): the write-guard tests are skipped")
+        .isEqualTo(Status.ABORTED);
   }
 
   @Test
@@ -139,6 +161,11 @@ class KitCatchesFlawedProvidersTest {
     protected void writeShared(MemoryProvider provider, AgentId agent, Scope scope, String text) {
       ((InMemoryReferenceProvider) provider).writeShared(agent, scope, text);
     }
+
+    @Override
+    protected SharedRecords sharedRecords() {
+      return ReferenceProviderCompatibilityTest.referenceRecords();
+    }
   }
 
   @ExtendWith(OnlyWhenLaunchedBySelfTest.class)
@@ -174,6 +201,24 @@ class KitCatchesFlawedProvidersTest {
     protected MemoryProvider createProvider(ProviderContext context) {
       return new InMemoryReferenceProvider(
           context, Flaw.SHARES_FEEDBACK, InMemoryReferenceProvider.ALL_CAPABILITIES);
+    }
+  }
+
+  @ExtendWith(OnlyWhenLaunchedBySelfTest.class)
+  static class OwnerBlindTurnsKit extends FlawedKit {
+    @Override
+    protected MemoryProvider createProvider(ProviderContext context) {
+      return new InMemoryReferenceProvider(
+          context, Flaw.KEYS_TURNS_WITHOUT_OWNER, InMemoryReferenceProvider.ALL_CAPABILITIES);
+    }
+  }
+
+  @ExtendWith(OnlyWhenLaunchedBySelfTest.class)
+  static class IgnoresWritableKit extends FlawedKit {
+    @Override
+    protected MemoryProvider createProvider(ProviderContext context) {
+      return new InMemoryReferenceProvider(
+          context, Flaw.IGNORES_WRITABLE, InMemoryReferenceProvider.ALL_CAPABILITIES);
     }
   }
 

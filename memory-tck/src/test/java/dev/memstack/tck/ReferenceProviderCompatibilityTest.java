@@ -4,6 +4,8 @@ import dev.memstack.spi.AgentId;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.ProviderContext;
 import dev.memstack.spi.Scope;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** The kit passes on a correct provider, with every capability claimed, so no test is skipped. */
 class ReferenceProviderCompatibilityTest extends MemoryProviderCompatibilityKit {
@@ -16,5 +18,33 @@ class ReferenceProviderCompatibilityTest extends MemoryProviderCompatibilityKit 
   @Override
   protected void writeShared(MemoryProvider provider, AgentId agent, Scope scope, String text) {
     ((InMemoryReferenceProvider) provider).writeShared(agent, scope, text);
+  }
+
+  @Override
+  protected SharedRecords sharedRecords() {
+    return referenceRecords();
+  }
+
+  /** Shared facts of the reference provider and its delete tool; used by the flawed kits too. */
+  static SharedRecords referenceRecords() {
+    AtomicInteger made = new AtomicInteger();
+    return new SharedRecords() {
+      @Override
+      public String create(MemoryProvider provider, AgentId agent, Scope scope) {
+        return ((InMemoryReferenceProvider) provider)
+            .writeShared(agent, scope, "Shared fact number " + made.incrementAndGet());
+      }
+
+      @Override
+      public List<Attempt> attempts(Scope scope, String id) {
+        return List.of(
+            new Attempt(InMemoryReferenceProvider.DELETE_FACT, "{\"id\":\"" + id + "\"}"));
+      }
+
+      @Override
+      public String state(MemoryProvider provider, AgentId agent, Scope scope, String id) {
+        return ((InMemoryReferenceProvider) provider).describe(id);
+      }
+    };
   }
 }

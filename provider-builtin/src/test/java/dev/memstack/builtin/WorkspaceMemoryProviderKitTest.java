@@ -6,6 +6,10 @@ import dev.memstack.spi.ProviderContext;
 import dev.memstack.spi.Scope;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.tck.MemoryProviderCompatibilityKit;
+import dev.memstack.tck.SharedRecords;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The compatibility kit against the builtin provider on its defaults. Shared memory is written
@@ -48,5 +52,56 @@ class WorkspaceMemoryProviderKitTest extends MemoryProviderCompatibilityKit {
               "update_workspace_file_meta",
               "{\"scope\":\"global\",\"filename\":\"reference/facts.md\",\"enabled\":true}"));
     }
+  }
+
+  /**
+   * Shared workspace files: a team or global file written with full rights; the write tools tried
+   * on it are write, edit and update_workspace_file_meta; its state is what a read answers.
+   */
+  @Override
+  protected SharedRecords sharedRecords() {
+    AtomicInteger made = new AtomicInteger();
+    return new SharedRecords() {
+      @Override
+      public String create(MemoryProvider provider, AgentId agent, Scope scope) {
+        String path = "reference/guard-" + made.incrementAndGet() + ".md";
+        provider.callTool(
+            new ToolCall(
+                agent,
+                null,
+                "write_workspace_memory_file",
+                "{\"scope\":\""
+                    + scopeName(scope)
+                    + "\",\"filename\":\""
+                    + path
+                    + "\",\"content\":\"# Guard\\nThe lighthouse logbook is in the cellar.\\n\"}"));
+        return path;
+      }
+
+      @Override
+      public List<Attempt> attempts(Scope scope, String path) {
+        String target = "{\"scope\":\"" + scopeName(scope) + "\",\"filename\":\"" + path + "\",";
+        return List.of(
+            new Attempt("write_workspace_memory_file", target + "\"content\":\"# Replaced\"}"),
+            new Attempt(
+                "edit_workspace_memory_file",
+                target + "\"oldText\":\"cellar\",\"newText\":\"attic\"}"),
+            new Attempt("update_workspace_file_meta", target + "\"enabled\":true}"));
+      }
+
+      @Override
+      public String state(MemoryProvider provider, AgentId agent, Scope scope, String path) {
+        return provider.callTool(
+            new ToolCall(
+                agent,
+                null,
+                "read_workspace_memory_file",
+                "{\"scope\":\"" + scopeName(scope) + "\",\"filename\":\"" + path + "\"}"));
+      }
+    };
+  }
+
+  private static String scopeName(Scope scope) {
+    return scope.name().toLowerCase(Locale.ROOT);
   }
 }

@@ -162,7 +162,7 @@ final class Mem0MemoryProvider implements MemoryProvider {
       return;
     }
     synchronized (sendLock) {
-      if (sent.contains(turn.turnId())) {
+      if (sent.contains(turn)) {
         log.debug("mem0 provider {}: turn {} was already sent", id, turn.turnId());
         return;
       }
@@ -195,7 +195,7 @@ final class Mem0MemoryProvider implements MemoryProvider {
                 metadata,
                 settings.infer(),
                 settings.syncTimeout());
-        sent.add(turn.turnId());
+        sent.add(turn);
         lastSyncFailure = null;
         log.debug(
             "mem0 provider {}: turn {} accepted ({} events, {} pending)",
@@ -210,7 +210,7 @@ final class Mem0MemoryProvider implements MemoryProvider {
       } catch (Mem0Exception e) {
         if (e.kind() == Mem0Exception.Kind.REJECTED) {
           rejected.record(turn, e, clock.instant());
-          sent.add(turn.turnId());
+          sent.add(turn);
           log.error(
               "mem0 provider {}: the server refused turn {} for good; kept in {} ({})",
               id,
@@ -258,6 +258,7 @@ final class Mem0MemoryProvider implements MemoryProvider {
     ensureOpen();
     synchronized (sendLock) {
       long local = rejected.removeOwner(owner);
+      sent.removeOwner(owner);
       long remote = client.deleteOwner(owner.value(), settings.syncTimeout());
       log.info(
           "mem0 provider {}: erased an owner ({} memories on the server, {} refused turns kept"

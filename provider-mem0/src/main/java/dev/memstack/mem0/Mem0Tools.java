@@ -2,9 +2,11 @@ package dev.memstack.mem0;
 
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ProviderUnavailableException;
+import dev.memstack.spi.Scope;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
+import dev.memstack.support.ToolArgumentErrors;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,10 +17,14 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The agent-callable tools {@code mem0_search} and {@code mem0_add}. Both act for the call's owner
- * and agent only (the host has checked the caller may act for that owner); a call without an owner
- * is refused, because Mem0 memory is personal here. Server failures become {@link ToolException}s
- * ({@code UNAVAILABLE}, or {@code INVALID_ARGUMENT} when the server refuses the content).
+ * The agent-callable tools {@code mem0_search} (a read) and {@code mem0_add} (a write). Both act
+ * for the call's owner and agent only (the host has checked the caller may act for that owner); a
+ * call without an owner is refused, because Mem0 memory is personal here, and {@code mem0_add}
+ * needs the caller's right to change that owner's personal memory ({@link
+ * ToolCall#requireWritable}). There are no tools that change or delete a stored memory by id.
+ * Argument errors name the argument ({@link ToolArgumentErrors}). Server failures become {@link
+ * ToolException}s ({@code UNAVAILABLE}, or {@code INVALID_ARGUMENT} when the server refuses the
+ * content).
  */
 final class Mem0Tools {
 
@@ -67,12 +73,14 @@ final class Mem0Tools {
             SEARCH,
             "Search the user's long-term memory kept in Mem0. Returns the memories that best"
                 + " match the query, most relevant first.",
-            SEARCH_SCHEMA),
+            SEARCH_SCHEMA,
+            ToolSpec.Effect.READ),
         new ToolSpec(
             ADD,
             "Store a fact about the user in their long-term memory kept in Mem0, so that later"
                 + " conversations can recall it.",
-            ADD_SCHEMA));
+            ADD_SCHEMA,
+            ToolSpec.Effect.WRITE));
   }
 
   String call(ToolCall call) {
@@ -87,6 +95,9 @@ final class Mem0Tools {
           call.name() + " needs an owner: Mem0 memory is kept per user");
     }
     JsonNode arguments = arguments(call);
+    if (call.name().equals(ADD)) {
+      call.requireWritable(Scope.PERSONAL);
+    }
     try {
       return call.name().equals(SEARCH)
           ? search(call, owner, arguments)
@@ -104,8 +115,8 @@ final class Mem0Tools {
   }
 
   private String search(ToolCall call, OwnerKey owner, JsonNode arguments) {
-    allowOnly(call, arguments, Set.of("query", "limit"));
-    String query = requiredText(call, arguments, "query");
+    allowOnly(arguments, Set.of("query", "limit"));
+    String query = requiredText(arguments, "query");
     int limit = settings.maxResults();
     JsonNode limitNode = arguments.get("limit");
     if (limitNode != null && !limitNode.isNull()) {
@@ -113,7 +124,7 @@ final class Mem0Tools {
           || !limitNode.isIntegralNumber()
           || limitNode.asInt() < 1
           || limitNode.asInt() > MAX_LIMIT) {
-        throw invalid(call, "limit must be an integer from 1 to " + MAX_LIMIT);
+        throw ToolArgumentErrors.mustBe("limit", "an integer from 1 to " + MAX_LIMIT);
       }
       limit = limitNode.asInt();
     }
@@ -136,13 +147,13 @@ final class Mem0Tools {
   }
 
   private String add(ToolCall call, OwnerKey owner, JsonNode arguments) {
-    allowOnly(call, arguments, Set.of("text", "infer"));
-    String text = requiredText(call, arguments, "text");
+    allowOnly(arguments, Set.of("text", "infer"));
+    String text = requiredText(arguments, "text");
     boolean infer = settings.infer();
     JsonNode inferNode = arguments.get("infer");
     if (inferNode != null && !inferNode.isNull()) {
       if (!inferNode.isBoolean()) {
-        throw invalid(call, "infer must be true or false");
+        throw ToolArgumentErrors.mustBe("infer", "true or false");
       }
       infer = inferNode.asBoolean();
     }
@@ -173,33 +184,29 @@ final class Mem0Tools {
     try {
       arguments = json.readTree(call.arguments());
     } catch (JacksonException e) {
-      throw invalid(call, "arguments are not valid JSON");
+      throw ToolArgumentErrors.unreadable("are not valid JSON");
     }
     if (arguments == null || !arguments.isObject()) {
-      throw invalid(call, "arguments must be a JSON object");
+      throw ToolArgumentErrors.unreadable("must be a JSON object");
     }
     return arguments;
   }
 
-  private static void allowOnly(ToolCall call, JsonNode arguments, Set<String> allowed) {
-    arguments
-        .propertyNames()
-        .forEach(
-            name -> {
-              if (!allowed.contains(name)) {
-                throw invalid(call, "unknown argument '" + Mem0Exchange.clip(name) + "'");
-              }
-            });
+  private static void allowOnly(JsonNode arguments, Set<String> allowed) {
+    ToolArgumentErrors.requireKnown(arguments.propertyNames(), allowed);
   }
 
-  private static String requiredText(ToolCall call, JsonNode arguments, String name) {
+  private static String requiredText(JsonNode arguments, String name) {
     JsonNode value = arguments.get(name);
-    if (value == null || !value.isString() || value.asString().isBlank()) {
-      throw invalid(call, name + " is required and must be a non-empty string");
+    if (value == null || value.isNull()) {
+      throw ToolArgumentErrors.required(name);
+    }
+    if (!value.isString() || value.asString().isBlank()) {
+      throw ToolArgumentErrors.mustBe(name, "a non-empty string");
     }
     String text = value.asString().strip();
     if (text.length() > MAX_TEXT) {
-      throw invalid(call, name + " is longer than " + MAX_TEXT + " characters");
+      throw ToolArgumentErrors.invalid(name, "is longer than " + MAX_TEXT + " characters");
     }
     return text;
   }
@@ -208,9 +215,5 @@ final class Mem0Tools {
     if (value != null) {
       node.put(field, value);
     }
-  }
-
-  private static ToolException invalid(ToolCall call, String problem) {
-    return new ToolException(ToolException.Kind.INVALID_ARGUMENT, call.name() + ": " + problem);
   }
 }

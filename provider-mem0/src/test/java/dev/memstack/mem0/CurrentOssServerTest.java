@@ -344,8 +344,27 @@ class CurrentOssServerTest {
             () -> provider.callTool(new ToolCall(AGENT, USER_1, "mem0_search", "{\"q\":\"x\"}")))
         .isInstanceOfSatisfying(
             ToolException.class,
-            e -> assertThat(e.kind()).isEqualTo(ToolException.Kind.INVALID_ARGUMENT))
-        .hasMessageContaining("unknown argument 'q'");
+            e -> {
+              assertThat(e.kind()).isEqualTo(ToolException.Kind.INVALID_ARGUMENT);
+              assertThat(e.field()).isEqualTo("q");
+            })
+        .hasMessageContaining("q is not an argument of this tool");
+    assertThatThrownBy(
+            () ->
+                provider.callTool(
+                    new ToolCall(AGENT, USER_1, "mem0_search", "{\"query\":\"x\",\"limit\":0}")))
+        .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.field()).isEqualTo("limit"));
+    assertThatThrownBy(
+            () ->
+                provider.callTool(
+                    new ToolCall(
+                        AGENT,
+                        USER_1,
+                        "mem0_add",
+                        "{\"text\":\"Sam likes tea\"}",
+                        java.util.Set.of())))
+        .isInstanceOfSatisfying(
+            ToolException.class, e -> assertThat(e.kind()).isEqualTo(ToolException.Kind.FORBIDDEN));
     assertThatThrownBy(() -> provider.callTool(new ToolCall(AGENT, USER_1, "mem0_add", "[1]")))
         .hasMessageContaining("must be a JSON object");
     assertThatThrownBy(

@@ -1,6 +1,7 @@
 package dev.memstack.vector;
 
 import dev.memstack.spi.ToolException;
+import dev.memstack.support.ToolArgumentErrors;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -9,19 +10,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** The JSON arguments of one tool call, read with errors that name the argument. */
+/**
+ * The JSON arguments of one tool call, read with errors that name the argument ({@link
+ * ToolException#field()}, from {@link ToolArgumentErrors}).
+ */
 final class ToolArguments {
 
-  private final String tool;
   private final JsonNode node;
 
-  private ToolArguments(String tool, JsonNode node) {
-    this.tool = tool;
+  private ToolArguments(JsonNode node) {
     this.node = node;
   }
 
@@ -30,22 +31,18 @@ final class ToolArguments {
    *
    * @throws ToolException INVALID_ARGUMENT for malformed JSON or an unknown argument
    */
-  static ToolArguments parse(JsonMapper json, String tool, String arguments, Set<String> allowed) {
+  static ToolArguments parse(JsonMapper json, String arguments, Set<String> allowed) {
     JsonNode node;
     try {
       node = arguments.isBlank() ? json.createObjectNode() : json.readTree(arguments);
     } catch (JacksonException e) {
-      throw invalid(tool, "arguments are not valid JSON: " + e.getOriginalMessage());
+      throw ToolArgumentErrors.unreadable("are not valid JSON: " + e.getOriginalMessage());
     }
     if (node == null || !node.isObject()) {
-      throw invalid(tool, "arguments must be a JSON object");
+      throw ToolArgumentErrors.unreadable("must be a JSON object");
     }
-    for (String name : node.propertyNames()) {
-      if (!allowed.contains(name)) {
-        throw invalid(tool, "unknown argument '" + name + "'; accepted: " + new TreeSet<>(allowed));
-      }
-    }
-    return new ToolArguments(tool, node);
+    ToolArgumentErrors.requireKnown(node.propertyNames(), allowed);
+    return new ToolArguments(node);
   }
 
   Optional<String> text(String name) {
@@ -54,14 +51,14 @@ final class ToolArguments {
       return Optional.empty();
     }
     if (!value.isString()) {
-      throw invalid(tool, "argument '" + name + "' must be a string");
+      throw ToolArgumentErrors.mustBe(name, "a string");
     }
     String text = value.stringValue();
     return text.isBlank() ? Optional.empty() : Optional.of(text);
   }
 
   String requiredText(String name) {
-    return text(name).orElseThrow(() -> invalid(tool, "argument '" + name + "' is required"));
+    return text(name).orElseThrow(() -> ToolArgumentErrors.required(name));
   }
 
   int integer(String name, int fallback, int min, int max) {
@@ -70,13 +67,11 @@ final class ToolArguments {
       return fallback;
     }
     if (!value.isIntegralNumber() || !value.canConvertToInt()) {
-      throw invalid(tool, "argument '" + name + "' must be an integer");
+      throw ToolArgumentErrors.mustBe(name, "an integer");
     }
     int number = value.intValue();
     if (number < min || number > max) {
-      throw invalid(
-          tool,
-          "argument '" + name + "' must be between " + min + " and " + max + ", got " + number);
+      throw ToolArgumentErrors.outOfRange(name, min, max, number);
     }
     return number;
   }
@@ -95,9 +90,10 @@ final class ToolArguments {
       return out;
     }
     if (value.isArray()) {
-      for (JsonNode element : value) {
+      for (int i = 0; i < value.size(); i++) {
+        JsonNode element = value.get(i);
         if (!element.isString()) {
-          throw invalid(tool, "argument '" + name + "' must be a string or a list of strings");
+          throw ToolArgumentErrors.mustBe(ToolArgumentErrors.element(name, i), "a string");
         }
         if (!element.stringValue().isBlank()) {
           out.add(element.stringValue().trim());
@@ -105,7 +101,7 @@ final class ToolArguments {
       }
       return out;
     }
-    throw invalid(tool, "argument '" + name + "' must be a string or a list of strings");
+    throw ToolArgumentErrors.mustBe(name, "a string or a list of strings");
   }
 
   /** An ISO instant or an ISO date (start of that day, UTC). */
@@ -120,11 +116,9 @@ final class ToolArguments {
                 }
                 return Instant.parse(t);
               } catch (DateTimeParseException e) {
-                throw invalid(
-                    tool,
-                    "argument '"
-                        + name
-                        + "' must be an ISO date (2026-03-02) or instant (2026-03-02T10:00:00Z),"
+                throw ToolArgumentErrors.mustBe(
+                    name,
+                    "an ISO date (2026-03-02) or instant (2026-03-02T10:00:00Z),"
                         + " got '"
                         + t
                         + "'");
@@ -132,7 +126,8 @@ final class ToolArguments {
             });
   }
 
-  static ToolException invalid(String tool, String message) {
-    return new ToolException(ToolException.Kind.INVALID_ARGUMENT, tool + ": " + message);
+  /** An invalid argument {@code field}: {@code <field> <problem>}. */
+  static ToolException invalid(String field, String problem) {
+    return ToolArgumentErrors.invalid(field, problem);
   }
 }

@@ -57,7 +57,8 @@ final class VectorMemoryTools {
                   + "\"scope\":{\"type\":\"string\",\"enum\":[\"personal\",\"team\",\"global\"]},"
                   + "\"type\":{\"type\":\"string\",\"description\":\"FACT (default), DECISION,"
                   + " PREFERENCE, TASK_PROGRESS, REFERENCE or a custom name\"}},"
-                  + "\"required\":[\"text\"],\"additionalProperties\":false}"),
+                  + "\"required\":[\"text\"],\"additionalProperties\":false}",
+              ToolSpec.Effect.WRITE),
           new ToolSpec(
               "recall",
               "Search the memories the current owner may see by meaning and keywords, best first."
@@ -66,7 +67,8 @@ final class VectorMemoryTools {
                   + "\"query\":{\"type\":\"string\"},"
                   + "\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":50},"
                   + FILTER_PROPS
-                  + "},\"required\":[\"query\"],\"additionalProperties\":false}"),
+                  + "},\"required\":[\"query\"],\"additionalProperties\":false}",
+              ToolSpec.Effect.READ),
           new ToolSpec(
               "list_memories",
               "List the memories the current owner may see, newest first, in pages. Every status"
@@ -75,7 +77,8 @@ final class VectorMemoryTools {
                   + "\"offset\":{\"type\":\"integer\",\"minimum\":0},"
                   + "\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100},"
                   + FILTER_PROPS
-                  + "},\"additionalProperties\":false}"),
+                  + "},\"additionalProperties\":false}",
+              ToolSpec.Effect.READ),
           new ToolSpec(
               "update_memory_status",
               "Archive (active to archived), suppress (active to suppressed) or activate (archived,"
@@ -85,12 +88,14 @@ final class VectorMemoryTools {
                   + "\"id\":{\"type\":\"string\"},"
                   + "\"status\":{\"type\":\"string\",\"enum\":[\"active\",\"archived\","
                   + "\"suppressed\"]}},\"required\":[\"id\",\"status\"],"
-                  + "\"additionalProperties\":false}"),
+                  + "\"additionalProperties\":false}",
+              ToolSpec.Effect.WRITE),
           new ToolSpec(
               "delete_memory",
               "Delete one memory for good.",
               "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},"
-                  + "\"required\":[\"id\"],\"additionalProperties\":false}"),
+                  + "\"required\":[\"id\"],\"additionalProperties\":false}",
+              ToolSpec.Effect.DESTRUCTIVE),
           new ToolSpec(
               "find_merge_candidates",
               "Find pairs of the current owner's active personal memories that say nearly the same"
@@ -99,7 +104,8 @@ final class VectorMemoryTools {
               "{\"type\":\"object\",\"properties\":{"
                   + "\"threshold\":{\"type\":\"number\",\"minimum\":0.5,\"maximum\":1},"
                   + "\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}},"
-                  + "\"additionalProperties\":false}"));
+                  + "\"additionalProperties\":false}",
+              ToolSpec.Effect.READ));
 
   private static final Set<String> FILTER_ARGS =
       Set.of("type", "status", "scope", "since", "until");
@@ -132,31 +138,32 @@ final class VectorMemoryTools {
 
   private ObjectNode remember(ToolCall call) {
     ToolArguments args =
-        ToolArguments.parse(json, call.name(), call.arguments(), Set.of("text", "scope", "type"));
+        ToolArguments.parse(json, call.arguments(), Set.of("text", "scope", "type"));
     String text = args.requiredText("text").strip();
     int max = provider.settings().chunkSize();
     if (text.length() > max) {
       throw ToolArguments.invalid(
-          call.name(),
-          "argument 'text' is longer than "
+          "text",
+          "is longer than "
               + max
               + " characters (chunk-size); store one short statement per memory");
     }
-    Scope scope = scope(call.name(), args.text("scope").orElse("personal"));
+    Scope scope = scope(args.text("scope").orElse("personal"));
     String type;
     try {
       type = MemoryRecord.normalizeType(args.text("type").orElse("FACT"));
     } catch (IllegalArgumentException e) {
-      throw ToolArguments.invalid(call.name(), e.getMessage());
+      throw ToolException.invalidArgument("type", e.getMessage());
     }
     OwnerKey owner = null;
     if (scope == Scope.PERSONAL) {
       if (call.owner() == null) {
-        throw ToolArguments.invalid(
-            call.name(), "a personal memory needs an owner; call with an owner or scope team");
+        throw ToolException.invalidArgument(
+            "scope", "a personal memory needs an owner; call with an owner or scope team");
       }
       owner = call.owner();
     }
+    call.requireWritable(scope);
     MemoryRecord record =
         MemoryTexts.remembered(call.agent(), owner, scope, type, text, provider.now());
     MemoryVectorStore store = provider.store();
@@ -330,7 +337,7 @@ final class VectorMemoryTools {
     Set<String> allowed = new java.util.HashSet<>(FILTER_ARGS);
     allowed.add("query");
     allowed.add("limit");
-    ToolArguments args = ToolArguments.parse(json, call.name(), call.arguments(), allowed);
+    ToolArguments args = ToolArguments.parse(json, call.arguments(), allowed);
     String query = args.requiredText("query");
     int limit = args.integer("limit", Math.min(provider.settings().topK(), 10), 1, 50);
     Filter.Expression filter = filter(call, args, EnumSet.of(MemoryStatus.ACTIVE));
@@ -350,7 +357,7 @@ final class VectorMemoryTools {
     Set<String> allowed = new java.util.HashSet<>(FILTER_ARGS);
     allowed.add("offset");
     allowed.add("limit");
-    ToolArguments args = ToolArguments.parse(json, call.name(), call.arguments(), allowed);
+    ToolArguments args = ToolArguments.parse(json, call.arguments(), allowed);
     int offset = args.integer("offset", 0, 0, 1_000_000);
     int limit = args.integer("limit", 20, 1, 100);
     Filter.Expression filter = filter(call, args, EnumSet.allOf(MemoryStatus.class));
@@ -380,7 +387,7 @@ final class VectorMemoryTools {
         try {
           parsed.add(MemoryStatus.parse(status));
         } catch (IllegalArgumentException e) {
-          throw ToolArguments.invalid(call.name(), e.getMessage() + " (or any)");
+          throw ToolException.invalidArgument("status", e.getMessage() + " (or any)");
         }
       }
       filter = MemoryFilters.and(filter, MemoryFilters.status(parsed));
@@ -392,14 +399,14 @@ final class VectorMemoryTools {
         try {
           normalized.add(MemoryRecord.normalizeType(type));
         } catch (IllegalArgumentException e) {
-          throw ToolArguments.invalid(call.name(), e.getMessage());
+          throw ToolException.invalidArgument("type", e.getMessage());
         }
       }
       filter = MemoryFilters.and(filter, MemoryFilters.in(MemoryVectorStore.TYPE, normalized));
     }
     Optional<String> scope = args.text("scope");
     if (scope.isPresent()) {
-      Scope parsed = scope(call.name(), scope.get());
+      Scope parsed = scope(scope.get());
       filter = MemoryFilters.and(filter, MemoryFilters.eq(MemoryVectorStore.SCOPE, parsed.name()));
     }
     Optional<Instant> since = args.time("since");
@@ -416,22 +423,21 @@ final class VectorMemoryTools {
   // ------------------------------------------------------------------ status, delete
 
   private ObjectNode updateStatus(ToolCall call) {
-    ToolArguments args =
-        ToolArguments.parse(json, call.name(), call.arguments(), Set.of("id", "status"));
+    ToolArguments args = ToolArguments.parse(json, call.arguments(), Set.of("id", "status"));
     String id = args.requiredText("id");
     MemoryStatus target;
     try {
       target = MemoryStatus.parse(args.requiredText("status"));
     } catch (IllegalArgumentException e) {
-      throw ToolArguments.invalid(call.name(), e.getMessage());
+      throw ToolException.invalidArgument("status", e.getMessage());
     }
     if (target == MemoryStatus.SUPERSEDED) {
-      throw ToolArguments.invalid(
-          call.name(),
+      throw ToolException.invalidArgument(
+          "status",
           "status superseded is set by remember, when a newer statement replaces a memory;"
               + " use active, archived or suppressed");
     }
-    MemoryRecord record = visibleRecord(call, id);
+    MemoryRecord record = writableRecord(call, id);
     MemoryStatus current = record.status();
     boolean allowed =
         target == MemoryStatus.ACTIVE
@@ -473,9 +479,9 @@ final class VectorMemoryTools {
   }
 
   private ObjectNode delete(ToolCall call) {
-    ToolArguments args = ToolArguments.parse(json, call.name(), call.arguments(), Set.of("id"));
+    ToolArguments args = ToolArguments.parse(json, call.arguments(), Set.of("id"));
     String id = args.requiredText("id");
-    visibleRecord(call, id);
+    writableRecord(call, id);
     provider.store().delete(List.of(id));
     ObjectNode answer = json.createObjectNode();
     answer.put("id", id);
@@ -486,18 +492,18 @@ final class VectorMemoryTools {
   // ------------------------------------------------------------------ merge candidates
 
   private ObjectNode mergeCandidates(ToolCall call) {
-    ToolArguments args =
-        ToolArguments.parse(json, call.name(), call.arguments(), Set.of("threshold", "limit"));
+    ToolArguments args = ToolArguments.parse(json, call.arguments(), Set.of("threshold", "limit"));
     if (call.owner() == null) {
-      throw ToolArguments.invalid(call.name(), "needs an owner: it compares an owner's memories");
+      throw new ToolException(
+          ToolException.Kind.INVALID_ARGUMENT,
+          call.name() + " needs an owner: it compares an owner's memories");
     }
     double threshold = provider.lifecycleSettings().mergeThreshold();
     tools.jackson.databind.JsonNode given =
         call.arguments().isBlank() ? null : json.readTree(call.arguments()).get("threshold");
     if (given != null && !given.isNull()) {
       if (!given.isNumber() || given.doubleValue() < 0.5 || given.doubleValue() > 1) {
-        throw ToolArguments.invalid(
-            call.name(), "argument 'threshold' must be a number from 0.5 to 1");
+        throw ToolArguments.invalid("threshold", "must be a number from 0.5 to 1");
       }
       threshold = given.doubleValue();
     }
@@ -520,6 +526,18 @@ final class VectorMemoryTools {
       item.set("second", itemJson(MemoryRecord.fromDocument(pair.second()), null));
     }
     return answer;
+  }
+
+  /**
+   * The record a write tool is about to change, once the caller may change it: another owner's
+   * personal record is NOT_FOUND (as for a read), a record of a scope the caller may not write (a
+   * TEAM or GLOBAL record for a caller limited to personal memory) FORBIDDEN, before anything
+   * changes.
+   */
+  private MemoryRecord writableRecord(ToolCall call, String id) {
+    MemoryRecord record = visibleRecord(call, id);
+    call.requireWritable(record.scope());
+    return record;
   }
 
   private MemoryRecord visibleRecord(ToolCall call, String id) {
@@ -551,11 +569,11 @@ final class VectorMemoryTools {
     return owner == null ? "agent " + agent : owner + " of agent " + agent;
   }
 
-  private static Scope scope(String tool, String text) {
+  private static Scope scope(String text) {
     try {
       return VectorMemoryProvider.scopeOf(text);
     } catch (IllegalArgumentException e) {
-      throw ToolArguments.invalid(tool, e.getMessage());
+      throw ToolException.invalidArgument("scope", e.getMessage());
     }
   }
 

@@ -7,6 +7,7 @@ import dev.memstack.spi.ProviderContext;
 import dev.memstack.spi.Scope;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.tck.MemoryProviderCompatibilityKit;
+import dev.memstack.tck.SharedRecords;
 import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
@@ -49,5 +50,10 @@ class EmbeddedVectorProviderCompatibilityTest extends MemoryProviderCompatibilit
             + text.replace("\\", "\\\\").replace("\"", "\\\"")
             + "\"}";
     provider.callTool(new ToolCall(agent, null, "remember", arguments));
+  }
+
+  @Override
+  protected SharedRecords sharedRecords() {
+    return VectorSharedRecords.create();
   }
 }

@@ -933,11 +933,25 @@ public abstract class VectorMemoryProviderContract {
           .isEqualTo(ToolException.Kind.INVALID_ARGUMENT);
       assertThatThrownBy(() -> tool(provider, USER_1, "remember", "{\"txt\":\"x\"}"))
           .isInstanceOf(ToolException.class)
-          .hasMessageContaining("txt");
+          .hasMessageContaining("txt")
+          .extracting(e -> ((ToolException) e).field())
+          .isEqualTo("txt");
       assertThatThrownBy(
               () -> tool(provider, USER_1, "remember", "{\"text\":\"x\",\"scope\":\"galaxy\"}"))
           .isInstanceOf(ToolException.class)
-          .hasMessageContaining("scope");
+          .hasMessageContaining("scope")
+          .extracting(e -> ((ToolException) e).field())
+          .isEqualTo("scope");
+      assertThatThrownBy(() -> tool(provider, USER_1, "recall", "{\"query\":\"x\",\"limit\":99}"))
+          .extracting(e -> ((ToolException) e).field())
+          .isEqualTo("limit");
+      assertThatThrownBy(
+              () -> tool(provider, USER_1, "list_memories", "{\"status\":[\"active\",7]}"))
+          .extracting(e -> ((ToolException) e).field())
+          .isEqualTo("status/1");
+      assertThatThrownBy(() -> tool(provider, USER_1, "remember", "{}"))
+          .extracting(e -> ((ToolException) e).field())
+          .isEqualTo("text");
       assertThatThrownBy(() -> tool(provider, USER_1, "remember", "not json"))
           .isInstanceOf(ToolException.class)
           .hasMessageContaining("JSON");

@@ -113,7 +113,7 @@ final class NotesProvider implements MemoryProvider {
         Map.of("id", note.turnId()));
   }
 
-  /** Stores the user's message once per turn id (delivery is at least once). */
+  /** Stores the user's message once per agent, owner and turn id (delivery is at least once). */
   @Override
   public void syncTurn(Turn turn) {
     ensureOpen();
@@ -131,7 +131,9 @@ final class NotesProvider implements MemoryProvider {
         turn.owner(),
         (owner, notes) -> {
           List<Note> next = notes == null ? new ArrayList<>() : new ArrayList<>(notes);
-          if (next.stream().anyMatch(n -> n.turnId().equals(note.turnId()))) {
+          // a turn id is unique per agent and owner: the list is the owner's, so match the agent
+          if (next.stream()
+              .anyMatch(n -> n.turnId().equals(note.turnId()) && n.agent().equals(note.agent()))) {
             return notes; // a redelivery: keep the list as it is
           }
           next.add(note);

@@ -2,6 +2,7 @@ package dev.memstack.host.api;
 
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMembers;
+import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.stack.MemoryStack;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -31,6 +32,11 @@ public class ApiConfiguration {
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 20);
     registration.addUrlPatterns("/*");
     return registration;
+  }
+
+  @Bean
+  ToolInvoker toolInvoker(ProviderCalls calls, JsonMapper json, AccessPolicy access) {
+    return new ToolInvoker(calls, json, access);
   }
 
   @Bean(destroyMethod = "close")

@@ -32,8 +32,9 @@ import tools.jackson.databind.exc.MismatchedInputException;
  * or invalid fields and oversize bodies (naming the field), 404 for unknown plugins, providers,
  * tools and routes, 403 when the caller's token does not allow the call (its role or owner binding;
  * 401 for a missing or wrong token comes earlier, from the security filter), 405 for a wrong
- * method, 409/403/503 for the matching tool failures, 503 when a provider's turn queue is full, 502
- * when a provider fails a tool call, 500 otherwise (logged, without details in the answer).
+ * method, 409/403/503 for the matching tool failures (a tool's argument error is a 400 whose {@code
+ * field} is the argument it names), 503 when a provider's turn queue is full, 502 when a provider
+ * fails a tool call, 500 otherwise (logged, without details in the answer).
  */
 @RestControllerAdvice
 public class ApiExceptionHandler {
@@ -174,7 +175,7 @@ public class ApiExceptionHandler {
   ResponseEntity<ApiError> tool(ToolException e) {
     return switch (e.kind()) {
       case INVALID_ARGUMENT ->
-          answer(HttpStatus.BAD_REQUEST, ApiError.BAD_REQUEST, null, e.getMessage());
+          answer(HttpStatus.BAD_REQUEST, ApiError.BAD_REQUEST, e.field(), e.getMessage());
       case NOT_FOUND -> answer(HttpStatus.NOT_FOUND, ApiError.NOT_FOUND, null, e.getMessage());
       case CONFLICT -> answer(HttpStatus.CONFLICT, ApiError.CONFLICT, null, e.getMessage());
       case FORBIDDEN -> answer(HttpStatus.FORBIDDEN, ApiError.FORBIDDEN, null, e.getMessage());

@@ -1,20 +1,18 @@
 package dev.memstack.host.api;
 
-import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.provider.StackMembers;
-import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
-import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolSpec;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
@@ -25,23 +23,24 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Provider tools for agents: {@code GET .../tools} lists every running provider's tools with their
- * JSON schemas; {@code POST .../tools/{providerId}/{tool}} calls one with a JSON object of
- * arguments. The owner the call acts for is {@code ownerKey} in the body (removed from the
- * arguments) or the {@code ownerKey} query parameter; without one the tool sees shared memory only.
- * The provider's {@code ToolException} kinds map to 400, 404, 409, 403 and 503.
+ * JSON schemas and declared effects; {@code POST .../tools/{providerId}/{tool}} calls one with a
+ * JSON object of arguments. The owner the call acts for is {@code ownerKey} in the body (removed
+ * from the arguments) or the {@code ownerKey} query parameter; without one the tool sees shared
+ * memory only. The provider's {@code ToolException} kinds map to 400 (with the argument as {@code
+ * field}), 404, 409, 403 and 503.
  *
- * <p>Listing needs {@code viewer}; a call needs {@code viewer} for a read tool and {@code member}
- * for any other ({@link dev.memstack.host.security.ToolVerbs}), and an owner the token covers. A
- * token bound to owners writes only their personal memory: its write calls need an owner, a {@code
- * scope} other than {@code personal} is refused, and a tool whose schema takes a {@code scope} gets
- * {@code "scope": "personal"} when the call gives none.
+ * <p>Listing needs {@code viewer}; a call needs what the tool's declared effect asks ({@link
+ * ToolInvoker}): {@code viewer} for a {@code read} tool, {@code member} for any other, and an owner
+ * the token covers. A token bound to owners writes only their personal memory: its write calls need
+ * an owner, a {@code scope} other than {@code personal} is refused, a tool whose schema takes a
+ * {@code scope} gets {@code "scope": "personal"} when the call gives none, and the provider refuses
+ * (403) a change to a team or global record the tool names by id.
  */
 @RestController
 @RequestMapping(
@@ -52,23 +51,25 @@ public class ToolController {
   private static final Logger log = LoggerFactory.getLogger(ToolController.class);
 
   private final StackMembers members;
-  private final ProviderCalls calls;
+  private final ToolInvoker tools;
   private final JsonMapper json;
-  private final AccessPolicy access;
 
-  public ToolController(
-      StackMembers members, ProviderCalls calls, JsonMapper json, AccessPolicy access) {
+  public ToolController(StackMembers members, ToolInvoker tools, JsonMapper json) {
     this.members = members;
-    this.calls = calls;
+    this.tools = tools;
     this.json = json;
-    this.access = access;
   }
 
   /** The list answer. */
   public record Tools(List<ToolView> tools) {}
 
-  /** One tool of one provider; {@code inputSchema} is the parsed JSON Schema. */
-  public record ToolView(String provider, String name, String description, JsonNode inputSchema) {}
+  /**
+   * One tool of one provider; {@code inputSchema} is the parsed JSON Schema, {@code effect} the
+   * declared effect in lower case ({@code read}, {@code write}, {@code destructive}, {@code
+   * undeclared}).
+   */
+  public record ToolView(
+      String provider, String name, String description, String effect, JsonNode inputSchema) {}
 
   @Operation(summary = "Every running provider's tools with their JSON schemas")
   @RequiresRole(Role.VIEWER)
@@ -79,13 +80,19 @@ public class ToolController {
     for (StackMember member : members.enabled()) {
       List<ToolSpec> specs;
       try {
-        specs = calls.call(member, ProviderCalls.TOOLS, () -> member.provider().tools());
+        specs = tools.tools(member);
       } catch (RuntimeException e) {
         log.warn("Provider {} could not list its tools: {}", member.id(), e.toString());
         continue;
       }
       for (ToolSpec spec : specs) {
-        views.add(new ToolView(member.id(), spec.name(), spec.description(), schema(member, spec)));
+        views.add(
+            new ToolView(
+                member.id(),
+                spec.name(),
+                spec.description(),
+                spec.effect().name().toLowerCase(Locale.ROOT),
+                tools.schema(member, spec)));
       }
     }
     return new Tools(views);
@@ -117,38 +124,14 @@ public class ToolController {
       throw new BadRequestException("body", "the request body must be a JSON object");
     }
     OwnerKey owner = owner(arguments, ownerParam);
-    JsonNode scopeArgument = arguments.get("scope");
-    AccessPolicy.ToolScope allowed =
-        access.requireToolCall(
-            tool,
-            owner,
-            scopeArgument == null || scopeArgument.isNull()
-                ? null
-                : scopeArgument.isString()
-                    ? scopeArgument.stringValue()
-                    : scopeArgument.toString());
-    List<ToolSpec> specs = calls.call(member, ProviderCalls.TOOLS, () -> member.provider().tools());
     ToolSpec spec =
-        specs.stream()
-            .filter(s -> s.name().equals(tool))
-            .findFirst()
+        tools
+            .find(member, tool)
             .orElseThrow(
                 () ->
                     new NotFoundException(
                         "provider '" + providerId + "' has no tool '" + tool + "'"));
-    if (allowed == AccessPolicy.ToolScope.PERSONAL_ONLY
-        && (scopeArgument == null || scopeArgument.isNull())
-        && takesScope(member, spec)) {
-      arguments.put("scope", "personal");
-    }
-    ToolCall call = new ToolCall(agent, owner, tool, json.writeValueAsString(arguments));
-    String answer = calls.call(member, ProviderCalls.TOOL, () -> member.provider().callTool(call));
-    try {
-      return json.readTree(answer == null ? "null" : answer);
-    } catch (JacksonException e) {
-      throw new ProviderFailedException(
-          "provider '" + providerId + "' answered tool '" + tool + "' with invalid JSON", e);
-    }
+    return tools.call(member, spec, agent, owner, arguments);
   }
 
   private OwnerKey owner(ObjectNode arguments, String ownerParam) {
@@ -166,24 +149,5 @@ public class ToolController {
     }
     String key = fromBody != null ? fromBody : ownerParam;
     return key == null ? null : JsonBody.parse("ownerKey", () -> OwnerKey.of(key));
-  }
-
-  /** Whether the tool's JSON schema declares a {@code scope} argument. */
-  private boolean takesScope(StackMember member, ToolSpec spec) {
-    JsonNode properties = schema(member, spec).get("properties");
-    return properties != null && properties.isObject() && properties.has("scope");
-  }
-
-  private JsonNode schema(StackMember member, ToolSpec spec) {
-    try {
-      return json.readTree(spec.inputSchema());
-    } catch (JacksonException e) {
-      log.warn(
-          "Provider {} tool {} has an invalid JSON schema: {}",
-          member.id(),
-          spec.name(),
-          e.getOriginalMessage());
-      return json.createObjectNode().put("type", "object");
-    }
   }
 }

@@ -1,15 +1,13 @@
 package dev.memstack.host.api;
 
 import dev.memstack.host.api.BodySizeLimitFilter.RouteLimit;
-import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.provider.StackMembers;
-import dev.memstack.host.security.AccessPolicy;
+import dev.memstack.host.security.AccessDeniedException;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
-import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
 import io.swagger.v3.oas.annotations.Operation;
@@ -23,6 +21,7 @@ import java.util.Base64;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.springframework.http.ContentDisposition;
 import org.springframework.http.HttpHeaders;
@@ -45,7 +44,6 @@ import org.springframework.web.multipart.MaxUploadSizeExceededException;
 import org.springframework.web.multipart.MultipartException;
 import org.springframework.web.multipart.MultipartFile;
 import org.springframework.web.multipart.MultipartHttpServletRequest;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -60,10 +58,11 @@ import tools.jackson.databind.node.ObjectNode;
  * 400 (naming the request field: {@code filename} becomes {@code path}, {@code zipBase64} becomes
  * {@code file}), 404, 409, 403 and 503.
  *
- * <p>Access: reads (list, read, search, export) need {@code viewer}, writes (write, metadata,
- * import and its preview) {@code member}, both only for an owner the token covers; a token bound to
- * owners writes only personal memory (its writes need an {@code ownerKey}, and default to {@code
- * scope: personal}).
+ * <p>Access: by each tool's declared effect, as for {@link ToolController}: reads (list, read,
+ * search, export) need {@code viewer}, writes (write, metadata, import and its preview) {@code
+ * member}, both only for an owner the token covers; a token bound to owners writes only personal
+ * memory (its writes need an {@code ownerKey}, default to {@code scope: personal}, and the provider
+ * refuses a team or global file with 403).
  */
 @RestController
 @RequestMapping(path = WorkspaceController.BASE, produces = MediaType.APPLICATION_JSON_VALUE)
@@ -108,21 +107,15 @@ public class WorkspaceController {
           MediaType.APPLICATION_OCTET_STREAM);
 
   private final StackMembers members;
-  private final ProviderCalls calls;
+  private final ToolInvoker tools;
   private final JsonMapper json;
-  private final AccessPolicy access;
   private final String providerId;
 
   public WorkspaceController(
-      StackMembers members,
-      ProviderCalls calls,
-      JsonMapper json,
-      AccessPolicy access,
-      ApiProperties properties) {
+      StackMembers members, ToolInvoker tools, JsonMapper json, ApiProperties properties) {
     this.members = members;
-    this.calls = calls;
+    this.tools = tools;
     this.json = json;
-    this.access = access;
     this.providerId = properties.workspaceProvider();
   }
 
@@ -432,77 +425,75 @@ public class WorkspaceController {
   // ---------------------------------------------------------------- calling the provider
 
   /**
-   * Checks the caller's right to the tool call, then calls the tool on the workspace provider and
-   * returns its JSON answer; a tool's {@code INVALID_ARGUMENT} becomes a 400 naming the REST field.
+   * Calls the tool on the workspace provider (checking the caller's right by the tool's declared
+   * effect, {@link ToolInvoker}) and returns its JSON answer; a tool's {@code INVALID_ARGUMENT}
+   * becomes a 400 naming the REST field.
    */
   private JsonNode call(AgentId agent, OwnerKey owner, String tool, ObjectNode arguments) {
-    JsonNode scopeArgument = arguments.get("scope");
-    String scope = scopeArgument == null ? null : scopeArgument.stringValue();
-    if (access.requireToolCall(tool, owner, scope) == AccessPolicy.ToolScope.PERSONAL_ONLY
-        && scope == null) {
-      arguments.put("scope", "personal");
-    }
-    StackMember member = workspaceProvider(tool);
-    ToolCall call = new ToolCall(agent, owner, tool, json.writeValueAsString(arguments));
-    String answer;
+    StackMember member = workspaceProvider();
+    ToolSpec spec = workspaceTool(member, tool);
     try {
-      answer = calls.call(member, ProviderCalls.TOOL, () -> member.provider().callTool(call));
+      return tools.call(member, spec, agent, owner, arguments);
     } catch (ToolException e) {
       if (e.kind() == ToolException.Kind.INVALID_ARGUMENT) {
-        throw invalidArgument(tool, e.getMessage());
+        throw invalidArgument(tool, e);
       }
+      throw e;
+    } catch (AccessDeniedException | ProviderFailedException e) {
       throw e;
     } catch (RuntimeException e) {
       throw new ProviderFailedException(
           "provider '" + providerId + "' failed tool '" + tool + "': " + e, e);
     }
-    try {
-      return json.readTree(answer == null ? "null" : answer);
-    } catch (JacksonException e) {
-      throw new ProviderFailedException(
-          "provider '" + providerId + "' answered tool '" + tool + "' with invalid JSON", e);
-    }
   }
 
-  /** The running workspace provider, which must offer {@code tool}; 503 otherwise. */
-  private StackMember workspaceProvider(String tool) {
-    StackMember member =
-        members
-            .find(providerId)
-            .orElseThrow(
-                () ->
-                    new ToolException(
-                        ToolException.Kind.UNAVAILABLE,
-                        "the workspace provider '"
-                            + providerId
-                            + "' (memstack.api.workspace-provider) is not running"));
-    List<ToolSpec> specs;
+  /** The running workspace provider; 503 otherwise. */
+  private StackMember workspaceProvider() {
+    return members
+        .find(providerId)
+        .orElseThrow(
+            () ->
+                new ToolException(
+                    ToolException.Kind.UNAVAILABLE,
+                    "the workspace provider '"
+                        + providerId
+                        + "' (memstack.api.workspace-provider) is not running"));
+  }
+
+  /** The workspace provider's tool {@code tool}; 503 when it has none (not a builtin). */
+  private ToolSpec workspaceTool(StackMember member, String tool) {
+    Optional<ToolSpec> spec;
     try {
-      specs = calls.call(member, ProviderCalls.TOOLS, () -> member.provider().tools());
+      spec = tools.find(member, tool);
     } catch (RuntimeException e) {
       throw new ProviderFailedException(
           "provider '" + providerId + "' could not list its tools: " + e, e);
     }
-    if (specs.stream().noneMatch(s -> s.name().equals(tool))) {
-      throw new ToolException(
-          ToolException.Kind.UNAVAILABLE,
-          "provider '"
-              + providerId
-              + "' has no tool '"
-              + tool
-              + "'; memstack.api.workspace-provider must name an instance of type builtin");
-    }
-    return member;
+    return spec.orElseThrow(
+        () ->
+            new ToolException(
+                ToolException.Kind.UNAVAILABLE,
+                "provider '"
+                    + providerId
+                    + "' has no tool '"
+                    + tool
+                    + "'; memstack.api.workspace-provider must name an instance of type builtin"));
   }
 
   /**
-   * A 400 from a tool's argument error. Its message starts with the argument's name (e.g. {@code
-   * filename must not ...}), which is replaced by the REST field's name ({@code path must not
-   * ...}); a message that names no argument is put on the field the tool reads most ({@code
-   * content} of a write, {@code file} of an import), or on none.
+   * A 400 from a tool's argument error, on the REST field of the argument the error names ({@link
+   * ToolException#field()}: {@code filename} becomes {@code path}, and the message's leading
+   * argument name with it). An error without a field (a provider built before 0.2.0) is read by its
+   * message's first word when that is an argument name; otherwise it is put on the field the tool
+   * reads most ({@code content} of a write, {@code file} of an import), or on none.
    */
-  static BadRequestException invalidArgument(String tool, String message) {
-    String text = message == null ? "invalid argument" : message;
+  static BadRequestException invalidArgument(String tool, ToolException e) {
+    String text = e.getMessage() == null ? "invalid argument" : e.getMessage();
+    if (e.field() != null) {
+      String field = FIELDS.getOrDefault(e.field(), e.field());
+      return new BadRequestException(
+          field, text.startsWith(e.field()) ? field + text.substring(e.field().length()) : text);
+    }
     int end = 0;
     while (end < text.length() && Character.isLetterOrDigit(text.charAt(end))) {
       end++;

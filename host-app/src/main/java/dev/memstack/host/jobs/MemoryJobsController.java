@@ -5,16 +5,14 @@ import dev.memstack.host.api.BadRequestException;
 import dev.memstack.host.api.JsonBody;
 import dev.memstack.host.api.MemoryController;
 import dev.memstack.host.api.NotFoundException;
-import dev.memstack.host.api.ProviderFailedException;
-import dev.memstack.host.provider.ProviderCalls;
+import dev.memstack.host.api.ToolInvoker;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.provider.StackMembers;
-import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
-import dev.memstack.spi.ToolCall;
+import dev.memstack.spi.ToolSpec;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -26,7 +24,6 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -37,10 +34,11 @@ import tools.jackson.databind.node.ObjectNode;
  * the query) runs post-turn extraction now, {@code POST .../emergence} (optional {@code ownerKey})
  * runs dreaming now, {@code GET .../dreaming/status} answers the last run, the next run and the
  * newest DREAMS.md entry. Each calls the provider's tool ({@code summarize_conversation}, {@code
- * run_emergence}, {@code dreaming_status}) through {@link ProviderCalls}; its errors map as for
- * every tool, so without a chat model the answer is {@code 409 {"error":"conflict","message":"no
- * chat model configured"}}. The POSTs need {@code member} and an owner the token covers (an
- * owner-bound token must name one), the status {@code viewer}.
+ * run_emergence}, {@code dreaming_status}) through {@link ToolInvoker}; its errors map as for every
+ * tool, so without a chat model the answer is {@code 409 {"error":"conflict","message":"no chat
+ * model configured"}}. Each route needs what the tool's declared effect needs, as when the tool is
+ * called directly: the POSTs (write tools) {@code member} and an owner the token covers (an
+ * owner-bound token must name one), the status (a read tool) {@code viewer}.
  */
 @RestController
 @RequestMapping(path = "/api/v1/memory/{agentId}", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -50,16 +48,13 @@ public class MemoryJobsController {
   public static final String PROVIDER = "builtin";
 
   private final StackMembers members;
-  private final ProviderCalls calls;
+  private final ToolInvoker tools;
   private final JsonMapper json;
-  private final AccessPolicy access;
 
-  public MemoryJobsController(
-      StackMembers members, ProviderCalls calls, JsonMapper json, AccessPolicy access) {
+  public MemoryJobsController(StackMembers members, ToolInvoker tools, JsonMapper json) {
     this.members = members;
-    this.calls = calls;
+    this.tools = tools;
     this.json = json;
-    this.access = access;
   }
 
   @Operation(summary = "Extract memory from one conversation of the owner now (needs a chat model)")
@@ -77,7 +72,6 @@ public class MemoryJobsController {
     if (owner == null) {
       throw new BadRequestException("ownerKey", "ownerKey is required (in the body or the query)");
     }
-    access.requireToolCall("summarize_conversation", owner, "personal");
     ObjectNode arguments = json.createObjectNode().put("conversationId", conversationId);
     return call(agent, owner, "summarize_conversation", arguments);
   }
@@ -93,7 +87,6 @@ public class MemoryJobsController {
       @RequestBody(required = false) JsonNode body) {
     AgentId agent = MemoryController.agent(agentId);
     OwnerKey owner = owner(body, ownerParam);
-    access.requireToolCall("run_emergence", owner, owner == null ? null : "personal");
     return call(agent, owner, "run_emergence", json.createObjectNode());
   }
 
@@ -105,9 +98,6 @@ public class MemoryJobsController {
       @RequestParam(name = "ownerKey", required = false) String ownerParam) {
     AgentId agent = MemoryController.agent(agentId);
     OwnerKey owner = owner(null, ownerParam);
-    if (owner != null) {
-      access.requireOwner(owner);
-    }
     return call(agent, owner, "dreaming_status", json.createObjectNode());
   }
 
@@ -117,14 +107,14 @@ public class MemoryJobsController {
             .find(PROVIDER)
             .orElseThrow(
                 () -> new NotFoundException("no running provider with id '" + PROVIDER + "'"));
-    ToolCall call = new ToolCall(agent, owner, tool, json.writeValueAsString(arguments));
-    String answer = calls.call(member, ProviderCalls.TOOL, () -> member.provider().callTool(call));
-    try {
-      return json.readTree(answer == null ? "null" : answer);
-    } catch (JacksonException e) {
-      throw new ProviderFailedException(
-          "provider '" + PROVIDER + "' answered tool '" + tool + "' with invalid JSON", e);
-    }
+    ToolSpec spec =
+        tools
+            .find(member, tool)
+            .orElseThrow(
+                () ->
+                    new NotFoundException(
+                        "provider '" + PROVIDER + "' has no tool '" + tool + "'"));
+    return tools.call(member, spec, agent, owner, arguments);
   }
 
   private static OwnerKey owner(JsonNode body, String ownerParam) {

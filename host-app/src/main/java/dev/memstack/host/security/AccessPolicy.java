@@ -1,9 +1,14 @@
 package dev.memstack.host.security;
 
 import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.Scope;
+import dev.memstack.spi.ToolSpec;
 import jakarta.servlet.http.HttpServletRequest;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
@@ -19,12 +24,23 @@ import org.springframework.web.context.request.RequestContextHolder;
  */
 public final class AccessPolicy {
 
-  /** What a tool call may write once allowed. */
-  public enum ToolScope {
-    /** Whatever the tool and its arguments say. */
-    ANY,
-    /** Only the owner's personal memory: an owner-bound token's write. */
-    PERSONAL_ONLY
+  /**
+   * What an allowed tool call may change.
+   *
+   * @param writable the scopes the caller may change, for the call's {@link
+   *     dev.memstack.spi.ToolCall#writable()}: every scope for an admin or a token bound to no
+   *     owner, {@code PERSONAL} alone for a token bound to owners, none for a viewer or for a read
+   *     tool called without write rights
+   * @param personalOnly whether a write is kept to personal memory (a token bound to owners calls a
+   *     tool that changes memory); the controller then fills in {@code scope: personal} for tools
+   *     that take a scope
+   */
+  public record ToolAccess(Set<Scope> writable, boolean personalOnly) {
+    public ToolAccess {
+      EnumSet<Scope> copy = EnumSet.noneOf(Scope.class);
+      copy.addAll(writable);
+      writable = Collections.unmodifiableSet(copy);
+    }
   }
 
   /** The caller of {@link #actingAs} on this thread, if any. */
@@ -137,32 +153,34 @@ public final class AccessPolicy {
   }
 
   /**
-   * Checks one tool call: a read tool ({@link ToolVerbs}) needs {@code viewer}, any other tool
-   * {@code member}; an owner given must be one the token covers; an owner-bound token's write needs
-   * an owner and may not ask for a {@code scope} other than {@code personal}.
+   * Checks one tool call by the tool's declared {@link ToolSpec.Effect} (never by its name): a
+   * {@code READ} tool needs {@code viewer}, any other ({@code WRITE}, {@code DESTRUCTIVE}, {@code
+   * UNDECLARED}) {@code member}; an owner given must be one the token covers; an owner-bound
+   * token's write needs an owner and may not ask for a {@code scope} other than {@code personal}.
+   * These refuse what the host can see up front; what a call may change is the answer's {@link
+   * ToolAccess#writable()}, which the provider checks against the record it is about to change.
    *
-   * @param tool the tool name
+   * @param tool the tool's spec
    * @param owner the owner the call acts for, or {@code null} (shared memory only)
    * @param scope the call's {@code scope} argument, or {@code null} when absent
-   * @return {@link ToolScope#PERSONAL_ONLY} when the call must be kept to personal memory (the
-   *     controller then fills in {@code scope: personal} for tools that take a scope)
    */
-  public ToolScope requireToolCall(String tool, OwnerKey owner, String scope) {
-    boolean read = ToolVerbs.isRead(tool);
+  public ToolAccess requireToolCall(ToolSpec tool, OwnerKey owner, String scope) {
+    boolean read = !tool.effect().changesMemory();
     Caller caller = caller();
     requireRole(caller, read ? Role.VIEWER : Role.MEMBER);
     if (owner != null) {
       requireOwner(owner);
     }
+    Set<Scope> writable = writable(caller);
     if (read || !caller.ownerBound()) {
-      return ToolScope.ANY;
+      return new ToolAccess(writable, false);
     }
     if (owner == null) {
       throw new AccessDeniedException(
           "this token is bound to "
               + describe(caller.owner())
               + " and may not write shared (team or global) memory: tool "
-              + tool
+              + tool.name()
               + " needs an ownerKey the token covers");
     }
     if (scope != null && !scope.toLowerCase(Locale.ROOT).equals("personal")) {
@@ -172,7 +190,18 @@ public final class AccessPolicy {
               + " and may only write personal memory, not scope "
               + scope);
     }
-    return ToolScope.PERSONAL_ONLY;
+    return new ToolAccess(writable, true);
+  }
+
+  /**
+   * The scopes a caller may change: none below {@code member}, only personal memory (of the owners
+   * it covers) for a token bound to owners, every scope otherwise.
+   */
+  private static Set<Scope> writable(Caller caller) {
+    if (!caller.role().includes(Role.MEMBER)) {
+      return EnumSet.noneOf(Scope.class);
+    }
+    return caller.ownerBound() ? EnumSet.of(Scope.PERSONAL) : EnumSet.allOf(Scope.class);
   }
 
   private static String describe(OwnerBinding binding) {

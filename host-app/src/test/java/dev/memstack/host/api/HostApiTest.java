@@ -431,6 +431,12 @@ class HostApiTest {
     JsonNode echoSpec = byId(tools.json().get("tools"), "name", "echo");
     assertThat(echoSpec.get("provider").asString()).isEqualTo("fixture");
     assertThat(echoSpec.get("inputSchema").get("type").asString()).isEqualTo("object");
+    assertThat(echoSpec.get("effect").asString()).isEqualTo("write");
+    assertThat(byId(tools.json().get("tools"), "name", "search_echo").get("effect").asString())
+        .isEqualTo("read");
+    assertThat(byId(tools.json().get("tools"), "name", "conflict").get("effect").asString())
+        .as("a tool built without an effect")
+        .isEqualTo("undeclared");
     assertThat(echo.status()).as(echo.raw().body()).isEqualTo(200);
     assertThat(echo.json().get("arguments").get("text").asString()).isEqualTo("hi");
     assertThat(echo.json().get("owner").asString()).isEqualTo("user:7");

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.Scope;
+import dev.memstack.spi.ToolSpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockHttpServletRequest;
@@ -94,43 +96,71 @@ class AccessPolicyTest {
     assertThatThrownBy(() -> access.requireErase(API_2)).isInstanceOf(AccessDeniedException.class);
   }
 
+  private static ToolSpec tool(String name, ToolSpec.Effect effect) {
+    return new ToolSpec(name, "a tool", "{\"type\":\"object\"}", effect);
+  }
+
+  private static final ToolSpec SEARCH = tool("search_workspace_memory", ToolSpec.Effect.READ);
+  private static final ToolSpec REMEMBER = tool("remember", ToolSpec.Effect.WRITE);
+
   @Test
-  void readToolsNeedViewerAndWriteToolsMember() {
+  void theDeclaredEffectDecidesTheRoleNotTheName() {
     as(Role.VIEWER, null);
 
-    assertThat(access.requireToolCall("search_workspace_memory", API_1, "team"))
-        .isEqualTo(AccessPolicy.ToolScope.ANY);
-    assertThatThrownBy(() -> access.requireToolCall("remember", API_1, null))
+    AccessPolicy.ToolAccess read = access.requireToolCall(SEARCH, API_1, "team");
+    assertThat(read.writable()).as("a viewer may change nothing").isEmpty();
+    assertThat(read.personalOnly()).isFalse();
+    assertThatThrownBy(() -> access.requireToolCall(REMEMBER, API_1, null))
         .isInstanceOf(AccessDeniedException.class)
         .hasMessageContaining("needs the member role");
+    // a name that reads like a read does not make a write tool one
+    assertThatThrownBy(
+            () ->
+                access.requireToolCall(
+                    tool("list_and_delete", ToolSpec.Effect.DESTRUCTIVE), API_1, null))
+        .isInstanceOf(AccessDeniedException.class);
+    assertThatThrownBy(
+            () ->
+                access.requireToolCall(tool("get_notes", ToolSpec.Effect.UNDECLARED), API_1, null))
+        .as("an undeclared effect counts as destructive")
+        .isInstanceOf(AccessDeniedException.class);
+    // and a read tool with a write-sounding name is a read
+    assertThat(access.requireToolCall(tool("delete_preview", ToolSpec.Effect.READ), API_1, null))
+        .isNotNull();
   }
 
   @Test
   void anOwnerBoundWriterIsKeptToPersonalMemory() {
     as(Role.MEMBER, "api:1");
 
-    assertThat(access.requireToolCall("remember", API_1, null))
-        .isEqualTo(AccessPolicy.ToolScope.PERSONAL_ONLY);
-    assertThat(access.requireToolCall("remember", API_1, "Personal"))
-        .isEqualTo(AccessPolicy.ToolScope.PERSONAL_ONLY);
-    assertThatThrownBy(() -> access.requireToolCall("remember", API_1, "team"))
+    AccessPolicy.ToolAccess write = access.requireToolCall(REMEMBER, API_1, null);
+    assertThat(write.writable()).containsExactly(Scope.PERSONAL);
+    assertThat(write.personalOnly()).isTrue();
+    assertThat(access.requireToolCall(REMEMBER, API_1, "Personal").personalOnly()).isTrue();
+    assertThatThrownBy(() -> access.requireToolCall(REMEMBER, API_1, "team"))
         .isInstanceOf(AccessDeniedException.class)
         .hasMessageContaining("may only write personal memory");
-    assertThatThrownBy(() -> access.requireToolCall("remember", null, null))
+    assertThatThrownBy(() -> access.requireToolCall(REMEMBER, null, null))
         .isInstanceOf(AccessDeniedException.class)
         .hasMessageContaining("may not write shared");
-    assertThatThrownBy(() -> access.requireToolCall("remember", API_2, null))
+    assertThatThrownBy(() -> access.requireToolCall(REMEMBER, API_2, null))
         .isInstanceOf(AccessDeniedException.class);
-    // reading shared memory is what every owner of the agent may do
-    assertThat(access.requireToolCall("recall", null, "team"))
-        .isEqualTo(AccessPolicy.ToolScope.ANY);
+    // reading shared memory is what every owner of the agent may do; no scope is filled in
+    AccessPolicy.ToolAccess read = access.requireToolCall(SEARCH, null, "team");
+    assertThat(read.personalOnly()).isFalse();
+    assertThat(read.writable()).containsExactly(Scope.PERSONAL);
   }
 
   @Test
-  void anUnboundWriterMayWriteSharedMemory() {
+  void anUnboundWriterOrAnAdminMayWriteEveryScope() {
     as(Role.MEMBER, null);
+    assertThat(access.requireToolCall(REMEMBER, null, "global").writable())
+        .containsExactlyInAnyOrder(Scope.PERSONAL, Scope.TEAM, Scope.GLOBAL);
 
-    assertThat(access.requireToolCall("remember", null, "global"))
-        .isEqualTo(AccessPolicy.ToolScope.ANY);
+    as(Role.ADMIN, null);
+    AccessPolicy.ToolAccess admin = access.requireToolCall(REMEMBER, API_2, null);
+    assertThat(admin.writable())
+        .containsExactlyInAnyOrder(Scope.PERSONAL, Scope.TEAM, Scope.GLOBAL);
+    assertThat(admin.personalOnly()).isFalse();
   }
 }

@@ -240,9 +240,12 @@ class SecurityApiTest {
     assertThat(get("/api/v1/agents/a1/tools", VIEWER).status()).isEqualTo(200);
     Answer read = post("/api/v1/agents/a1/tools/fixture/search_echo?ownerKey=api:1", VIEWER, "{}");
     assertThat(read.status()).as(read.raw().body()).isEqualTo(200);
+    assertThat(read.json().get("writable")).as("a viewer may change nothing").isEmpty();
 
     assertForbidden(turn(VIEWER, "api:1"));
     assertForbidden(post("/api/v1/agents/a1/tools/fixture/echo?ownerKey=api:1", VIEWER, "{}"));
+    // a tool that declares no effect counts as destructive: not for a viewer
+    assertForbidden(post("/api/v1/agents/a1/tools/fixture/conflict?ownerKey=api:1", VIEWER, "{}"));
     // the role is checked before the body is read
     Answer malformed = post("/api/v1/agents/a1/memory/turns", VIEWER, "{not json");
     assertForbidden(malformed);
@@ -259,6 +262,8 @@ class SecurityApiTest {
     assertThat(echo.status()).as(echo.raw().body()).isEqualTo(200);
     assertThat(echo.json().get("arguments").get("scope").asString()).isEqualTo("team");
     assertThat(echo.json().get("owner").isNull()).isTrue();
+    // an unbound member may change every scope; without an owner there is no personal memory
+    assertThat(echo.json().get("writable").toString()).isEqualTo("[\"team\",\"global\"]");
   }
 
   @Test
@@ -330,7 +335,13 @@ class SecurityApiTest {
     assertThat(personal.json().get("owner").asString()).isEqualTo("api:1");
     // kept to the owner's personal memory: the tool takes a scope, so the host sets it
     assertThat(personal.json().get("arguments").get("scope").asString()).isEqualTo("personal");
+    assertThat(personal.json().get("writable").toString())
+        .as("what the provider is told the caller may change")
+        .isEqualTo("[\"personal\"]");
     assertThat(sharedRead.status()).isEqualTo(200);
+    assertThat(sharedRead.json().get("arguments").has("scope"))
+        .as("no scope is filled in for a read")
+        .isFalse();
   }
 
   @Test

@@ -1,9 +1,42 @@
 package dev.memstack.builtin.memory;
 
+import dev.memstack.builtin.workspace.Bucket;
+import dev.memstack.spi.Scope;
+import dev.memstack.spi.Turn;
+
 /** Text helpers for daily-note entries. */
 final class DailyNotes {
 
   private DailyNotes() {}
+
+  /**
+   * The marker of a turn's entry: {@code <!-- turn:ID -->} in a personal bucket (the bucket is the
+   * agent's and the owner's already), {@code <!-- turn:ID owner:OWNER -->} in a team bucket (per-
+   * owner memory off), since a turn id is unique only per agent and owner.
+   */
+  static String marker(Bucket bucket, Turn turn) {
+    return bucket.scope() == Scope.PERSONAL
+        ? legacyMarker(turn)
+        : "<!-- turn:"
+            + markerId(turn.turnId())
+            + " owner:"
+            + markerId(turn.owner().value())
+            + " -->";
+  }
+
+  /**
+   * Whether {@code note} has the entry of {@code turn} already. A team note written before 0.2.0
+   * marked entries by turn id alone ({@code <!-- turn:ID -->}); such a marker still counts as the
+   * turn's, whoever's it was, so a redelivery after the upgrade is not written twice (the cost: in
+   * such an old note, another owner's turn of the same id is not added).
+   */
+  static boolean holds(String note, Bucket bucket, Turn turn) {
+    return note.contains(marker(bucket, turn)) || note.contains(legacyMarker(turn));
+  }
+
+  private static String legacyMarker(Turn turn) {
+    return "<!-- turn:" + markerId(turn.turnId()) + " -->";
+  }
 
   /**
    * The gist of a message for a one-line entry: whitespace collapsed, HTML comment delimiters

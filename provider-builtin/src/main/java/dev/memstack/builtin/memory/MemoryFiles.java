@@ -55,7 +55,7 @@ public final class MemoryFiles {
    * @return what the cap did
    */
   public SizeCaps.Capped replace(Bucket bucket, WorkspacePath path, String content) {
-    SizeCaps.Capped capped = memory.cap(path, content);
+    SizeCaps.Capped capped = memory.cap(path, content, "content");
     memory.update(
         bucket,
         tx -> {

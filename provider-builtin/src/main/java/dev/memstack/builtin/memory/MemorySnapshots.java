@@ -54,6 +54,9 @@ public final class MemorySnapshots {
   /** Most entries an archive may have (directories and ignored entries count). */
   public static final int MAX_ENTRIES = 500;
 
+  /** The tool argument an archive problem is reported on. */
+  private static final String ZIP_FIELD = "zipBase64";
+
   /** Most uncompressed bytes of one entry. */
   public static final int MAX_ENTRY_BYTES = 1024 * 1024;
 
@@ -167,7 +170,7 @@ public final class MemorySnapshots {
         capped.put(file.getKey(), memory.caps().apply(file.getKey(), file.getValue()));
       } catch (IllegalArgumentException e) {
         throw WorkspaceMemory.invalid(
-            "archive entry '" + file.getKey() + "' is refused: " + e.getMessage());
+            ZIP_FIELD, "archive entry '" + file.getKey() + "' is refused: " + e.getMessage());
       }
     }
     try {
@@ -221,6 +224,7 @@ public final class MemorySnapshots {
   private Archive read(byte[] zip) {
     if (zip.length > MAX_ARCHIVE_BYTES) {
       throw WorkspaceMemory.invalid(
+          ZIP_FIELD,
           "zip: the archive is "
               + zip.length
               + " bytes; at most "
@@ -239,17 +243,19 @@ public final class MemorySnapshots {
         count++;
         if (count > MAX_ENTRIES) {
           throw WorkspaceMemory.invalid(
+              ZIP_FIELD,
               "zip: the archive has more than " + MAX_ENTRIES + " entries; it is refused");
         }
         String name = entry.getName();
         String unsafe = unsafeName(name);
         if (unsafe != null) {
           throw WorkspaceMemory.invalid(
+              ZIP_FIELD,
               "zip: entry '" + printable(name) + "' " + unsafe + "; the archive is refused");
         }
         if (!names.add(name)) {
           throw WorkspaceMemory.invalid(
-              "zip: entry '" + name + "' appears twice; the archive is refused");
+              ZIP_FIELD, "zip: entry '" + name + "' appears twice; the archive is refused");
         }
         byte[] data = readLimited(in, name, MAX_TOTAL_BYTES - total);
         total += data.length;
@@ -277,17 +283,20 @@ public final class MemorySnapshots {
         String text = utf8(data, name);
         if (text.indexOf('\0') >= 0) {
           throw WorkspaceMemory.invalid(
+              ZIP_FIELD,
               "zip: entry '" + name + "' contains NUL characters; the archive is refused");
         }
         files.put(path, text);
       }
     } catch (ZipException | IllegalArgumentException e) {
-      throw WorkspaceMemory.invalid("zip: not a valid ZIP archive (" + e.getMessage() + ")");
+      throw WorkspaceMemory.invalid(
+          ZIP_FIELD, "zip: not a valid ZIP archive (" + e.getMessage() + ")");
     } catch (IOException e) {
-      throw WorkspaceMemory.invalid("zip: cannot read the archive (" + e.getMessage() + ")");
+      throw WorkspaceMemory.invalid(
+          ZIP_FIELD, "zip: cannot read the archive (" + e.getMessage() + ")");
     }
     if (count == 0) {
-      throw WorkspaceMemory.invalid("zip: the archive is empty or not a ZIP archive");
+      throw WorkspaceMemory.invalid(ZIP_FIELD, "zip: the archive is empty or not a ZIP archive");
     }
     return new Archive(files, List.copyOf(ignored));
   }
@@ -303,6 +312,7 @@ public final class MemorySnapshots {
       read += n;
       if (read > MAX_ENTRY_BYTES) {
         throw WorkspaceMemory.invalid(
+            ZIP_FIELD,
             "zip: entry '"
                 + printable(name)
                 + "' inflates to more than "
@@ -311,6 +321,7 @@ public final class MemorySnapshots {
       }
       if (read > totalRoom) {
         throw WorkspaceMemory.invalid(
+            ZIP_FIELD,
             "zip: the archive inflates to more than "
                 + MAX_TOTAL_BYTES
                 + " bytes in all; it is refused");
@@ -358,7 +369,7 @@ public final class MemorySnapshots {
           .toString();
     } catch (CharacterCodingException e) {
       throw WorkspaceMemory.invalid(
-          "zip: entry '" + name + "' is not UTF-8 text; the archive is refused");
+          ZIP_FIELD, "zip: entry '" + name + "' is not UTF-8 text; the archive is refused");
     }
   }
 

@@ -607,8 +607,9 @@ public final class WorkspaceMemory implements AutoCloseable {
 
   /**
    * Appends the turn to the daily note of its day (in the clock's zone) in the owner's PERSONAL
-   * bucket, or the TEAM bucket when per-owner memory is off. Idempotent by turn id: each entry
-   * carries a {@code <!-- turn:ID -->} marker and a turn whose marker is already there is skipped.
+   * bucket, or the TEAM bucket when per-owner memory is off. Idempotent by agent, owner and turn
+   * id: each entry carries a marker ({@link DailyNotes#marker}) and a turn whose marker is already
+   * there is skipped, so the same turn id of two owners makes two entries.
    *
    * @return whether an entry was written
    */
@@ -657,9 +658,9 @@ public final class WorkspaceMemory implements AutoCloseable {
     ZonedDateTime time = turn.time().atZone(clock.getZone());
     LocalDate date = time.toLocalDate();
     WorkspacePath note = WorkspacePath.dailyNote(date);
-    String marker = "<!-- turn:" + DailyNotes.markerId(turn.turnId()) + " -->";
+    String marker = DailyNotes.marker(bucket, turn);
     Optional<String> current = tx.read(note);
-    if (current.isPresent() && current.get().contains(marker)) {
+    if (current.isPresent() && DailyNotes.holds(current.get(), bucket, turn)) {
       return false;
     }
     String base = current.orElse("# " + date + "\n");
@@ -739,16 +740,18 @@ public final class WorkspaceMemory implements AutoCloseable {
     return switch (scope.toLowerCase(Locale.ROOT)) {
       case "personal" -> {
         if (owner == null) {
-          throw invalid("scope 'personal' needs an ownerKey");
+          throw invalid("scope", "scope 'personal' needs an ownerKey");
         }
         if (!settings.perOwner()) {
-          throw invalid("scope 'personal' is not available: per-owner memory is off");
+          throw invalid("scope", "scope 'personal' is not available: per-owner memory is off");
         }
         yield Bucket.personal(agent, owner);
       }
       case "team" -> Bucket.team(agent);
       case "global" -> Bucket.global();
-      default -> throw invalid("scope must be one of personal, team, global; got '" + scope + "'");
+      default ->
+          throw invalid(
+              "scope", "scope must be one of personal, team, global; got '" + scope + "'");
     };
   }
 
@@ -798,7 +801,7 @@ public final class WorkspaceMemory implements AutoCloseable {
    */
   public Written write(AgentId agent, Bucket bucket, WorkspacePath path, String content) {
     checkContent(content, "content");
-    SizeCaps.Capped capped = cap(path, content);
+    SizeCaps.Capped capped = cap(path, content, "content");
     store.checkPath(bucket, path);
     return update(
         bucket,
@@ -830,7 +833,7 @@ public final class WorkspaceMemory implements AutoCloseable {
       String newText,
       boolean replaceAll) {
     if (oldText == null || oldText.isEmpty()) {
-      throw invalid("oldText is required and must not be empty");
+      throw invalid("oldText", "oldText is required and must not be empty");
     }
     checkContent(oldText, "oldText");
     checkContent(newText, "newText");
@@ -865,7 +868,7 @@ public final class WorkspaceMemory implements AutoCloseable {
             int at = content.indexOf(oldText);
             next = content.substring(0, at) + newText + content.substring(at + oldText.length());
           }
-          SizeCaps.Capped capped = cap(path, next);
+          SizeCaps.Capped capped = cap(path, next, "newText");
           tx.write(path, capped.content(), WorkspaceRules.metaForNewFile(path));
           return new Edited(
               bucket, tx.entry(path).orElseThrow(), replaceAll ? count : 1, capped.truncated());
@@ -896,20 +899,20 @@ public final class WorkspaceMemory implements AutoCloseable {
         });
   }
 
-  SizeCaps.Capped cap(WorkspacePath path, String content) {
+  SizeCaps.Capped cap(WorkspacePath path, String content, String field) {
     try {
       return caps.apply(path, content);
     } catch (IllegalArgumentException e) {
-      throw invalid(e.getMessage());
+      throw invalid(field, e.getMessage());
     }
   }
 
   static void checkContent(String text, String argument) {
     if (text == null) {
-      throw invalid(argument + " is required");
+      throw invalid(argument, argument + " is required");
     }
     if (text.indexOf('\0') >= 0) {
-      throw invalid(argument + " must not contain NUL characters");
+      throw invalid(argument, argument + " must not contain NUL characters");
     }
   }
 
@@ -921,8 +924,9 @@ public final class WorkspaceMemory implements AutoCloseable {
     return count;
   }
 
-  static ToolException invalid(String message) {
-    return new ToolException(ToolException.Kind.INVALID_ARGUMENT, message);
+  /** An invalid tool argument {@code field}; {@code message} names it. */
+  static ToolException invalid(String field, String message) {
+    return ToolException.invalidArgument(field, message);
   }
 
   private static ToolException notFound(Bucket bucket, WorkspacePath path) {
@@ -937,7 +941,7 @@ public final class WorkspaceMemory implements AutoCloseable {
 
   /** Turns a path error into the tool error that names the argument. */
   public static ToolException invalidPath(String argument, InvalidWorkspacePathException e) {
-    return invalid(argument + " " + e.problem());
+    return invalid(argument, argument + " " + e.problem());
   }
 
   @Override

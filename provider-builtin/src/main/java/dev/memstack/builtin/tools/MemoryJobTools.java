@@ -7,6 +7,7 @@ import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.Scope;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
@@ -81,7 +82,8 @@ public final class MemoryJobTools {
                 + ", "
                 + owner
                 + ", \"conversationId\": {\"type\": \"string\"}}, \"required\":"
-                + " [\"conversationId\", \"ownerKey\"], \"additionalProperties\": false}"),
+                + " [\"conversationId\", \"ownerKey\"], \"additionalProperties\": false}",
+            ToolSpec.Effect.WRITE),
         new ToolSpec(
             EMERGENCE,
             "Dream now: fold the recent daily notes into MEMORY.md (the owner's personal bucket"
@@ -92,7 +94,8 @@ public final class MemoryJobTools {
                 + agent
                 + ", "
                 + owner
-                + "}, \"additionalProperties\": false}"),
+                + "}, \"additionalProperties\": false}",
+            ToolSpec.Effect.DESTRUCTIVE),
         new ToolSpec(
             STATUS,
             "The dreaming schedule: last run, its outcome, next run and the newest DREAMS.md"
@@ -102,7 +105,8 @@ public final class MemoryJobTools {
                 + agent
                 + ", "
                 + owner
-                + "}, \"additionalProperties\": false}"));
+                + "}, \"additionalProperties\": false}",
+            ToolSpec.Effect.READ));
   }
 
   /**
@@ -125,8 +129,8 @@ public final class MemoryJobTools {
     }
     ObjectNode answer =
         switch (call.name()) {
-          case SUMMARIZE -> summarize(call.agent(), owner, args);
-          case EMERGENCE -> emergence(call.agent(), owner);
+          case SUMMARIZE -> summarize(call, owner, args);
+          case EMERGENCE -> emergence(call, owner);
           case STATUS -> status(call.agent(), owner);
           default ->
               throw new ToolException(ToolException.Kind.NOT_FOUND, "no tool " + call.name());
@@ -138,10 +142,12 @@ public final class MemoryJobTools {
     }
   }
 
-  private ObjectNode summarize(AgentId agent, OwnerKey owner, ToolArguments args) {
+  private ObjectNode summarize(ToolCall call, OwnerKey owner, ToolArguments args) {
+    AgentId agent = call.agent();
     if (owner == null) {
-      throw ToolArguments.invalid("ownerKey is required");
+      throw ToolArguments.invalid("ownerKey", "ownerKey is required");
     }
+    call.requireWritable(files.ownerBucket(agent, owner).scope());
     String conversationId = args.requiredString("conversationId");
     if (conversationId.isEmpty()
         || conversationId.length() > 128
@@ -149,6 +155,7 @@ public final class MemoryJobTools {
         || conversationId.indexOf('\\') >= 0
         || conversationId.chars().anyMatch(Character::isISOControl)) {
       throw ToolArguments.invalid(
+          "conversationId",
           "conversationId must be 1-128 characters without slashes or control characters");
     }
     MemoryExtraction.Outcome outcome = extraction.run(agent, owner, conversationId, true);
@@ -169,7 +176,14 @@ public final class MemoryJobTools {
     return answer;
   }
 
-  private ObjectNode emergence(AgentId agent, OwnerKey owner) {
+  /**
+   * Dreams for one owner (their memory bucket must be writable by the caller) or, without an owner,
+   * for the team and every owner with recent notes: that needs the right to change team memory,
+   * which the host gives only to callers bound to no owner.
+   */
+  private ObjectNode emergence(ToolCall call, OwnerKey owner) {
+    AgentId agent = call.agent();
+    call.requireWritable(owner == null ? Scope.TEAM : files.ownerBucket(agent, owner).scope());
     Optional<Dreaming.Run> run = dreaming.run(agent, owner, "manual");
     ObjectNode answer = answer(agent, owner);
     if (run.isEmpty()) {
@@ -266,7 +280,7 @@ public final class MemoryJobTools {
     try {
       owner = OwnerKey.of(given);
     } catch (IllegalArgumentException e) {
-      throw ToolArguments.invalid(e.getMessage());
+      throw ToolArguments.invalid("ownerKey", "ownerKey " + e.getMessage());
     }
     if (call.owner() != null && !call.owner().equals(owner)) {
       throw new ToolException(

@@ -1,8 +1,8 @@
 package dev.memstack.builtin.tools;
 
 import dev.memstack.spi.ToolException;
+import dev.memstack.support.ToolArgumentErrors;
 import java.util.Set;
-import java.util.TreeSet;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -10,7 +10,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A tool call's JSON arguments with typed, checked access. Every problem is a {@link ToolException}
- * of kind {@code INVALID_ARGUMENT} whose message starts with the argument's name.
+ * of kind {@code INVALID_ARGUMENT} that names the argument ({@link ToolException#field()}, and the
+ * start of the message), from {@link ToolArgumentErrors}.
  */
 final class ToolArguments {
 
@@ -30,19 +31,15 @@ final class ToolArguments {
     try {
       parsed = json.isBlank() ? mapper.createObjectNode() : mapper.readTree(json);
     } catch (JacksonException e) {
-      throw invalid("arguments are not valid JSON: " + e.getOriginalMessage());
+      throw ToolArgumentErrors.unreadable("are not valid JSON: " + e.getOriginalMessage());
     }
     if (parsed == null || parsed.isNull() || parsed.isMissingNode()) {
       parsed = mapper.createObjectNode();
     }
     if (!(parsed instanceof ObjectNode object)) {
-      throw invalid("arguments must be a JSON object");
+      throw ToolArgumentErrors.unreadable("must be a JSON object");
     }
-    for (String name : object.propertyNames()) {
-      if (!known.contains(name)) {
-        throw invalid(name + " is not an argument of this tool; known: " + new TreeSet<>(known));
-      }
-    }
+    ToolArgumentErrors.requireKnown(object.propertyNames(), known);
     return new ToolArguments(object);
   }
 
@@ -53,7 +50,7 @@ final class ToolArguments {
       return null;
     }
     if (!value.isString()) {
-      throw invalid(name + " must be a string");
+      throw ToolArgumentErrors.mustBe(name, "a string");
     }
     return value.stringValue();
   }
@@ -62,7 +59,7 @@ final class ToolArguments {
   String requiredString(String name) {
     String value = optionalString(name);
     if (value == null) {
-      throw invalid(name + " is required");
+      throw ToolArgumentErrors.required(name);
     }
     return value;
   }
@@ -74,7 +71,7 @@ final class ToolArguments {
       return null;
     }
     if (!value.isBoolean()) {
-      throw invalid(name + " must be true or false");
+      throw ToolArgumentErrors.mustBe(name, "true or false");
     }
     return value.booleanValue();
   }
@@ -86,11 +83,11 @@ final class ToolArguments {
       return null;
     }
     if (!value.isIntegralNumber() || !value.canConvertToInt()) {
-      throw invalid(name + " must be an integer");
+      throw ToolArgumentErrors.mustBe(name, "an integer");
     }
     int number = value.intValue();
     if (number < min || number > max) {
-      throw invalid(name + " must be between " + min + " and " + max + ", got " + number);
+      throw ToolArgumentErrors.outOfRange(name, min, max, number);
     }
     return number;
   }
@@ -100,7 +97,8 @@ final class ToolArguments {
     return node.get(name);
   }
 
-  static ToolException invalid(String message) {
-    return new ToolException(ToolException.Kind.INVALID_ARGUMENT, message);
+  /** An invalid argument {@code field}; {@code message} says what is wrong and names it. */
+  static ToolException invalid(String field, String message) {
+    return ToolException.invalidArgument(field, message);
   }
 }

@@ -42,12 +42,14 @@ final class ToolSpecs {
                     + """
                     "filenamePrefix": {"type": "string", "description": "Only names starting with this, e.g. memory/"}
                     """,
-                "")),
+                ""),
+            ToolSpec.Effect.READ),
         new ToolSpec(
             WorkspaceMemoryTools.READ,
             "Read one workspace memory file. Answers {agentId, ownerKey, filename, scope, enabled,"
                 + " sortOrder, fileSize, updateTime, content}; NOT_FOUND if it does not exist.",
-            schema(COMMON + SCOPE + FILENAME.stripTrailing().replaceAll(",$", ""), "\"filename\"")),
+            schema(COMMON + SCOPE + FILENAME.stripTrailing().replaceAll(",$", ""), "\"filename\""),
+            ToolSpec.Effect.READ),
         new ToolSpec(
             WorkspaceMemoryTools.WRITE,
             "Create or fully overwrite a workspace memory file (read it first if it exists)."
@@ -63,7 +65,8 @@ final class ToolSpecs {
                     + """
                     "content": {"type": "string", "description": "The whole new content (Markdown)."}
                     """,
-                "\"filename\", \"content\"")),
+                "\"filename\", \"content\""),
+            ToolSpec.Effect.DESTRUCTIVE),
         new ToolSpec(
             WorkspaceMemoryTools.EDIT,
             "Replace an exact passage of a workspace memory file. oldText must occur exactly once"
@@ -79,7 +82,8 @@ final class ToolSpecs {
                     "newText": {"type": "string", "description": "Text to put in its place (may be empty)."},
                     "replaceAll": {"type": "boolean", "default": false, "description": "Replace every occurrence."}
                     """,
-                "\"filename\", \"oldText\", \"newText\"")),
+                "\"filename\", \"oldText\", \"newText\""),
+            ToolSpec.Effect.DESTRUCTIVE),
         new ToolSpec(
             WorkspaceMemoryTools.SEARCH,
             "Keyword search in every workspace memory file you can see (Latin words whole,"
@@ -96,7 +100,8 @@ final class ToolSpecs {
                     "query": {"type": "string", "minLength": 1, "maxLength": 2000},
                     "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10}
                     """,
-                "\"query\"")),
+                "\"query\""),
+            ToolSpec.Effect.READ),
         new ToolSpec(
             WorkspaceMemoryTools.UPDATE_META,
             "Enable or disable a workspace memory file (enabled team/global files go into the"
@@ -111,7 +116,8 @@ final class ToolSpecs {
                     "enabled": {"type": "boolean"},
                     "sortOrder": {"type": "integer", "minimum": -1000000, "maximum": 1000000}
                     """,
-                "\"filename\"")),
+                "\"filename\""),
+            ToolSpec.Effect.WRITE),
         new ToolSpec(
             WorkspaceMemoryTools.EXPORT,
             "Export a memory snapshot: a ZIP of AGENTS.md, MEMORY.md, PROFILE.md, SOUL.md,"
@@ -123,7 +129,8 @@ final class ToolSpecs {
                     + """
                     "scope": {"type": "string", "enum": ["personal", "team", "global"], "default": "team"}
                     """,
-                "")),
+                ""),
+            ToolSpec.Effect.READ),
         new ToolSpec(
             WorkspaceMemoryTools.IMPORT,
             "Import a memory snapshot ZIP into one scope (default team). With preview (the"
@@ -140,7 +147,8 @@ final class ToolSpecs {
                     "zipBase64": {"type": "string", "description": "The ZIP archive, base64."},
                     "preview": {"type": "boolean", "default": true}
                     """,
-                "\"zipBase64\"")));
+                "\"zipBase64\""),
+            ToolSpec.Effect.DESTRUCTIVE));
   }
 
   private static String schema(String properties, String required) {

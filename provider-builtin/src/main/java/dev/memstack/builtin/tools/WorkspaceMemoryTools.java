@@ -137,6 +137,7 @@ public final class WorkspaceMemoryTools {
     String prefix = args.optionalString("filenamePrefix");
     if (prefix != null && (prefix.length() > WorkspacePath.MAX_LENGTH || hasControl(prefix))) {
       throw ToolArguments.invalid(
+          "filenamePrefix",
           "filenamePrefix must be at most " + WorkspacePath.MAX_LENGTH + " printable characters");
     }
     String scope = args.optionalString("scope");
@@ -173,7 +174,8 @@ public final class WorkspaceMemoryTools {
     OwnerKey owner = owner(call, args);
     WorkspacePath path = filename(args);
     String content = args.requiredString("content");
-    Bucket bucket = memory.resolve(call.agent(), owner, args.optionalString("scope"), path);
+    Bucket bucket =
+        writable(call, memory.resolve(call.agent(), owner, args.optionalString("scope"), path));
     WorkspaceMemory.Written written = memory.write(call.agent(), bucket, path, content);
     ObjectNode answer = fileAnswer(call.agent(), owner, bucket, path);
     answer.put("created", written.created());
@@ -203,7 +205,8 @@ public final class WorkspaceMemoryTools {
     String newText = args.requiredString("newText");
     Boolean replaceAll = args.optionalBoolean("replaceAll");
     boolean all = replaceAll != null && replaceAll;
-    Bucket bucket = memory.resolve(call.agent(), owner, args.optionalString("scope"), path);
+    Bucket bucket =
+        writable(call, memory.resolve(call.agent(), owner, args.optionalString("scope"), path));
     WorkspaceMemory.Edited edited = memory.edit(call.agent(), bucket, path, oldText, newText, all);
     ObjectNode answer = fileAnswer(call.agent(), owner, bucket, path);
     answer.put("replacements", edited.replacements());
@@ -224,7 +227,7 @@ public final class WorkspaceMemoryTools {
     OwnerKey owner = owner(call, args);
     String query = args.requiredString("query");
     if (query.isBlank() || query.length() > 2000) {
-      throw ToolArguments.invalid("query must be 1-2000 characters and not blank");
+      throw ToolArguments.invalid("query", "query must be 1-2000 characters and not blank");
     }
     Integer limit = args.optionalInt("limit", 1, 50);
     String scope = args.optionalString("scope");
@@ -256,9 +259,10 @@ public final class WorkspaceMemoryTools {
     Boolean enabled = args.optionalBoolean("enabled");
     Integer sortOrder = args.optionalInt("sortOrder", -1_000_000, 1_000_000);
     if (enabled == null && sortOrder == null) {
-      throw ToolArguments.invalid("enabled or sortOrder is required");
+      throw ToolArguments.invalid("enabled", "enabled or sortOrder is required");
     }
-    Bucket bucket = memory.resolve(call.agent(), owner, args.optionalString("scope"), path);
+    Bucket bucket =
+        writable(call, memory.resolve(call.agent(), owner, args.optionalString("scope"), path));
     FileEntry entry = memory.updateMeta(call.agent(), bucket, path, enabled, sortOrder);
     ObjectNode answer = fileAnswer(call.agent(), owner, bucket, path);
     putEntry(answer, entry);
@@ -301,24 +305,26 @@ public final class WorkspaceMemoryTools {
     String encoded = args.requiredString("zipBase64");
     if (encoded.length() > MAX_BASE64_CHARS) {
       throw ToolArguments.invalid(
+          "zipBase64",
           "zipBase64 is longer than an archive of " + MemorySnapshots.MAX_ARCHIVE_BYTES + " bytes");
     }
     byte[] zip;
     try {
       zip = Base64.getMimeDecoder().decode(encoded);
     } catch (IllegalArgumentException e) {
-      throw ToolArguments.invalid("zipBase64 is not valid base64: " + e.getMessage());
+      throw ToolArguments.invalid("zipBase64", "zipBase64 is not valid base64: " + e.getMessage());
     }
     Boolean previewArg = args.optionalBoolean("preview");
     boolean preview = previewArg == null || previewArg;
     String scope = args.optionalString("scope");
-    Bucket bucket = memory.resolve(call.agent(), owner, scope == null ? "team" : scope, null);
+    Bucket bucket =
+        writable(call, memory.resolve(call.agent(), owner, scope == null ? "team" : scope, null));
     MemorySnapshots.ImportReport report;
     try {
       report = snapshots.importArchive(bucket, zip, preview);
     } catch (ToolException e) {
       if (e.getMessage().startsWith("zip:")) {
-        throw ToolArguments.invalid("zipBase64" + e.getMessage().substring(3));
+        throw ToolArguments.invalid("zipBase64", "zipBase64" + e.getMessage().substring(3));
       }
       throw e;
     }
@@ -359,13 +365,24 @@ public final class WorkspaceMemoryTools {
 
   // ---------------------------------------------------------------- helpers
 
+  /**
+   * The bucket a write addresses, once the caller may change it ({@link ToolCall#requireWritable}):
+   * a caller limited to personal memory gets FORBIDDEN for a team or global file (AGENTS.md,
+   * SOUL.md, the team's MEMORY.md, ...) before anything is written. A personal bucket is always the
+   * call's own owner's ({@link #owner}).
+   */
+  private static Bucket writable(ToolCall call, Bucket bucket) {
+    call.requireWritable(bucket.scope());
+    return bucket;
+  }
+
   private void checkAgent(ToolCall call, ToolArguments args) {
     JsonNode agentId = args.raw("agentId");
     if (agentId == null || agentId.isNull()) {
       return;
     }
     if (!(agentId.isString() || agentId.isIntegralNumber())) {
-      throw ToolArguments.invalid("agentId must be a string");
+      throw ToolArguments.invalid("agentId", "agentId must be a string");
     }
     String given = agentId.asString();
     if (!given.equals(call.agent().value())) {
@@ -384,7 +401,7 @@ public final class WorkspaceMemoryTools {
     try {
       owner = OwnerKey.of(given);
     } catch (IllegalArgumentException e) {
-      throw ToolArguments.invalid(e.getMessage());
+      throw ToolArguments.invalid("ownerKey", "ownerKey " + e.getMessage());
     }
     if (call.owner() != null && !call.owner().equals(owner)) {
       throw new ToolException(

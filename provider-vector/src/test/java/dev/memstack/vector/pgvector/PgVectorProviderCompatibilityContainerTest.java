@@ -7,7 +7,9 @@ import dev.memstack.spi.ProviderContext;
 import dev.memstack.spi.Scope;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.tck.MemoryProviderCompatibilityKit;
+import dev.memstack.tck.SharedRecords;
 import dev.memstack.vector.VectorMemoryProviderFactory;
+import dev.memstack.vector.VectorSharedRecords;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -64,5 +66,10 @@ class PgVectorProviderCompatibilityContainerTest extends MemoryProviderCompatibi
             + text.replace("\\", "\\\\").replace("\"", "\\\"")
             + "\"}";
     provider.callTool(new ToolCall(agent, null, "remember", arguments));
+  }
+
+  @Override
+  protected SharedRecords sharedRecords() {
+    return VectorSharedRecords.create();
   }
 }
