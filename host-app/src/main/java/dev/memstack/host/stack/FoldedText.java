@@ -36,7 +36,11 @@ final class FoldedText {
 
   private final String original;
   private final String folded;
+
+  /** Per folded character, where its original code point starts; {@code null}: the same. */
   private final int[] starts;
+
+  /** Per folded character, where its original code point ends; {@code null}: one further. */
   private final int[] ends;
 
   private FoldedText(String original, String folded, int[] starts, int[] ends) {
@@ -48,6 +52,10 @@ final class FoldedText {
 
   /** The folded copy of {@code original}. */
   static FoldedText of(String original) {
+    if (isAscii(original)) {
+      // nothing to fold: the copy is the original, position for position
+      return new FoldedText(original, original, null, null);
+    }
     Builder out = new Builder(original.length());
     for (int i = 0; i < original.length(); ) {
       int codePoint = original.codePointAt(i);
@@ -105,11 +113,17 @@ final class FoldedText {
 
   /** Where in the original the folded range {@code [start, end)} begins. */
   int originalStart(int start) {
+    if (starts == null) {
+      return start;
+    }
     return start < folded.length() ? starts[start] : original.length();
   }
 
   /** Where in the original the folded range {@code [start, end)} ends (exclusive). */
   int originalEnd(int start, int end) {
+    if (ends == null) {
+      return end;
+    }
     return end > start ? ends[end - 1] : originalStart(start);
   }
 
@@ -120,7 +134,8 @@ final class FoldedText {
 
   /**
    * The original text with every original range whose folded copy {@code pattern} matches replaced
-   * by {@code replacement}; the rest of the original unchanged.
+   * by {@code replacement}; the rest of the original unchanged. When nothing matches, the original
+   * string itself (the same instance) is returned.
    */
   String replaceAll(Pattern pattern, String replacement) {
     Matcher matcher = pattern.matcher(folded);

@@ -71,8 +71,10 @@ public final class MemoryContextFence {
   public static String stripTags(String text) {
     String current = text;
     for (int round = 0; round < 10; round++) {
-      String next = FoldedText.of(current).replaceAll(TAG, " ");
-      next = FoldedText.of(next).replaceAll(TAG_TAIL, " ");
+      FoldedText folded = FoldedText.of(current);
+      String next = folded.replaceAll(TAG, " ");
+      // replaceAll hands back the very same string when nothing matched: its fold still holds
+      next = (next == current ? folded : FoldedText.of(next)).replaceAll(TAG_TAIL, " ");
       if (next.equals(current)) {
         break;
       }
@@ -90,8 +92,10 @@ public final class MemoryContextFence {
   public static String stripBlocks(String message) {
     String current = message;
     for (int round = 0; round < 10; round++) {
-      String next = FoldedText.of(current).replaceAll(BLOCK, "\n");
-      FoldedText folded = FoldedText.of(next);
+      FoldedText folded = FoldedText.of(current);
+      String next = folded.replaceAll(BLOCK, "\n");
+      // the very same string when nothing matched: its fold still holds
+      folded = next == current ? folded : FoldedText.of(next);
       Matcher opening = OPENING.matcher(folded.folded());
       if (opening.find()) {
         next = next.substring(0, folded.originalStart(opening.start()));
