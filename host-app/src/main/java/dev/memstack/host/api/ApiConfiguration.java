@@ -46,8 +46,8 @@ public class ApiConfiguration {
 
   /** Named {@code providers}: the component's name in {@code /actuator/health}. */
   @Bean
-  ProviderHealthContributor providers(
+  ProviderHealthIndicator providers(
       StackMembers members, ProviderHealthChecker checker, ObjectProvider<MemoryStack> stack) {
-    return new ProviderHealthContributor(members, checker, stack);
+    return new ProviderHealthIndicator(members, checker, stack);
   }
 }

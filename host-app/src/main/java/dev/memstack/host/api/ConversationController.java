@@ -3,10 +3,11 @@ package dev.memstack.host.api;
 import dev.memstack.host.conversation.ConversationLog;
 import dev.memstack.host.conversation.LoggedTurn;
 import dev.memstack.host.security.AccessPolicy;
-import dev.memstack.host.security.Caller;
+import dev.memstack.host.security.OwnerBinding;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import dev.memstack.spi.AgentId;
+import dev.memstack.spi.OwnerKey;
 import io.swagger.v3.oas.annotations.Operation;
 import java.time.Instant;
 import java.util.List;
@@ -14,14 +15,17 @@ import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /api/v1/agents/{agentId}/conversations/{conversationId}}: the turns the host accepted
- * for the conversation, oldest first (the newest {@value
- * dev.memstack.host.conversation.ConversationConfiguration#MAX_TURNS} are kept). Needs {@code
- * viewer}; a token bound to owners sees only their turns. 404 for a conversation the host has not
- * seen (or none of whose turns the token may see).
+ * {@code GET /api/v1/agents/{agentId}/conversations/{conversationId}?ownerKey=}: the turns the host
+ * accepted from one owner in the conversation, oldest first (the newest {@value
+ * dev.memstack.host.conversation.ConversationConfiguration#MAX_TURNS} of each owner are kept).
+ * Needs {@code viewer}. The owner is the {@code ownerKey} query parameter, which the token must
+ * cover (403 otherwise); a token bound to one owner key may leave it out and gets its own owner's
+ * turns, any other token (an admin, or one bound to an owner-key prefix) must name it (400 naming
+ * {@code ownerKey}). 404 when the owner has no turn in the conversation.
  */
 @RestController
 @RequestMapping(
@@ -39,7 +43,7 @@ public class ConversationController {
 
   /** The answer. */
   public record ConversationView(
-      String agentId, String conversationId, int count, List<TurnView> turns) {}
+      String agentId, String ownerKey, String conversationId, int count, List<TurnView> turns) {}
 
   /** One turn. */
   public record TurnView(
@@ -66,18 +70,41 @@ public class ConversationController {
   @GetMapping(path = "/{conversationId}")
   public ConversationView conversation(
       @PathVariable("agentId") String agentId,
-      @PathVariable("conversationId") String conversationId) {
+      @PathVariable("conversationId") String conversationId,
+      @RequestParam(name = "ownerKey", required = false) String ownerKey) {
     AgentId agent = MemoryController.agent(agentId);
-    Caller caller = access.caller();
+    OwnerKey owner = owner(ownerKey);
     List<TurnView> turns =
-        conversations.turns(agent, conversationId).orElse(List.of()).stream()
-            .filter(turn -> caller.mayActFor(turn.owner()))
+        conversations.turns(agent, owner, conversationId).orElse(List.of()).stream()
             .map(TurnView::of)
             .toList();
     if (turns.isEmpty()) {
       throw new NotFoundException(
-          "no conversation '" + conversationId + "' of agent " + agent + " is recorded");
+          "no turn of "
+              + owner.value()
+              + " in conversation '"
+              + conversationId
+              + "' of agent "
+              + agent
+              + " is recorded");
     }
-    return new ConversationView(agent.value(), conversationId, turns.size(), turns);
+    return new ConversationView(agent.value(), owner.value(), conversationId, turns.size(), turns);
+  }
+
+  /** The owner asked for, checked against the token; a token of one owner key may omit it. */
+  private OwnerKey owner(String ownerKey) {
+    if (ownerKey != null) {
+      OwnerKey owner = JsonBody.parse("ownerKey", () -> OwnerKey.of(ownerKey));
+      access.requireOwner(owner);
+      return owner;
+    }
+    OwnerBinding binding = access.caller().owner();
+    if (binding == null || binding.isPrefix()) {
+      throw new BadRequestException(
+          "ownerKey",
+          "ownerKey is required: a conversation is kept per owner, and this token is not bound to"
+              + " one owner key");
+    }
+    return OwnerKey.of(binding.pattern());
   }
 }

@@ -8,13 +8,13 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The conversation log bean: {@link FileConversationLog} under {@code memstack.data-dir}, keeping
- * the last {@value #MAX_TURNS} turns per conversation, each message cut at {@value
+ * the last {@value #MAX_TURNS} turns per agent, owner and conversation, each message cut at {@value
  * #MAX_MESSAGE_CHARS} characters.
  */
 @Configuration(proxyBeanMethods = false)
 public class ConversationConfiguration {
 
-  /** Turns kept per conversation. */
+  /** Turns kept per agent, owner and conversation. */
   public static final int MAX_TURNS = 200;
 
   /** Characters kept per message. */

@@ -7,19 +7,26 @@ import java.util.Optional;
 
 /**
  * The turns of each conversation, newest last, as the host accepted them from {@code POST
- * .../memory/turns}. Bounded per conversation: the oldest turns are dropped first. Thread-safe. The
- * on-disk store is the default; a database-backed one can be added beside it.
+ * .../memory/turns}, kept apart per agent, owner and conversation: the same conversation id and
+ * turn id of two owners are two conversations and two turns, so an owner can neither see, shadow
+ * nor evict another owner's turns. Bounded per agent, owner and conversation: the oldest turns are
+ * dropped first. Thread-safe. The on-disk store is the default; a database-backed one can be added
+ * beside it.
  */
 public interface ConversationLog {
 
-  /** Appends a turn; a turn id already in the conversation is not added again. */
+  /**
+   * Appends a turn; a turn id the owner already has in the conversation is not added again (the
+   * same id of another owner is another turn).
+   */
   void append(LoggedTurn turn);
 
-  /** The conversation's kept turns, oldest first, or empty when it is unknown. */
-  Optional<List<LoggedTurn>> turns(AgentId agent, String conversationId);
+  /** The owner's kept turns of the conversation, oldest first, or empty when there are none. */
+  Optional<List<LoggedTurn>> turns(AgentId agent, OwnerKey owner, String conversationId);
 
   /**
-   * Removes every turn of {@code owner} from every conversation (part of owner erasure).
+   * Removes every turn of {@code owner} from every conversation (part of owner erasure), leaving no
+   * stored copy of them behind.
    *
    * @return how many turns were removed
    */

@@ -13,41 +13,64 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The on-disk {@link ConversationLog}: one JSON file per conversation under {@code
- * <memstack.data-dir>/conversations/<agent>/<sha-256 of the conversation id>.json}, rewritten
- * atomically (temporary file, then rename) on every turn. At most {@code maxTurns} turns per
- * conversation are kept (the oldest are dropped) and each message is cut at {@code
- * maxMessageChars}. Owner erasure removes the owner's turns from every file. Caveat: a provider
- * instance named {@code conversations} would share the folder name with this log.
+ * The on-disk {@link ConversationLog}: one JSON file per agent, owner and conversation under {@code
+ * <memstack.data-dir>/conversations/<agent>/<sha-256 of the owner key>/<sha-256 of the conversation
+ * id>.json}, rewritten atomically (temporary file, then rename) on every turn. At most {@code
+ * maxTurns} turns per owner and conversation are kept (the oldest are dropped) and each message is
+ * cut at {@code maxMessageChars}. Owner erasure deletes the owner's folder under every agent, so no
+ * file of the owner is left.
+ *
+ * <p>The files of the first releases ({@code conversations/<agent>/<sha-256 of the conversation
+ * id>.json}, the turns of every owner in one file) are moved into this layout when the log is
+ * created: each turn goes to its owner's file, and the old file is deleted once every owner's file
+ * is written (a crash in between repeats the move at the next start; turn ids already moved are not
+ * added twice). Caveat: a provider instance named {@code conversations} would share the folder name
+ * with this log.
  */
 public final class FileConversationLog implements ConversationLog {
+
+  private static final Logger log = LoggerFactory.getLogger(FileConversationLog.class);
 
   private final Path root;
   private final int maxTurns;
   private final int maxMessageChars;
   private final JsonMapper json = JsonMapper.builder().build();
+
+  /** One lock per agent and owner folder: appends, reads and the erasure of one owner. */
   private final ConcurrentHashMap<Path, Object> locks = new ConcurrentHashMap<>();
 
+  /**
+   * @throws UncheckedIOException when files of the first releases cannot be moved into the
+   *     per-owner layout
+   */
   public FileConversationLog(Path dataDir, int maxTurns, int maxMessageChars) {
     this.root = dataDir.toAbsolutePath().normalize().resolve("conversations");
     this.maxTurns = maxTurns;
     this.maxMessageChars = maxMessageChars;
+    migrateSharedFiles();
   }
 
   @Override
   public void append(LoggedTurn turn) {
-    Path file = file(turn.agent(), turn.conversationId());
-    synchronized (locks.computeIfAbsent(file, f -> new Object())) {
+    Path folder = ownerFolder(turn.agent(), turn.owner());
+    synchronized (lock(folder)) {
+      Path file = folder.resolve(sha256(turn.conversationId()) + ".json");
       List<LoggedTurn> turns = new ArrayList<>(read(file).orElse(List.of()));
       if (turns.stream().anyMatch(t -> t.turnId().equals(turn.turnId()))) {
         return;
@@ -62,61 +85,133 @@ public final class FileConversationLog implements ConversationLog {
               cut(turn.assistantReply()),
               turn.triggerSource(),
               turn.time()));
-      while (turns.size() > maxTurns) {
-        turns.remove(0);
-      }
-      write(file, turn, turns);
+      write(file, bounded(turns));
     }
   }
 
   @Override
-  public Optional<List<LoggedTurn>> turns(AgentId agent, String conversationId) {
-    Path file = file(agent, conversationId);
-    synchronized (locks.computeIfAbsent(file, f -> new Object())) {
-      return read(file);
+  public Optional<List<LoggedTurn>> turns(AgentId agent, OwnerKey owner, String conversationId) {
+    Path folder = ownerFolder(agent, owner);
+    synchronized (lock(folder)) {
+      return read(folder.resolve(sha256(conversationId) + ".json"));
     }
   }
 
   @Override
   public long forget(OwnerKey owner) {
-    if (!Files.isDirectory(root)) {
-      return 0;
-    }
-    List<Path> files;
-    try (var walk = Files.walk(root)) {
-      files = walk.filter(f -> f.getFileName().toString().endsWith(".json")).toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list the conversation log " + root, e);
-    }
     long removed = 0;
-    for (Path file : files) {
-      synchronized (locks.computeIfAbsent(file, f -> new Object())) {
-        List<LoggedTurn> turns = read(file).orElse(List.of());
-        List<LoggedTurn> kept = turns.stream().filter(t -> !t.owner().equals(owner)).toList();
-        if (kept.size() == turns.size()) {
+    for (Path agentFolder : agentFolders()) {
+      Path folder = agentFolder.resolve(sha256(owner.value()));
+      synchronized (lock(folder)) {
+        if (!Files.isDirectory(folder)) {
           continue;
         }
-        removed += turns.size() - kept.size();
-        try {
-          if (kept.isEmpty()) {
-            Files.deleteIfExists(file);
-          } else {
-            write(file, kept.get(kept.size() - 1), kept);
+        for (Path file : files(folder)) {
+          if (file.getFileName().toString().endsWith(".json")) {
+            removed += read(file).map(List::size).orElse(0);
           }
-        } catch (IOException e) {
-          throw new UncheckedIOException("cannot erase from the conversation log " + file, e);
         }
+        deleteTree(folder);
       }
     }
     return removed;
+  }
+
+  private Object lock(Path folder) {
+    return locks.computeIfAbsent(folder, f -> new Object());
+  }
+
+  private Path ownerFolder(AgentId agent, OwnerKey owner) {
+    return root.resolve(agent.value()).resolve(sha256(owner.value()));
+  }
+
+  private List<LoggedTurn> bounded(List<LoggedTurn> turns) {
+    return turns.size() <= maxTurns ? turns : turns.subList(turns.size() - maxTurns, turns.size());
   }
 
   private String cut(String text) {
     return text.length() <= maxMessageChars ? text : text.substring(0, maxMessageChars) + " …";
   }
 
-  private Path file(AgentId agent, String conversationId) {
-    return root.resolve(agent.value()).resolve(sha256(conversationId) + ".json");
+  /**
+   * Moves every file of the first releases (all owners of a conversation in one file, directly in
+   * the agent's folder) into the per-owner layout, then deletes it.
+   */
+  private void migrateSharedFiles() {
+    int moved = 0;
+    for (Path agentFolder : agentFolders()) {
+      for (Path file : files(agentFolder)) {
+        String name = file.getFileName().toString();
+        if (!Files.isRegularFile(file)) {
+          continue;
+        }
+        if (name.endsWith(".json")) {
+          moveShared(file);
+          moved++;
+        }
+        if (name.endsWith(".json.tmp")) {
+          delete(file);
+        }
+      }
+    }
+    if (moved > 0) {
+      log.info("Moved {} conversation file(s) into the per-owner layout under {}", moved, root);
+    }
+  }
+
+  private void moveShared(Path shared) {
+    Map<OwnerKey, List<LoggedTurn>> byOwner = new LinkedHashMap<>();
+    for (LoggedTurn turn : read(shared).orElse(List.of())) {
+      byOwner.computeIfAbsent(turn.owner(), o -> new ArrayList<>()).add(turn);
+    }
+    for (Map.Entry<OwnerKey, List<LoggedTurn>> entry : byOwner.entrySet()) {
+      LoggedTurn first = entry.getValue().get(0);
+      Path folder = ownerFolder(first.agent(), entry.getKey());
+      synchronized (lock(folder)) {
+        Path file = folder.resolve(shared.getFileName());
+        List<LoggedTurn> merged = new ArrayList<>(entry.getValue());
+        for (LoggedTurn later : read(file).orElse(List.of())) {
+          if (merged.stream().noneMatch(t -> t.turnId().equals(later.turnId()))) {
+            merged.add(later);
+          }
+        }
+        write(file, bounded(merged));
+      }
+    }
+    delete(shared);
+  }
+
+  private List<Path> agentFolders() {
+    if (!Files.isDirectory(root)) {
+      return List.of();
+    }
+    return files(root).stream().filter(Files::isDirectory).toList();
+  }
+
+  private static List<Path> files(Path folder) {
+    try (Stream<Path> list = Files.list(folder)) {
+      return list.toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list the conversation log folder " + folder, e);
+    }
+  }
+
+  private static void delete(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete from the conversation log: " + file, e);
+    }
+  }
+
+  private static void deleteTree(Path folder) {
+    List<Path> paths;
+    try (Stream<Path> walk = Files.walk(folder)) {
+      paths = walk.sorted(Comparator.reverseOrder()).toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot erase from the conversation log: " + folder, e);
+    }
+    paths.forEach(FileConversationLog::delete);
   }
 
   private Optional<List<LoggedTurn>> read(Path file) {
@@ -127,13 +222,15 @@ public final class FileConversationLog implements ConversationLog {
       JsonNode node = json.readTree(Files.readString(file, StandardCharsets.UTF_8));
       AgentId agent = AgentId.of(node.path("agentId").asString());
       String conversationId = node.path("conversationId").asString();
+      // a per-owner file names its owner once; a file of the first releases names it per turn
+      String fileOwner = node.hasNonNull("ownerKey") ? node.get("ownerKey").asString() : null;
       List<LoggedTurn> turns = new ArrayList<>();
       for (JsonNode t : node.path("turns")) {
         turns.add(
             new LoggedTurn(
                 t.path("turnId").asString(),
                 agent,
-                OwnerKey.of(t.path("ownerKey").asString()),
+                OwnerKey.of(fileOwner != null ? fileOwner : t.path("ownerKey").asString()),
                 conversationId,
                 t.path("userMessage").asString(),
                 t.path("assistantReply").asString(),
@@ -141,20 +238,22 @@ public final class FileConversationLog implements ConversationLog {
                 Instant.parse(t.path("time").asString())));
       }
       return Optional.of(turns);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the conversation log " + file, e);
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalStateException("cannot read the conversation log file " + file, e);
     }
   }
 
-  private void write(Path file, LoggedTurn last, List<LoggedTurn> turns) {
+  /** Writes the turns of one agent, owner and conversation (never empty). */
+  private void write(Path file, List<LoggedTurn> turns) {
+    LoggedTurn last = turns.get(turns.size() - 1);
     ObjectNode node = json.createObjectNode();
     node.put("agentId", last.agent().value());
+    node.put("ownerKey", last.owner().value());
     node.put("conversationId", last.conversationId());
     ArrayNode array = node.putArray("turns");
     for (LoggedTurn t : turns) {
       ObjectNode item = array.addObject();
       item.put("turnId", t.turnId());
-      item.put("ownerKey", t.owner().value());
       item.put("userMessage", t.userMessage());
       item.put("assistantReply", t.assistantReply());
       item.put("triggerSource", t.triggerSource());

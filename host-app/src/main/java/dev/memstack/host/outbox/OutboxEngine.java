@@ -8,6 +8,7 @@ import dev.memstack.spi.Turn;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,6 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -95,6 +97,20 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
   private final Object maintenanceMonitor = new Object();
   private volatile boolean closed;
   private volatile boolean stopped;
+
+  /** The last journal write that failed, while no later one has succeeded; else {@code null}. */
+  private volatile WriteFailure writeFailure;
+
+  /** A failed journal write: what went wrong and when. */
+  private record WriteFailure(String error, Instant at) {}
+
+  /**
+   * How long a failed journal write makes {@link #refusal()} report it, unless a write succeeds.
+   */
+  static final Duration WRITE_FAILURE_HOLD = Duration.ofSeconds(30);
+
+  /** Room the journal must have left to take a turn, for {@link #refusal()}. */
+  static final long MIN_ROOM_BYTES = 1024;
 
   /**
    * Every record before this position has been handed to its lanes (written under the append lock),
@@ -246,7 +262,11 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
         handedOut = entry.position() + 1;
       }
       awaitDurable(entry.position());
+      if (writeFailure != null) {
+        writeFailure = null;
+      }
     } catch (IOException e) {
+      writeFailure = new WriteFailure(e.toString(), clock.instant());
       log.error(
           "Could not write turn {} to the outbox journal at {}",
           turn.turnId(),
@@ -322,6 +342,35 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
         settings.maxJournalSize().toBytes(),
         journal.nextPosition(),
         journal.persistent() && settings.fsync());
+  }
+
+  /**
+   * Why the outbox cannot take any turn right now, whatever its recipients, or empty while it can:
+   * it is closed, its last journal write failed (reported for {@link #WRITE_FAILURE_HOLD} unless a
+   * later write succeeds, so that a host taken out of routing is tried again), or the journal has
+   * less than {@link #MIN_ROOM_BYTES} left below {@code max-journal-size}. A provider with {@code
+   * max-pending} turns waiting is no reason here: that is the provider's trouble, not the host's.
+   */
+  public Optional<String> refusal() {
+    if (closed) {
+      return Optional.of("the turn outbox is closed");
+    }
+    WriteFailure failure = writeFailure;
+    if (failure != null && failure.at().plus(WRITE_FAILURE_HOLD).isAfter(clock.instant())) {
+      return Optional.of(
+          "the last write to the turn journal failed at " + failure.at() + ": " + failure.error());
+    }
+    long maxBytes = settings.maxJournalSize().toBytes();
+    long bytes = journal.bytes();
+    if (bytes + MIN_ROOM_BYTES > maxBytes) {
+      return Optional.of(
+          "the turn journal is full ("
+              + bytes
+              + " of "
+              + maxBytes
+              + " bytes, memstack.outbox.max-journal-size)");
+    }
+    return Optional.empty();
   }
 
   // ---- OwnerEraser ----

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
@@ -12,9 +13,11 @@ import org.springframework.boot.health.contributor.Status;
 /**
  * The {@code outbox} component of {@code /actuator/health}: {@code UP} while every provider keeps
  * up, {@code DEGRADED} when a turn or erasure has waited longer than {@code
- * memstack.outbox.degraded-lag} for a running provider (or a turn for any provider). Erasures
- * waiting for a provider that is not running do not count: they run when it returns. Details list
- * each provider's pending count and oldest age, and the journal's size.
+ * memstack.outbox.degraded-lag} for a running provider (or a turn for any provider), and {@code
+ * DOWN} (the whole host then answers 503) while the outbox cannot take any turn at all ({@link
+ * OutboxEngine#refusal()}: closed, the journal cannot be written, or it is full). Erasures waiting
+ * for a provider that is not running do not count: they run when it returns. Details list each
+ * provider's pending count and oldest age, the journal's size, and why turns are refused.
  */
 public final class OutboxHealthIndicator implements HealthIndicator {
 
@@ -49,7 +52,12 @@ public final class OutboxHealthIndicator implements HealthIndicator {
         providers.put(entry.getKey(), details(entry.getValue(), late));
       }
     }
-    Health.Builder health = lagging ? Health.status(DEGRADED) : Health.up();
+    Optional<String> refusal =
+        outbox instanceof OutboxEngine engine ? engine.refusal() : Optional.empty();
+    Health.Builder health =
+        refusal.isPresent()
+            ? Health.down().withDetail("refusing", refusal.get())
+            : lagging ? Health.status(DEGRADED) : Health.up();
     health.withDetail("degradedLag", degradedLag.toString()).withDetail("providers", providers);
     if (outbox instanceof OutboxEngine engine) {
       OutboxEngine.JournalStats stats = engine.journalStats();

@@ -15,7 +15,12 @@ import java.util.regex.Pattern;
  * matched in any case, with attributes or whitespace ({@code < / Memory-Context x="1" >}), as HTML
  * entities ({@code &lt;memory-context&gt;}, {@code &#60;}, {@code &#x3c;}), JSON escapes ({@code
  * \u003c}) and cut short ({@code <memory-context} at the end of a text, {@code memory-context>}
- * without its {@code <}).
+ * without its {@code <}). Detection runs on a folded copy ({@link FoldedText}: NFKC, format
+ * characters and combining marks dropped, UTS #39 confusable skeletons), so look-alikes count too:
+ * a zero-width space (U+200B) or a soft hyphen inside the name, fullwidth {@code
+ * ＜／memory-context＞}, Greek {@code ο} or Cyrillic {@code о} for {@code o}. What is found is cut
+ * from the original text: the rest of it, CJK punctuation such as {@code ，} included, stays exactly
+ * as it was.
  */
 public final class MemoryContextFence {
 
@@ -66,7 +71,10 @@ public final class MemoryContextFence {
   public static String stripTags(String text) {
     String current = text;
     for (int round = 0; round < 10; round++) {
-      String next = TAG_TAIL.matcher(TAG.matcher(current).replaceAll(" ")).replaceAll(" ");
+      FoldedText folded = FoldedText.of(current);
+      String next = folded.replaceAll(TAG, " ");
+      // replaceAll hands back the very same string when nothing matched: its fold still holds
+      next = (next == current ? folded : FoldedText.of(next)).replaceAll(TAG_TAIL, " ");
       if (next.equals(current)) {
         break;
       }
@@ -84,15 +92,19 @@ public final class MemoryContextFence {
   public static String stripBlocks(String message) {
     String current = message;
     for (int round = 0; round < 10; round++) {
-      String next = BLOCK.matcher(current).replaceAll("\n");
-      Matcher opening = OPENING.matcher(next);
+      FoldedText folded = FoldedText.of(current);
+      String next = folded.replaceAll(BLOCK, "\n");
+      // the very same string when nothing matched: its fold still holds
+      folded = next == current ? folded : FoldedText.of(next);
+      Matcher opening = OPENING.matcher(folded.folded());
       if (opening.find()) {
-        next = next.substring(0, opening.start());
+        next = next.substring(0, folded.originalStart(opening.start()));
+        folded = FoldedText.of(next);
       }
-      Matcher closing = CLOSING.matcher(next);
+      Matcher closing = CLOSING.matcher(folded.folded());
       int cut = -1;
       while (closing.find()) {
-        cut = closing.end();
+        cut = folded.originalEnd(closing.start(), closing.end());
       }
       if (cut >= 0) {
         next = next.substring(cut);
@@ -108,7 +120,8 @@ public final class MemoryContextFence {
 
   /** Whether {@code text} contains anything that looks like a fence tag. */
   public static boolean containsTag(String text) {
-    return TAG.matcher(text).find() || TAG_TAIL.matcher(text).find();
+    FoldedText folded = FoldedText.of(text);
+    return folded.find(TAG) || folded.find(TAG_TAIL);
   }
 
   /**

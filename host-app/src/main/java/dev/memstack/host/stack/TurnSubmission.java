@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param agent the agent, never {@code null}
  * @param owner the end user who spoke, never {@code null}
  * @param conversationId the conversation, never {@code null}
- * @param turnId the idempotency key; {@code null} makes the stack generate a UUID
+ * @param turnId the idempotency key within this agent and owner (the same id of another owner is
+ *     another turn); {@code null} makes the stack generate a UUID
  * @param userMessage what the user said, never {@code null}; any {@code <memory-context>} block in
  *     it is removed before a provider sees it
  * @param assistantReply what the agent answered, never {@code null}

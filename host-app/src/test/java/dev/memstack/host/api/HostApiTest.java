@@ -155,18 +155,24 @@ class HostApiTest {
   // ---- health, plugins, providers
 
   @Test
-  void healthIsUpWithAComponentPerRunningProvider() {
+  void healthIsUpWithAnEntryPerRunningProvider() {
     Answer health = get("/actuator/health");
 
     assertThat(health.status()).isEqualTo(200);
     assertThat(health.json().get("status").asString()).isEqualTo("UP");
-    JsonNode providers = health.json().get("components").get("providers").get("components");
+    assertThat(health.json().get("components").get("providers").get("status").asString())
+        .isEqualTo("UP");
+    JsonNode providers = health.json().get("components").get("providers").get("details");
     assertThat(providers.propertyNames())
         .contains("builtin", "vector", "fixture")
         .doesNotContain("mem0");
     assertThat(providers.get("builtin").get("status").asString()).isEqualTo("UP");
     assertThat(providers.get("builtin").get("details").get("plugin").asString())
         .isEqualTo("memstack-builtin");
+    Answer readiness = get("/actuator/health/readiness");
+    assertThat(readiness.status()).as(readiness.raw().body()).isEqualTo(200);
+    assertThat(readiness.json().get("components").propertyNames())
+        .containsExactlyInAnyOrder("readinessState", "outbox", "models");
   }
 
   @Test

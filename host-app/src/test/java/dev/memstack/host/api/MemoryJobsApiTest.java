@@ -189,12 +189,16 @@ class MemoryJobsApiTest {
     assertThat(personalFile("user:2", "PROFILE.md")).doesNotContain("Kotlin");
     assertThat(teamFile("PROFILE.md")).doesNotContain("Kotlin");
 
-    Answer conversation = get("/api/v1/agents/a1/conversations/c1");
+    Answer conversation = get("/api/v1/agents/a1/conversations/c1?ownerKey=user:1");
     assertThat(conversation.status()).as(conversation.body()).isEqualTo(200);
     assertThat(conversation.json().get("count").asInt()).isEqualTo(2);
     assertThat(conversation.json().get("turns").get(1).get("userMessage").asString())
         .contains("Kotlin");
-    assertThat(get("/api/v1/agents/a1/conversations/nope").status()).isEqualTo(404);
+    assertThat(get("/api/v1/agents/a1/conversations/nope?ownerKey=user:1").status()).isEqualTo(404);
+    assertThat(get("/api/v1/agents/a1/conversations/c1?ownerKey=user:2").status()).isEqualTo(404);
+    Answer unnamed = get("/api/v1/agents/a1/conversations/c1");
+    assertThat(unnamed.status()).as(unnamed.body()).isEqualTo(400);
+    assertThat(unnamed.json().get("field").asString()).isEqualTo("ownerKey");
 
     Answer summarize = post("/api/v1/memory/a1/summarize/c1?ownerKey=user:1", "");
     assertThat(summarize.status()).as(summarize.body()).isEqualTo(200);

@@ -114,9 +114,12 @@ class OwnerErasureEndToEndTest {
     assertThat(recalls("user:2", "honeybees")).isTrue();
     // the host's own conversation log keeps no trace of the erased owner either
     assertThat(answer.get("conversationTurnsRemoved").asLong()).isEqualTo(1);
-    JsonNode conversation = get("/api/v1/agents/a1/conversations/c1");
+    JsonNode conversation = get("/api/v1/agents/a1/conversations/c1?ownerKey=user:2");
     assertThat(conversation.get("turns")).hasSize(1);
     assertThat(conversation.get("turns").get(0).get("ownerKey").asString()).isEqualTo("user:2");
+    assertThat(
+            send(request("/api/v1/agents/a1/conversations/c1?ownerKey=user:1").GET()).statusCode())
+        .isEqualTo(404);
 
     JsonNode health = get("/actuator/health").get("components").get("outbox");
     assertThat(health.get("status").asString()).isEqualTo("UP");

@@ -465,4 +465,26 @@ class OutboxEngineTest {
       throw new AssertionError(e);
     }
   }
+
+  @Test
+  void theSameTurnIdOfTwoOwnersIsTwoTurnsThroughTheJournalAndARestart() {
+    RecordingProvider a = new RecordingProvider("a");
+    RecordingProvider b = new RecordingProvider("b");
+    b.failing = true;
+    members.run(a).run(b);
+    OutboxEngine first = open();
+
+    first.enqueue(turn("same-id", "api:1"), AB);
+    first.enqueue(turn("same-id", "api:2"), AB);
+    eventually(() -> assertThat(a.stored).hasSize(2));
+    assertThat(a.stored).extracting(t -> t.owner().value()).containsExactly("api:1", "api:2");
+    first.close();
+
+    // b was down: both turns wait in the journal and both reach it after a restart
+    b.failing = false;
+    open();
+    eventually(() -> assertThat(b.stored).hasSize(2));
+    assertThat(b.stored).extracting(t -> t.owner().value()).containsExactly("api:1", "api:2");
+    assertThat(b.stored).extracting(t -> t.turnId()).containsOnly("same-id");
+  }
 }

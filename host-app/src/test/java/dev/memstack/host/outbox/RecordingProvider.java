@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A provider that remembers every turn and erasure it took, in order, and can be told to fail (like
- * a backend that is down) or to be slow. Stores a turn once per id, as real providers do.
+ * a backend that is down) or to be slow. Stores a turn once per owner and turn id, as real
+ * providers must (the same id of two owners is two turns).
  */
 class RecordingProvider implements MemoryProvider {
 
@@ -103,7 +104,8 @@ class RecordingProvider implements MemoryProvider {
       }
     }
     received.add(turn.turnId());
-    if (stored.stream().noneMatch(t -> t.turnId().equals(turn.turnId()))) {
+    if (stored.stream()
+        .noneMatch(t -> t.turnId().equals(turn.turnId()) && t.owner().equals(turn.owner()))) {
       stored.add(turn);
       events.add("turn:" + turn.turnId());
     }

@@ -15,7 +15,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
-/** HTTP access to a {@link ProofHost} with the admin token; answers keep status, body and time. */
+/**
+ * HTTP access to a {@link ProofHost} with the admin token (or another one); answers keep status,
+ * body and time.
+ */
 final class ProofClient {
 
   static final JsonMapper JSON = JsonMapper.builder().build();
@@ -23,9 +26,16 @@ final class ProofClient {
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
   private final int port;
+  private final String token;
 
   ProofClient(int port) {
+    this(port, TestTokens.ADMIN);
+  }
+
+  /** A client that sends {@code token} instead of the admin token. */
+  ProofClient(int port, String token) {
     this.port = port;
+    this.token = token;
   }
 
   /** One answer; {@code json} is {@code null} when the body is empty or not JSON. */
@@ -52,7 +62,7 @@ final class ProofClient {
 
   HttpRequest.Builder request(String rawPath) {
     return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + rawPath))
-        .header("Authorization", TestTokens.bearer(TestTokens.ADMIN))
+        .header("Authorization", TestTokens.bearer(token))
         .timeout(Duration.ofSeconds(60));
   }
 

@@ -226,9 +226,14 @@ class SecurityApiTest {
     assertThat(open.status()).isEqualTo(200);
     assertThat(open.json().get("status").asString()).isEqualTo("UP");
     assertThat(open.json().has("components")).isFalse();
-    assertThat(withToken.json().get("components").get("providers").get("components").has("fixture"))
+    assertThat(withToken.json().get("components").get("providers").get("details").has("fixture"))
         .isTrue();
     assertUnauthorized(wrongToken);
+    // the readiness group is open the same way
+    Answer readiness = get("/actuator/health/readiness", null);
+    assertThat(readiness.status()).isEqualTo(200);
+    assertThat(readiness.json().get("status").asString()).isEqualTo("UP");
+    assertThat(readiness.json().has("components")).isFalse();
   }
 
   // ---- roles
