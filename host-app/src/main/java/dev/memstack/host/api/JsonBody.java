@@ -1,5 +1,6 @@
 package dev.memstack.host.api;
 
+import dev.memstack.spi.OwnerKey;
 import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 
@@ -46,6 +47,27 @@ public final class JsonBody {
       }
     }
     return this;
+  }
+
+  /**
+   * The owner a call acts for: {@code inBody} (the body's {@code ownerKey}, a string) or the {@code
+   * ownerKey} query parameter; given both ways, the two must agree. {@code null} when neither is
+   * given.
+   */
+  public static OwnerKey owner(JsonNode inBody, String ownerParam) {
+    String fromBody = null;
+    if (inBody != null && !inBody.isNull()) {
+      if (!inBody.isString()) {
+        throw new BadRequestException("ownerKey", "ownerKey must be a string");
+      }
+      fromBody = inBody.stringValue();
+    }
+    if (fromBody != null && ownerParam != null && !fromBody.equals(ownerParam)) {
+      throw new BadRequestException(
+          "ownerKey", "ownerKey in the body and in the query differ; give it once");
+    }
+    String key = fromBody != null ? fromBody : ownerParam;
+    return key == null ? null : parse("ownerKey", () -> OwnerKey.of(key));
   }
 
   /** A string field that must be present (it may be empty). */

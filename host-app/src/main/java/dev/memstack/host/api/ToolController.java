@@ -135,19 +135,6 @@ public class ToolController {
   }
 
   private OwnerKey owner(ObjectNode arguments, String ownerParam) {
-    JsonNode inBody = arguments.remove("ownerKey");
-    String fromBody = null;
-    if (inBody != null && !inBody.isNull()) {
-      if (!inBody.isString()) {
-        throw new BadRequestException("ownerKey", "ownerKey must be a string");
-      }
-      fromBody = inBody.stringValue();
-    }
-    if (fromBody != null && ownerParam != null && !fromBody.equals(ownerParam)) {
-      throw new BadRequestException(
-          "ownerKey", "ownerKey in the body and in the query differ; give it once");
-    }
-    String key = fromBody != null ? fromBody : ownerParam;
-    return key == null ? null : JsonBody.parse("ownerKey", () -> OwnerKey.of(key));
+    return JsonBody.owner(arguments.remove("ownerKey"), ownerParam);
   }
 }

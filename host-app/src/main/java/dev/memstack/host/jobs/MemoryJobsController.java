@@ -16,6 +16,7 @@ import dev.memstack.spi.ToolSpec;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
+import java.util.Set;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -117,25 +118,12 @@ public class MemoryJobsController {
     return tools.call(member, spec, agent, owner, arguments);
   }
 
+  /** The body takes {@code ownerKey} only: any other field is refused, naming it. */
   private static OwnerKey owner(JsonNode body, String ownerParam) {
-    String fromBody = null;
+    JsonNode inBody = null;
     if (body != null && !body.isNull() && !body.isMissingNode()) {
-      if (!body.isObject()) {
-        throw new BadRequestException("body", "the request body must be a JSON object");
-      }
-      JsonNode value = body.get("ownerKey");
-      if (value != null && !value.isNull()) {
-        if (!value.isString()) {
-          throw new BadRequestException("ownerKey", "ownerKey must be a string");
-        }
-        fromBody = value.stringValue();
-      }
+      inBody = JsonBody.of(body).onlyFields(Set.of("ownerKey")).node().get("ownerKey");
     }
-    if (fromBody != null && ownerParam != null && !fromBody.equals(ownerParam)) {
-      throw new BadRequestException(
-          "ownerKey", "ownerKey in the body and in the query differ; give it once");
-    }
-    String key = fromBody != null ? fromBody : ownerParam;
-    return key == null ? null : JsonBody.parse("ownerKey", () -> OwnerKey.of(key));
+    return JsonBody.owner(inBody, ownerParam);
   }
 }

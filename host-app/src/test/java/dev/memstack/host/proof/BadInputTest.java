@@ -476,6 +476,39 @@ class BadInputTest {
   }
 
   @Test
+  void anUnknownFieldIsRefusedNamingItOnEveryJsonBodyRoute() {
+    String base = "/api/v1/agents/" + AGENT;
+    Map<String, String> routes =
+        Map.of(
+            CONTEXT,
+            contextBody("bogusField", "x"),
+            TURNS,
+            turnBody("user:1", "bogusField", "x"),
+            base + "/memory/feedback",
+            "{\"ownerKey\":\"user:1\",\"used\":[],\"bogusField\":1}",
+            "/api/v1/memory/" + AGENT + "/summarize/c1",
+            "{\"ownerKey\":\"user:1\",\"bogusField\":1}",
+            "/api/v1/memory/" + AGENT + "/emergence",
+            "{\"ownerKey\":\"user:1\",\"bogusField\":1}",
+            base + "/workspace/search",
+            "{\"query\":\"q\",\"bogusField\":1}",
+            base + "/tools/vector/recall",
+            "{\"ownerKey\":\"user:1\",\"query\":\"q\",\"bogusField\":1}",
+            base + "/tools/builtin/read_workspace_memory_file",
+            "{\"ownerKey\":\"user:1\",\"filename\":\"MEMORY.md\",\"bogusField\":1}");
+    awaitIdle();
+    Map<String, String> before = DataDirSnapshot.of(host.dataDir());
+    for (Map.Entry<String, String> route : routes.entrySet()) {
+      Answer answer = api.send(post(route.getKey(), route.getValue()));
+      assertThat(answer.status()).as(route.getKey() + " " + answer.body()).isEqualTo(400);
+      assertThat(answer.json().path("field").asString())
+          .as(route.getKey() + " " + answer.body())
+          .isEqualTo("bogusField");
+    }
+    assertThat(DataDirSnapshot.of(host.dataDir())).isEqualTo(before);
+  }
+
+  @Test
   void malformedNestedHugeAndInvalidUtf8BodiesAreRejectedOnEveryBodyEndpoint() {
     List<Bad> bad = new ArrayList<>();
     bad.addAll(malformedBodies(CONTEXT));
