@@ -6,12 +6,9 @@ import dev.memstack.spi.Scope;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
-import dev.memstack.support.ToolArgumentErrors;
+import dev.memstack.support.ToolArguments;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -22,9 +19,9 @@ import tools.jackson.databind.node.ObjectNode;
  * call without an owner is refused, because Mem0 memory is personal here, and {@code mem0_add}
  * needs the caller's right to change that owner's personal memory ({@link
  * ToolCall#requireWritable}). There are no tools that change or delete a stored memory by id.
- * Argument errors name the argument ({@link ToolArgumentErrors}). Server failures become {@link
- * ToolException}s ({@code UNAVAILABLE}, or {@code INVALID_ARGUMENT} when the server refuses the
- * content).
+ * Arguments are read by {@link ToolArguments}, whose errors name the argument. Server failures
+ * become {@link ToolException}s ({@code UNAVAILABLE}, or {@code INVALID_ARGUMENT} when the server
+ * refuses the content).
  */
 final class Mem0Tools {
 
@@ -94,7 +91,7 @@ final class Mem0Tools {
           ToolException.Kind.INVALID_ARGUMENT,
           call.name() + " needs an owner: Mem0 memory is kept per user");
     }
-    JsonNode arguments = arguments(call);
+    ToolArguments arguments = ToolArguments.parse(call);
     if (call.name().equals(ADD)) {
       call.requireWritable(Scope.PERSONAL);
     }
@@ -114,20 +111,10 @@ final class Mem0Tools {
     }
   }
 
-  private String search(ToolCall call, OwnerKey owner, JsonNode arguments) {
-    allowOnly(arguments, Set.of("query", "limit"));
-    String query = requiredText(arguments, "query");
-    int limit = settings.maxResults();
-    JsonNode limitNode = arguments.get("limit");
-    if (limitNode != null && !limitNode.isNull()) {
-      if (!limitNode.canConvertToInt()
-          || !limitNode.isIntegralNumber()
-          || limitNode.asInt() < 1
-          || limitNode.asInt() > MAX_LIMIT) {
-        throw ToolArgumentErrors.mustBe("limit", "an integer from 1 to " + MAX_LIMIT);
-      }
-      limit = limitNode.asInt();
-    }
+  private String search(ToolCall call, OwnerKey owner, ToolArguments arguments) {
+    arguments.requireOnly("query", "limit");
+    String query = arguments.requiredText("query", MAX_TEXT);
+    int limit = arguments.optionalInt("limit", 1, MAX_LIMIT, settings.maxResults());
     List<Mem0Memory> hits =
         client.search(owner.value(), call.agent().value(), query, limit, settings.timeout());
     ObjectNode answer = json.createObjectNode();
@@ -146,17 +133,10 @@ final class Mem0Tools {
     return answer.toString();
   }
 
-  private String add(ToolCall call, OwnerKey owner, JsonNode arguments) {
-    allowOnly(arguments, Set.of("text", "infer"));
-    String text = requiredText(arguments, "text");
-    boolean infer = settings.infer();
-    JsonNode inferNode = arguments.get("infer");
-    if (inferNode != null && !inferNode.isNull()) {
-      if (!inferNode.isBoolean()) {
-        throw ToolArgumentErrors.mustBe("infer", "true or false");
-      }
-      infer = inferNode.asBoolean();
-    }
+  private String add(ToolCall call, OwnerKey owner, ToolArguments arguments) {
+    arguments.requireOnly("text", "infer");
+    String text = arguments.requiredText("text", MAX_TEXT);
+    boolean infer = arguments.optionalBoolean("infer", settings.infer());
     Mem0AddResult result =
         client.add(
             owner.value(),
@@ -177,38 +157,6 @@ final class Mem0Tools {
       putIfPresent(item, "event_id", event.eventId());
     }
     return answer.toString();
-  }
-
-  private JsonNode arguments(ToolCall call) {
-    JsonNode arguments;
-    try {
-      arguments = json.readTree(call.arguments());
-    } catch (JacksonException e) {
-      throw ToolArgumentErrors.unreadable("are not valid JSON");
-    }
-    if (arguments == null || !arguments.isObject()) {
-      throw ToolArgumentErrors.unreadable("must be a JSON object");
-    }
-    return arguments;
-  }
-
-  private static void allowOnly(JsonNode arguments, Set<String> allowed) {
-    ToolArgumentErrors.requireKnown(arguments.propertyNames(), allowed);
-  }
-
-  private static String requiredText(JsonNode arguments, String name) {
-    JsonNode value = arguments.get(name);
-    if (value == null || value.isNull()) {
-      throw ToolArgumentErrors.required(name);
-    }
-    if (!value.isString() || value.asString().isBlank()) {
-      throw ToolArgumentErrors.mustBe(name, "a non-empty string");
-    }
-    String text = value.asString().strip();
-    if (text.length() > MAX_TEXT) {
-      throw ToolArgumentErrors.invalid(name, "is longer than " + MAX_TEXT + " characters");
-    }
-    return text;
   }
 
   private static void putIfPresent(ObjectNode node, String field, String value) {

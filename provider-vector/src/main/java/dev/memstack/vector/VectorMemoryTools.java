@@ -6,6 +6,8 @@ import dev.memstack.spi.Scope;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
+import dev.memstack.support.ToolArgumentErrors;
+import dev.memstack.support.ToolArguments;
 import dev.memstack.vector.lifecycle.Lifecycle;
 import dev.memstack.vector.lifecycle.MergeCandidates;
 import dev.memstack.vector.store.MemoryFilters;
@@ -19,6 +21,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.springframework.ai.document.Document;
@@ -137,21 +140,21 @@ final class VectorMemoryTools {
   // ------------------------------------------------------------------ remember
 
   private ObjectNode remember(ToolCall call) {
-    ToolArguments args =
-        ToolArguments.parse(json, call.arguments(), Set.of("text", "scope", "type"));
+    ToolArguments args = ToolArguments.parse(call).requireOnly(Set.of("text", "scope", "type"));
     String text = args.requiredText("text").strip();
     int max = provider.settings().chunkSize();
     if (text.length() > max) {
-      throw ToolArguments.invalid(
+      throw ToolArgumentErrors.invalid(
           "text",
           "is longer than "
               + max
               + " characters (chunk-size); store one short statement per memory");
     }
-    Scope scope = scope(args.text("scope").orElse("personal"));
+    Scope scope = scope(Objects.requireNonNullElse(args.optionalText("scope"), "personal"));
     String type;
     try {
-      type = MemoryRecord.normalizeType(args.text("type").orElse("FACT"));
+      type =
+          MemoryRecord.normalizeType(Objects.requireNonNullElse(args.optionalText("type"), "FACT"));
     } catch (IllegalArgumentException e) {
       throw ToolException.invalidArgument("type", e.getMessage());
     }
@@ -337,9 +340,9 @@ final class VectorMemoryTools {
     Set<String> allowed = new java.util.HashSet<>(FILTER_ARGS);
     allowed.add("query");
     allowed.add("limit");
-    ToolArguments args = ToolArguments.parse(json, call.arguments(), allowed);
+    ToolArguments args = ToolArguments.parse(call).requireOnly(allowed);
     String query = args.requiredText("query");
-    int limit = args.integer("limit", Math.min(provider.settings().topK(), 10), 1, 50);
+    int limit = args.optionalInt("limit", 1, 50, Math.min(provider.settings().topK(), 10));
     Filter.Expression filter = filter(call, args, EnumSet.of(MemoryStatus.ACTIVE));
     List<RecallRanker.Ranked> ranked = provider.rank(query, filter, limit);
     ObjectNode answer = json.createObjectNode();
@@ -357,9 +360,9 @@ final class VectorMemoryTools {
     Set<String> allowed = new java.util.HashSet<>(FILTER_ARGS);
     allowed.add("offset");
     allowed.add("limit");
-    ToolArguments args = ToolArguments.parse(json, call.arguments(), allowed);
-    int offset = args.integer("offset", 0, 0, 1_000_000);
-    int limit = args.integer("limit", 20, 1, 100);
+    ToolArguments args = ToolArguments.parse(call).requireOnly(allowed);
+    int offset = args.optionalInt("offset", 0, 1_000_000, 0);
+    int limit = args.optionalInt("limit", 1, 100, 20);
     Filter.Expression filter = filter(call, args, EnumSet.allOf(MemoryStatus.class));
     MemoryVectorStore store = provider.store();
     ObjectNode answer = json.createObjectNode();
@@ -376,7 +379,7 @@ final class VectorMemoryTools {
   private Filter.Expression filter(
       ToolCall call, ToolArguments args, Set<MemoryStatus> defaultStatuses) {
     Filter.Expression filter = MemoryFilters.visibleTo(call.agent(), call.owner());
-    List<String> statuses = args.texts("status");
+    List<String> statuses = args.stringList("status");
     if (statuses.isEmpty()) {
       if (defaultStatuses.size() < MemoryStatus.values().length) {
         filter = MemoryFilters.and(filter, MemoryFilters.status(defaultStatuses));
@@ -392,7 +395,7 @@ final class VectorMemoryTools {
       }
       filter = MemoryFilters.and(filter, MemoryFilters.status(parsed));
     }
-    List<String> types = args.texts("type");
+    List<String> types = args.stringList("type");
     if (!types.isEmpty()) {
       List<String> normalized = new ArrayList<>();
       for (String type : types) {
@@ -404,18 +407,18 @@ final class VectorMemoryTools {
       }
       filter = MemoryFilters.and(filter, MemoryFilters.in(MemoryVectorStore.TYPE, normalized));
     }
-    Optional<String> scope = args.text("scope");
-    if (scope.isPresent()) {
-      Scope parsed = scope(scope.get());
+    String scope = args.optionalText("scope");
+    if (scope != null) {
+      Scope parsed = scope(scope);
       filter = MemoryFilters.and(filter, MemoryFilters.eq(MemoryVectorStore.SCOPE, parsed.name()));
     }
-    Optional<Instant> since = args.time("since");
-    if (since.isPresent()) {
-      filter = MemoryFilters.and(filter, MemoryFilters.createdFrom(since.get()));
+    Instant since = args.optionalInstant("since");
+    if (since != null) {
+      filter = MemoryFilters.and(filter, MemoryFilters.createdFrom(since));
     }
-    Optional<Instant> until = args.time("until");
-    if (until.isPresent()) {
-      filter = MemoryFilters.and(filter, MemoryFilters.createdBefore(until.get()));
+    Instant until = args.optionalInstant("until");
+    if (until != null) {
+      filter = MemoryFilters.and(filter, MemoryFilters.createdBefore(until));
     }
     return filter;
   }
@@ -423,7 +426,7 @@ final class VectorMemoryTools {
   // ------------------------------------------------------------------ status, delete
 
   private ObjectNode updateStatus(ToolCall call) {
-    ToolArguments args = ToolArguments.parse(json, call.arguments(), Set.of("id", "status"));
+    ToolArguments args = ToolArguments.parse(call).requireOnly(Set.of("id", "status"));
     String id = args.requiredText("id");
     MemoryStatus target;
     try {
@@ -479,7 +482,7 @@ final class VectorMemoryTools {
   }
 
   private ObjectNode delete(ToolCall call) {
-    ToolArguments args = ToolArguments.parse(json, call.arguments(), Set.of("id"));
+    ToolArguments args = ToolArguments.parse(call).requireOnly(Set.of("id"));
     String id = args.requiredText("id");
     writableRecord(call, id);
     provider.store().delete(List.of(id));
@@ -492,22 +495,15 @@ final class VectorMemoryTools {
   // ------------------------------------------------------------------ merge candidates
 
   private ObjectNode mergeCandidates(ToolCall call) {
-    ToolArguments args = ToolArguments.parse(json, call.arguments(), Set.of("threshold", "limit"));
+    ToolArguments args = ToolArguments.parse(call).requireOnly(Set.of("threshold", "limit"));
     if (call.owner() == null) {
       throw new ToolException(
           ToolException.Kind.INVALID_ARGUMENT,
           call.name() + " needs an owner: it compares an owner's memories");
     }
-    double threshold = provider.lifecycleSettings().mergeThreshold();
-    tools.jackson.databind.JsonNode given =
-        call.arguments().isBlank() ? null : json.readTree(call.arguments()).get("threshold");
-    if (given != null && !given.isNull()) {
-      if (!given.isNumber() || given.doubleValue() < 0.5 || given.doubleValue() > 1) {
-        throw ToolArguments.invalid("threshold", "must be a number from 0.5 to 1");
-      }
-      threshold = given.doubleValue();
-    }
-    int limit = args.integer("limit", 20, 1, 100);
+    double threshold =
+        args.optionalDouble("threshold", 0.5, 1, provider.lifecycleSettings().mergeThreshold());
+    int limit = args.optionalInt("limit", 1, 100, 20);
     Filter.Expression filter =
         MemoryFilters.and(
             MemoryFilters.and(

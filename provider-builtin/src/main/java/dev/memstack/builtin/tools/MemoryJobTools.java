@@ -11,14 +11,13 @@ import dev.memstack.spi.Scope;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
+import dev.memstack.support.ToolArguments;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import tools.jackson.core.JacksonException;
-import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -46,8 +45,7 @@ public final class MemoryJobTools {
   private final Dreaming dreaming;
   private final MemoryFiles files;
   private final LanguageModel model;
-  private final JsonMapper json =
-      JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+  private final JsonMapper json = JsonMapper.builder().build();
 
   public MemoryJobTools(
       MemoryExtraction extraction, Dreaming dreaming, MemoryFiles files, LanguageModel model) {
@@ -116,14 +114,13 @@ public final class MemoryJobTools {
    */
   public String call(ToolCall call) {
     ToolArguments args =
-        ToolArguments.parse(
-            json,
-            call.arguments(),
-            call.name().equals(SUMMARIZE)
-                ? Set.of("agentId", "ownerKey", "conversationId")
-                : Set.of("agentId", "ownerKey"));
-    checkAgent(call, args);
-    OwnerKey owner = owner(call, args);
+        ToolArguments.parse(call)
+            .requireOnly(
+                call.name().equals(SUMMARIZE)
+                    ? Set.of("agentId", "ownerKey", "conversationId")
+                    : Set.of("agentId", "ownerKey"));
+    CallerArguments.checkAgent(call, args);
+    OwnerKey owner = CallerArguments.owner(call, args);
     if (!model.available()) {
       throw new ToolException(ToolException.Kind.CONFLICT, NO_MODEL);
     }
@@ -145,7 +142,7 @@ public final class MemoryJobTools {
   private ObjectNode summarize(ToolCall call, OwnerKey owner, ToolArguments args) {
     AgentId agent = call.agent();
     if (owner == null) {
-      throw ToolArguments.invalid("ownerKey", "ownerKey is required");
+      throw ToolException.invalidArgument("ownerKey", "ownerKey is required");
     }
     call.requireWritable(files.ownerBucket(agent, owner).scope());
     String conversationId = args.requiredString("conversationId");
@@ -154,7 +151,7 @@ public final class MemoryJobTools {
         || conversationId.indexOf('/') >= 0
         || conversationId.indexOf('\\') >= 0
         || conversationId.chars().anyMatch(Character::isISOControl)) {
-      throw ToolArguments.invalid(
+      throw ToolException.invalidArgument(
           "conversationId",
           "conversationId must be 1-128 characters without slashes or control characters");
     }
@@ -256,37 +253,5 @@ public final class MemoryJobTools {
 
   private static String time(Instant instant) {
     return instant.truncatedTo(ChronoUnit.SECONDS).toString();
-  }
-
-  private static void checkAgent(ToolCall call, ToolArguments args) {
-    JsonNode agentId = args.raw("agentId");
-    if (agentId == null || agentId.isNull()) {
-      return;
-    }
-    String given = agentId.isValueNode() ? agentId.asString() : "";
-    if (!given.equals(call.agent().value())) {
-      throw new ToolException(
-          ToolException.Kind.FORBIDDEN,
-          "agentId " + given + " is not the agent of this call (" + call.agent() + ")");
-    }
-  }
-
-  private static OwnerKey owner(ToolCall call, ToolArguments args) {
-    String given = args.optionalString("ownerKey");
-    if (given == null) {
-      return call.owner();
-    }
-    OwnerKey owner;
-    try {
-      owner = OwnerKey.of(given);
-    } catch (IllegalArgumentException e) {
-      throw ToolArguments.invalid("ownerKey", "ownerKey " + e.getMessage());
-    }
-    if (call.owner() != null && !call.owner().equals(owner)) {
-      throw new ToolException(
-          ToolException.Kind.FORBIDDEN,
-          "ownerKey " + owner + " is not the owner this call is made for");
-    }
-    return owner;
   }
 }

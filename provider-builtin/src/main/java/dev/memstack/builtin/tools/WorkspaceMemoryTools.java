@@ -12,6 +12,7 @@ import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
+import dev.memstack.support.ToolArguments;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.format.DateTimeFormatter;
@@ -23,8 +24,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
 import tools.jackson.core.JacksonException;
-import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -62,8 +61,7 @@ public final class WorkspaceMemoryTools {
   private final WorkspaceMemory memory;
   private final MemorySnapshots snapshots;
   private final Clock clock;
-  private final JsonMapper json =
-      JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+  private final JsonMapper json = JsonMapper.builder().build();
   private final List<ToolSpec> specs;
   private final Map<String, Tool> tools = new LinkedHashMap<>();
 
@@ -116,8 +114,8 @@ public final class WorkspaceMemoryTools {
           ToolException.Kind.NOT_FOUND,
           "no tool " + call.name() + "; the builtin provider has " + tools.keySet());
     }
-    ToolArguments args = ToolArguments.parse(json, call.arguments(), tool.arguments());
-    checkAgent(call, args);
+    ToolArguments args = ToolArguments.parse(call).requireOnly(tool.arguments());
+    CallerArguments.checkAgent(call, args);
     try {
       return json.writeValueAsString(tool.run().apply(call, args));
     } catch (InvalidWorkspacePathException e) {
@@ -133,10 +131,10 @@ public final class WorkspaceMemoryTools {
   // ---------------------------------------------------------------- the tools
 
   private ObjectNode list(ToolCall call, ToolArguments args) {
-    OwnerKey owner = owner(call, args);
+    OwnerKey owner = CallerArguments.owner(call, args);
     String prefix = args.optionalString("filenamePrefix");
     if (prefix != null && (prefix.length() > WorkspacePath.MAX_LENGTH || hasControl(prefix))) {
-      throw ToolArguments.invalid(
+      throw ToolException.invalidArgument(
           "filenamePrefix",
           "filenamePrefix must be at most " + WorkspacePath.MAX_LENGTH + " printable characters");
     }
@@ -160,7 +158,7 @@ public final class WorkspaceMemoryTools {
   }
 
   private ObjectNode read(ToolCall call, ToolArguments args) {
-    OwnerKey owner = owner(call, args);
+    OwnerKey owner = CallerArguments.owner(call, args);
     WorkspacePath path = filename(args);
     Bucket bucket = memory.resolve(call.agent(), owner, args.optionalString("scope"), path);
     WorkspaceMemory.ReadFile file = memory.read(call.agent(), bucket, path);
@@ -171,7 +169,7 @@ public final class WorkspaceMemoryTools {
   }
 
   private ObjectNode write(ToolCall call, ToolArguments args) {
-    OwnerKey owner = owner(call, args);
+    OwnerKey owner = CallerArguments.owner(call, args);
     WorkspacePath path = filename(args);
     String content = args.requiredString("content");
     Bucket bucket =
@@ -199,7 +197,7 @@ public final class WorkspaceMemoryTools {
   }
 
   private ObjectNode edit(ToolCall call, ToolArguments args) {
-    OwnerKey owner = owner(call, args);
+    OwnerKey owner = CallerArguments.owner(call, args);
     WorkspacePath path = filename(args);
     String oldText = args.requiredString("oldText");
     String newText = args.requiredString("newText");
@@ -224,10 +222,10 @@ public final class WorkspaceMemoryTools {
   }
 
   private ObjectNode search(ToolCall call, ToolArguments args) {
-    OwnerKey owner = owner(call, args);
+    OwnerKey owner = CallerArguments.owner(call, args);
     String query = args.requiredString("query");
     if (query.isBlank() || query.length() > 2000) {
-      throw ToolArguments.invalid("query", "query must be 1-2000 characters and not blank");
+      throw ToolException.invalidArgument("query", "query must be 1-2000 characters and not blank");
     }
     Integer limit = args.optionalInt("limit", 1, 50);
     String scope = args.optionalString("scope");
@@ -254,12 +252,12 @@ public final class WorkspaceMemoryTools {
   }
 
   private ObjectNode updateMeta(ToolCall call, ToolArguments args) {
-    OwnerKey owner = owner(call, args);
+    OwnerKey owner = CallerArguments.owner(call, args);
     WorkspacePath path = filename(args);
     Boolean enabled = args.optionalBoolean("enabled");
     Integer sortOrder = args.optionalInt("sortOrder", -1_000_000, 1_000_000);
     if (enabled == null && sortOrder == null) {
-      throw ToolArguments.invalid("enabled", "enabled or sortOrder is required");
+      throw ToolException.invalidArgument("enabled", "enabled or sortOrder is required");
     }
     Bucket bucket =
         writable(call, memory.resolve(call.agent(), owner, args.optionalString("scope"), path));
@@ -270,7 +268,7 @@ public final class WorkspaceMemoryTools {
   }
 
   private ObjectNode export(ToolCall call, ToolArguments args) {
-    OwnerKey owner = owner(call, args);
+    OwnerKey owner = CallerArguments.owner(call, args);
     String scope = args.optionalString("scope");
     Bucket bucket = memory.resolve(call.agent(), owner, scope == null ? "team" : scope, null);
     MemorySnapshots.Exported exported = snapshots.export(call.agent(), bucket);
@@ -301,10 +299,10 @@ public final class WorkspaceMemoryTools {
   }
 
   private ObjectNode importZip(ToolCall call, ToolArguments args) {
-    OwnerKey owner = owner(call, args);
+    OwnerKey owner = CallerArguments.owner(call, args);
     String encoded = args.requiredString("zipBase64");
     if (encoded.length() > MAX_BASE64_CHARS) {
-      throw ToolArguments.invalid(
+      throw ToolException.invalidArgument(
           "zipBase64",
           "zipBase64 is longer than an archive of " + MemorySnapshots.MAX_ARCHIVE_BYTES + " bytes");
     }
@@ -312,7 +310,8 @@ public final class WorkspaceMemoryTools {
     try {
       zip = Base64.getMimeDecoder().decode(encoded);
     } catch (IllegalArgumentException e) {
-      throw ToolArguments.invalid("zipBase64", "zipBase64 is not valid base64: " + e.getMessage());
+      throw ToolException.invalidArgument(
+          "zipBase64", "zipBase64 is not valid base64: " + e.getMessage());
     }
     Boolean previewArg = args.optionalBoolean("preview");
     boolean preview = previewArg == null || previewArg;
@@ -324,7 +323,7 @@ public final class WorkspaceMemoryTools {
       report = snapshots.importArchive(bucket, zip, preview);
     } catch (ToolException e) {
       if (e.getMessage().startsWith("zip:")) {
-        throw ToolArguments.invalid("zipBase64", "zipBase64" + e.getMessage().substring(3));
+        throw ToolException.invalidArgument("zipBase64", "zipBase64" + e.getMessage().substring(3));
       }
       throw e;
     }
@@ -374,41 +373,6 @@ public final class WorkspaceMemoryTools {
   private static Bucket writable(ToolCall call, Bucket bucket) {
     call.requireWritable(bucket.scope());
     return bucket;
-  }
-
-  private void checkAgent(ToolCall call, ToolArguments args) {
-    JsonNode agentId = args.raw("agentId");
-    if (agentId == null || agentId.isNull()) {
-      return;
-    }
-    if (!(agentId.isString() || agentId.isIntegralNumber())) {
-      throw ToolArguments.invalid("agentId", "agentId must be a string");
-    }
-    String given = agentId.asString();
-    if (!given.equals(call.agent().value())) {
-      throw new ToolException(
-          ToolException.Kind.FORBIDDEN,
-          "agentId " + given + " is not the agent of this call (" + call.agent() + ")");
-    }
-  }
-
-  private static OwnerKey owner(ToolCall call, ToolArguments args) {
-    String given = args.optionalString("ownerKey");
-    if (given == null) {
-      return call.owner();
-    }
-    OwnerKey owner;
-    try {
-      owner = OwnerKey.of(given);
-    } catch (IllegalArgumentException e) {
-      throw ToolArguments.invalid("ownerKey", "ownerKey " + e.getMessage());
-    }
-    if (call.owner() != null && !call.owner().equals(owner)) {
-      throw new ToolException(
-          ToolException.Kind.FORBIDDEN,
-          "ownerKey " + owner + " is not the owner this call is made for");
-    }
-    return owner;
   }
 
   private static WorkspacePath filename(ToolArguments args) {
