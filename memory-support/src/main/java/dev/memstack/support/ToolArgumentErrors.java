@@ -11,14 +11,13 @@ import java.util.TreeSet;
  * as the error body's {@code field}) and starts its message with that name, so every provider words
  * the same mistake the same way.
  *
- * <p>This is the shared part of a tool-argument reader: the JSON parsing stays with each plugin's
- * own JSON library (this library depends on the JDK and the SPI alone), the reading of one value
- * calls these for what is wrong with it:
+ * <p>{@link ToolArguments} throws these; a provider's own checks of a value it has read use them
+ * too:
  *
  * <pre>{@code
- * JsonNode value = arguments.get("limit");
- * if (value != null && !value.isIntegralNumber()) {
- *   throw ToolArgumentErrors.mustBe("limit", "an integer");
+ * String status = args.requiredText("status");
+ * if (!STATUSES.contains(status)) {
+ *   throw ToolArgumentErrors.invalid("status", "must be one of " + STATUSES);
  * }
  * }</pre>
  *

@@ -8,6 +8,7 @@ import dev.memstack.spi.Capability;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.RecallItem;
 import dev.memstack.spi.Scope;
+import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
 import java.nio.file.Files;
@@ -505,6 +506,29 @@ class WorkspaceMemoryProviderTest {
           .hasMessage("enabled or sortOrder is required");
       assertThat(fx.toolError("a1", null, "no_such_tool", Map.of()).kind())
           .isEqualTo(ToolException.Kind.NOT_FOUND);
+    }
+
+    @Test
+    @DisplayName("text after the arguments and a lone surrogate are refused, nothing written")
+    void trailingTextAndLoneSurrogatesAreRefused() {
+      String write = "write_workspace_memory_file";
+      ToolCall trailing =
+          new ToolCall(
+              AgentId.of("a1"), null, write, "{\"filename\":\"A.md\",\"content\":\"x\"} {}");
+      assertThatThrownBy(() -> fx.provider.callTool(trailing))
+          .isInstanceOfSatisfying(
+              ToolException.class,
+              e -> {
+                assertThat(e.kind()).isEqualTo(ToolException.Kind.INVALID_ARGUMENT);
+                assertThat(e.field()).isNull();
+              })
+          .hasMessageStartingWith("arguments are not valid JSON");
+      ToolException surrogate =
+          fx.toolError("a1", null, write, Map.of("filename", "A.md", "content", "x\ud800y"));
+      assertThat(surrogate.field()).isEqualTo("content");
+      assertThat(surrogate).hasMessage("content is not valid Unicode: a lone surrogate at index 1");
+      assertThat(fx.tool("a1", null, "list_workspace_memory_files", Map.of()).path("files"))
+          .noneMatch(file -> file.path("filename").asString().equals("A.md"));
     }
 
     @Test
