@@ -78,7 +78,7 @@ public class MemoryJobsController {
       content = @Content(schema = @Schema(implementation = ApiRequests.MemoryJobRequest.class)))
   @RequiresRole(Role.MEMBER)
   @PostMapping(path = {BASE + "/summarize/{conversationId}", ALIAS + "/summarize/{conversationId}"})
-  public JsonNode summarize(
+  public JsonNode summarizeConversation(
       @PathVariable("agentId") String agentId,
       @PathVariable("conversationId") String conversationId,
       @RequestParam(name = "ownerKey", required = false) String ownerParam,
@@ -97,7 +97,7 @@ public class MemoryJobsController {
       content = @Content(schema = @Schema(implementation = ApiRequests.MemoryJobRequest.class)))
   @RequiresRole(Role.MEMBER)
   @PostMapping(path = {BASE + "/emergence", ALIAS + "/emergence"})
-  public JsonNode emergence(
+  public JsonNode runEmergence(
       @PathVariable("agentId") String agentId,
       @RequestParam(name = "ownerKey", required = false) String ownerParam,
       @RequestBody(required = false) JsonNode body) {
@@ -109,7 +109,7 @@ public class MemoryJobsController {
   @Operation(summary = "The last and next dreaming run, and the newest entry of DREAMS.md")
   @RequiresRole(Role.VIEWER)
   @GetMapping(path = {BASE + "/dreaming/status", ALIAS + "/dreaming/status"})
-  public JsonNode status(
+  public JsonNode dreamingStatus(
       @PathVariable("agentId") String agentId,
       @RequestParam(name = "ownerKey", required = false) String ownerParam) {
     AgentId agent = MemoryController.agent(agentId);
