@@ -30,5 +30,24 @@ public enum Capability {
    *
    * @since 0.2.0
    */
-  FEEDBACK
+  FEEDBACK,
+  /**
+   * Serves workspace files through the standard tools of {@link StandardTools#required(Capability)
+   * this capability} (list, read, write, update metadata, search, export and import), with the
+   * arguments and answers {@link StandardTools} documents. The host's {@code .../workspace/**}
+   * routes call them on a provider that claims this; it never calls a tool by name on a provider
+   * that does not.
+   *
+   * @since 0.2.0
+   */
+  WORKSPACE_FILES,
+  /**
+   * Runs memory jobs on demand through the standard tools of {@link
+   * StandardTools#required(Capability) this capability} (extract a conversation, dream, the
+   * dreaming status), with the arguments and answers {@link StandardTools} documents. The host's
+   * memory-job routes call them on a provider that claims this.
+   *
+   * @since 0.2.0
+   */
+  MEMORY_JOBS
 }

@@ -15,6 +15,7 @@ import dev.memstack.spi.Recall;
 import dev.memstack.spi.RecallItem;
 import dev.memstack.spi.RecallRequest;
 import dev.memstack.spi.Scope;
+import dev.memstack.spi.StandardTools;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
@@ -25,8 +26,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -807,6 +810,43 @@ public abstract class MemoryProviderCompatibilityKit {
       if (has(Capability.RECALLS_TURNS)) {
         awaitIndexed(provider);
         assertThat(recall(AGENT, BOB, BOB_PHRASE, 10)).anyMatch(item -> mentions(item, BOB_PHRASE));
+      }
+    }
+  }
+
+  @Nested
+  @DisplayName("Standard tools of a claimed capability")
+  class StandardToolContract {
+
+    @Test
+    @DisplayName("a WORKSPACE_FILES provider offers every workspace tool with its effect")
+    void offersTheWorkspaceTools() {
+      assumeCapability(Capability.WORKSPACE_FILES);
+      assertOffersStandardTools(Capability.WORKSPACE_FILES);
+    }
+
+    @Test
+    @DisplayName("a MEMORY_JOBS provider offers every memory-job tool with its effect")
+    void offersTheMemoryJobTools() {
+      assumeCapability(Capability.MEMORY_JOBS);
+      assertOffersStandardTools(Capability.MEMORY_JOBS);
+    }
+
+    private void assertOffersStandardTools(Capability capability) {
+      Map<String, ToolSpec> offered = new HashMap<>();
+      for (ToolSpec spec : provider.tools()) {
+        offered.put(spec.name(), spec);
+      }
+      assertThat(offered.keySet())
+          .as("tools of %s, which claims %s", provider.id(), capability)
+          .containsAll(StandardTools.required(capability));
+      for (String name : StandardTools.required(capability)) {
+        ToolSpec.Effect effect = offered.get(name).effect();
+        if (StandardTools.readOnly(name)) {
+          assertThat(effect).as("effect of %s", name).isEqualTo(ToolSpec.Effect.READ);
+        } else {
+          assertThat(effect.changesMemory()).as("%s (%s) changes memory", name, effect).isTrue();
+        }
       }
     }
   }

@@ -36,7 +36,7 @@ import java.util.stream.Collectors;
  * cosine similarity of {@link HashingEmbedder} vectors. A {@link Flaw} breaks one rule on purpose,
  * so the self-test can prove that the kit catches it.
  */
-final class InMemoryReferenceProvider implements MemoryProvider {
+class InMemoryReferenceProvider implements MemoryProvider {
 
   /** A rule the provider breaks on purpose. */
   enum Flaw {

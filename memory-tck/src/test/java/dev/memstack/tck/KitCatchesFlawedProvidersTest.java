@@ -4,13 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Capability;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.ProviderContext;
 import dev.memstack.spi.Scope;
+import dev.memstack.spi.StandardTools;
+import dev.memstack.spi.ToolSpec;
 import dev.memstack.tck.InMemoryReferenceProvider.Flaw;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.platform.engine.TestExecutionResult;
@@ -115,7 +123,38 @@ class KitCatchesFlawedProvidersTest {
     Map<String, TestExecutionResult> results = run(ReferenceProviderCompatibilityTest.class);
 
     assertThat(results).hasSizeGreaterThanOrEqualTo(20);
-    assertThat(results.values()).allMatch(r -> r.getStatus() == Status.SUCCESSFUL);
+    Map<String, TestExecutionResult> contract = new TreeMap<>(results);
+    contract.keySet().removeAll(STANDARD_TOOL_TESTS);
+    assertThat(contract.values()).allMatch(r -> r.getStatus() == Status.SUCCESSFUL);
+    for (String test : STANDARD_TOOL_TESTS) {
+      assertThat(statusOf(results, test))
+          .as("%s: the reference provider serves no workspace files or memory jobs", test)
+          .isEqualTo(Status.ABORTED);
+    }
+  }
+
+  @Test
+  void theStandardToolTestsFailOnAProviderThatClaimsTheCapabilitiesWithoutTheirTools() {
+    Map<String, TestExecutionResult> results = run(ClaimsWithoutToolsKit.class);
+
+    assertThat(failed(results)).isEqualTo(STANDARD_TOOL_TESTS);
+  }
+
+  @Test
+  void theStandardToolTestsPassOnAProviderThatOffersTheToolsWithTheirEffects() {
+    Map<String, TestExecutionResult> results = run(StandardToolsKit.class);
+
+    assertThat(failed(results)).isEmpty();
+    for (String test : STANDARD_TOOL_TESTS) {
+      assertThat(statusOf(results, test)).as(test).isEqualTo(Status.SUCCESSFUL);
+    }
+  }
+
+  @Test
+  void theStandardToolTestsFailOnAProviderThatDeclaresAReadToolAsAWrite() {
+    Map<String, TestExecutionResult> results = run(ReadDeclaredAsWriteKit.class);
+
+    assertThat(failed(results)).containsExactly("offersTheWorkspaceTools");
   }
 
   private static Status statusOf(Map<String, TestExecutionResult> results, String method) {
@@ -219,6 +258,67 @@ class KitCatchesFlawedProvidersTest {
     protected MemoryProvider createProvider(ProviderContext context) {
       return new InMemoryReferenceProvider(
           context, Flaw.IGNORES_WRITABLE, InMemoryReferenceProvider.ALL_CAPABILITIES);
+    }
+  }
+
+  private static final Set<String> STANDARD_TOOL_TESTS =
+      new TreeSet<>(Set.of("offersTheWorkspaceTools", "offersTheMemoryJobTools"));
+
+  private static final Set<Capability> WITH_STANDARD_TOOLS =
+      EnumSet.of(Capability.WORKSPACE_FILES, Capability.MEMORY_JOBS);
+
+  /** The reference provider claiming WORKSPACE_FILES and MEMORY_JOBS, with {@code tools} added. */
+  private static MemoryProvider claimingStandardTools(
+      ProviderContext context, Function<String, ToolSpec.Effect> effects) {
+    Set<Capability> capabilities = EnumSet.copyOf(InMemoryReferenceProvider.ALL_CAPABILITIES);
+    capabilities.addAll(WITH_STANDARD_TOOLS);
+    return new InMemoryReferenceProvider(context, Flaw.NONE, capabilities) {
+      @Override
+      public List<ToolSpec> tools() {
+        List<ToolSpec> tools = new ArrayList<>(super.tools());
+        for (Capability capability : WITH_STANDARD_TOOLS) {
+          for (String name : new TreeSet<>(StandardTools.required(capability))) {
+            ToolSpec.Effect effect = effects.apply(name);
+            if (effect != null) {
+              tools.add(new ToolSpec(name, "the standard tool " + name, "{}", effect));
+            }
+          }
+        }
+        return tools;
+      }
+    };
+  }
+
+  private static ToolSpec.Effect declaredEffect(String name) {
+    return StandardTools.readOnly(name) ? ToolSpec.Effect.READ : ToolSpec.Effect.WRITE;
+  }
+
+  @ExtendWith(OnlyWhenLaunchedBySelfTest.class)
+  static class ClaimsWithoutToolsKit extends FlawedKit {
+    @Override
+    protected MemoryProvider createProvider(ProviderContext context) {
+      return claimingStandardTools(context, name -> null);
+    }
+  }
+
+  @ExtendWith(OnlyWhenLaunchedBySelfTest.class)
+  static class StandardToolsKit extends FlawedKit {
+    @Override
+    protected MemoryProvider createProvider(ProviderContext context) {
+      return claimingStandardTools(context, KitCatchesFlawedProvidersTest::declaredEffect);
+    }
+  }
+
+  @ExtendWith(OnlyWhenLaunchedBySelfTest.class)
+  static class ReadDeclaredAsWriteKit extends FlawedKit {
+    @Override
+    protected MemoryProvider createProvider(ProviderContext context) {
+      return claimingStandardTools(
+          context,
+          name ->
+              name.equals(StandardTools.READ_WORKSPACE_FILE)
+                  ? ToolSpec.Effect.WRITE
+                  : declaredEffect(name));
     }
   }
 

@@ -99,7 +99,9 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
             Capability.FORGET,
             Capability.SHARED_MEMORY,
             Capability.RECALLS_TURNS,
-            Capability.BATCH_SYNC);
+            Capability.BATCH_SYNC,
+            Capability.WORKSPACE_FILES,
+            Capability.MEMORY_JOBS);
     if (settings.perOwner()) {
       caps.add(Capability.PERSONAL_MEMORY);
       caps.add(Capability.OWNER_PROMPT);

@@ -39,6 +39,11 @@ public class ApiConfiguration {
     return new ToolInvoker(calls, json, access);
   }
 
+  @Bean
+  CapabilityTools capabilityTools(StackMembers members, ToolInvoker tools) {
+    return new CapabilityTools(members, tools);
+  }
+
   @Bean(destroyMethod = "close")
   ProviderHealthChecker providerHealthChecker(ProviderCalls calls, ApiProperties properties) {
     return new ProviderHealthChecker(calls, properties.healthTimeout());

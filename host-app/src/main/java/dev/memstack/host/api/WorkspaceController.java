@@ -2,12 +2,13 @@ package dev.memstack.host.api;
 
 import dev.memstack.host.api.BodySizeLimitFilter.RouteLimit;
 import dev.memstack.host.provider.StackMember;
-import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.security.AccessDeniedException;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Capability;
 import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.StandardTools;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
 import io.swagger.v3.oas.annotations.Operation;
@@ -49,14 +50,16 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The workspace files of the builtin provider over REST (issue 3), built on that provider's tools,
- * which it calls like {@link ToolController} does (the host never sees a provider class): list,
+ * Workspace files over REST (issue 3), built on the standard tools ({@link StandardTools}) of the
+ * provider that claims {@link Capability#WORKSPACE_FILES}, which it calls like {@link
+ * ToolController} does (the host never sees a provider class, nor a plugin's own tool names): list,
  * read, write and update the metadata of files, keyword search, and the snapshot export and import
- * (preview and apply). The provider instance is {@code memstack.api.workspace-provider} (default
- * {@code builtin}); when it is not running the routes answer 503. A file path in the URL is decoded
- * and checked by {@link WorkspaceFilePath} before any provider sees it. The tools' errors map to
- * 400 (naming the request field: {@code filename} becomes {@code path}, {@code zipBase64} becomes
- * {@code file}), 404, 409, 403 and 503.
+ * (preview and apply). The provider is the instance {@code memstack.api.workspace-provider} when it
+ * is set, else the first running one in stack order that claims the capability ({@link
+ * CapabilityTools}); without one the routes answer 503 naming the capability. A file path in the
+ * URL is decoded and checked by {@link WorkspaceFilePath} before any provider sees it. The tools'
+ * errors map to 400 (naming the request field: {@code filename} becomes {@code path}, {@code
+ * zipBase64} becomes {@code file}), 404, 409, 403 and 503.
  *
  * <p>Access: by each tool's declared effect, as for {@link ToolController}: reads (list, read,
  * search, export) need {@code viewer}, writes (write, metadata, import and its preview) {@code
@@ -72,13 +75,15 @@ public class WorkspaceController {
   static final String IMPORT = "/memory/import";
   static final String IMPORT_PREVIEW = "/memory/import/preview";
 
-  static final String LIST = "list_workspace_memory_files";
-  static final String READ = "read_workspace_memory_file";
-  static final String WRITE = "write_workspace_memory_file";
-  static final String SEARCH = "search_workspace_memory";
-  static final String UPDATE_META = "update_workspace_file_meta";
-  static final String EXPORT = "export_workspace_memory";
-  static final String IMPORT_TOOL = "import_workspace_memory";
+  static final String LIST = StandardTools.LIST_WORKSPACE_FILES;
+  static final String READ = StandardTools.READ_WORKSPACE_FILE;
+  static final String WRITE = StandardTools.WRITE_WORKSPACE_FILE;
+  static final String SEARCH = StandardTools.SEARCH_WORKSPACE;
+  static final String UPDATE_META = StandardTools.UPDATE_WORKSPACE_FILE_META;
+  static final String EXPORT = StandardTools.EXPORT_WORKSPACE;
+  static final String IMPORT_TOOL = StandardTools.IMPORT_WORKSPACE;
+
+  private static final String SETTING = "memstack.api.workspace-provider";
 
   /** Tool argument names that the REST routes call differently. */
   private static final Map<String, String> FIELDS =
@@ -106,14 +111,14 @@ public class WorkspaceController {
           MediaType.parseMediaType("application/x-zip-compressed"),
           MediaType.APPLICATION_OCTET_STREAM);
 
-  private final StackMembers members;
+  private final CapabilityTools providers;
   private final ToolInvoker tools;
   private final JsonMapper json;
   private final String providerId;
 
   public WorkspaceController(
-      StackMembers members, ToolInvoker tools, JsonMapper json, ApiProperties properties) {
-    this.members = members;
+      CapabilityTools providers, ToolInvoker tools, JsonMapper json, ApiProperties properties) {
+    this.providers = providers;
     this.tools = tools;
     this.json = json;
     this.providerId = properties.workspaceProvider();
@@ -259,14 +264,14 @@ public class WorkspaceController {
     JsonNode encoded = answer.get("zipBase64");
     if (encoded == null || !encoded.isString()) {
       throw new ProviderFailedException(
-          "provider '" + providerId + "' answered " + EXPORT + " without zipBase64", null);
+          "the workspace provider answered " + EXPORT + " without zipBase64", null);
     }
     byte[] zip;
     try {
       zip = Base64.getDecoder().decode(encoded.stringValue());
     } catch (IllegalArgumentException e) {
       throw new ProviderFailedException(
-          "provider '" + providerId + "' answered " + EXPORT + " with invalid base64", e);
+          "the workspace provider answered " + EXPORT + " with invalid base64", e);
     }
     JsonNode name = answer.get("fileName");
     String fileName =
@@ -425,9 +430,9 @@ public class WorkspaceController {
   // ---------------------------------------------------------------- calling the provider
 
   /**
-   * Calls the tool on the workspace provider (checking the caller's right by the tool's declared
-   * effect, {@link ToolInvoker}) and returns its JSON answer; a tool's {@code INVALID_ARGUMENT}
-   * becomes a 400 naming the REST field.
+   * Calls the standard tool on the workspace provider (checking the caller's right by the tool's
+   * declared effect, {@link ToolInvoker}) and returns its JSON answer; a tool's {@code
+   * INVALID_ARGUMENT} becomes a 400 naming the REST field.
    */
   private JsonNode call(AgentId agent, OwnerKey owner, String tool, ObjectNode arguments) {
     StackMember member = workspaceProvider();
@@ -443,41 +448,39 @@ public class WorkspaceController {
       throw e;
     } catch (RuntimeException e) {
       throw new ProviderFailedException(
-          "provider '" + providerId + "' failed tool '" + tool + "': " + e, e);
+          "provider '" + member.id() + "' failed tool '" + tool + "': " + e, e);
     }
   }
 
-  /** The running workspace provider; 503 otherwise. */
+  /** The running provider that claims {@link Capability#WORKSPACE_FILES}; 503 otherwise. */
   private StackMember workspaceProvider() {
-    return members
-        .find(providerId)
-        .orElseThrow(
-            () ->
-                new ToolException(
-                    ToolException.Kind.UNAVAILABLE,
-                    "the workspace provider '"
-                        + providerId
-                        + "' (memstack.api.workspace-provider) is not running"));
+    return providers.require(
+        Capability.WORKSPACE_FILES,
+        providerId,
+        SETTING,
+        message -> new ToolException(ToolException.Kind.UNAVAILABLE, message));
   }
 
-  /** The workspace provider's tool {@code tool}; 503 when it has none (not a builtin). */
+  /** The provider's standard tool {@code tool}; 503 when it lists none, though it claims it. */
   private ToolSpec workspaceTool(StackMember member, String tool) {
     Optional<ToolSpec> spec;
     try {
-      spec = tools.find(member, tool);
+      spec = providers.tool(member, tool);
     } catch (RuntimeException e) {
       throw new ProviderFailedException(
-          "provider '" + providerId + "' could not list its tools: " + e, e);
+          "provider '" + member.id() + "' could not list its tools: " + e, e);
     }
     return spec.orElseThrow(
         () ->
             new ToolException(
                 ToolException.Kind.UNAVAILABLE,
                 "provider '"
-                    + providerId
-                    + "' has no tool '"
+                    + member.id()
+                    + "' claims "
+                    + Capability.WORKSPACE_FILES
+                    + " but has no tool '"
                     + tool
-                    + "'; memstack.api.workspace-provider must name an instance of type builtin"));
+                    + "'"));
   }
 
   /**

@@ -1,17 +1,20 @@
 package dev.memstack.host.jobs;
 
+import dev.memstack.host.api.ApiProperties;
 import dev.memstack.host.api.ApiRequests;
 import dev.memstack.host.api.BadRequestException;
+import dev.memstack.host.api.CapabilityTools;
 import dev.memstack.host.api.JsonBody;
 import dev.memstack.host.api.MemoryController;
 import dev.memstack.host.api.NotFoundException;
 import dev.memstack.host.api.ToolInvoker;
 import dev.memstack.host.provider.StackMember;
-import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Capability;
 import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.StandardTools;
 import dev.memstack.spi.ToolSpec;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -30,40 +33,52 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The memory jobs of the builtin provider (instance id {@value #PROVIDER}) over REST: {@code POST
- * /api/v1/memory/{agentId}/summarize/{conversationId}} (owner as {@code ownerKey} in the body or
- * the query) runs post-turn extraction now, {@code POST .../emergence} (optional {@code ownerKey})
- * runs dreaming now, {@code GET .../dreaming/status} answers the last run, the next run and the
- * newest DREAMS.md entry. Each calls the provider's tool ({@code summarize_conversation}, {@code
- * run_emergence}, {@code dreaming_status}) through {@link ToolInvoker}; its errors map as for every
- * tool, so without a chat model the answer is {@code 409 {"error":"conflict","message":"no chat
- * model configured"}}. Each route needs what the tool's declared effect needs, as when the tool is
- * called directly: the POSTs (write tools) {@code member} and an owner the token covers (an
- * owner-bound token must name one), the status (a read tool) {@code viewer}.
+ * The memory jobs over REST, on the standard tools ({@link StandardTools}) of the provider that
+ * claims {@link Capability#MEMORY_JOBS} (the instance {@code memstack.api.memory-jobs-provider}
+ * when set, else the first running one in stack order; {@link CapabilityTools}): {@code POST
+ * /api/v1/agents/{agentId}/memory/summarize/{conversationId}} (owner as {@code ownerKey} in the
+ * body or the query) runs post-turn extraction now, {@code POST .../emergence} (optional {@code
+ * ownerKey}) runs dreaming now, {@code GET .../dreaming/status} answers the last run, the next run
+ * and the newest DREAMS.md entry. Each route also answers at its first path, {@code
+ * /api/v1/memory/{agentId}/...}, with the same handler. Each calls its tool ({@code
+ * summarize_conversation}, {@code run_emergence}, {@code dreaming_status}) through {@link
+ * ToolInvoker}; its errors map as for every tool, so without a chat model the answer is {@code 409
+ * {"error":"conflict","message":"no chat model configured"}}, and without a provider that claims
+ * the capability {@code 404} naming it. Each route needs what the tool's declared effect needs, as
+ * when the tool is called directly: the POSTs (write tools) {@code member} and an owner the token
+ * covers (an owner-bound token must name one), the status (a read tool) {@code viewer}.
  */
 @RestController
-@RequestMapping(path = "/api/v1/memory/{agentId}", produces = MediaType.APPLICATION_JSON_VALUE)
+@RequestMapping(produces = MediaType.APPLICATION_JSON_VALUE)
 public class MemoryJobsController {
 
-  /** The provider instance whose tools these routes call. */
-  public static final String PROVIDER = "builtin";
+  /** The routes' base path, beside every other route of an agent. */
+  public static final String BASE = "/api/v1/agents/{agentId}/memory";
 
-  private final StackMembers members;
+  /** The routes' first base path, kept as an alias of {@link #BASE}. */
+  public static final String ALIAS = "/api/v1/memory/{agentId}";
+
+  private static final String SETTING = "memstack.api.memory-jobs-provider";
+
+  private final CapabilityTools providers;
   private final ToolInvoker tools;
   private final JsonMapper json;
+  private final String providerId;
 
-  public MemoryJobsController(StackMembers members, ToolInvoker tools, JsonMapper json) {
-    this.members = members;
+  public MemoryJobsController(
+      CapabilityTools providers, ToolInvoker tools, JsonMapper json, ApiProperties properties) {
+    this.providers = providers;
     this.tools = tools;
     this.json = json;
+    this.providerId = properties.memoryJobsProvider();
   }
 
   @Operation(summary = "Extract memory from one conversation of the owner now (needs a chat model)")
   @io.swagger.v3.oas.annotations.parameters.RequestBody(
       content = @Content(schema = @Schema(implementation = ApiRequests.MemoryJobRequest.class)))
   @RequiresRole(Role.MEMBER)
-  @PostMapping(path = "/summarize/{conversationId}")
-  public JsonNode summarize(
+  @PostMapping(path = {BASE + "/summarize/{conversationId}", ALIAS + "/summarize/{conversationId}"})
+  public JsonNode summarizeConversation(
       @PathVariable("agentId") String agentId,
       @PathVariable("conversationId") String conversationId,
       @RequestParam(name = "ownerKey", required = false) String ownerParam,
@@ -74,47 +89,50 @@ public class MemoryJobsController {
       throw new BadRequestException("ownerKey", "ownerKey is required (in the body or the query)");
     }
     ObjectNode arguments = json.createObjectNode().put("conversationId", conversationId);
-    return call(agent, owner, "summarize_conversation", arguments);
+    return call(agent, owner, StandardTools.SUMMARIZE_CONVERSATION, arguments);
   }
 
   @Operation(summary = "Dream now: the team's memory and owners with recent notes, or one owner's")
   @io.swagger.v3.oas.annotations.parameters.RequestBody(
       content = @Content(schema = @Schema(implementation = ApiRequests.MemoryJobRequest.class)))
   @RequiresRole(Role.MEMBER)
-  @PostMapping(path = "/emergence")
-  public JsonNode emergence(
+  @PostMapping(path = {BASE + "/emergence", ALIAS + "/emergence"})
+  public JsonNode runEmergence(
       @PathVariable("agentId") String agentId,
       @RequestParam(name = "ownerKey", required = false) String ownerParam,
       @RequestBody(required = false) JsonNode body) {
     AgentId agent = MemoryController.agent(agentId);
     OwnerKey owner = owner(body, ownerParam);
-    return call(agent, owner, "run_emergence", json.createObjectNode());
+    return call(agent, owner, StandardTools.RUN_EMERGENCE, json.createObjectNode());
   }
 
   @Operation(summary = "The last and next dreaming run, and the newest entry of DREAMS.md")
   @RequiresRole(Role.VIEWER)
-  @GetMapping(path = "/dreaming/status")
-  public JsonNode status(
+  @GetMapping(path = {BASE + "/dreaming/status", ALIAS + "/dreaming/status"})
+  public JsonNode dreamingStatus(
       @PathVariable("agentId") String agentId,
       @RequestParam(name = "ownerKey", required = false) String ownerParam) {
     AgentId agent = MemoryController.agent(agentId);
     OwnerKey owner = owner(null, ownerParam);
-    return call(agent, owner, "dreaming_status", json.createObjectNode());
+    return call(agent, owner, StandardTools.DREAMING_STATUS, json.createObjectNode());
   }
 
   private JsonNode call(AgentId agent, OwnerKey owner, String tool, ObjectNode arguments) {
     StackMember member =
-        members
-            .find(PROVIDER)
-            .orElseThrow(
-                () -> new NotFoundException("no running provider with id '" + PROVIDER + "'"));
+        providers.require(Capability.MEMORY_JOBS, providerId, SETTING, NotFoundException::new);
     ToolSpec spec =
-        tools
-            .find(member, tool)
+        providers
+            .tool(member, tool)
             .orElseThrow(
                 () ->
                     new NotFoundException(
-                        "provider '" + PROVIDER + "' has no tool '" + tool + "'"));
+                        "provider '"
+                            + member.id()
+                            + "' claims "
+                            + Capability.MEMORY_JOBS
+                            + " but has no tool '"
+                            + tool
+                            + "'"));
     return tools.call(member, spec, agent, owner, arguments);
   }
 

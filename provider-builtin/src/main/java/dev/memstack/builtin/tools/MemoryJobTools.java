@@ -8,6 +8,7 @@ import dev.memstack.spi.AgentId;
 import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Scope;
+import dev.memstack.spi.StandardTools;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
@@ -32,9 +33,9 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class MemoryJobTools {
 
-  public static final String SUMMARIZE = "summarize_conversation";
-  public static final String EMERGENCE = "run_emergence";
-  public static final String STATUS = "dreaming_status";
+  public static final String SUMMARIZE = StandardTools.SUMMARIZE_CONVERSATION;
+  public static final String EMERGENCE = StandardTools.RUN_EMERGENCE;
+  public static final String STATUS = StandardTools.DREAMING_STATUS;
 
   /** The message of every call made without a chat model. */
   public static final String NO_MODEL = "no chat model configured";

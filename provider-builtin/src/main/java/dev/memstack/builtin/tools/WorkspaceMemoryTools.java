@@ -9,6 +9,7 @@ import dev.memstack.builtin.workspace.InvalidWorkspacePathException;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.StandardTools;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
@@ -46,14 +47,14 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class WorkspaceMemoryTools {
 
-  public static final String LIST = "list_workspace_memory_files";
-  public static final String READ = "read_workspace_memory_file";
-  public static final String WRITE = "write_workspace_memory_file";
+  public static final String LIST = StandardTools.LIST_WORKSPACE_FILES;
+  public static final String READ = StandardTools.READ_WORKSPACE_FILE;
+  public static final String WRITE = StandardTools.WRITE_WORKSPACE_FILE;
   public static final String EDIT = "edit_workspace_memory_file";
-  public static final String SEARCH = "search_workspace_memory";
-  public static final String UPDATE_META = "update_workspace_file_meta";
-  public static final String EXPORT = "export_workspace_memory";
-  public static final String IMPORT = "import_workspace_memory";
+  public static final String SEARCH = StandardTools.SEARCH_WORKSPACE;
+  public static final String UPDATE_META = StandardTools.UPDATE_WORKSPACE_FILE_META;
+  public static final String EXPORT = StandardTools.EXPORT_WORKSPACE;
+  public static final String IMPORT = StandardTools.IMPORT_WORKSPACE;
 
   private static final int MAX_BASE64_CHARS =
       (MemorySnapshots.MAX_ARCHIVE_BYTES / 3 + 1) * 4 + 1024;

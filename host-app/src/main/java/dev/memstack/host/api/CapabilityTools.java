@@ -1,0 +1,77 @@
+package dev.memstack.host.api;
+
+import dev.memstack.host.provider.StackMember;
+import dev.memstack.host.provider.StackMembers;
+import dev.memstack.spi.Capability;
+import dev.memstack.spi.StandardTools;
+import dev.memstack.spi.ToolSpec;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Finds the provider behind a REST route that is built on a {@link Capability} (the workspace
+ * files, the memory jobs) and its standard tools ({@link StandardTools}), so that the host knows
+ * the SPI's contract and no plugin's vocabulary: the provider is the running member that claims the
+ * capability, either the instance a setting names or, with none named, the first in stack order.
+ * Thread-safe.
+ */
+public class CapabilityTools {
+
+  private final StackMembers members;
+  private final ToolInvoker tools;
+
+  public CapabilityTools(StackMembers members, ToolInvoker tools) {
+    this.members = members;
+    this.tools = tools;
+  }
+
+  /**
+   * The running member that serves {@code capability}: the instance {@code preferred} when it is
+   * not {@code null} (and only if it claims the capability), else the first member in stack order
+   * that claims it. A member whose {@code capabilities()} throws claims nothing.
+   */
+  public Optional<StackMember> provider(Capability capability, String preferred) {
+    if (preferred != null) {
+      return members.find(preferred).filter(member -> claims(member, capability));
+    }
+    return members.enabled().stream().filter(member -> claims(member, capability)).findFirst();
+  }
+
+  /**
+   * The running member that serves {@code capability}, else the exception {@code missing} makes of
+   * a message naming the capability (and the instance a setting named).
+   *
+   * @param setting the setting that names the instance, for the message
+   */
+  public StackMember require(
+      Capability capability,
+      String preferred,
+      String setting,
+      Function<String, RuntimeException> missing) {
+    return provider(capability, preferred)
+        .orElseThrow(
+            () ->
+                missing.apply(
+                    preferred == null
+                        ? "no running provider claims the capability " + capability
+                        : "the provider '"
+                            + preferred
+                            + "' ("
+                            + setting
+                            + ") is not running or does not claim the capability "
+                            + capability));
+  }
+
+  /** The member's standard tool {@code name}, if it lists one. */
+  public Optional<ToolSpec> tool(StackMember member, String name) {
+    return tools.find(member, name);
+  }
+
+  private static boolean claims(StackMember member, Capability capability) {
+    try {
+      return member.claims(capability);
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+}
