@@ -64,14 +64,7 @@ final class KeywordRecall {
     return buckets;
   }
 
-  /**
-   * Keyword hits, by relevance, in the files the owner may see that no prompt already carries:
-   * daily notes and other files that are not enabled, and enabled files the system prompt left out
-   * for its budget. The enabled TEAM and GLOBAL files ({@link #systemPromptBlock}) and the owner's
-   * enabled PERSONAL files ({@link #ownerPromptBlock}) reach the model whole on every turn, so
-   * recalling their lines again would only crowd out memory; files still equal to their template
-   * are never recalled. Score {@code s / (s + 1)} of the weighted BM25 score {@code s}, in (0, 1).
-   */
+  /** Keyword recall for a turn (see {@link WorkspaceMemory#prefetch}). */
   Recall prefetch(RecallRequest request) {
     if (request.query().isBlank()) {
       return Recall.empty();

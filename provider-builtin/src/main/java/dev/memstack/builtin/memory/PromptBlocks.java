@@ -143,12 +143,7 @@ final class PromptBlocks {
     return built;
   }
 
-  /**
-   * The owner's standing memory: their enabled PERSONAL files ({@code PROFILE.md}, {@code
-   * MEMORY.md} and any file they enabled) in sort order, each whole (the size caps already bound
-   * the core ones), as {@code --- NAME (personal) ---} parts. A file still equal to its template is
-   * left out. Cached per owner until a write touches one of their enabled files.
-   */
+  /** The owner's block (see {@link WorkspaceMemory#ownerPromptBlock}); cached per owner. */
   String ownerPromptBlock(AgentId agent, OwnerKey owner) {
     return cachedOwnerBlock(agent, owner).block();
   }

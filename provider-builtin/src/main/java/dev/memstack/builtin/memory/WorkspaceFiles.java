@@ -85,7 +85,7 @@ final class WorkspaceFiles {
     return listed;
   }
 
-  ReadFile read(AgentId agent, Bucket bucket, WorkspacePath path) {
+  ReadFile read(Bucket bucket, WorkspacePath path) {
     store.checkPath(bucket, path);
     if (bucket.scope() == Scope.TEAM && !store.seeded(bucket)) {
       return seeder.update(
@@ -101,7 +101,7 @@ final class WorkspaceFiles {
     return new ReadFile(bucket, entry, content);
   }
 
-  Written write(AgentId agent, Bucket bucket, WorkspacePath path, String content) {
+  Written write(Bucket bucket, WorkspacePath path, String content) {
     checkContent(content, "content");
     SizeCaps.Capped capped = cap(path, content, "content");
     store.checkPath(bucket, path);
@@ -121,12 +121,7 @@ final class WorkspaceFiles {
   }
 
   Edited edit(
-      AgentId agent,
-      Bucket bucket,
-      WorkspacePath path,
-      String oldText,
-      String newText,
-      boolean replaceAll) {
+      Bucket bucket, WorkspacePath path, String oldText, String newText, boolean replaceAll) {
     if (oldText == null || oldText.isEmpty()) {
       throw invalid("oldText", "oldText is required and must not be empty");
     }
@@ -170,8 +165,7 @@ final class WorkspaceFiles {
         });
   }
 
-  FileEntry updateMeta(
-      AgentId agent, Bucket bucket, WorkspacePath path, Boolean enabled, Integer sortOrder) {
+  FileEntry updateMeta(Bucket bucket, WorkspacePath path, Boolean enabled, Integer sortOrder) {
     store.checkPath(bucket, path);
     return seeder.update(
         bucket,

@@ -252,7 +252,7 @@ public final class WorkspaceMemory implements AutoCloseable {
    * @throws ToolException NOT_FOUND if it does not exist
    */
   public ReadFile read(AgentId agent, Bucket bucket, WorkspacePath path) {
-    return files.read(agent, bucket, path);
+    return files.read(bucket, path);
   }
 
   /**
@@ -261,7 +261,7 @@ public final class WorkspaceMemory implements AutoCloseable {
    * @throws ToolException INVALID_ARGUMENT for a bad name or content
    */
   public Written write(AgentId agent, Bucket bucket, WorkspacePath path, String content) {
-    return files.write(agent, bucket, path, content);
+    return files.write(bucket, path, content);
   }
 
   /**
@@ -278,7 +278,7 @@ public final class WorkspaceMemory implements AutoCloseable {
       String oldText,
       String newText,
       boolean replaceAll) {
-    return files.edit(agent, bucket, path, oldText, newText, replaceAll);
+    return files.edit(bucket, path, oldText, newText, replaceAll);
   }
 
   /**
@@ -288,7 +288,7 @@ public final class WorkspaceMemory implements AutoCloseable {
    */
   public FileEntry updateMeta(
       AgentId agent, Bucket bucket, WorkspacePath path, Boolean enabled, Integer sortOrder) {
-    return files.updateMeta(agent, bucket, path, enabled, sortOrder);
+    return files.updateMeta(bucket, path, enabled, sortOrder);
   }
 
   SizeCaps.Capped cap(WorkspacePath path, String content, String field) {

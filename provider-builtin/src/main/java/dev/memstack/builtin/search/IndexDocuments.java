@@ -5,7 +5,6 @@ import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import java.io.IOException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
@@ -47,30 +46,29 @@ final class IndexDocuments {
     return new Term(F_KEY, fileKey);
   }
 
-  /** The documents of one file: its stamp record, then one per paragraph of {@code content}. */
-  static List<Document> of(
-      Bucket bucket,
-      WorkspacePath path,
-      String content,
-      FileStamp stamp,
-      Instant updateTime,
-      boolean weighted) {
-    String key = KeywordIndex.fileKey(bucket, path);
-    List<Document> docs = new ArrayList<>();
+  /** The record of a file: its key and bucket, size and modification time. */
+  static Document file(Bucket bucket, String key, FileStamp stamp) {
     Document file = base(bucket, key, KIND_FILE);
     file.add(new StoredField(F_SIZE, stamp.size()));
     file.add(new StoredField(F_MTIME, stamp.modifiedMillis()));
-    docs.add(file);
-    for (Chunk chunk : Paragraphs.chunks(content)) {
-      Document doc = base(bucket, key, KIND_CHUNK);
-      doc.add(new TextField(F_TEXT, chunk.text(), Field.Store.NO));
-      doc.add(
-          new BinaryDocValuesField(
-              F_HIT, new BytesRef(encodeHit(key, bucket, path, chunk, updateTime))));
-      doc.add(new StringField(F_CLASS, weighted ? CLASS_CORE : "other", Field.Store.NO));
-      docs.add(doc);
-    }
-    return docs;
+    return file;
+  }
+
+  /** One paragraph of a file: its text, hit data, and weight class (core files or the others). */
+  static Document chunk(
+      Bucket bucket,
+      String key,
+      WorkspacePath path,
+      Chunk chunk,
+      Instant updateTime,
+      boolean core) {
+    Document doc = base(bucket, key, KIND_CHUNK);
+    doc.add(new TextField(F_TEXT, chunk.text(), Field.Store.NO));
+    doc.add(
+        new BinaryDocValuesField(
+            F_HIT, new BytesRef(encodeHit(key, bucket, path, chunk, updateTime))));
+    doc.add(new StringField(F_CLASS, core ? CLASS_CORE : "other", Field.Store.NO));
+    return doc;
   }
 
   /** The stamp kept in a file's record. */

@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -118,7 +119,11 @@ public final class LuceneKeywordIndex implements KeywordIndex {
       Instant updateTime,
       boolean weighted) {
     String key = KeywordIndex.fileKey(bucket, path);
-    List<Document> docs = IndexDocuments.of(bucket, path, content, stamp, updateTime, weighted);
+    List<Document> docs = new ArrayList<>();
+    docs.add(IndexDocuments.file(bucket, key, stamp));
+    for (Paragraphs.Chunk chunk : Paragraphs.chunks(content)) {
+      docs.add(IndexDocuments.chunk(bucket, key, path, chunk, updateTime, weighted));
+    }
     apply(new Update(IndexDocuments.key(key), docs), "cannot index " + key);
   }
 
