@@ -40,12 +40,16 @@ import org.junit.jupiter.api.io.TempDir;
 import org.opentest4j.TestAbortedException;
 
 /**
- * The tests every {@link MemoryProvider} passes. A provider's test class extends this kit and
- * implements one hook, {@link #createProvider(ProviderContext)}; the kit builds the context itself
- * (a fresh temporary data directory per test, a {@link HashingEmbedder}, {@link
- * dev.memstack.spi.LanguageModel#none()} and a {@link MutableClock}) and closes the provider after
- * each test. Tests that need an optional {@link Capability} are skipped by assumption, so a report
- * shows what a provider does not claim.
+ * The tests every {@link MemoryProvider} passes.
+ *
+ * <p>One class on purpose (~960 lines): a provider's test extends one kit and runs every nested
+ * test group, as Micrometer's {@code MeterRegistryCompatibilityKit} does.
+ *
+ * <p>A provider's test class extends this kit and implements one hook, {@link
+ * #createProvider(ProviderContext)}; the kit builds the context itself (a fresh temporary data
+ * directory per test, a {@link HashingEmbedder}, {@link dev.memstack.spi.LanguageModel#none()} and
+ * a {@link MutableClock}) and closes the provider after each test. Tests that need an optional
+ * {@link Capability} are skipped by assumption, so a report shows what a provider does not claim.
  *
  * <pre>{@code
  * class VectorMemoryProviderCompatibilityTest extends MemoryProviderCompatibilityKit {

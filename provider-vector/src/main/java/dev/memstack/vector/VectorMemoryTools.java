@@ -30,7 +30,12 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** The agent-callable tools of {@link VectorMemoryProvider}: JSON in, JSON out. */
+/**
+ * The agent-callable tools of {@link VectorMemoryProvider}: JSON in, JSON out.
+ *
+ * <p>One class on purpose (~620 lines): each section is one tool over the same provider, and the
+ * tools share the visibility and write checks, the scope filters and the item JSON.
+ */
 final class VectorMemoryTools {
 
   private static final String FILTER_PROPS =

@@ -31,6 +31,9 @@ import org.slf4j.LoggerFactory;
  * The turn outbox, whatever {@link Journal} keeps its records: the one engine behind {@code
  * memstack.outbox.type=journal} ({@link FileJournal}) and {@code memory} ({@link MemoryJournal}).
  *
+ * <p>One class on purpose (~670 lines): admission, erasure, replay and maintenance order their
+ * journal appends under one lock over the same lanes and cursors; {@link Lane} is apart already.
+ *
  * <p>An accepted turn is appended to the journal, naming its recipients (the providers enabled when
  * it was accepted), and {@link #enqueue} returns once the record is durable. Each provider id has a
  * {@link Lane}: a queue and one daemon thread that delivers its records in journal order, in

@@ -24,17 +24,22 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An append-only log of record bodies in segment files {@code <20-digit first position>.seg} under
- * one folder. A segment starts with an 8-byte magic number; each record is framed as {@code [body
- * length: int][CRC-32 of the body: int][position: long][body]}, positions counting records from 0
- * across segments. Appends are serialised; {@link #awaitDurable(long)} is a group commit (one
- * thread forces the file for every append waiting at that moment). Opening the log replays every
- * valid record in order and truncates a torn record at the end of the last segment (a crash in the
- * middle of a write), which its length, checksum or position gives away. A new segment is started
- * at every open and whenever the current one reaches the segment size; a full segment is forced
- * before the next one starts, so only the current segment ever holds records that are not yet on
- * disk. {@link #expunge} rewrites sealed segments with some records turned into holes of the same
- * size ({@link SegmentExpunger}: a negative length, zero bytes): replay passes over a hole, and
- * reading it throws {@link ErasedRecordException}. Thread-safe.
+ * one folder.
+ *
+ * <p>One class on purpose (~640 lines): appends, the group commit, recovery and segment rolling
+ * share one lock, the current channel and the segment map; the expunge rewrite is apart already.
+ *
+ * <p>A segment starts with an 8-byte magic number; each record is framed as {@code [body length:
+ * int][CRC-32 of the body: int][position: long][body]}, positions counting records from 0 across
+ * segments. Appends are serialised; {@link #awaitDurable(long)} is a group commit (one thread
+ * forces the file for every append waiting at that moment). Opening the log replays every valid
+ * record in order and truncates a torn record at the end of the last segment (a crash in the middle
+ * of a write), which its length, checksum or position gives away. A new segment is started at every
+ * open and whenever the current one reaches the segment size; a full segment is forced before the
+ * next one starts, so only the current segment ever holds records that are not yet on disk. {@link
+ * #expunge} rewrites sealed segments with some records turned into holes of the same size ({@link
+ * SegmentExpunger}: a negative length, zero bytes): replay passes over a hole, and reading it
+ * throws {@link ErasedRecordException}. Thread-safe.
  */
 final class SegmentLog implements AutoCloseable {
 

@@ -8,7 +8,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
-import java.nio.file.FileVisitor;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -19,16 +18,12 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
-import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -39,12 +34,6 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.SerializationFeature;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Workspace files as plain Markdown files under a data directory, readable, diffable and easy to
@@ -81,18 +70,13 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
 
   private static final Logger log = LoggerFactory.getLogger(FileSystemWorkspaceStore.class);
   private static final String TRASH_DIR = ".trash";
-  private static final Comparator<FileEntry> ORDER =
-      Comparator.comparingInt(FileEntry::sortOrder).thenComparing(FileEntry::path);
 
   private final Path root;
   private final Clock clock;
   private final Function<WorkspacePath, FileMeta> defaults;
   private final ChangeListener listener;
-  private final JsonMapper json =
-      JsonMapper.builder()
-          .enable(SerializationFeature.INDENT_OUTPUT)
-          .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-          .build();
+  private final MetaFiles metaFiles = new MetaFiles();
+  private final BucketLoader loader;
   private final Map<Bucket, ReentrantLock> locks = new ConcurrentHashMap<>();
   private final Map<Bucket, BucketState> states = new ConcurrentHashMap<>();
 
@@ -110,6 +94,7 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.defaults = Objects.requireNonNull(defaults, "defaults");
     this.listener = Objects.requireNonNull(listener, "listener");
+    this.loader = new BucketLoader(this::directory, metaFiles, defaults);
     try {
       Files.createDirectories(dataDir);
       this.root = dataDir.toRealPath();
@@ -170,7 +155,7 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
     ReentrantLock lock = lock(bucket);
     lock.lock();
     try {
-      Transaction tx = new Transaction(bucket, state(bucket), now());
+      PendingTransaction tx = new PendingTransaction(this, bucket, state(bucket), now());
       T result = work.apply(tx);
       commit(tx);
       return result;
@@ -224,7 +209,7 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
       buckets.add(Bucket.team(agent));
       Path owners = directory(Bucket.team(agent)).resolve(OWNERS_DIR);
       for (Path ownerDir : subdirectories(owners)) {
-        ownerOf(ownerDir).ifPresent(owner -> buckets.add(Bucket.personal(agent, owner)));
+        metaFiles.ownerOf(ownerDir).ifPresent(owner -> buckets.add(Bucket.personal(agent, owner)));
       }
     }
     return buckets;
@@ -237,7 +222,7 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
       Bucket bucket = Bucket.personal(agent, owner);
       Path dir = directory(bucket);
       if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
-          && ownerOf(dir).filter(owner::equals).isPresent()) {
+          && metaFiles.ownerOf(dir).filter(owner::equals).isPresent()) {
         buckets.add(bucket);
       }
     }
@@ -271,7 +256,7 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
       try {
         return resolved(dir, target, path);
       } catch (UncheckedIOException e) {
-        if (!(e.getCause() instanceof java.nio.file.NoSuchFileException) || attempt == 3) {
+        if (!(e.getCause() instanceof NoSuchFileException) || attempt == 3) {
           throw new UncheckedIOException("cannot resolve " + path + " in " + bucket, e.getCause());
         }
       }
@@ -310,7 +295,7 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
     return target;
   }
 
-  private Optional<String> readFile(Bucket bucket, WorkspacePath path) {
+  Optional<String> readFile(Bucket bucket, WorkspacePath path) {
     try {
       byte[] bytes = Files.readAllBytes(target(bucket, path));
       return Optional.of(new String(bytes, StandardCharsets.UTF_8));
@@ -331,28 +316,6 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
       }
     }
     return agents;
-  }
-
-  private Optional<OwnerKey> ownerOf(Path ownerDir) {
-    Path metaFile = ownerDir.resolve(META_FILE);
-    if (Files.isRegularFile(metaFile, LinkOption.NOFOLLOW_LINKS)) {
-      try {
-        JsonNode node = json.readTree(metaFile.toFile()).path("ownerKey");
-        if (node.isString()) {
-          OwnerKey owner = OwnerKey.of(node.asString());
-          if (OwnerDirectoryName.encode(owner).equals(ownerDir.getFileName().toString())) {
-            return Optional.of(owner);
-          }
-        }
-      } catch (JacksonException | IllegalArgumentException e) {
-        log.warn("cannot read the owner key of {}: {}", ownerDir, e.toString());
-      }
-    }
-    Optional<OwnerKey> decoded = OwnerDirectoryName.decode(ownerDir.getFileName().toString());
-    if (decoded.isEmpty()) {
-      log.warn("ignoring {}: not an owner directory", ownerDir);
-    }
-    return decoded;
   }
 
   private static List<Path> subdirectories(Path dir) {
@@ -376,19 +339,6 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
 
   // ---------------------------------------------------------------- state
 
-  /** An immutable snapshot of a bucket; {@code sorted} is the listing order, computed once. */
-  private record BucketState(
-      NavigableMap<WorkspacePath, FileEntry> files, boolean seeded, List<FileEntry> sorted) {
-    static final BucketState EMPTY = of(new TreeMap<>(), false);
-
-    static BucketState of(NavigableMap<WorkspacePath, FileEntry> files, boolean seeded) {
-      List<FileEntry> sorted = new ArrayList<>(files.values());
-      sorted.sort(ORDER);
-      return new BucketState(
-          Collections.unmodifiableNavigableMap(files), seeded, List.copyOf(sorted));
-    }
-  }
-
   private ReentrantLock lock(Bucket bucket) {
     return locks.computeIfAbsent(bucket, b -> new ReentrantLock());
   }
@@ -407,7 +357,7 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
     try {
       state = states.get(bucket);
       if (state == null) {
-        state = load(bucket);
+        state = loader.load(bucket);
         states.put(bucket, state);
       }
       return state;
@@ -416,275 +366,9 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
     }
   }
 
-  private BucketState load(Bucket bucket) {
-    Path dir = directory(bucket);
-    try {
-      if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-        return BucketState.EMPTY;
-      }
-      if (!dir.toRealPath().equals(dir)) {
-        log.warn("ignoring {}: its directory leads elsewhere through a symbolic link", bucket);
-        return BucketState.EMPTY;
-      }
-      resolveLeftovers(bucket, dir);
-      MetaFile meta = readMeta(dir);
-      TreeMap<WorkspacePath, FileEntry> files = new TreeMap<>();
-      Files.walkFileTree(
-          dir,
-          EnumSet.noneOf(java.nio.file.FileVisitOption.class),
-          WorkspacePath.MAX_DEPTH,
-          new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
-              return skipped(bucket, dir, d)
-                  ? FileVisitResult.SKIP_SUBTREE
-                  : FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-              String name = file.getFileName().toString();
-              if (name.startsWith(".") || !attrs.isRegularFile() || attrs.isSymbolicLink()) {
-                return FileVisitResult.CONTINUE;
-              }
-              String relative =
-                  dir.relativize(file).toString().replace(file.getFileSystem().getSeparator(), "/");
-              WorkspacePath path;
-              try {
-                path = WorkspacePath.of(relative);
-              } catch (InvalidWorkspacePathException e) {
-                return FileVisitResult.CONTINUE;
-              }
-              FileMeta fileMeta = meta.files().getOrDefault(path.value(), defaults.apply(path));
-              files.put(
-                  path,
-                  new FileEntry(
-                      path,
-                      fileMeta.enabled(),
-                      fileMeta.sortOrder(),
-                      attrs.size(),
-                      attrs.lastModifiedTime().toInstant()));
-              return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, IOException e) {
-              log.warn("cannot read {}: {}", file, e.toString());
-              return FileVisitResult.CONTINUE;
-            }
-          });
-      boolean seeded = meta.seeded() || (!meta.present() && !files.isEmpty());
-      return BucketState.of(files, seeded);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot load " + bucket, e);
-    }
-  }
-
-  private static boolean skipped(Bucket bucket, Path bucketDir, Path dir) {
-    if (dir.equals(bucketDir)) {
-      return false;
-    }
-    String name = dir.getFileName().toString();
-    return name.startsWith(".")
-        || (bucket.scope() == Scope.TEAM
-            && dir.getParent().equals(bucketDir)
-            && name.equals(OWNERS_DIR));
-  }
-
-  /** Removes temporary files and puts back backups that a crash left behind. */
-  private void resolveLeftovers(Bucket bucket, Path dir) throws IOException {
-    List<Path> leftovers = new ArrayList<>();
-    FileVisitor<Path> visitor =
-        new SimpleFileVisitor<>() {
-          @Override
-          public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
-            return skipped(bucket, dir, d)
-                ? FileVisitResult.SKIP_SUBTREE
-                : FileVisitResult.CONTINUE;
-          }
-
-          @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-            String name = file.getFileName().toString();
-            if (name.startsWith(".")
-                && (name.endsWith(AtomicFiles.TEMP_SUFFIX)
-                    || name.endsWith(AtomicFiles.BACKUP_SUFFIX))) {
-              leftovers.add(file);
-            }
-            return FileVisitResult.CONTINUE;
-          }
-        };
-    Files.walkFileTree(
-        dir, EnumSet.noneOf(java.nio.file.FileVisitOption.class), WorkspacePath.MAX_DEPTH, visitor);
-    for (Path leftover : leftovers) {
-      String name = leftover.getFileName().toString();
-      if (name.endsWith(AtomicFiles.TEMP_SUFFIX)) {
-        Files.deleteIfExists(leftover);
-        continue;
-      }
-      // .NAME.xxxxxxxx.bak: the old version of NAME, moved aside during a commit.
-      String original = name.substring(1, name.length() - AtomicFiles.BACKUP_SUFFIX.length() - 9);
-      Path target = leftover.resolveSibling(original);
-      if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-        Files.deleteIfExists(leftover);
-      } else {
-        log.warn("restoring {} from a backup left by an interrupted write", target);
-        AtomicFiles.move(leftover, target);
-      }
-    }
-  }
-
-  // ---------------------------------------------------------------- metadata file
-
-  private record MetaFile(boolean present, boolean seeded, Map<String, FileMeta> files) {}
-
-  private MetaFile readMeta(Path dir) {
-    Path file = dir.resolve(META_FILE);
-    if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-      return new MetaFile(false, false, Map.of());
-    }
-    try {
-      JsonNode node = json.readTree(file.toFile());
-      Map<String, FileMeta> files = new HashMap<>();
-      for (Map.Entry<String, JsonNode> field : node.path("files").properties()) {
-        files.put(
-            field.getKey(),
-            new FileMeta(
-                field.getValue().path("enabled").asBoolean(false),
-                field.getValue().path("sortOrder").asInt(0)));
-      }
-      return new MetaFile(true, node.path("seeded").asBoolean(false), files);
-    } catch (JacksonException e) {
-      log.warn("cannot read {}; using default metadata: {}", file, e.toString());
-      return new MetaFile(false, false, Map.of());
-    }
-  }
-
-  private byte[] metaBytes(Bucket bucket, boolean seeded, Map<WorkspacePath, FileEntry> files)
-      throws IOException {
-    ObjectNode node = json.createObjectNode();
-    node.put("format", 1);
-    node.put("scope", bucket.scopeName());
-    if (bucket.agent() != null) {
-      node.put("agentId", bucket.agent().value());
-    }
-    if (bucket.owner() != null) {
-      node.put("ownerKey", bucket.owner().value());
-    }
-    node.put("seeded", seeded);
-    ObjectNode filesNode = node.putObject("files");
-    for (FileEntry entry : files.values()) {
-      ObjectNode fileNode = filesNode.putObject(entry.path().value());
-      fileNode.put("enabled", entry.enabled());
-      fileNode.put("sortOrder", entry.sortOrder());
-    }
-    return (json.writeValueAsString(node) + "\n").getBytes(StandardCharsets.UTF_8);
-  }
-
   // ---------------------------------------------------------------- transactions
 
-  private record PendingWrite(String content, byte[] bytes, FileMeta metaIfNew) {}
-
-  private final class Transaction implements BucketTransaction {
-    private final Bucket bucket;
-    private final BucketState base;
-    private final Instant now;
-    private final Map<WorkspacePath, PendingWrite> writes = new LinkedHashMap<>();
-    private final Map<WorkspacePath, FileMeta> metaChanges = new LinkedHashMap<>();
-    private boolean markSeeded;
-
-    Transaction(Bucket bucket, BucketState base, Instant now) {
-      this.bucket = bucket;
-      this.base = base;
-      this.now = now;
-    }
-
-    @Override
-    public Bucket bucket() {
-      return bucket;
-    }
-
-    @Override
-    public List<FileEntry> list() {
-      List<FileEntry> entries = new ArrayList<>(merged().values());
-      entries.sort(ORDER);
-      return entries;
-    }
-
-    @Override
-    public Optional<FileEntry> entry(WorkspacePath path) {
-      return Optional.ofNullable(merged(path));
-    }
-
-    @Override
-    public Optional<String> read(WorkspacePath path) {
-      PendingWrite pending = writes.get(path);
-      if (pending != null) {
-        return Optional.of(pending.content());
-      }
-      return base.files().containsKey(path) ? readFile(bucket, path) : Optional.empty();
-    }
-
-    @Override
-    public void write(WorkspacePath path, String content, FileMeta metaIfNew) {
-      Objects.requireNonNull(content, "content");
-      Objects.requireNonNull(metaIfNew, "metaIfNew");
-      target(bucket, path);
-      writes.put(
-          path, new PendingWrite(content, content.getBytes(StandardCharsets.UTF_8), metaIfNew));
-    }
-
-    @Override
-    public void setMeta(WorkspacePath path, FileMeta meta) {
-      if (merged(path) == null) {
-        throw new NoSuchElementException(path + " does not exist in " + bucket);
-      }
-      metaChanges.put(path, Objects.requireNonNull(meta, "meta"));
-    }
-
-    @Override
-    public boolean seeded() {
-      return base.seeded() || markSeeded;
-    }
-
-    @Override
-    public void markSeeded() {
-      markSeeded = true;
-    }
-
-    boolean isEmpty() {
-      return writes.isEmpty() && metaChanges.isEmpty() && (!markSeeded || base.seeded());
-    }
-
-    private FileEntry merged(WorkspacePath path) {
-      FileEntry entry = base.files().get(path);
-      PendingWrite pending = writes.get(path);
-      if (pending != null) {
-        FileMeta meta =
-            entry != null ? new FileMeta(entry.enabled(), entry.sortOrder()) : pending.metaIfNew();
-        entry = new FileEntry(path, meta.enabled(), meta.sortOrder(), pending.bytes().length, now);
-      }
-      FileMeta change = metaChanges.get(path);
-      if (entry != null && change != null) {
-        entry =
-            new FileEntry(
-                path, change.enabled(), change.sortOrder(), entry.size(), entry.updateTime());
-      }
-      return entry;
-    }
-
-    private NavigableMap<WorkspacePath, FileEntry> merged() {
-      TreeMap<WorkspacePath, FileEntry> all = new TreeMap<>(base.files());
-      Set<WorkspacePath> touched = new LinkedHashSet<>(writes.keySet());
-      touched.addAll(metaChanges.keySet());
-      for (WorkspacePath path : touched) {
-        all.put(path, merged(path));
-      }
-      return all;
-    }
-  }
-
-  private void commit(Transaction tx) {
+  private void commit(PendingTransaction tx) {
     if (tx.isEmpty()) {
       return;
     }
@@ -706,7 +390,7 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
     boolean metaWritten = false;
     try {
       createDirectories(dir, createdDirs);
-      for (Map.Entry<WorkspacePath, PendingWrite> write : tx.writes.entrySet()) {
+      for (Map.Entry<WorkspacePath, PendingTransaction.PendingWrite> write : tx.writes.entrySet()) {
         Path target = dir.resolve(write.getKey().value());
         createDirectories(target.getParent(), createdDirs);
         temps.put(write.getKey(), AtomicFiles.writeTemp(target, write.getValue().bytes(), tx.now));
@@ -715,7 +399,7 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
         if (Files.exists(metaFile, LinkOption.NOFOLLOW_LINKS)) {
           oldMeta = Files.readAllBytes(metaFile);
         }
-        AtomicFiles.write(metaFile, metaBytes(bucket, seeded, after), tx.now);
+        AtomicFiles.write(metaFile, metaFiles.bytes(bucket, seeded, after), tx.now);
         metaWritten = true;
       }
       Set<Path> parents = new LinkedHashSet<>();
@@ -752,7 +436,7 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
     Set<WorkspacePath> touched = new LinkedHashSet<>(tx.writes.keySet());
     touched.addAll(tx.metaChanges.keySet());
     for (WorkspacePath path : touched) {
-      PendingWrite write = tx.writes.get(path);
+      PendingTransaction.PendingWrite write = tx.writes.get(path);
       changes.add(
           new Change(
               bucket,

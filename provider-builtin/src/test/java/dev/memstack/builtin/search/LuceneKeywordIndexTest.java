@@ -31,20 +31,20 @@ class LuceneKeywordIndexTest {
   @Test
   @DisplayName("indexes paragraphs with their first line and drops HTML comments")
   void indexesParagraphs() {
-    List<LuceneKeywordIndex.Chunk> chunks =
-        LuceneKeywordIndex.chunks("# T\n\n### 09:30 <!-- turn:x -->\nUser: hi\n\n\nlast\n");
+    List<Paragraphs.Chunk> chunks =
+        Paragraphs.chunks("# T\n\n### 09:30 <!-- turn:x -->\nUser: hi\n\n\nlast\n");
     assertThat(chunks)
         .containsExactly(
-            new LuceneKeywordIndex.Chunk(1, "# T"),
-            new LuceneKeywordIndex.Chunk(3, "### 09:30\nUser: hi"),
-            new LuceneKeywordIndex.Chunk(7, "last"));
+            new Paragraphs.Chunk(1, "# T"),
+            new Paragraphs.Chunk(3, "### 09:30\nUser: hi"),
+            new Paragraphs.Chunk(7, "last"));
   }
 
   @Test
   @DisplayName("cuts a snippet of the given width around the match")
   void cutsASnippetAroundTheMatch() {
     String text = "a".repeat(100) + " needle " + "b".repeat(100);
-    String snippet = LuceneKeywordIndex.snippet(text, 101, 107, 80);
+    String snippet = KeywordSearch.snippet(text, 101, 107, 80);
     assertThat(snippet).startsWith("…").endsWith("…").contains("needle");
     assertThat(snippet.length()).isEqualTo(82);
   }

@@ -1,0 +1,64 @@
+package dev.memstack.builtin.memory;
+
+import dev.memstack.builtin.workspace.Bucket;
+import dev.memstack.builtin.workspace.BucketTransaction;
+import dev.memstack.builtin.workspace.WorkspacePath;
+import dev.memstack.builtin.workspace.WorkspaceStore;
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Scope;
+import java.util.function.Function;
+
+/**
+ * Seeds an agent's core files from the templates, once, on first use, and runs the memory's
+ * transactions so that a TEAM bucket is seeded inside the same transaction. Thread-safe.
+ */
+final class CoreFileSeeder {
+
+  private final WorkspaceStore store;
+  private final Templates templates;
+
+  CoreFileSeeder(WorkspaceStore store, Templates templates) {
+    this.store = store;
+    this.templates = templates;
+  }
+
+  /** Creates the agent's core files from the templates, once, on first use. */
+  void ensureAgent(AgentId agent) {
+    Bucket team = Bucket.team(agent);
+    if (store.seeded(team)) {
+      return;
+    }
+    store.update(
+        team,
+        tx -> {
+          seed(tx);
+          return null;
+        });
+  }
+
+  private void seed(BucketTransaction tx) {
+    if (tx.bucket().scope() != Scope.TEAM || tx.seeded()) {
+      return;
+    }
+    for (String name : WorkspaceRules.CORE_FILES) {
+      WorkspacePath path = WorkspacePath.of(name);
+      if (tx.entry(path).isEmpty()) {
+        tx.write(path, templates.get(name), WorkspaceRules.metaForNewFile(path));
+      }
+    }
+    tx.markSeeded();
+  }
+
+  /**
+   * Runs {@code work} on {@code bucket} in one transaction; a TEAM bucket is seeded inside the same
+   * transaction, so a call that fails leaves even a never-used agent untouched.
+   */
+  <T> T update(Bucket bucket, Function<BucketTransaction, T> work) {
+    return store.update(
+        bucket,
+        tx -> {
+          seed(tx);
+          return work.apply(tx);
+        });
+  }
+}

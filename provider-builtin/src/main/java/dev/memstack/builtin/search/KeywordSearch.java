@@ -1,0 +1,157 @@
+package dev.memstack.builtin.search;
+
+import static dev.memstack.builtin.search.IndexDocuments.F_TEXT;
+
+import dev.memstack.builtin.workspace.Bucket;
+import dev.memstack.builtin.workspace.WorkspacePath;
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.Scope;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TopScoreDocCollectorManager;
+
+/**
+ * One keyword search on an acquired searcher: the weighted merge of core files and the rest, the
+ * cap on distinct files, and the conversion of Lucene hits to {@link KeywordHit}s with snippets.
+ */
+final class KeywordSearch {
+
+  private final Analyzer analyzer;
+  private final int snippetChars;
+
+  KeywordSearch(Analyzer analyzer, int snippetChars) {
+    this.analyzer = analyzer;
+    this.snippetChars = snippetChars;
+  }
+
+  /** The best hits for {@code queryTerms} (see {@link KeywordIndex#search}). */
+  List<KeywordHit> best(
+      IndexSearcher searcher,
+      Set<String> queryTerms,
+      Query inBuckets,
+      int limit,
+      int maxFiles,
+      double weight,
+      Collection<String> excludedFiles)
+      throws IOException {
+    int fetch = limit <= maxFiles ? limit : Math.min(1000, limit * 4);
+    Set<String> terms = KeywordQueries.rarest(searcher, queryTerms);
+    if (terms.isEmpty()) {
+      return List.of();
+    }
+    Query text = KeywordQueries.anyOf(terms);
+    // Two searches, core files and the rest, so that each keeps Lucene's top-k pruning; a
+    // core hit's score is then multiplied by the weight and the two lists merged, which gives
+    // the exact top hits by weighted score.
+    List<ScoreDoc> merged = new ArrayList<>();
+    for (ScoreDoc hit :
+        top(searcher, KeywordQueries.classed(text, inBuckets, true, excludedFiles), fetch)) {
+      merged.add(new ScoreDoc(hit.doc, (float) (hit.score * weight)));
+    }
+    merged.addAll(
+        List.of(
+            top(searcher, KeywordQueries.classed(text, inBuckets, false, excludedFiles), fetch)));
+    merged.sort(
+        Comparator.comparingDouble((ScoreDoc d) -> d.score)
+            .reversed()
+            .thenComparingInt(d -> d.doc));
+    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+    List<KeywordHit> hits = new ArrayList<>();
+    Set<String> files = new HashSet<>();
+    for (ScoreDoc hit : merged) {
+      if (hits.size() >= limit) {
+        break;
+      }
+      String[] stored = IndexDocuments.storedHit(leaves, hit.doc);
+      String key = stored[0];
+      if (!files.contains(key) && files.size() >= maxFiles) {
+        continue;
+      }
+      files.add(key);
+      hits.add(toHit(stored, hit.score, terms));
+    }
+    return hits;
+  }
+
+  /** The best {@code n} hits; no total count is needed, so top-k pruning starts at once. */
+  private static ScoreDoc[] top(IndexSearcher searcher, Query query, int n) throws IOException {
+    return searcher.search(query, new TopScoreDocCollectorManager(n, null, 1)).scoreDocs;
+  }
+
+  private KeywordHit toHit(String[] stored, double score, Set<String> queryTerms)
+      throws IOException {
+    String text = stored[7];
+    int startLine = Integer.parseInt(stored[5]);
+    int matchStart = 0;
+    int matchEnd = 0;
+    try (TokenStream stream = analyzer.tokenStream(F_TEXT, text)) {
+      CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
+      OffsetAttribute offset = stream.addAttribute(OffsetAttribute.class);
+      stream.reset();
+      while (stream.incrementToken()) {
+        if (queryTerms.contains(term.toString())) {
+          matchStart = offset.startOffset();
+          matchEnd = offset.endOffset();
+          break;
+        }
+      }
+      stream.end();
+    }
+    int line = startLine;
+    for (int i = 0; i < matchStart; i++) {
+      if (text.charAt(i) == '\n') {
+        line++;
+      }
+    }
+    Scope scope = Scope.valueOf(stored[1]);
+    String agent = stored[2];
+    String owner = stored[3];
+    Bucket bucket =
+        new Bucket(
+            scope,
+            agent.isEmpty() ? null : AgentId.of(agent),
+            owner.isEmpty() ? null : OwnerKey.of(owner));
+    return new KeywordHit(
+        bucket,
+        WorkspacePath.of(stored[4]),
+        line,
+        text,
+        snippet(text, matchStart, matchEnd, snippetChars),
+        score,
+        Instant.ofEpochMilli(Long.parseLong(stored[6])));
+  }
+
+  /** A window of {@code width} characters of {@code text} around the match, on one line. */
+  static String snippet(String text, int matchStart, int matchEnd, int width) {
+    String flat = text.replace('\n', ' ');
+    if (flat.length() <= width) {
+      return flat;
+    }
+    int matchLength = Math.max(0, matchEnd - matchStart);
+    int start = Math.max(0, matchStart - Math.max(0, (width - matchLength) / 2));
+    start = Math.min(start, flat.length() - width);
+    int end = start + width;
+    if (start > 0 && Character.isLowSurrogate(flat.charAt(start))) {
+      start++;
+    }
+    if (end < flat.length() && Character.isHighSurrogate(flat.charAt(end - 1))) {
+      end--;
+    }
+    return (start > 0 ? "…" : "") + flat.substring(start, end) + (end < flat.length() ? "…" : "");
+  }
+}
