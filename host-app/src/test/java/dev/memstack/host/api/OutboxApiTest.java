@@ -17,12 +17,10 @@ import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.security.Caller;
+import dev.memstack.host.testing.SilentProvider;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
-import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.OwnerKey;
-import dev.memstack.spi.Recall;
-import dev.memstack.spi.RecallRequest;
 import dev.memstack.spi.TriggerSource;
 import dev.memstack.spi.Turn;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -171,31 +169,17 @@ class OutboxApiTest {
   }
 
   /** A provider that forgets. */
-  private static final class Keeper implements MemoryProvider {
+  private static final class Keeper extends SilentProvider {
     final List<String> forgotten = new CopyOnWriteArrayList<>();
 
-    @Override
-    public String id() {
-      return "keeper";
+    Keeper() {
+      super("keeper");
     }
 
     @Override
     public Set<Capability> capabilities() {
       return Set.of(Capability.FORGET);
     }
-
-    @Override
-    public String systemPromptBlock(AgentId agent) {
-      return "";
-    }
-
-    @Override
-    public Recall prefetch(RecallRequest request) {
-      return Recall.empty();
-    }
-
-    @Override
-    public void syncTurn(Turn turn) {}
 
     @Override
     public long forget(OwnerKey owner) {

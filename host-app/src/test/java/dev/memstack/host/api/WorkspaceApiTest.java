@@ -1,17 +1,19 @@
 package dev.memstack.host.api;
 
+import static dev.memstack.host.security.TestTokens.VIEWER;
+import static dev.memstack.host.testing.HostClient.JSON;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.memstack.host.plugin.PluginZips;
 import dev.memstack.host.security.TestTokens;
-import dev.memstack.spi.Embedder;
-import dev.memstack.tck.HashingEmbedder;
+import dev.memstack.host.testing.HostClient;
+import dev.memstack.host.testing.HostClient.Answer;
+import dev.memstack.host.testing.HostFolder;
+import dev.memstack.host.testing.HostTest;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -32,19 +34,12 @@ import java.util.stream.StreamSupport;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import java.util.zip.ZipOutputStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Primary;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The workspace REST routes over HTTP against the real builtin plugin zip (issue 3's "done when"):
@@ -53,71 +48,25 @@ import tools.jackson.databind.json.JsonMapper;
  * changed on disk, export then import into another agent, zip bombs and zip slips refused, metadata
  * toggling the system prompt, the import's own body limit, and the token checks.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@HostTest
 @DirtiesContext
 @DisplayName("Workspace REST routes")
 class WorkspaceApiTest {
 
-  private static final Path TEMP = temp();
-  private static final Path DATA = TEMP.resolve("data");
-  private static final JsonMapper JSON = JsonMapper.builder().build();
-  private static final String VIEWER = "test-viewer-token-0123456789abcdef";
+  @Autowired HostClient api;
+
   private static final String MEMBER_USER_1 = "test-member-user1-0123456789abcdef";
   private static final int MAX_IMPORT_BYTES = 1024 * 1024;
 
-  private final HttpClient http = HttpClient.newHttpClient();
-
-  @LocalServerPort int port;
-
-  private static Path temp() {
-    try {
-      return Files.createTempDirectory("memstack-workspace-api-test");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    Path plugins = TEMP.resolve("plugins");
-    try {
-      Files.createDirectories(plugins);
-      Path zip = PluginZips.zip("builtin");
-      Files.copy(zip, plugins.resolve(zip.getFileName()));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    registry.add("memstack.plugins.dir", plugins::toString);
-    registry.add("memstack.data-dir", DATA::toString);
-    registry.add("memstack.providers.vector.enabled", () -> "false");
-    registry.add("memstack.providers.mem0.enabled", () -> "false");
-    TestTokens.admin(registry);
-    registry.add("memstack.security.tokens[1].token", () -> VIEWER);
-    registry.add("memstack.security.tokens[1].role", () -> "viewer");
-    registry.add("memstack.security.tokens[2].token", () -> MEMBER_USER_1);
-    registry.add("memstack.security.tokens[2].role", () -> "member");
-    registry.add("memstack.security.tokens[2].owner", () -> "user:1");
-    registry.add("memstack.api.max-body-bytes", () -> "64KB");
-    registry.add("memstack.api.max-import-bytes", () -> MAX_IMPORT_BYTES + "B");
-    registry.add("memstack.models.onnx.warm-up", () -> "false");
-    registry.add("memstack.stack.context.provider-timeout", () -> "5s");
-    registry.add("memstack.stack.context.deadline", () -> "8s");
-    registry.add("memstack.stack.system-prompt.timeout", () -> "5s");
-  }
-
-  @AfterAll
-  static void cleanUp() throws InterruptedException {
-    TestDirs.deleteQuietly(TEMP);
-  }
-
-  @TestConfiguration
-  static class TestEmbedder {
-    @Bean
-    @Primary
-    Embedder testEmbedder() {
-      return new HashingEmbedder();
-    }
-  }
+  @RegisterExtension
+  static final HostFolder HOST =
+      HostFolder.builtinOnly("workspace-api")
+          .tokens(
+              new String[] {TestTokens.ADMIN, "admin", null},
+              new String[] {VIEWER, "viewer", null},
+              new String[] {MEMBER_USER_1, "member", "user:1"})
+          .with("memstack.api.max-body-bytes", "64KB")
+          .with("memstack.api.max-import-bytes", MAX_IMPORT_BYTES + "B");
 
   // ---------------------------------------------------------------- issue 3: done when
 
@@ -130,8 +79,7 @@ class WorkspaceApiTest {
     String prompt = context.json().get("systemPrompt").asString();
     assertThat(List.of("AGENTS.md", "SOUL.md", "PROFILE.md", "MEMORY.md"))
         .allSatisfy(name -> assertThat(prompt).contains("--- " + name + " ---"));
-    Answer list = get("/api/v1/agents/w-new/workspace/files");
-    assertThat(list.status()).isEqualTo(200);
+    Answer list = api.get("/api/v1/agents/w-new/workspace/files").expect(200);
     assertThat(texts(list.json().get("files"), "filename"))
         .containsExactly("AGENTS.md", "SOUL.md", "PROFILE.md", "MEMORY.md");
   }
@@ -140,18 +88,18 @@ class WorkspaceApiTest {
   @DisplayName("a turn synced for user:1 is in user:1's daily note and found for user:1 only")
   void aSyncedTurnIsInTheOwnersDailyNoteAndSearchableForThatOwnerOnly() {
     Answer turn =
-        post(
-            "/api/v1/agents/w-turn/memory/turns",
-            "{\"ownerKey\":\"user:1\",\"conversationId\":\"c1\","
-                + "\"userMessage\":\"My locker code word is quokkamarmalade.\","
-                + "\"assistantReply\":\"I will remember it.\",\"triggerSource\":\"web\"}");
-    assertThat(turn.status()).as(turn.body()).isEqualTo(202);
+        api.post(
+                "/api/v1/agents/w-turn/memory/turns",
+                "{\"ownerKey\":\"user:1\",\"conversationId\":\"c1\","
+                    + "\"userMessage\":\"My locker code word is quokkamarmalade.\","
+                    + "\"assistantReply\":\"I will remember it.\",\"triggerSource\":\"web\"}")
+            .expect(202);
 
     String note =
         await()
             .atMost(Duration.ofSeconds(15))
             .until(() -> personalDailyNote("w-turn", "user:1"), n -> n != null);
-    Answer read = get("/api/v1/agents/w-turn/workspace/files/" + note + "?ownerKey=user:1");
+    Answer read = api.get("/api/v1/agents/w-turn/workspace/files/" + note + "?ownerKey=user:1");
     assertThat(read.status()).as(read.body()).isEqualTo(200);
     assertThat(read.json().get("scope").asString()).isEqualTo("personal");
     assertThat(read.json().get("content").asString())
@@ -174,7 +122,8 @@ class WorkspaceApiTest {
     assertThat(theirs.json().get("hits")).isEmpty();
     assertThat(shared.json().get("count").asInt()).isZero();
     Answer theirNote =
-        get("/api/v1/agents/w-turn/workspace/files/" + note + "?ownerKey=user:2&scope=personal");
+        api.get(
+            "/api/v1/agents/w-turn/workspace/files/" + note + "?ownerKey=user:2&scope=personal");
     assertThat(theirNote.status()).isEqualTo(404);
   }
 
@@ -182,10 +131,10 @@ class WorkspaceApiTest {
   @DisplayName("a Chinese phrase written to MEMORY.md is found by a two-character query")
   void aChinesePhraseIsFoundByTwoCharacters() {
     Answer write =
-        put(
-            "/api/v1/agents/w-zh/workspace/files/MEMORY.md",
-            "{\"content\":\"# MEMORY\\n\\n- 用户喜欢喝手冲咖啡，不加糖。\\n\"}");
-    assertThat(write.status()).as(write.body()).isEqualTo(200);
+        api.put(
+                "/api/v1/agents/w-zh/workspace/files/MEMORY.md",
+                "{\"content\":\"# MEMORY\\n\\n- 用户喜欢喝手冲咖啡，不加糖。\\n\"}")
+            .expect(200);
     assertThat(write.json().get("scope").asString()).isEqualTo("team");
 
     Answer hits = search("w-zh", "咖啡", null);
@@ -201,7 +150,7 @@ class WorkspaceApiTest {
   @Test
   @DisplayName("writes to ../x.md, /etc/x.md, x.txt or a/%2e%2e/b.md are 400 and change nothing")
   void badPathsAreRefusedAndChangeNothing() {
-    assertThat(get("/api/v1/agents/w-bad/workspace/files").status()).isEqualTo(200);
+    assertThat(api.get("/api/v1/agents/w-bad/workspace/files").status()).isEqualTo(200);
     Map<String, String> before = stableTree();
     String body = "{\"content\":\"should never be written\"}";
 
@@ -221,9 +170,9 @@ class WorkspaceApiTest {
             "a/%252e%252e/b.md",
             "C%3A%5Cx.md",
             "a//b.md")) {
-      answers.put(path, put("/api/v1/agents/w-bad/workspace/files/" + path, body));
+      answers.put(path, api.put("/api/v1/agents/w-bad/workspace/files/" + path, body));
     }
-    answers.put("read ../", get("/api/v1/agents/w-bad/workspace/files/a/%2e%2e/AGENTS.md"));
+    answers.put("read ../", api.get("/api/v1/agents/w-bad/workspace/files/a/%2e%2e/AGENTS.md"));
     answers.put("patch ../", patch("/api/v1/agents/w-bad/workspace/files/%2e%2e/AGENTS.md", "{}"));
 
     assertThat(answers)
@@ -251,12 +200,12 @@ class WorkspaceApiTest {
     written.put("memory/2026-04-01.md", "# 2026-04-01\n\n- Kick-off meeting.\n");
     for (Map.Entry<String, String> file : written.entrySet()) {
       Answer put =
-          put(
-              "/api/v1/agents/w-src/workspace/files/" + file.getKey(),
-              JSON.writeValueAsString(Map.of("content", file.getValue(), "scope", "team")));
-      assertThat(put.status()).as(put.body()).isEqualTo(200);
+          api.put(
+                  "/api/v1/agents/w-src/workspace/files/" + file.getKey(),
+                  JSON.writeValueAsString(Map.of("content", file.getValue(), "scope", "team")))
+              .expect(200);
     }
-    put(
+    api.put(
         "/api/v1/agents/w-src/workspace/files/notes/scratch.md",
         "{\"content\":\"not in any snapshot\"}");
 
@@ -279,13 +228,13 @@ class WorkspaceApiTest {
             "memory/2026-04-01.md")
         .doesNotContain("notes/scratch.md");
 
-    Path target = DATA.resolve("builtin/agents/w-dst");
+    Path target = HOST.data().resolve("builtin/agents/w-dst");
     Answer preview =
-        send(
-            request("/api/v1/agents/w-dst/workspace/memory/import/preview")
-                .header("Content-Type", "application/zip")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(export.body())));
-    assertThat(preview.status()).as(preview.body()).isEqualTo(200);
+        api.send(
+                api.request("/api/v1/agents/w-dst/workspace/memory/import/preview")
+                    .header("Content-Type", "application/zip")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(export.body())))
+            .expect(200);
     assertThat(preview.json().get("preview").asBoolean()).isTrue();
     // the target agent was never used: its core files would be seeded from the same templates
     assertThat(actions(preview.json()))
@@ -303,18 +252,18 @@ class WorkspaceApiTest {
       if (name.equals("manifest.json")) {
         continue;
       }
-      Answer source = get("/api/v1/agents/w-src/workspace/files/" + name + "?scope=team");
-      Answer copy = get("/api/v1/agents/w-dst/workspace/files/" + name + "?scope=team");
+      Answer source = api.get("/api/v1/agents/w-src/workspace/files/" + name + "?scope=team");
+      Answer copy = api.get("/api/v1/agents/w-dst/workspace/files/" + name + "?scope=team");
       assertThat(copy.status()).as(name + ": " + copy.body()).isEqualTo(200);
       assertThat(copy.json().get("content").asString())
           .as(name)
           .isEqualTo(source.json().get("content").asString());
     }
-    assertThat(get("/api/v1/agents/w-dst/workspace/files/notes/scratch.md").status())
+    assertThat(api.get("/api/v1/agents/w-dst/workspace/files/notes/scratch.md").status())
         .isEqualTo(404);
     Answer again =
-        send(
-            request("/api/v1/agents/w-dst/workspace/memory/import/preview")
+        api.send(
+            api.request("/api/v1/agents/w-dst/workspace/memory/import/preview")
                 .header("Content-Type", "application/zip")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(export.body())));
     assertThat(texts(again.json().get("entries"), "action")).containsOnly("skip");
@@ -323,7 +272,7 @@ class WorkspaceApiTest {
   @Test
   @DisplayName("a zip bomb or a zip-slip archive is refused with 400 and nothing written")
   void zipBombsAndZipSlipsAreRefused() {
-    assertThat(get("/api/v1/agents/w-zip/workspace/files").status()).isEqualTo(200);
+    assertThat(api.get("/api/v1/agents/w-zip/workspace/files").status()).isEqualTo(200);
     Map<String, String> before = stableTree();
     // 2 MiB of one letter: a few KB compressed, over the 1 MiB entry cap inflated
     byte[] bomb = zip(Map.of("memory/2026-04-02.md", "a".repeat(2 * 1024 * 1024)));
@@ -354,25 +303,25 @@ class WorkspaceApiTest {
             });
     assertThat(answers.get(2).json().get("message").asString()).contains("evil.md");
     assertThat(tree()).isEqualTo(before);
-    assertThat(DATA.resolve("builtin/evil.md")).doesNotExist();
+    assertThat(HOST.data().resolve("builtin/evil.md")).doesNotExist();
   }
 
   @Test
   @DisplayName("PATCH enabled puts a file into the system prompt and takes it out again")
   void patchEnabledTogglesTheSystemPrompt() {
     Answer write =
-        put(
-            "/api/v1/agents/w-patch/workspace/files/KNOWLEDGE.md",
-            "{\"content\":\"# KNOWLEDGE\\n\\nThe wifi password rotates monthly.\\n\"}");
-    assertThat(write.status()).as(write.body()).isEqualTo(200);
+        api.put(
+                "/api/v1/agents/w-patch/workspace/files/KNOWLEDGE.md",
+                "{\"content\":\"# KNOWLEDGE\\n\\nThe wifi password rotates monthly.\\n\"}")
+            .expect(200);
     assertThat(write.json().get("enabled").asBoolean()).isFalse();
     assertThat(systemPrompt("w-patch")).doesNotContain("--- KNOWLEDGE.md ---");
 
     Answer on =
         patch(
-            "/api/v1/agents/w-patch/workspace/files/KNOWLEDGE.md",
-            "{\"enabled\":true,\"sortOrder\":4}");
-    assertThat(on.status()).as(on.body()).isEqualTo(200);
+                "/api/v1/agents/w-patch/workspace/files/KNOWLEDGE.md",
+                "{\"enabled\":true,\"sortOrder\":4}")
+            .expect(200);
     assertThat(on.json().get("enabled").asBoolean()).isTrue();
     assertThat(on.json().get("sortOrder").asInt()).isEqualTo(4);
     assertThat(systemPrompt("w-patch"))
@@ -380,8 +329,8 @@ class WorkspaceApiTest {
         .contains("rotates monthly");
 
     Answer off =
-        patch("/api/v1/agents/w-patch/workspace/files/KNOWLEDGE.md", "{\"enabled\":false}");
-    assertThat(off.status()).isEqualTo(200);
+        patch("/api/v1/agents/w-patch/workspace/files/KNOWLEDGE.md", "{\"enabled\":false}")
+            .expect(200);
     assertThat(systemPrompt("w-patch")).doesNotContain("--- KNOWLEDGE.md ---");
 
     assertBadRequest(
@@ -412,15 +361,15 @@ class WorkspaceApiTest {
 
     Answer preview = postZip("/api/v1/agents/w-size/workspace/memory/import/preview", snapshot);
     Answer elsewhere =
-        send(
-            request("/api/v1/agents/w-size/workspace/search")
+        api.send(
+            api.request("/api/v1/agents/w-size/workspace/search")
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(snapshot)));
     byte[] huge = new byte[MAX_IMPORT_BYTES + 1];
     Answer tooLarge = postZip("/api/v1/agents/w-size/workspace/memory/import", huge);
     Answer tooLargeChunked =
-        send(
-            request("/api/v1/agents/w-size/workspace/memory/import")
+        api.send(
+            api.request("/api/v1/agents/w-size/workspace/memory/import")
                 .header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
                 .POST(
                     HttpRequest.BodyPublishers.ofInputStream(
@@ -439,25 +388,27 @@ class WorkspaceApiTest {
   @Test
   @DisplayName("wrong requests get clear errors: missing file, bad JSON, unknown field, media type")
   void wrongRequestsGetClearErrors() {
-    Answer missing = get("/api/v1/agents/w-err/workspace/files/NOPE.md");
-    Answer noContent = put("/api/v1/agents/w-err/workspace/files/A.md", "{\"scope\":\"team\"}");
+    Answer missing = api.get("/api/v1/agents/w-err/workspace/files/NOPE.md");
+    Answer noContent = api.put("/api/v1/agents/w-err/workspace/files/A.md", "{\"scope\":\"team\"}");
     Answer unknown =
-        put("/api/v1/agents/w-err/workspace/files/A.md", "{\"content\":\"x\",\"colour\":\"red\"}");
+        api.put(
+            "/api/v1/agents/w-err/workspace/files/A.md", "{\"content\":\"x\",\"colour\":\"red\"}");
     Answer badScope =
-        put("/api/v1/agents/w-err/workspace/files/A.md", "{\"content\":\"x\",\"scope\":\"moon\"}");
-    Answer badOwner = get("/api/v1/agents/w-err/workspace/files?ownerKey=Nobody");
+        api.put(
+            "/api/v1/agents/w-err/workspace/files/A.md", "{\"content\":\"x\",\"scope\":\"moon\"}");
+    Answer badOwner = api.get("/api/v1/agents/w-err/workspace/files?ownerKey=Nobody");
     Answer text =
-        send(
-            request("/api/v1/agents/w-err/workspace/memory/import")
+        api.send(
+            api.request("/api/v1/agents/w-err/workspace/memory/import")
                 .header("Content-Type", "text/plain")
                 .POST(HttpRequest.BodyPublishers.ofString("zip?")));
     Answer noPart =
-        send(
-            request("/api/v1/agents/w-err/workspace/memory/import")
+        api.send(
+            api.request("/api/v1/agents/w-err/workspace/memory/import")
                 .header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(multipart("other", new byte[3]))));
-    Answer noQuery = post("/api/v1/agents/w-err/workspace/search", "{\"ownerKey\":\"user:1\"}");
-    Answer badAgent = get("/api/v1/agents/bad%20agent/workspace/files");
+    Answer noQuery = api.post("/api/v1/agents/w-err/workspace/search", "{\"ownerKey\":\"user:1\"}");
+    Answer badAgent = api.get("/api/v1/agents/bad%20agent/workspace/files");
 
     assertThat(missing.status()).isEqualTo(404);
     assertThat(missing.json().get("error").asString()).isEqualTo("not_found");
@@ -470,49 +421,29 @@ class WorkspaceApiTest {
     assertBadRequest(noPart, "file");
     assertBadRequest(noQuery, "query");
     assertBadRequest(badAgent, "agentId");
-    assertThat(DATA.resolve("builtin/agents/w-err/A.md")).doesNotExist();
+    assertThat(HOST.data().resolve("builtin/agents/w-err/A.md")).doesNotExist();
   }
 
   @Test
   @DisplayName("tokens: viewers read, owner-bound members write their own personal files only")
   void tokensAreChecked() {
-    Answer viewerList = send(request("/api/v1/agents/w-sec/workspace/files", VIEWER).GET());
-    Answer viewerWrite =
-        send(
-            request("/api/v1/agents/w-sec/workspace/files/MEMORY.md", VIEWER)
-                .header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString("{\"content\":\"x\"}")));
-    Answer ownWrite =
-        send(
-            request("/api/v1/agents/w-sec/workspace/files/MEMORY.md", MEMBER_USER_1)
-                .header("Content-Type", "application/json")
-                .PUT(
-                    HttpRequest.BodyPublishers.ofString(
-                        "{\"content\":\"# mine\",\"ownerKey\":\"user:1\"}")));
-    Answer sharedWrite =
-        send(
-            request("/api/v1/agents/w-sec/workspace/files/MEMORY.md", MEMBER_USER_1)
-                .header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString("{\"content\":\"# shared\"}")));
+    HostClient viewer = api.as(VIEWER);
+    HostClient member = api.as(MEMBER_USER_1);
+    String memory = "/api/v1/agents/w-sec/workspace/files/MEMORY.md";
+    Answer viewerList = viewer.get("/api/v1/agents/w-sec/workspace/files");
+    Answer viewerWrite = viewer.put(memory, "{\"content\":\"x\"}");
+    Answer ownWrite = member.put(memory, "{\"content\":\"# mine\",\"ownerKey\":\"user:1\"}");
+    Answer sharedWrite = member.put(memory, "{\"content\":\"# shared\"}");
     Answer teamScopeWrite =
-        send(
-            request("/api/v1/agents/w-sec/workspace/files/MEMORY.md", MEMBER_USER_1)
-                .header("Content-Type", "application/json")
-                .PUT(
-                    HttpRequest.BodyPublishers.ofString(
-                        "{\"content\":\"# team\",\"ownerKey\":\"user:1\",\"scope\":\"team\"}")));
-    Answer otherOwner =
-        send(request("/api/v1/agents/w-sec/workspace/files?ownerKey=user:2", MEMBER_USER_1).GET());
+        member.put(memory, "{\"content\":\"# team\",\"ownerKey\":\"user:1\",\"scope\":\"team\"}");
+    Answer otherOwner = member.get("/api/v1/agents/w-sec/workspace/files?ownerKey=user:2");
     Answer viewerImport =
-        send(
-            request("/api/v1/agents/w-sec/workspace/memory/import", VIEWER)
+        viewer.send(
+            viewer
+                .request("/api/v1/agents/w-sec/workspace/memory/import")
                 .header("Content-Type", "application/zip")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(zip(Map.of("MEMORY.md", "x")))));
-    Answer noToken =
-        send(
-            HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + port + "/api/v1/agents/w-sec/workspace/files"))
-                .GET());
+    Answer noToken = api.as(null).get("/api/v1/agents/w-sec/workspace/files");
 
     assertThat(viewerList.status()).isEqualTo(200);
     assertThat(viewerWrite.status()).isEqualTo(403);
@@ -523,47 +454,18 @@ class WorkspaceApiTest {
     assertThat(otherOwner.status()).isEqualTo(403);
     assertThat(viewerImport.status()).isEqualTo(403);
     assertThat(noToken.status()).isEqualTo(401);
-    Answer team = get("/api/v1/agents/w-sec/workspace/files/MEMORY.md?scope=team");
+    Answer team = api.get("/api/v1/agents/w-sec/workspace/files/MEMORY.md?scope=team");
     assertThat(team.json().get("content").asString()).doesNotContain("# shared", "# team");
   }
 
   // ---------------------------------------------------------------- helpers
 
-  private record Answer(int status, JsonNode json, String body) {}
-
   private static final String BOUNDARY = "memstack-test-boundary-7d1c";
-
-  private HttpRequest.Builder request(String path) {
-    return request(path, TestTokens.ADMIN);
-  }
-
-  private HttpRequest.Builder request(String path, String token) {
-    return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-        .header("Authorization", TestTokens.bearer(token))
-        .timeout(Duration.ofSeconds(30));
-  }
-
-  private Answer send(HttpRequest.Builder request) {
-    try {
-      HttpResponse<String> response =
-          http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-      JsonNode json = null;
-      if (response.headers().firstValue("Content-Type").orElse("").contains("json")
-          && !response.body().isEmpty()) {
-        json = JSON.readTree(response.body());
-      }
-      return new Answer(response.statusCode(), json, response.body());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
 
   private HttpResponse<byte[]> getBytes(String path) {
     try {
-      return http.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+      return HttpClient.newHttpClient()
+          .send(api.request(path).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
@@ -572,41 +474,23 @@ class WorkspaceApiTest {
     }
   }
 
-  private Answer get(String path) {
-    return send(request(path).GET());
-  }
-
-  private Answer post(String path, String json) {
-    return send(
-        request(path)
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(json)));
-  }
-
-  private Answer put(String path, String json) {
-    return send(
-        request(path)
-            .header("Content-Type", "application/json")
-            .PUT(HttpRequest.BodyPublishers.ofString(json)));
-  }
-
   private Answer patch(String path, String json) {
-    return send(
-        request(path)
+    return api.send(
+        api.request(path)
             .header("Content-Type", "application/json")
             .method("PATCH", HttpRequest.BodyPublishers.ofString(json)));
   }
 
   private Answer postZip(String path, byte[] zip) {
-    return send(
-        request(path)
+    return api.send(
+        api.request(path)
             .header("Content-Type", "application/zip")
             .POST(HttpRequest.BodyPublishers.ofByteArray(zip)));
   }
 
   private Answer postMultipart(String path, byte[] zip) {
-    return send(
-        request(path)
+    return api.send(
+        api.request(path)
             .header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
             .POST(HttpRequest.BodyPublishers.ofByteArray(multipart(zip))));
   }
@@ -630,7 +514,7 @@ class WorkspaceApiTest {
   }
 
   private Answer context(String agent, String owner, String query) {
-    return post(
+    return api.post(
         "/api/v1/agents/" + agent + "/memory/context",
         "{\"ownerKey\":\"" + owner + "\",\"conversationId\":\"c1\",\"query\":\"" + query + "\"}");
   }
@@ -647,13 +531,13 @@ class WorkspaceApiTest {
     if (owner != null) {
       body.put("ownerKey", owner);
     }
-    return post("/api/v1/agents/" + agent + "/workspace/search", JSON.writeValueAsString(body));
+    return api.post("/api/v1/agents/" + agent + "/workspace/search", JSON.writeValueAsString(body));
   }
 
   /** The owner's personal daily note, or {@code null} while there is none. */
   private String personalDailyNote(String agent, String owner) {
     Answer list =
-        get("/api/v1/agents/" + agent + "/workspace/files?prefix=memory/&ownerKey=" + owner);
+        api.get("/api/v1/agents/" + agent + "/workspace/files?prefix=memory/&ownerKey=" + owner);
     assertThat(list.status()).as(list.body()).isEqualTo(200);
     return StreamSupport.stream(list.json().get("files").spliterator(), false)
         .filter(f -> f.get("scope").asString().equals("personal"))
@@ -724,9 +608,9 @@ class WorkspaceApiTest {
   /** Every path under the data directory with the SHA-256 of each file's content. */
   private static Map<String, String> tree() {
     Map<String, String> tree = new TreeMap<>();
-    try (Stream<Path> paths = Files.walk(DATA)) {
+    try (Stream<Path> paths = Files.walk(HOST.data())) {
       for (Path path : paths.toList()) {
-        String key = DATA.relativize(path).toString();
+        String key = HOST.data().relativize(path).toString();
         if (Files.isDirectory(path)) {
           tree.put(key + "/", "dir");
         } else if (Files.isRegularFile(path)) {

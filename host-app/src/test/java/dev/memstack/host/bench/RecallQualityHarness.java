@@ -5,6 +5,7 @@ import dev.memstack.host.model.ModelProperties;
 import dev.memstack.host.model.OnnxEmbedder;
 import dev.memstack.host.plugin.PluginConfiguration;
 import dev.memstack.host.plugin.PluginZips;
+import dev.memstack.host.testing.ModelArgs;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Embedder;
 import dev.memstack.spi.LanguageModel;
@@ -26,7 +27,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -390,18 +390,7 @@ public final class RecallQualityHarness {
     int owners = args.length > 0 ? Integer.parseInt(args[0]) : 40;
     int turnsPerOwner = args.length > 1 ? Integer.parseInt(args[1]) : 40;
     long seed = args.length > 2 ? Long.parseLong(args[2]) : 7;
-    List<BundledModel> models = new ArrayList<>();
-    for (int i = 3; i < args.length; i++) {
-      String id = args[i];
-      models.add(
-          Arrays.stream(BundledModel.values())
-              .filter(m -> m.id().equals(id))
-              .findFirst()
-              .orElseThrow(() -> new IllegalArgumentException("unknown model " + id)));
-    }
-    if (models.isEmpty()) {
-      models.addAll(List.of(BundledModel.values()));
-    }
+    List<BundledModel> models = ModelArgs.from(args, 3);
     DataSet data = generate(owners, turnsPerOwner, seed);
     Instant now =
         data.turns().stream()

@@ -2,18 +2,15 @@ package dev.memstack.host.e2e;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.memstack.host.testing.FakeHttp;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -164,10 +161,7 @@ final class FakeMem0Server implements AutoCloseable {
     try {
       HttpServer created = bind(onPort);
       executor = Executors.newCachedThreadPool();
-      created.setExecutor(executor);
-      created.createContext("/", this::handle);
-      created.start();
-      server = created;
+      server = FakeHttp.start(created, executor, this::handle);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -229,14 +223,15 @@ final class FakeMem0Server implements AutoCloseable {
       Request request = record(exchange);
       String route = request.method() + " " + request.path();
       switch (route) {
-        case "POST /search" -> send(exchange, 200, search(request));
-        case "POST /memories" -> send(exchange, 200, add(request));
-        case "GET /memories" -> send(exchange, 200, results());
-        case "DELETE /memories" -> send(exchange, 200, message("All relevant memories deleted"));
-        default -> send(exchange, 404, message("Not Found"));
+        case "POST /search" -> FakeHttp.sendJson(exchange, 200, search(request));
+        case "POST /memories" -> FakeHttp.sendJson(exchange, 200, add(request));
+        case "GET /memories" -> FakeHttp.sendJson(exchange, 200, results());
+        case "DELETE /memories" ->
+            FakeHttp.sendJson(exchange, 200, message("All relevant memories deleted"));
+        default -> FakeHttp.sendJson(exchange, 404, message("Not Found"));
       }
     } catch (RuntimeException e) {
-      send(exchange, 500, message("fake server failed: " + e));
+      FakeHttp.sendJson(exchange, 500, message("fake server failed: " + e));
     } finally {
       exchange.close();
     }
@@ -286,16 +281,7 @@ final class FakeMem0Server implements AutoCloseable {
   }
 
   private Request record(HttpExchange exchange) throws IOException {
-    Map<String, String> query = new LinkedHashMap<>();
-    String rawQuery = exchange.getRequestURI().getRawQuery();
-    if (rawQuery != null) {
-      for (String pair : rawQuery.split("&")) {
-        int eq = pair.indexOf('=');
-        query.put(
-            URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8),
-            eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-      }
-    }
+    Map<String, String> query = FakeHttp.query(exchange.getRequestURI().getRawQuery());
     byte[] bytes = exchange.getRequestBody().readAllBytes();
     Request request =
         new Request(
@@ -305,14 +291,5 @@ final class FakeMem0Server implements AutoCloseable {
             bytes.length == 0 ? null : JSON.readTree(bytes));
     requests.add(request);
     return request;
-  }
-
-  private static void send(HttpExchange exchange, int status, JsonNode body) throws IOException {
-    byte[] bytes = JSON.writeValueAsBytes(body);
-    exchange.getResponseHeaders().set("Content-Type", "application/json");
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
-    }
   }
 }

@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.memstack.host.e2e.FakeMem0Server.Request;
-import dev.memstack.host.e2e.HostClient.Answer;
+import dev.memstack.host.testing.HostClient;
+import dev.memstack.host.testing.HostClient.Answer;
+import dev.memstack.host.testing.TestHost;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -30,8 +32,8 @@ class Mem0StackTest {
   static final String SEEDED = "Prefers window seats on long flights";
   static final String HONEYBEES = "I keep honeybees in my garden";
 
-  private static FakeMem0Server mem0;
-  private static TestHost host;
+  @AutoClose private static FakeMem0Server mem0;
+  @AutoClose private static TestHost host;
   private static HostClient api;
   private static String seededId;
 
@@ -41,16 +43,10 @@ class Mem0StackTest {
     seededId = mem0.seed("user:1", SEEDED);
     host =
         TestHost.create("mem0")
-            .with("memstack.providers.mem0.enabled", "true")
-            .with("memstack.providers.mem0.config.base-url", mem0.baseUrl())
+            .withMem0(mem0.baseUrl())
             // below the stack's deadline, so a silent server is Mem0's own timeout
-            .with("memstack.providers.mem0.config.timeout-ms", "1500")
-            .with("memstack.providers.mem0.config.sync-timeout-ms", "3000")
-            .with("memstack.providers.mem0.config.breaker-open-ms", "1000")
-            .with("memstack.stack.context.deadline", DEADLINE.toMillis() + "ms")
-            .with("memstack.stack.context.provider-timeout", "2500ms")
-            .with("memstack.stack.system-prompt.timeout", "2500ms")
-            .with("memstack.stack.breaker.open-duration", "1s")
+            .withShortMem0Timeouts()
+            .withOutageTimings(DEADLINE)
             .with("memstack.stack.sync.initial-backoff", "200ms")
             .with("memstack.stack.sync.max-backoff", "1s")
             .start();
@@ -60,8 +56,7 @@ class Mem0StackTest {
         .pollInterval(Duration.ofMillis(200))
         .until(api::up);
     // something for builtin and vector to recall while Mem0 is away
-    Answer turn = api.turn(AGENT, "user:1", "e2e-honeybees", HONEYBEES, "Sweet!");
-    assertThat(turn.status()).as(turn.toString()).isEqualTo(202);
+    Answer turn = api.turn(AGENT, "user:1", "e2e-honeybees", HONEYBEES, "Sweet!").expect(202);
     await("the honeybee turn delivered to builtin and vector")
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(100))
@@ -78,16 +73,6 @@ class Mem0StackTest {
   @AfterEach
   void serverAnswersAgain() {
     mem0.answer();
-  }
-
-  @AfterAll
-  static void stopAll() {
-    if (host != null) {
-      host.close();
-    }
-    if (mem0 != null) {
-      mem0.close();
-    }
   }
 
   @Test
@@ -117,8 +102,8 @@ class Mem0StackTest {
   @Test
   void aSyncedTurnReachesTheServerWithTheOwnerAsUserId() {
     String turnId = "e2e-sync-" + UUID.randomUUID();
-    Answer accepted = api.turn(AGENT, "user:1", turnId, "I moved to Lisbon in March", "Bem-vindo!");
-    assertThat(accepted.status()).as(accepted.toString()).isEqualTo(202);
+    Answer accepted =
+        api.turn(AGENT, "user:1", turnId, "I moved to Lisbon in March", "Bem-vindo!").expect(202);
 
     Request push =
         await("the turn reaches the Mem0 server")
@@ -243,8 +228,7 @@ class Mem0StackTest {
         .pollInterval(Duration.ofMillis(250))
         .untilAsserted(
             () -> {
-              Answer answer = api.context(AGENT, "user:1", query);
-              assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
+              Answer answer = api.context(AGENT, "user:1", query).expect(200);
               assertThat(answer.statusOf("mem0")).as(answer.toString()).isEqualTo("ok");
             });
   }

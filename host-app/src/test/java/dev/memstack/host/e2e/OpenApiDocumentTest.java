@@ -3,6 +3,8 @@ package dev.memstack.host.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.memstack.host.api.ApiRequests;
+import dev.memstack.host.testing.HostClient;
+import dev.memstack.host.testing.TestHost;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -10,7 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -25,7 +27,7 @@ import tools.jackson.databind.JsonNode;
 @DisplayName("The OpenAPI document")
 class OpenApiDocumentTest {
 
-  private static TestHost host;
+  @AutoClose private static TestHost host;
   private static HostClient api;
   private static JsonNode served;
 
@@ -37,13 +39,6 @@ class OpenApiDocumentTest {
     HostClient.Answer answer = api.get("/v3/api-docs", null);
     assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
     served = answer.json();
-  }
-
-  @AfterAll
-  static void stopHost() {
-    if (host != null) {
-      host.close();
-    }
   }
 
   @Test

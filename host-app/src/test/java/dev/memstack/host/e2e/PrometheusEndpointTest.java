@@ -3,7 +3,9 @@ package dev.memstack.host.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.memstack.host.security.TestTokens;
-import org.junit.jupiter.api.AfterAll;
+import dev.memstack.host.testing.HostClient;
+import dev.memstack.host.testing.TestHost;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -18,7 +20,7 @@ class PrometheusEndpointTest {
   private static final String VIEWER = "prometheus-viewer-token-0123456789";
   private static final String MEMBER = "prometheus-member-token-0123456789";
 
-  private static TestHost host;
+  @AutoClose private static TestHost host;
   private static HostClient api;
 
   @BeforeAll
@@ -32,13 +34,6 @@ class PrometheusEndpointTest {
             .with("memstack.security.tokens[2].role", "member")
             .start();
     api = host.client();
-  }
-
-  @AfterAll
-  static void stopHost() {
-    if (host != null) {
-      host.close();
-    }
   }
 
   @Test

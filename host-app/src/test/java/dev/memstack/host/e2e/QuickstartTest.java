@@ -3,13 +3,15 @@ package dev.memstack.host.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.memstack.host.testing.HostClient;
+import dev.memstack.host.testing.TestHost;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -31,7 +33,7 @@ class QuickstartTest {
   /** The token of an agent platform: a member for the owners {@code api:*}, as in production. */
   private static final String PLATFORM = "quickstart-platform-token-0123456789";
 
-  private static TestHost host;
+  @AutoClose private static TestHost host;
   private static HostClient api;
 
   @BeforeAll
@@ -44,13 +46,6 @@ class QuickstartTest {
             .start();
     api = host.client();
     await().atMost(Duration.ofMinutes(2)).until(api::up);
-  }
-
-  @AfterAll
-  static void stopHost() {
-    if (host != null) {
-      host.close();
-    }
   }
 
   @Test

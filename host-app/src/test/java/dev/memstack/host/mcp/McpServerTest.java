@@ -1,17 +1,21 @@
 package dev.memstack.host.mcp;
 
+import static dev.memstack.host.security.TestTokens.ADMIN;
+import static dev.memstack.host.security.TestTokens.PLATFORM;
+import static dev.memstack.host.security.TestTokens.VIEWER;
+import static dev.memstack.host.testing.HostClient.JSON;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.memstack.host.plugin.PluginZips;
 import dev.memstack.host.plugin.fixture.FixturePlugin;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.provider.StackMembers;
-import dev.memstack.host.security.TestTokens;
-import dev.memstack.spi.Embedder;
+import dev.memstack.host.testing.HostClient;
+import dev.memstack.host.testing.HostClient.Answer;
+import dev.memstack.host.testing.HostFolder;
+import dev.memstack.host.testing.HostTest;
 import dev.memstack.spi.ToolSpec;
-import dev.memstack.tck.HashingEmbedder;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -19,32 +23,18 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Primary;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.util.FileSystemUtils;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The MCP server over HTTP, driven by the MCP Java SDK's own client against a real host on a random
@@ -52,16 +42,27 @@ import tools.jackson.databind.json.JsonMapper;
  * recalling with an owner-bound token, the owner rules, 401 without or with a wrong token, and the
  * tool list following a plugin stop and start.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@HostTest
 class McpServerTest {
 
-  private static final String ADMIN = "admin-token-0123456789abcdef";
-  private static final String VIEWER = "viewer-token-0123456789abcdef";
-  private static final String ALICE = "alice-token-0123456789abcdef";
-  private static final String PLATFORM = "platform-token-0123456789abcdef";
+  @Autowired HostClient api;
 
-  private static final Path TEMP = temp();
-  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final String ALICE = "alice-token-0123456789abcdef";
+
+  @RegisterExtension
+  static final HostFolder HOST =
+      HostFolder.create("mcp")
+          .withFixturePlugin()
+          .withPlugins("vector")
+          .disabled("builtin")
+          .with("memstack.providers.fixture.type", "fixture")
+          .with("memstack.providers.fixture.order", "5")
+          .patientDeadlines()
+          .tokens(
+              new String[] {ADMIN, "admin", null},
+              new String[] {VIEWER, "viewer", null},
+              new String[] {ALICE, "member", "api:alice"},
+              new String[] {PLATFORM, "member", "api:*"});
 
   @LocalServerPort int port;
 
@@ -69,58 +70,9 @@ class McpServerTest {
 
   private final List<McpSyncClient> clients = new CopyOnWriteArrayList<>();
 
-  private static Path temp() {
-    try {
-      return Files.createTempDirectory("memstack-mcp-test");
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    Path plugins = TEMP.resolve("plugins");
-    FixturePlugin.build(plugins, ">=0.1.0");
-    try {
-      Path vector = PluginZips.zip("vector");
-      Files.copy(vector, plugins.resolve(vector.getFileName()));
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
-    registry.add("memstack.plugins.dir", plugins::toString);
-    registry.add("memstack.data-dir", () -> TEMP.resolve("data").toString());
-    registry.add("memstack.providers.builtin.enabled", () -> "false");
-    registry.add("memstack.providers.fixture.type", () -> "fixture");
-    registry.add("memstack.providers.fixture.order", () -> "5");
-    registry.add("memstack.models.onnx.warm-up", () -> "false");
-    registry.add("memstack.stack.context.provider-timeout", () -> "5s");
-    registry.add("memstack.stack.context.deadline", () -> "8s");
-    String[][] tokens = {
-      {ADMIN, "admin", null},
-      {VIEWER, "viewer", null},
-      {ALICE, "member", "api:alice"},
-      {PLATFORM, "member", "api:*"}
-    };
-    TestTokens.configure(registry, tokens);
-  }
-
-  @TestConfiguration
-  static class TestEmbedder {
-    @Bean
-    @Primary
-    Embedder testEmbedder() {
-      return new HashingEmbedder();
-    }
-  }
-
   @AfterEach
   void closeClients() {
     clients.forEach(McpSyncClient::closeGracefully);
-  }
-
-  @AfterAll
-  static void cleanUp() throws IOException {
-    FileSystemUtils.deleteRecursively(TEMP);
   }
 
   // ---- the client, as docs/integrating.md shows it
@@ -362,26 +314,15 @@ class McpServerTest {
 
   @Test
   void withoutATokenOrWithAWrongOneTheEndpointAnswers401() throws Exception {
-    HttpClient http = HttpClient.newHttpClient();
     String initialize =
         "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
             + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
             + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
-    for (String authorization : new String[] {null, "Bearer wrong-token-0123456789abcdef"}) {
-      HttpRequest.Builder request =
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/mcp"))
-              .header("Content-Type", "application/json")
-              .header("Accept", "application/json, text/event-stream")
-              .POST(HttpRequest.BodyPublishers.ofString(initialize));
-      if (authorization != null) {
-        request.header("Authorization", authorization);
-      }
-      HttpResponse<String> answer =
-          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-      assertThat(answer.statusCode()).isEqualTo(401);
+    for (String token : new String[] {null, "wrong-token-0123456789abcdef"}) {
+      Answer answer = api.as(token).mcp(initialize).expect(401);
       assertThat(answer.headers().firstValue("WWW-Authenticate"))
           .hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
-      assertThat(JSON.readTree(answer.body()).get("error").asString()).isEqualTo("unauthorized");
+      assertThat(answer.error()).isEqualTo("unauthorized");
     }
     assertThatThrownBy(() -> client("wrong-token-0123456789abcdef"))
         .isInstanceOf(RuntimeException.class);
@@ -427,21 +368,9 @@ class McpServerTest {
         .contains("fixture__echo");
   }
 
-  private int plugin(String operation) throws Exception {
-    HttpRequest request =
-        HttpRequest.newBuilder(
-                URI.create(
-                    "http://127.0.0.1:"
-                        + port
-                        + "/api/v1/plugins/"
-                        + FixturePlugin.ID
-                        + "/"
-                        + operation))
-            .header("Authorization", "Bearer " + ADMIN)
-            .POST(HttpRequest.BodyPublishers.noBody())
-            .build();
-    return HttpClient.newHttpClient()
-        .send(request, HttpResponse.BodyHandlers.ofString())
-        .statusCode();
+  private int plugin(String operation) {
+    String path = "/api/v1/plugins/" + FixturePlugin.ID + "/" + operation;
+    HostClient admin = api.as(ADMIN);
+    return admin.send(admin.request(path).POST(HttpRequest.BodyPublishers.noBody())).status();
   }
 }

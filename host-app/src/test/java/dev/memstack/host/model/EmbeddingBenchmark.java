@@ -1,6 +1,7 @@
 package dev.memstack.host.model;
 
 import com.sun.management.OperatingSystemMXBean;
+import dev.memstack.host.testing.ModelArgs;
 import dev.memstack.spi.Embedder.Kind;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -52,18 +53,7 @@ public final class EmbeddingBenchmark {
   public static void main(String[] args) {
     int passages = args.length > 0 ? Integer.parseInt(args[0]) : 256;
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
-    List<BundledModel> models = new ArrayList<>();
-    for (int i = 2; i < args.length; i++) {
-      String id = args[i];
-      models.add(
-          Arrays.stream(BundledModel.values())
-              .filter(m -> m.id().equals(id))
-              .findFirst()
-              .orElseThrow(() -> new IllegalArgumentException("unknown model " + id)));
-    }
-    if (models.isEmpty()) {
-      models.addAll(List.of(BundledModel.values()));
-    }
+    List<BundledModel> models = ModelArgs.from(args, 2);
     List<String> texts = utterances(passages);
     System.out.printf(
         Locale.ROOT,

@@ -3,6 +3,7 @@ package dev.memstack.host.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.memstack.host.testing.FakeOllamaServer;
 import dev.memstack.spi.Embedder;
 import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.LanguageModel.NoLanguageModelException;

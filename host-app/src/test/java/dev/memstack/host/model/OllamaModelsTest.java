@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.memstack.host.testing.FakeOllamaServer;
 import dev.memstack.spi.Embedder.Kind;
 import java.time.Duration;
 import java.util.List;

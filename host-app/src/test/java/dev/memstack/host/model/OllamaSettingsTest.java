@@ -2,6 +2,7 @@ package dev.memstack.host.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.memstack.host.testing.FakeOllamaServer;
 import dev.memstack.spi.Embedder;
 import dev.memstack.spi.LanguageModel;
 import java.time.Duration;

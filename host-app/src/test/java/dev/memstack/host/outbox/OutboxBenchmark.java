@@ -1,6 +1,7 @@
 package dev.memstack.host.outbox;
 
 import dev.memstack.host.provider.ProviderCalls;
+import dev.memstack.host.testing.SilentProvider;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.TriggerSource;
@@ -66,7 +67,7 @@ public final class OutboxBenchmark {
   private static void run(Path root, boolean fsync, int threads, int turns) throws Exception {
     Path dir = root.resolve((fsync ? "fsync-" : "nofsync-") + threads);
     TestMembers members = new TestMembers();
-    members.run(new RecordingProviderStub("builtin")).run(new RecordingProviderStub("vector"));
+    members.run(new SilentProvider("builtin")).run(new SilentProvider("vector"));
     List<String> recipients = List.of("builtin", "vector");
     try (OutboxEngine outbox =
         OutboxEngine.onDisk(
@@ -139,32 +140,5 @@ public final class OutboxBenchmark {
         TEXT,
         TriggerSource.API,
         Instant.now());
-  }
-
-  /** A provider that takes every turn and does nothing. */
-  private static final class RecordingProviderStub implements dev.memstack.spi.MemoryProvider {
-    private final String id;
-
-    RecordingProviderStub(String id) {
-      this.id = id;
-    }
-
-    @Override
-    public String id() {
-      return id;
-    }
-
-    @Override
-    public String systemPromptBlock(AgentId agent) {
-      return "";
-    }
-
-    @Override
-    public dev.memstack.spi.Recall prefetch(dev.memstack.spi.RecallRequest request) {
-      return dev.memstack.spi.Recall.empty();
-    }
-
-    @Override
-    public void syncTurn(Turn turn) {}
   }
 }

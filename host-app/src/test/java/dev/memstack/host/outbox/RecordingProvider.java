@@ -1,11 +1,8 @@
 package dev.memstack.host.outbox;
 
-import dev.memstack.spi.AgentId;
+import dev.memstack.host.testing.SilentProvider;
 import dev.memstack.spi.Capability;
-import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.OwnerKey;
-import dev.memstack.spi.Recall;
-import dev.memstack.spi.RecallRequest;
 import dev.memstack.spi.Turn;
 import java.util.EnumSet;
 import java.util.List;
@@ -18,9 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a backend that is down) or to be slow. Stores a turn once per owner and turn id, as real
  * providers must (the same id of two owners is two turns).
  */
-class RecordingProvider implements MemoryProvider {
+class RecordingProvider extends SilentProvider {
 
-  private final String id;
   private final boolean canForget;
   final List<String> events = new CopyOnWriteArrayList<>();
   final List<Turn> stored = new CopyOnWriteArrayList<>();
@@ -40,17 +36,12 @@ class RecordingProvider implements MemoryProvider {
   final AtomicInteger poisonFailures = new AtomicInteger();
 
   RecordingProvider(String id, boolean canForget) {
-    this.id = id;
+    super(id);
     this.canForget = canForget;
   }
 
   RecordingProvider(String id) {
     this(id, true);
-  }
-
-  @Override
-  public String id() {
-    return id;
   }
 
   @Override
@@ -63,16 +54,6 @@ class RecordingProvider implements MemoryProvider {
       capabilities.add(Capability.BATCH_SYNC);
     }
     return capabilities;
-  }
-
-  @Override
-  public String systemPromptBlock(AgentId agent) {
-    return "";
-  }
-
-  @Override
-  public Recall prefetch(RecallRequest request) {
-    return Recall.empty();
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.memstack.host.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.memstack.host.provider.ProviderCalls;
+import dev.memstack.host.testing.Eventually;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.TriggerSource;
@@ -53,23 +54,7 @@ final class Turns {
 
   /** Polls an assertion until it holds or the time is up (then its last failure is thrown). */
   static void eventually(Duration limit, Runnable assertion) {
-    long until = System.nanoTime() + limit.toNanos();
-    while (true) {
-      try {
-        assertion.run();
-        return;
-      } catch (AssertionError e) {
-        if (System.nanoTime() > until) {
-          throw e;
-        }
-      }
-      try {
-        Thread.sleep(10);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted", e);
-      }
-    }
+    Eventually.within(limit, assertion);
   }
 
   static void eventually(Runnable assertion) {

@@ -46,9 +46,14 @@ public final class PluginZips {
 
   /** Copies the three zips into {@code dir} (created) and returns it. */
   public static Path copyAllTo(Path dir) {
+    return copyTo(dir, NAMES.toArray(String[]::new));
+  }
+
+  /** Copies the zips of {@code names} into {@code dir} (created) and returns it. */
+  public static Path copyTo(Path dir, String... names) {
     try {
       Files.createDirectories(dir);
-      for (String name : NAMES) {
+      for (String name : names) {
         Path zip = zip(name);
         Files.copy(zip, dir.resolve(zip.getFileName()));
       }

@@ -2,7 +2,9 @@ package dev.memstack.host.proof;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.memstack.host.proof.ProofClient.Answer;
+import dev.memstack.host.testing.HostClient;
+import dev.memstack.host.testing.HostClient.Answer;
+import dev.memstack.host.testing.TestHost;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +13,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
@@ -30,16 +32,16 @@ class ConversationIsolationTest {
   static final String TWO = "member-token-of-api-2-0123456789";
   static final String PREFIX = "viewer-token-of-api-star-0123456";
 
-  private static ProofHost host;
-  private static ProofClient admin;
-  private static ProofClient one;
-  private static ProofClient two;
-  private static ProofClient platform;
+  @AutoClose private static TestHost host;
+  private static HostClient admin;
+  private static HostClient one;
+  private static HostClient two;
+  private static HostClient platform;
 
   @BeforeAll
   static void start() {
     host =
-        ProofHost.create("conversations")
+        TestHost.withTestEmbedder("conversations")
             // the conversation log is the host's own; the providers only slow the flood down
             .with("memstack.providers.vector.enabled", "false")
             .with("memstack.security.tokens[1].token", ONE)
@@ -53,16 +55,9 @@ class ConversationIsolationTest {
             .with("memstack.security.tokens[3].owner", "api:*")
             .start();
     admin = host.client();
-    one = new ProofClient(host.port(), ONE);
-    two = new ProofClient(host.port(), TWO);
-    platform = new ProofClient(host.port(), PREFIX);
-  }
-
-  @AfterAll
-  static void stop() {
-    if (host != null) {
-      host.close();
-    }
+    one = host.client().as(ONE);
+    two = host.client().as(TWO);
+    platform = host.client().as(PREFIX);
   }
 
   @Test
@@ -71,8 +66,7 @@ class ConversationIsolationTest {
     assertThat(turn(two, "api:2", "c-api2", "t-shared", "two's real turn shadowmark").status())
         .isEqualTo(202);
 
-    Answer mine = conversation(two, "c-api2", null);
-    assertThat(mine.status()).as(mine.toString()).isEqualTo(200);
+    Answer mine = conversation(two, "c-api2", null).expect(200);
     assertThat(mine.json().get("ownerKey").asString()).isEqualTo("api:2");
     assertThat(messages(mine)).containsExactly("two's real turn shadowmark");
     Answer theirs = conversation(one, "c-api2", null);
@@ -88,8 +82,7 @@ class ConversationIsolationTest {
     assertThat(turn(two, "api:2", "c-flood", "keep-me", "two's early turn floodmark").status())
         .isEqualTo(202);
     for (int i = 0; i < 205; i++) {
-      Answer flood = turn(one, "api:1", "c-flood", "flood-" + i, "flood " + i);
-      assertThat(flood.status()).as(flood.toString()).isEqualTo(202);
+      Answer flood = turn(one, "api:1", "c-flood", "flood-" + i, "flood " + i).expect(202);
     }
 
     Answer mine = conversation(two, "c-flood", null);
@@ -140,8 +133,8 @@ class ConversationIsolationTest {
   }
 
   private static Answer turn(
-      ProofClient client, String owner, String conversation, String turnId, String message) {
-    ObjectNode body = ProofClient.JSON.createObjectNode();
+      HostClient client, String owner, String conversation, String turnId, String message) {
+    ObjectNode body = HostClient.JSON.createObjectNode();
     body.put("ownerKey", owner);
     body.put("conversationId", conversation);
     body.put("turnId", turnId);
@@ -151,7 +144,7 @@ class ConversationIsolationTest {
     return client.post("/api/v1/agents/" + AGENT + "/memory/turns", body.toString());
   }
 
-  private static Answer conversation(ProofClient client, String conversation, String owner) {
+  private static Answer conversation(HostClient client, String conversation, String owner) {
     String query = owner == null ? "" : "?ownerKey=" + owner;
     return client.send(
         client

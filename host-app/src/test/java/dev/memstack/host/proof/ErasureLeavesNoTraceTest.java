@@ -7,7 +7,9 @@ import dev.memstack.host.e2e.PgDatabase;
 import dev.memstack.host.outbox.FileJournal;
 import dev.memstack.host.outbox.Journal;
 import dev.memstack.host.outbox.JournalRecord;
-import dev.memstack.host.proof.ProofClient.Answer;
+import dev.memstack.host.testing.HostClient;
+import dev.memstack.host.testing.HostClient.Answer;
+import dev.memstack.host.testing.TestHost;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
@@ -21,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -53,9 +56,9 @@ class ErasureLeavesNoTraceTest {
   private static final int TURNS = 40;
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  private static StoringMem0Server mem0;
-  private static ProofHost host;
-  private static ProofClient api;
+  @AutoClose private static StoringMem0Server mem0;
+  private static TestHost host;
+  private static HostClient api;
   private static PgDatabase pg;
   private static String pgSchema;
 
@@ -74,25 +77,12 @@ class ErasureLeavesNoTraceTest {
   @BeforeAll
   static void start() {
     mem0 = new StoringMem0Server();
-    host =
-        ProofHost.create("erasure")
-            .with("memstack.providers.mem0.enabled", "true")
-            .with("memstack.providers.mem0.config.base-url", mem0.baseUrl());
+    host = TestHost.withTestEmbedder("erasure").withMem0(mem0.baseUrl());
     String pgUrl = System.getenv("MEMSTACK_PG_URL");
     if (pgUrl != null && !pgUrl.isBlank()) {
       pg = PgDatabase.fromEnvironment();
       pgSchema = "proof_erasure_" + Long.toHexString(System.nanoTime());
-      host.with("memstack.providers.vector-pg.type", "vector")
-          .with("memstack.providers.vector-pg.order", "3")
-          .with("memstack.providers.vector-pg.config.store", "pgvector")
-          .with("memstack.providers.vector-pg.config.jdbc-url", pgUrl)
-          .with("memstack.providers.vector-pg.config.schema", pgSchema);
-      if (pg.user() != null) {
-        host.with("memstack.providers.vector-pg.config.username", pg.user());
-      }
-      if (pg.password() != null) {
-        host.with("memstack.providers.vector-pg.config.password", pg.password());
-      }
+      host.withPgVector(pgUrl, pgSchema);
     } else {
       System.out.println("ErasureLeavesNoTraceTest: MEMSTACK_PG_URL not set, pgvector left out");
     }
@@ -104,9 +94,6 @@ class ErasureLeavesNoTraceTest {
   static void stop() {
     if (host != null) {
       host.close();
-    }
-    if (mem0 != null) {
-      mem0.close();
     }
     if (pg != null) {
       pg.dropSchema(pgSchema);
@@ -133,7 +120,7 @@ class ErasureLeavesNoTraceTest {
     }
     for (Owner owner : List.of(gone, kept)) {
       for (String provider : vectors) {
-        ObjectNode args = ProofClient.JSON.createObjectNode();
+        ObjectNode args = HostClient.JSON.createObjectNode();
         args.put("ownerKey", owner.key());
         args.put("text", "The code word is " + owner.toolMarker());
         args.put("scope", "personal");
@@ -230,7 +217,7 @@ class ErasureLeavesNoTraceTest {
   }
 
   private Answer putPersonalFile(Owner owner, String path, String content) {
-    ObjectNode body = ProofClient.JSON.createObjectNode();
+    ObjectNode body = HostClient.JSON.createObjectNode();
     body.put("content", content);
     body.put("ownerKey", owner.key());
     body.put("scope", "personal");

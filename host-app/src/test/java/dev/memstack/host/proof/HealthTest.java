@@ -3,7 +3,9 @@ package dev.memstack.host.proof;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.memstack.host.proof.ProofClient.Answer;
+import dev.memstack.host.testing.HostClient;
+import dev.memstack.host.testing.HostClient.Answer;
+import dev.memstack.host.testing.TestHost;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -27,16 +29,15 @@ class HealthTest {
 
   @Test
   void aDeadOptionalProviderDegradesTheHostButLeavesItUpAndReady() {
-    try (ProofHost host = withDeadMem0("health-degraded").start()) {
-      ProofClient api = host.client();
+    try (TestHost host = withDeadMem0("health-degraded").start()) {
+      HostClient api = host.client();
 
       await("mem0 reported down")
           .atMost(Duration.ofSeconds(30))
           .pollInterval(Duration.ofMillis(300))
           .untilAsserted(
               () -> {
-                Answer health = api.get("/actuator/health");
-                assertThat(health.status()).as(health.toString()).isEqualTo(200);
+                Answer health = api.get("/actuator/health").expect(200);
                 assertThat(health.json().get("status").asString()).isEqualTo("DEGRADED");
                 JsonNode providers = health.json().get("components").get("providers");
                 assertThat(providers.get("status").asString()).isEqualTo("DEGRADED");
@@ -48,8 +49,7 @@ class HealthTest {
                 assertThat(health.json().get("components").get("outbox").get("status").asString())
                     .isNotEqualTo("DOWN");
               });
-      Answer readiness = api.get("/actuator/health/readiness");
-      assertThat(readiness.status()).as(readiness.toString()).isEqualTo(200);
+      Answer readiness = api.get("/actuator/health/readiness").expect(200);
       assertThat(readiness.json().get("status").asString()).isEqualTo("UP");
       assertThat(readiness.json().get("components").has("providers")).isFalse();
       // without a token: the status alone, still 200
@@ -64,12 +64,12 @@ class HealthTest {
 
   @Test
   void theHostIsDownOnlyWhenItCannotTakeTurns() {
-    try (ProofHost host =
+    try (TestHost host =
         withDeadMem0("health-down")
             .with("memstack.outbox.segment-size", "4KB")
             .with("memstack.outbox.max-journal-size", "8KB")
             .start()) {
-      ProofClient api = host.client();
+      HostClient api = host.client();
       assertThat(api.get("/actuator/health").status()).isEqualTo(200);
 
       // mem0 never takes its turns, so they fill the journal until it refuses one
@@ -84,19 +84,17 @@ class HealthTest {
       }
       assertThat(refused).isEqualTo(1);
 
-      Answer health = api.get("/actuator/health");
-      assertThat(health.status()).as(health.toString()).isEqualTo(503);
+      Answer health = api.get("/actuator/health").expect(503);
       assertThat(health.json().get("status").asString()).isEqualTo("DOWN");
       JsonNode outbox = health.json().get("components").get("outbox");
       assertThat(outbox.get("status").asString()).isEqualTo("DOWN");
       assertThat(outbox.get("details").get("refusing").asString()).contains("full");
-      Answer readiness = api.get("/actuator/health/readiness");
-      assertThat(readiness.status()).as(readiness.toString()).isEqualTo(503);
+      Answer readiness = api.get("/actuator/health/readiness").expect(503);
     }
   }
 
-  private static ProofHost withDeadMem0(String name) {
-    return ProofHost.create(name)
+  private static TestHost withDeadMem0(String name) {
+    return TestHost.withTestEmbedder(name)
         .with("memstack.providers.vector.enabled", "false")
         .with("memstack.providers.mem0.enabled", "true")
         .with("memstack.providers.mem0.config.base-url", "http://127.0.0.1:" + deadPort())

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 import static org.awaitility.Awaitility.await;
 
-import dev.memstack.host.proof.ProofClient.Answer;
+import dev.memstack.host.testing.HostClient;
+import dev.memstack.host.testing.HostClient.Answer;
+import dev.memstack.host.testing.TestHost;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,7 +16,7 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -59,35 +61,18 @@ class IsolationPropertyTest {
   /** Who a marked text was written for. */
   record Written(String agent, String owner, String scope, String text) {}
 
-  private static StoringMem0Server mem0;
-  private static ProofHost host;
-  private static ProofClient api;
+  @AutoClose private static StoringMem0Server mem0;
+  @AutoClose private static TestHost host;
+  private static HostClient api;
   private static final List<String> VECTORS = new ArrayList<>(List.of("vector"));
 
   @BeforeAll
   static void start() {
     mem0 = new StoringMem0Server();
-    host =
-        ProofHost.create("isolation")
-            .with("memstack.providers.mem0.enabled", "true")
-            .with("memstack.providers.mem0.config.base-url", mem0.baseUrl());
+    host = TestHost.withTestEmbedder("isolation").withMem0(mem0.baseUrl());
     String pgUrl = System.getenv("MEMSTACK_PG_URL");
     if (pgUrl != null && !pgUrl.isBlank()) {
-      host.with("memstack.providers.vector-pg.type", "vector")
-          .with("memstack.providers.vector-pg.order", "3")
-          .with("memstack.providers.vector-pg.config.store", "pgvector")
-          .with("memstack.providers.vector-pg.config.jdbc-url", pgUrl)
-          .with(
-              "memstack.providers.vector-pg.config.schema",
-              "proof_isolation_" + Long.toHexString(System.nanoTime()));
-      String user = System.getenv("MEMSTACK_PG_USER");
-      String password = System.getenv("MEMSTACK_PG_PASSWORD");
-      if (user != null && !user.isBlank()) {
-        host.with("memstack.providers.vector-pg.config.username", user);
-      }
-      if (password != null && !password.isBlank()) {
-        host.with("memstack.providers.vector-pg.config.password", password);
-      }
+      host.withPgVector(pgUrl, "proof_isolation_" + Long.toHexString(System.nanoTime()));
       VECTORS.add("vector-pg");
     } else if ("true".equalsIgnoreCase(System.getenv("CI"))) {
       fail("MEMSTACK_PG_URL is not set on CI (CI=true): run eval \"$(scripts/pgvector-setup.sh)\"");
@@ -96,16 +81,6 @@ class IsolationPropertyTest {
     }
     host.start();
     api = host.client();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (host != null) {
-      host.close();
-    }
-    if (mem0 != null) {
-      mem0.close();
-    }
   }
 
   @Test
@@ -131,7 +106,7 @@ class IsolationPropertyTest {
       String scope = List.of("personal", "team", "global").get(random.nextInt(3));
       String text = "Shared mk" + marker + "z fact on " + words(random, 4);
       for (String provider : VECTORS) {
-        ObjectNode args = ProofClient.JSON.createObjectNode();
+        ObjectNode args = HostClient.JSON.createObjectNode();
         args.put("ownerKey", owner);
         args.put("text", text);
         args.put("scope", scope);

@@ -3,14 +3,13 @@ package dev.memstack.host.proof;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.memstack.host.proof.ProofClient.Answer;
+import dev.memstack.host.testing.HostClient;
+import dev.memstack.host.testing.HostClient.Answer;
+import dev.memstack.host.testing.TestHost;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -26,51 +25,29 @@ class ProviderOutageTest {
   /** How long the Mem0 server is down (the issue says a minute; shorter keeps CI time sane). */
   static final Duration OUTAGE = Duration.ofSeconds(25);
 
-  static final Duration DEADLINE = Duration.ofMillis(3000);
-
-  /** Scheduling noise on a busy 2-core machine, on top of the deadline. */
-  static final Duration MARGIN = Duration.ofMillis(2000);
-
   static final String AGENT = "outage-agent";
   static final String OWNER = "user:outage";
 
-  private static StoringMem0Server mem0;
-  private static ProofHost host;
-  private static ProofClient api;
+  @AutoClose private static StoringMem0Server mem0;
+  @AutoClose private static TestHost host;
+  private static HostClient api;
 
   @BeforeAll
   static void start() {
     mem0 = new StoringMem0Server();
     host =
-        ProofHost.create("outage")
-            .with("memstack.providers.mem0.enabled", "true")
-            .with("memstack.providers.mem0.config.base-url", mem0.baseUrl())
-            .with("memstack.providers.mem0.config.timeout-ms", "1500")
-            .with("memstack.providers.mem0.config.sync-timeout-ms", "3000")
-            .with("memstack.providers.mem0.config.breaker-open-ms", "1000")
-            .with("memstack.stack.context.deadline", DEADLINE.toMillis() + "ms")
-            .with("memstack.stack.context.provider-timeout", "2500ms")
-            .with("memstack.stack.system-prompt.timeout", "2500ms")
-            .with("memstack.stack.breaker.open-duration", "1s")
+        TestHost.withTestEmbedder("outage")
+            .withMem0(mem0.baseUrl())
+            .withShortMem0Timeouts()
+            .withOutageTimings(OutageLog.DEADLINE)
             .start();
     api = host.client();
   }
 
-  @AfterAll
-  static void stop() {
-    if (host != null) {
-      host.close();
-    }
-    if (mem0 != null) {
-      mem0.close();
-    }
-  }
-
   @Test
   void whileMem0IsDownContextCallsAnswerInTimeAndItsTurnsArriveOnceItIsBack() throws Exception {
-    List<String> phrases = new ArrayList<>();
-    List<Answer> contextCalls = new ArrayList<>();
-    Map<String, Integer> mem0Statuses = new TreeMap<>();
+    OutageLog log = new OutageLog(api, AGENT, OWNER, "mem0");
+    List<String> phrases = log.phrases;
 
     // warm up: the stack answers and mem0 is reachable
     String warm = "warmphrase" + UUID.randomUUID().toString().substring(0, 8);
@@ -82,44 +59,12 @@ class ProviderOutageTest {
         .until(() -> mem0Text().contains(warm));
 
     mem0.stop();
-    long outageEnd = System.nanoTime() + OUTAGE.toNanos();
-    int i = 0;
-    while (System.nanoTime() < outageEnd) {
-      String phrase = "outagephrase" + (i++) + "x" + UUID.randomUUID().toString().substring(0, 6);
-      Answer turn = api.turn(AGENT, OWNER, "outage-" + phrase, "Please keep " + phrase, "Kept.");
-      assertThat(turn.status()).as(turn.toString()).isEqualTo(202);
-      phrases.add(phrase);
-      Answer context = api.context(AGENT, OWNER, "keep " + phrase, 10);
-      contextCalls.add(context);
-      mem0Statuses.merge("down:" + context.statusOf("mem0"), 1, Integer::sum);
-      Thread.sleep(300);
-    }
+    log.turnsAndCalls(OUTAGE, "down", "outage-");
     mem0.start();
-    long afterEnd = System.nanoTime() + Duration.ofSeconds(8).toNanos();
-    while (System.nanoTime() < afterEnd) {
-      Answer context = api.context(AGENT, OWNER, "keep " + phrases.get(1), 10);
-      contextCalls.add(context);
-      mem0Statuses.merge("back:" + context.statusOf("mem0"), 1, Integer::sum);
-      Thread.sleep(300);
-    }
+    log.calls(Duration.ofSeconds(8), "back", "keep " + phrases.get(1));
 
-    long slowest = contextCalls.stream().mapToLong(a -> a.took().toMillis()).max().orElseThrow();
-    System.out.println(
-        "ProviderOutageTest: outage "
-            + OUTAGE.toSeconds()
-            + " s, "
-            + phrases.size()
-            + " turns, "
-            + contextCalls.size()
-            + " context calls, slowest "
-            + slowest
-            + " ms, mem0 statuses "
-            + mem0Statuses);
-    for (Answer call : contextCalls) {
-      assertThat(call.status()).as(call.toString()).isEqualTo(200);
-      assertThat(call.took()).as(call.toString()).isLessThanOrEqualTo(DEADLINE.plus(MARGIN));
-    }
-    assertThat(mem0Statuses.keySet())
+    log.assertEveryCallAnsweredInTime("ProviderOutageTest", OUTAGE);
+    assertThat(log.statuses.keySet())
         .as("mem0 was really down")
         .anyMatch(k -> k.startsWith("down:") && !k.equals("down:ok"));
 

@@ -2,18 +2,15 @@ package dev.memstack.host.proof;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.memstack.host.testing.FakeHttp;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -93,10 +90,7 @@ final class StoringMem0Server implements AutoCloseable {
       HttpServer created =
           HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), onPort), 50);
       executor = Executors.newFixedThreadPool(4);
-      created.setExecutor(executor);
-      created.createContext("/", this::handle);
-      created.start();
-      server = created;
+      server = FakeHttp.start(created, executor, this::handle);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -105,19 +99,20 @@ final class StoringMem0Server implements AutoCloseable {
   private void handle(HttpExchange exchange) throws IOException {
     try {
       String path = exchange.getRequestURI().getRawPath();
-      Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
+      Map<String, String> query = FakeHttp.query(exchange.getRequestURI().getRawQuery());
       byte[] bytes = exchange.getRequestBody().readAllBytes();
       JsonNode body = bytes.length == 0 ? JSON.createObjectNode() : JSON.readTree(bytes);
       String route = exchange.getRequestMethod() + " " + path;
       switch (route) {
-        case "POST /memories" -> send(exchange, 200, add(body));
-        case "POST /search" -> send(exchange, 200, search(body));
-        case "GET /memories" -> send(exchange, 200, list(query));
-        case "DELETE /memories" -> send(exchange, 200, delete(query));
-        default -> send(exchange, 404, JSON.createObjectNode().put("detail", "Not Found"));
+        case "POST /memories" -> FakeHttp.sendJson(exchange, 200, add(body));
+        case "POST /search" -> FakeHttp.sendJson(exchange, 200, search(body));
+        case "GET /memories" -> FakeHttp.sendJson(exchange, 200, list(query));
+        case "DELETE /memories" -> FakeHttp.sendJson(exchange, 200, delete(query));
+        default ->
+            FakeHttp.sendJson(exchange, 404, JSON.createObjectNode().put("detail", "Not Found"));
       }
     } catch (RuntimeException e) {
-      send(exchange, 500, JSON.createObjectNode().put("detail", e.toString()));
+      FakeHttp.sendJson(exchange, 500, JSON.createObjectNode().put("detail", e.toString()));
     } finally {
       exchange.close();
     }
@@ -211,27 +206,5 @@ final class StoringMem0Server implements AutoCloseable {
 
   private static String firstNonNull(String a, String b) {
     return a != null ? a : b;
-  }
-
-  private static Map<String, String> query(String raw) {
-    Map<String, String> query = new LinkedHashMap<>();
-    if (raw != null) {
-      for (String pair : raw.split("&")) {
-        int eq = pair.indexOf('=');
-        query.put(
-            URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8),
-            eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-      }
-    }
-    return query;
-  }
-
-  private static void send(HttpExchange exchange, int status, JsonNode body) throws IOException {
-    byte[] bytes = JSON.writeValueAsBytes(body);
-    exchange.getResponseHeaders().set("Content-Type", "application/json");
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
-    }
   }
 }

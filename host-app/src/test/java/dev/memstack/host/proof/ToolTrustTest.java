@@ -3,14 +3,16 @@ package dev.memstack.host.proof;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.memstack.host.proof.ProofClient.Answer;
 import dev.memstack.host.security.TestTokens;
+import dev.memstack.host.testing.HostClient;
+import dev.memstack.host.testing.HostClient.Answer;
+import dev.memstack.host.testing.TestHost;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -30,37 +32,23 @@ class ToolTrustTest {
   private static final String VIEWER = "proof-viewer-token-0123456789abcdef";
   private static final String AGENT = "trust";
 
-  private static StoringMem0Server mem0;
-  private static ProofHost host;
-  private static ProofClient api;
+  @AutoClose private static StoringMem0Server mem0;
+  @AutoClose private static TestHost host;
+  private static HostClient api;
 
   @BeforeAll
   static void start() {
     mem0 = new StoringMem0Server();
     host =
-        ProofHost.create("tool-trust")
-            .with("memstack.providers.mem0.enabled", "true")
-            .with("memstack.providers.mem0.config.base-url", mem0.baseUrl())
-            .with("memstack.security.tokens[1].token", API_1)
-            .with("memstack.security.tokens[1].role", "member")
-            .with("memstack.security.tokens[1].owner", "api:1")
-            .with("memstack.security.tokens[2].token", API_2)
-            .with("memstack.security.tokens[2].role", "member")
-            .with("memstack.security.tokens[2].owner", "api:2")
-            .with("memstack.security.tokens[3].token", VIEWER)
-            .with("memstack.security.tokens[3].role", "viewer")
+        TestHost.withTestEmbedder("tool-trust")
+            .withMem0(mem0.baseUrl())
+            .tokens(
+                new String[] {TestTokens.ADMIN, "admin", null},
+                new String[] {API_1, "member", "api:1"},
+                new String[] {API_2, "member", "api:2"},
+                new String[] {VIEWER, "viewer", null})
             .start();
     api = host.client();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (host != null) {
-      host.close();
-    }
-    if (mem0 != null) {
-      mem0.close();
-    }
   }
 
   @Test
@@ -167,8 +155,8 @@ class ToolTrustTest {
 
   @Test
   void theToolListShowsEachToolsDeclaredEffect() {
-    Answer listed = send(VIEWER, api.request("/api/v1/agents/" + AGENT + "/tools").GET());
-    assertThat(listed.status()).isEqualTo(200);
+    Answer listed =
+        send(VIEWER, api.request("/api/v1/agents/" + AGENT + "/tools").GET()).expect(200);
     List<JsonNode> tools =
         StreamSupport.stream(listed.json().get("tools").spliterator(), false).toList();
     assertThat(tools).isNotEmpty();
@@ -205,7 +193,7 @@ class ToolTrustTest {
   // ---------------------------------------------------------------- helpers
 
   private static ObjectNode args(String owner) {
-    ObjectNode args = ProofClient.JSON.createObjectNode();
+    ObjectNode args = HostClient.JSON.createObjectNode();
     if (owner != null) {
       args.put("ownerKey", owner);
     }

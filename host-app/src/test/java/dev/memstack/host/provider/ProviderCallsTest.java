@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class ProviderCallsTest {
 
@@ -86,33 +89,22 @@ class ProviderCallsTest {
     assertThat(errors("health")).isEqualTo(1);
   }
 
-  @Test
-  void aTimeoutInTheCauseChainCountsAsTimeout() {
-    assertThatThrownBy(
-            () ->
-                calls.call(
-                    member,
-                    ProviderCalls.PREFETCH,
-                    () -> {
-                      throw new IllegalStateException(
-                          "remote", new java.net.SocketTimeoutException("read timed out"));
-                    }))
-        .isInstanceOf(IllegalStateException.class);
-
-    assertThat(timerCount("prefetch", "timeout")).isEqualTo(1);
+  static Stream<Exception> timeoutCauses() {
+    return Stream.of(
+        new java.net.SocketTimeoutException("read timed out"),
+        new java.net.http.HttpTimeoutException("no answer within 1500 ms"));
   }
 
-  @Test
-  void anHttpClientTimeoutInTheCauseChainCountsAsTimeout() {
+  @ParameterizedTest(name = "a {0} in the cause chain counts as timeout")
+  @MethodSource("timeoutCauses")
+  void aTimeoutInTheCauseChainCountsAsTimeout(Exception cause) {
     assertThatThrownBy(
             () ->
                 calls.call(
                     member,
                     ProviderCalls.PREFETCH,
                     () -> {
-                      throw new IllegalStateException(
-                          "remote",
-                          new java.net.http.HttpTimeoutException("no answer within 1500 ms"));
+                      throw new IllegalStateException("remote", cause);
                     }))
         .isInstanceOf(IllegalStateException.class);
 

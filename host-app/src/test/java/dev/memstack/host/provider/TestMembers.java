@@ -1,10 +1,7 @@
 package dev.memstack.host.provider;
 
-import dev.memstack.spi.AgentId;
+import dev.memstack.host.testing.SilentProvider;
 import dev.memstack.spi.MemoryProvider;
-import dev.memstack.spi.Recall;
-import dev.memstack.spi.RecallRequest;
-import dev.memstack.spi.Turn;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.List;
@@ -18,26 +15,7 @@ final class TestMembers implements StackMembers {
 
   /** Adds a provider that answers nothing, under a class loader of its own. */
   StackMember add(String id) {
-    MemoryProvider provider =
-        new MemoryProvider() {
-          @Override
-          public String id() {
-            return id;
-          }
-
-          @Override
-          public String systemPromptBlock(AgentId agent) {
-            return "";
-          }
-
-          @Override
-          public Recall prefetch(RecallRequest request) {
-            return Recall.empty();
-          }
-
-          @Override
-          public void syncTurn(Turn turn) {}
-        };
+    MemoryProvider provider = new SilentProvider(id);
     StackMember member =
         new StackMember(
             id,

@@ -3,34 +3,22 @@ package dev.memstack.host.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.memstack.host.plugin.PluginZips;
-import dev.memstack.spi.Embedder;
-import dev.memstack.tck.HashingEmbedder;
+import dev.memstack.host.testing.HostClient;
+import dev.memstack.host.testing.HostClient.Answer;
+import dev.memstack.host.testing.HostFolder;
+import dev.memstack.host.testing.HostTest;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Primary;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.util.FileSystemUtils;
 
 /**
  * Secrets in configuration (the Mem0 API key, a database password, the API tokens) appear in no
@@ -38,28 +26,33 @@ import org.springframework.util.FileSystemUtils;
  * nothing listens, so its recalls, turn deliveries, tool calls and health checks all fail.
  */
 @ExtendWith(OutputCaptureExtension.class)
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@HostTest
 class SecretsNeverLeakTest {
+
+  @Autowired HostClient api;
 
   private static final String MEM0_KEY = "m0-secret-api-key-7f3a9c0e";
   private static final String DB_PASSWORD = "pg-secret-password-51d2e8";
-  private static final String ADMIN = "admin-secret-token-a81c44d9";
   private static final String USER_1 = "user-secret-token-0b7e13f2";
-  private static final List<String> SECRETS = List.of(MEM0_KEY, DB_PASSWORD, ADMIN, USER_1);
+  private static final List<String> SECRETS =
+      List.of(MEM0_KEY, DB_PASSWORD, TestTokens.ADMIN, USER_1);
 
-  private static final Path TEMP = temp();
-
-  private final HttpClient http = HttpClient.newHttpClient();
-
-  @LocalServerPort int port;
-
-  private static Path temp() {
-    try {
-      return Files.createTempDirectory("memstack-secrets-test");
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
-  }
+  @RegisterExtension
+  static final HostFolder HOST =
+      HostFolder.create("secrets")
+          .withAllPlugins()
+          .disabled("builtin", "vector")
+          .with("memstack.providers.vector.config.store", "pgvector")
+          .with("memstack.providers.vector.config.password", DB_PASSWORD)
+          .with("memstack.providers.mem0.enabled", "true")
+          .with("memstack.providers.mem0.config.base-url", "http://127.0.0.1:" + closedPort())
+          .with("memstack.providers.mem0.config.api-key", MEM0_KEY)
+          .with("memstack.providers.mem0.config.sync-retries", "1")
+          .with("memstack.providers.mem0.config.sync-retry-backoff-ms", "10")
+          .with("memstack.stack.sync.initial-backoff", "50ms")
+          .tokens(
+              new String[] {TestTokens.ADMIN, "admin", null},
+              new String[] {USER_1, "member", "api:1"});
 
   private static int closedPort() {
     try (ServerSocket socket = new ServerSocket(0)) {
@@ -69,72 +62,23 @@ class SecretsNeverLeakTest {
     }
   }
 
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    Path plugins = PluginZips.copyAllTo(TEMP.resolve("plugins"));
-    int nothingListens = closedPort();
-    registry.add("memstack.plugins.dir", plugins::toString);
-    registry.add("memstack.data-dir", () -> TEMP.resolve("data").toString());
-    registry.add("memstack.models.onnx.warm-up", () -> "false");
-    registry.add("memstack.providers.builtin.enabled", () -> "false");
-    registry.add("memstack.providers.vector.enabled", () -> "false");
-    registry.add("memstack.providers.vector.config.store", () -> "pgvector");
-    registry.add("memstack.providers.vector.config.password", () -> DB_PASSWORD);
-    registry.add("memstack.providers.mem0.enabled", () -> "true");
-    registry.add(
-        "memstack.providers.mem0.config.base-url", () -> "http://127.0.0.1:" + nothingListens);
-    registry.add("memstack.providers.mem0.config.api-key", () -> MEM0_KEY);
-    registry.add("memstack.providers.mem0.config.sync-retries", () -> "1");
-    registry.add("memstack.providers.mem0.config.sync-retry-backoff-ms", () -> "10");
-    registry.add("memstack.stack.sync.initial-backoff", () -> "50ms");
-    registry.add("memstack.security.tokens[0].token", () -> ADMIN);
-    registry.add("memstack.security.tokens[0].role", () -> "admin");
-    registry.add("memstack.security.tokens[1].token", () -> USER_1);
-    registry.add("memstack.security.tokens[1].role", () -> "member");
-    registry.add("memstack.security.tokens[1].owner", () -> "api:1");
-  }
-
-  @AfterAll
-  static void cleanUp() throws IOException {
-    FileSystemUtils.deleteRecursively(TEMP);
-  }
-
-  @TestConfiguration
-  static class TestEmbedder {
-    @Bean
-    @Primary
-    Embedder testEmbedder() {
-      return new HashingEmbedder();
-    }
-  }
-
-  private HttpResponse<String> send(String method, String path, String token, String body) {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-            .timeout(Duration.ofSeconds(20))
+  private Answer send(String method, String path, String token, String body) {
+    HostClient client = api.as(token);
+    return client.send(
+        client
+            .request(path)
             .header("Content-Type", "application/json")
             .method(
                 method,
                 body == null
                     ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body));
-    if (token != null) {
-      request.header("Authorization", "Bearer " + token);
-    }
-    try {
-      return http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+                    : HttpRequest.BodyPublishers.ofString(body)));
   }
 
   @Test
   void noSecretAppearsInAnswersOrInTheLog(CapturedOutput output) {
-    List<HttpResponse<String>> answers = new ArrayList<>();
-    HttpResponse<String> providers = send("GET", "/api/v1/providers", ADMIN, null);
+    List<Answer> answers = new ArrayList<>();
+    Answer providers = send("GET", "/api/v1/providers", TestTokens.ADMIN, null);
     answers.add(providers);
     answers.add(
         send(
@@ -164,11 +108,11 @@ class SecretsNeverLeakTest {
     // a secret sent as a token is refused without being echoed or logged
     answers.add(send("GET", "/api/v1/plugins", MEM0_KEY, null));
     answers.add(send("GET", "/api/v1/providers", USER_1, null));
-    answers.add(send("POST", "/api/v1/agents/a1/memory/turns", ADMIN, "{\"ownerKey\":"));
-    answers.add(send("POST", "/api/v1/plugins/memstack-mem0/reload", ADMIN, null));
-    answers.add(send("GET", "/actuator/health", ADMIN, null));
+    answers.add(send("POST", "/api/v1/agents/a1/memory/turns", TestTokens.ADMIN, "{\"ownerKey\":"));
+    answers.add(send("POST", "/api/v1/plugins/memstack-mem0/reload", TestTokens.ADMIN, null));
+    answers.add(send("GET", "/actuator/health", TestTokens.ADMIN, null));
     answers.add(send("GET", "/actuator/health", null, null));
-    answers.add(send("GET", "/actuator/metrics/memstack.provider.calls", ADMIN, null));
+    answers.add(send("GET", "/actuator/metrics/memstack.provider.calls", TestTokens.ADMIN, null));
     // a failed delivery of the turn to mem0 has happened (and been logged) once this metric exists
     await()
         .atMost(Duration.ofSeconds(20))
@@ -178,19 +122,19 @@ class SecretsNeverLeakTest {
                             "GET",
                             "/actuator/metrics/memstack.provider.calls"
                                 + "?tag=provider:mem0&tag=hook:syncTurn&tag=outcome:error",
-                            ADMIN,
+                            TestTokens.ADMIN,
                             null)
-                        .statusCode()
+                        .status()
                     == 200);
 
-    assertThat(providers.statusCode()).isEqualTo(200);
+    assertThat(providers.status()).isEqualTo(200);
     assertThat(providers.body()).contains("\"mem0\"").contains("\"vector\"");
-    assertThat(answers.get(3).statusCode()).as(answers.get(3).body()).isGreaterThanOrEqualTo(500);
-    assertThat(answers.get(4).statusCode()).isEqualTo(403);
-    assertThat(answers.get(5).statusCode()).isEqualTo(401);
-    assertThat(answers.get(6).statusCode()).isEqualTo(403);
-    assertThat(answers.get(8).statusCode()).as(answers.get(8).body()).isEqualTo(200);
-    for (HttpResponse<String> answer : answers) {
+    assertThat(answers.get(3).status()).as(answers.get(3).body()).isGreaterThanOrEqualTo(500);
+    assertThat(answers.get(4).status()).isEqualTo(403);
+    assertThat(answers.get(5).status()).isEqualTo(401);
+    assertThat(answers.get(6).status()).isEqualTo(403);
+    assertThat(answers.get(8).status()).as(answers.get(8).body()).isEqualTo(200);
+    for (Answer answer : answers) {
       for (String secret : SECRETS) {
         assertThat(answer.body()).as(answer.uri() + " answer").doesNotContain(secret);
         assertThat(answer.headers().map().toString()).doesNotContain(secret);

@@ -3,151 +3,70 @@ package dev.memstack.host.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.memstack.host.plugin.fixture.FixturePlugin;
-import dev.memstack.spi.Embedder;
-import dev.memstack.tck.HashingEmbedder;
+import dev.memstack.host.testing.HostClient;
+import dev.memstack.host.testing.HostClient.Answer;
+import dev.memstack.host.testing.HostFolder;
+import dev.memstack.host.testing.HostTest;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Primary;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.util.FileSystemUtils;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Authentication and authorisation over HTTP: the host with the fixture plugin only and one token
  * per kind of caller. Every answer the checks give is asserted here: 401 without or with a wrong
  * token, 403 for a missing role, another owner or a shared write by an owner-bound token.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@HostTest
 class SecurityApiTest {
 
-  private static final String ADMIN = "admin-token-0123456789abcdef";
-  private static final String MEMBER = "member-token-0123456789abcdef";
-  private static final String VIEWER = "viewer-token-0123456789abcdef";
+  @Autowired HostClient api;
+
   private static final String USER_1 = "user1-token-0123456789abcdef";
-  private static final String PLATFORM = "platform-token-0123456789abcdef";
 
-  private static final Path TEMP = temp();
-  private static final JsonMapper JSON = JsonMapper.builder().build();
-
-  private final HttpClient http = HttpClient.newHttpClient();
-
-  @LocalServerPort int port;
+  @RegisterExtension
+  static final HostFolder HOST =
+      HostFolder.fixtureOnly("security")
+          .patientDeadlines()
+          .tokens(
+              new String[] {TestTokens.ADMIN, "admin", null},
+              new String[] {TestTokens.MEMBER, "member", null},
+              new String[] {TestTokens.VIEWER, "viewer", null},
+              new String[] {USER_1, "member", "api:1"},
+              new String[] {TestTokens.PLATFORM, "member", "api:*"});
 
   @Autowired
   @Qualifier("requestMappingHandlerMapping")
   RequestMappingHandlerMapping mappings;
 
-  private static Path temp() {
-    try {
-      return Files.createTempDirectory("memstack-security-test");
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    Path plugins = TEMP.resolve("plugins");
-    FixturePlugin.build(plugins, ">=0.1.0");
-    registry.add("memstack.plugins.dir", plugins::toString);
-    registry.add("memstack.data-dir", () -> TEMP.resolve("data").toString());
-    registry.add("memstack.providers.builtin.enabled", () -> "false");
-    registry.add("memstack.providers.vector.enabled", () -> "false");
-    registry.add("memstack.providers.fixture.type", () -> "fixture");
-    registry.add("memstack.models.onnx.warm-up", () -> "false");
-    registry.add("memstack.stack.context.provider-timeout", () -> "5s");
-    registry.add("memstack.stack.context.deadline", () -> "8s");
-    String[][] tokens = {
-      {ADMIN, "admin", null},
-      {MEMBER, "member", null},
-      {VIEWER, "viewer", null},
-      {USER_1, "member", "api:1"},
-      {PLATFORM, "member", "api:*"}
-    };
-    TestTokens.configure(registry, tokens);
-  }
-
-  @AfterAll
-  static void cleanUp() throws IOException {
-    FileSystemUtils.deleteRecursively(TEMP);
-  }
-
-  @TestConfiguration
-  static class TestEmbedder {
-    @Bean
-    @Primary
-    Embedder testEmbedder() {
-      return new HashingEmbedder();
-    }
-  }
-
   // ---- helpers
 
-  private record Answer(int status, JsonNode json, HttpResponse<String> raw) {
-    String error() {
-      return json == null || json.get("error") == null ? null : json.get("error").asString();
-    }
-  }
-
-  private Answer send(HttpRequest.Builder request) {
-    try {
-      HttpResponse<String> response =
-          http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-      JsonNode json = response.body().isEmpty() ? null : JSON.readTree(response.body());
-      return new Answer(response.statusCode(), json, response);
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private HttpRequest.Builder request(String path, String authorization) {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-            .timeout(Duration.ofSeconds(20));
-    return authorization == null ? request : request.header("Authorization", authorization);
-  }
-
   private Answer get(String path, String token) {
-    return send(request(path, token == null ? null : "Bearer " + token).GET());
+    return api.as(token).get(path);
   }
 
   private Answer post(String path, String token, String body) {
-    return send(
-        request(path, token == null ? null : "Bearer " + token)
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body)));
+    return api.as(token).post(path, body);
   }
 
   private Answer delete(String path, String token) {
-    return send(request(path, "Bearer " + token).DELETE());
+    return api.as(token).delete(path);
+  }
+
+  /** A GET with {@code authorization} as the whole header value. */
+  private Answer getWith(String path, String authorization) {
+    return api.send(api.as(null).request(path).header("Authorization", authorization).GET());
   }
 
   private Answer context(String token, String owner) {
@@ -168,15 +87,15 @@ class SecurityApiTest {
   }
 
   private static void assertUnauthorized(Answer answer) {
-    assertThat(answer.status()).as(answer.raw().body()).isEqualTo(401);
-    assertThat(answer.raw().headers().firstValue("WWW-Authenticate"))
+    assertThat(answer.status()).as(answer.body()).isEqualTo(401);
+    assertThat(answer.headers().firstValue("WWW-Authenticate"))
         .hasValueSatisfying(v -> assertThat(v).startsWith("Bearer realm=\"memstack\""));
     assertThat(answer.error()).isEqualTo("unauthorized");
     assertThat(answer.json().get("message").asString()).isNotBlank();
   }
 
   private static void assertForbidden(Answer answer) {
-    assertThat(answer.status()).as(answer.raw().body()).isEqualTo(403);
+    assertThat(answer.status()).as(answer.body()).isEqualTo(403);
     assertThat(answer.error()).isEqualTo("forbidden");
     assertThat(answer.json().get("message").asString()).isNotBlank();
   }
@@ -193,7 +112,7 @@ class SecurityApiTest {
             get("/actuator/metrics", null),
             get("/actuator/info", null))) {
       assertUnauthorized(answer);
-      assertThat(answer.raw().headers().firstValue("WWW-Authenticate"))
+      assertThat(answer.headers().firstValue("WWW-Authenticate"))
           .hasValue("Bearer realm=\"memstack\"");
     }
   }
@@ -203,15 +122,15 @@ class SecurityApiTest {
     List<Answer> answers =
         List.of(
             get("/api/v1/plugins", "not-a-token"),
-            get("/api/v1/plugins", ADMIN.substring(0, ADMIN.length() - 1)),
-            get("/api/v1/plugins", ADMIN + "x"),
-            send(request("/api/v1/plugins", "Basic YWRtaW46YWRtaW4=").GET()),
-            send(request("/api/v1/plugins", "Bearer").GET()));
+            get("/api/v1/plugins", TestTokens.ADMIN.substring(0, TestTokens.ADMIN.length() - 1)),
+            get("/api/v1/plugins", TestTokens.ADMIN + "x"),
+            getWith("/api/v1/plugins", "Basic YWRtaW46YWRtaW4="),
+            getWith("/api/v1/plugins", "Bearer"));
 
     for (Answer answer : answers) {
       assertUnauthorized(answer);
     }
-    assertThat(answers.get(0).raw().headers().firstValue("WWW-Authenticate"))
+    assertThat(answers.get(0).headers().firstValue("WWW-Authenticate"))
         .hasValue("Bearer realm=\"memstack\", error=\"invalid_token\"");
   }
 
@@ -220,7 +139,7 @@ class SecurityApiTest {
   @Test
   void healthIsOpenWithTheStatusOnlyAndShowsItsDetailsToAnyToken() {
     Answer open = get("/actuator/health", null);
-    Answer withToken = get("/actuator/health", VIEWER);
+    Answer withToken = get("/actuator/health", TestTokens.VIEWER);
     Answer wrongToken = get("/actuator/health", "not-a-token");
 
     assertThat(open.status()).isEqualTo(200);
@@ -230,8 +149,7 @@ class SecurityApiTest {
         .isTrue();
     assertUnauthorized(wrongToken);
     // the readiness group is open the same way
-    Answer readiness = get("/actuator/health/readiness", null);
-    assertThat(readiness.status()).isEqualTo(200);
+    Answer readiness = get("/actuator/health/readiness", null).expect(200);
     assertThat(readiness.json().get("status").asString()).isEqualTo("UP");
     assertThat(readiness.json().has("components")).isFalse();
   }
@@ -240,19 +158,22 @@ class SecurityApiTest {
 
   @Test
   void aViewerReadsButDoesNotWrite() {
-    assertThat(context(VIEWER, "api:1").status()).isEqualTo(200);
-    assertThat(get("/api/v1/plugins", VIEWER).status()).isEqualTo(200);
-    assertThat(get("/api/v1/agents/a1/tools", VIEWER).status()).isEqualTo(200);
-    Answer read = post("/api/v1/agents/a1/tools/fixture/search_echo?ownerKey=api:1", VIEWER, "{}");
-    assertThat(read.status()).as(read.raw().body()).isEqualTo(200);
+    assertThat(context(TestTokens.VIEWER, "api:1").status()).isEqualTo(200);
+    assertThat(get("/api/v1/plugins", TestTokens.VIEWER).status()).isEqualTo(200);
+    assertThat(get("/api/v1/agents/a1/tools", TestTokens.VIEWER).status()).isEqualTo(200);
+    Answer read =
+        post("/api/v1/agents/a1/tools/fixture/search_echo?ownerKey=api:1", TestTokens.VIEWER, "{}");
+    assertThat(read.status()).as(read.body()).isEqualTo(200);
     assertThat(read.json().get("writable")).as("a viewer may change nothing").isEmpty();
 
-    assertForbidden(turn(VIEWER, "api:1"));
-    assertForbidden(post("/api/v1/agents/a1/tools/fixture/echo?ownerKey=api:1", VIEWER, "{}"));
+    assertForbidden(turn(TestTokens.VIEWER, "api:1"));
+    assertForbidden(
+        post("/api/v1/agents/a1/tools/fixture/echo?ownerKey=api:1", TestTokens.VIEWER, "{}"));
     // a tool that declares no effect counts as destructive: not for a viewer
-    assertForbidden(post("/api/v1/agents/a1/tools/fixture/conflict?ownerKey=api:1", VIEWER, "{}"));
+    assertForbidden(
+        post("/api/v1/agents/a1/tools/fixture/conflict?ownerKey=api:1", TestTokens.VIEWER, "{}"));
     // the role is checked before the body is read
-    Answer malformed = post("/api/v1/agents/a1/memory/turns", VIEWER, "{not json");
+    Answer malformed = post("/api/v1/agents/a1/memory/turns", TestTokens.VIEWER, "{not json");
     assertForbidden(malformed);
     assertThat(malformed.json().get("message").asString())
         .isEqualTo("this call needs the member role; this token has viewer");
@@ -260,11 +181,12 @@ class SecurityApiTest {
 
   @Test
   void aMemberWritesMemoryForAnyOwner() {
-    Answer accepted = turn(MEMBER, "user:5");
-    Answer echo = post("/api/v1/agents/a1/tools/fixture/echo", MEMBER, "{\"scope\":\"team\"}");
+    Answer accepted = turn(TestTokens.MEMBER, "user:5");
+    Answer echo =
+        post("/api/v1/agents/a1/tools/fixture/echo", TestTokens.MEMBER, "{\"scope\":\"team\"}");
 
-    assertThat(accepted.status()).as(accepted.raw().body()).isEqualTo(202);
-    assertThat(echo.status()).as(echo.raw().body()).isEqualTo(200);
+    assertThat(accepted.status()).as(accepted.body()).isEqualTo(202);
+    assertThat(echo.status()).as(echo.body()).isEqualTo(200);
     assertThat(echo.json().get("arguments").get("scope").asString()).isEqualTo("team");
     assertThat(echo.json().get("owner").isNull()).isTrue();
     // an unbound member may change every scope; without an owner there is no personal memory
@@ -273,16 +195,16 @@ class SecurityApiTest {
 
   @Test
   void adminOnlyRoutesRejectMembersAndViewers() {
-    for (String token : List.of(MEMBER, VIEWER, PLATFORM)) {
+    for (String token : List.of(TestTokens.MEMBER, TestTokens.VIEWER, TestTokens.PLATFORM)) {
       assertForbidden(post("/api/v1/plugins/" + FixturePlugin.ID + "/reload", token, ""));
       assertForbidden(post("/api/v1/plugins/" + FixturePlugin.ID + "/stop", token, ""));
       assertForbidden(get("/api/v1/providers", token));
       assertForbidden(get("/api/v1/outbox", token));
     }
-    assertThat(get("/api/v1/providers", ADMIN).status()).isEqualTo(200);
-    assertThat(get("/api/v1/outbox", ADMIN).status()).isEqualTo(200);
+    assertThat(get("/api/v1/providers", TestTokens.ADMIN).status()).isEqualTo(200);
+    assertThat(get("/api/v1/outbox", TestTokens.ADMIN).status()).isEqualTo(200);
     // past the role check: the plugin does not exist
-    assertThat(post("/api/v1/plugins/nope/reload", ADMIN, "").status()).isEqualTo(404);
+    assertThat(post("/api/v1/plugins/nope/reload", TestTokens.ADMIN, "").status()).isEqualTo(404);
   }
 
   // ---- owner bindings
@@ -304,12 +226,12 @@ class SecurityApiTest {
 
   @Test
   void aPrefixBindingCoversItsPrefixOnly() {
-    assertThat(context(PLATFORM, "api:9").status()).isEqualTo(200);
-    assertThat(turn(PLATFORM, "api:end-user-7").status()).isEqualTo(202);
+    assertThat(context(TestTokens.PLATFORM, "api:9").status()).isEqualTo(200);
+    assertThat(turn(TestTokens.PLATFORM, "api:end-user-7").status()).isEqualTo(202);
 
-    assertForbidden(context(PLATFORM, "user:1"));
-    assertForbidden(turn(PLATFORM, "user:1"));
-    assertForbidden(context(PLATFORM, "system"));
+    assertForbidden(context(TestTokens.PLATFORM, "user:1"));
+    assertForbidden(turn(TestTokens.PLATFORM, "user:1"));
+    assertForbidden(context(TestTokens.PLATFORM, "system"));
   }
 
   @Test
@@ -323,7 +245,7 @@ class SecurityApiTest {
     Answer platformGlobal =
         post(
             "/api/v1/agents/a1/tools/fixture/echo?ownerKey=api:3",
-            PLATFORM,
+            TestTokens.PLATFORM,
             "{\"scope\":\"global\"}");
     Answer personal =
         post(
@@ -336,7 +258,7 @@ class SecurityApiTest {
     assertThat(noOwner.json().get("message").asString()).contains("may not write shared");
     assertForbidden(team);
     assertForbidden(platformGlobal);
-    assertThat(personal.status()).as(personal.raw().body()).isEqualTo(200);
+    assertThat(personal.status()).as(personal.body()).isEqualTo(200);
     assertThat(personal.json().get("owner").asString()).isEqualTo("api:1");
     // kept to the owner's personal memory: the tool takes a scope, so the host sets it
     assertThat(personal.json().get("arguments").get("scope").asString()).isEqualTo("personal");
@@ -351,17 +273,17 @@ class SecurityApiTest {
 
   @Test
   void erasureIsForAdminsAndForMembersBoundToThatOwner() {
-    assertForbidden(delete("/api/v1/owners/api:1/memory", MEMBER));
-    assertForbidden(delete("/api/v1/owners/api:1/memory", VIEWER));
+    assertForbidden(delete("/api/v1/owners/api:1/memory", TestTokens.MEMBER));
+    assertForbidden(delete("/api/v1/owners/api:1/memory", TestTokens.VIEWER));
     assertForbidden(delete("/api/v1/owners/api:2/memory", USER_1));
-    assertForbidden(delete("/api/v1/owners/user:2/memory", PLATFORM));
+    assertForbidden(delete("/api/v1/owners/user:2/memory", TestTokens.PLATFORM));
 
     Answer own = delete("/api/v1/owners/api:1/memory", USER_1);
-    Answer platform = delete("/api/v1/owners/api:4/memory", PLATFORM);
-    Answer admin = delete("/api/v1/owners/user:2/memory", ADMIN);
+    Answer platform = delete("/api/v1/owners/api:4/memory", TestTokens.PLATFORM);
+    Answer admin = delete("/api/v1/owners/user:2/memory", TestTokens.ADMIN);
 
     for (Answer answer : List.of(own, platform, admin)) {
-      assertThat(answer.status()).as(answer.raw().body()).isEqualTo(200);
+      assertThat(answer.status()).as(answer.body()).isEqualTo(200);
     }
   }
 

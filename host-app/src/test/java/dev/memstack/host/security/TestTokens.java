@@ -11,6 +11,15 @@ public final class TestTokens {
   /** An admin token for any owner. */
   public static final String ADMIN = "test-admin-token-0123456789abcdef";
 
+  /** A token for the {@code viewer} role, bound to no owner. */
+  public static final String VIEWER = "test-viewer-token-0123456789abcdef";
+
+  /** A token for the {@code member} role, bound to no owner. */
+  public static final String MEMBER = "test-member-token-0123456789abcdef";
+
+  /** A token a host test binds to every owner of a prefix ({@code api:*}), as a platform's. */
+  public static final String PLATFORM = "test-platform-token-0123456789abcdef";
+
   private TestTokens() {}
 
   /** Configures {@link #ADMIN} as the host's only token. */

@@ -1,7 +1,7 @@
 package dev.memstack.host.stack;
 
+import dev.memstack.host.testing.SilentProvider;
 import dev.memstack.spi.AgentId;
-import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.Recall;
 import dev.memstack.spi.RecallItem;
 import dev.memstack.spi.RecallRequest;
@@ -15,9 +15,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /** An in-test provider whose hooks do what the test tells them and remember what they saw. */
-final class FakeProvider implements MemoryProvider {
+final class FakeProvider extends SilentProvider {
 
-  private final String id;
   volatile Function<AgentId, String> block = agent -> "";
   volatile Function<RecallRequest, Recall> recall = request -> Recall.empty();
   volatile Consumer<Turn> sync = turn -> {};
@@ -31,12 +30,7 @@ final class FakeProvider implements MemoryProvider {
   final List<ClassLoader> loadersSeen = new CopyOnWriteArrayList<>();
 
   FakeProvider(String id) {
-    this.id = id;
-  }
-
-  @Override
-  public String id() {
-    return id;
+    super(id);
   }
 
   @Override
@@ -99,7 +93,7 @@ final class FakeProvider implements MemoryProvider {
   }
 
   RecallItem item(String text, double score) {
-    return new RecallItem(text, score, Scope.TEAM, null, id, null, null);
+    return new RecallItem(text, score, Scope.TEAM, null, id(), null, null);
   }
 
   FakeProvider blocks(String text) {

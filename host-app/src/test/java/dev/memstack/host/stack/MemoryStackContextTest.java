@@ -2,24 +2,24 @@ package dev.memstack.host.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.memstack.host.outbox.OutboxEngine;
 import dev.memstack.host.outbox.OutboxProperties;
 import dev.memstack.host.provider.ProviderCalls;
-import dev.memstack.host.provider.RequestCalls;
 import dev.memstack.host.provider.StackMember;
+import dev.memstack.host.testing.Eventually;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Recall;
 import dev.memstack.spi.RecallItem;
 import dev.memstack.spi.Scope;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 class MemoryStackContextTest {
@@ -27,29 +27,16 @@ class MemoryStackContextTest {
   private static final AgentId AGENT = AgentId.of("a1");
   private static final OwnerKey OWNER = OwnerKey.of("user:1");
 
-  private final FakeStackMembers members = new FakeStackMembers();
-  private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-  private final ProviderCalls calls = new ProviderCalls(meters);
-  private final CountDownLatch releaseHung = new CountDownLatch(1);
-  private RequestCalls requestCalls;
+  @AutoClose private final StackHarness harness = new StackHarness();
+  private final FakeStackMembers members = harness.members;
+  private final CountDownLatch releaseHung = harness.releaseHung;
+  private final SimpleMeterRegistry meters = harness.meters;
   private MemoryStack stack;
-  private OutboxEngine outbox;
-
-  @AfterEach
-  void tearDown() {
-    releaseHung.countDown();
-    if (stack != null) {
-      requestCalls.close();
-    }
-    if (outbox != null) {
-      outbox.close();
-    }
-  }
 
   private MemoryStack stack(StackProperties properties) {
-    outbox = OutboxEngine.inMemory(OutboxProperties.defaults(), members, calls);
-    requestCalls = StackConfiguration.newRequestCalls(calls, members, properties);
-    stack = new MemoryStack(members, requestCalls, new SystemPromptCache(), outbox, properties);
+    stack =
+        harness.start(
+            properties, OutboxProperties.defaults(), new SystemPromptCache(), Clock.systemUTC());
     return stack;
   }
 
@@ -786,8 +773,6 @@ class MemoryStackContextTest {
         .extracting(RecallItem::text)
         .containsExactly("strong first", "strong second", "weak first", "weak second");
 
-    requestCalls.close();
-    outbox.close();
     stack(timing(2_000, 1_500, 4));
     assertThat(stack.context(query("q")).recall())
         .as("equal weights: the providers take turns, the earlier in the stack first")

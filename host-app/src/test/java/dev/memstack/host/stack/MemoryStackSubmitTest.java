@@ -8,12 +8,13 @@ import dev.memstack.host.outbox.OutboxProperties;
 import dev.memstack.host.outbox.OutboxStats;
 import dev.memstack.host.outbox.TurnOutboxFullException;
 import dev.memstack.host.provider.ProviderCalls;
-import dev.memstack.host.provider.RequestCalls;
 import dev.memstack.host.provider.StackMember;
+import dev.memstack.host.testing.Eventually;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.TriggerSource;
 import dev.memstack.spi.Turn;
+import dev.memstack.tck.MutableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,7 +22,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 class MemoryStackSubmitTest {
@@ -30,36 +31,22 @@ class MemoryStackSubmitTest {
   private static final OwnerKey OWNER = OwnerKey.of("user:1");
   private static final Duration PATIENCE = Duration.ofSeconds(10);
 
-  private final FakeStackMembers members = new FakeStackMembers();
-  private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-  private final ProviderCalls calls = new ProviderCalls(meters);
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-03-02T10:00:00Z"));
-  private final CountDownLatch releaseHung = new CountDownLatch(1);
-  private OutboxEngine outbox;
-  private RequestCalls requestCalls;
+  @AutoClose private final StackHarness harness = new StackHarness();
+  private final FakeStackMembers members = harness.members;
+  private final CountDownLatch releaseHung = harness.releaseHung;
+  private final SimpleMeterRegistry meters = harness.meters;
+  private final ProviderCalls calls = harness.calls;
+  private final MutableClock clock = MutableClock.at(Instant.parse("2026-03-02T10:00:00Z"));
   private MemoryStack stack;
 
-  @AfterEach
-  void tearDown() {
-    releaseHung.countDown();
-    if (stack != null) {
-      requestCalls.close();
-      outbox.close();
-    }
-  }
-
   private MemoryStack stack(int capacity) {
-    StackProperties properties = StackProperties.defaults();
     OutboxProperties settings =
         OutboxProperties.defaults()
             .withMaxPending(capacity)
             .withInitialBackoff(Duration.ofMillis(50))
             .withMaxBackoff(Duration.ofMillis(200))
             .withShutdownGrace(Duration.ZERO);
-    outbox = OutboxEngine.inMemory(settings, members, calls, clock);
-    requestCalls = StackConfiguration.newRequestCalls(calls, members, properties);
-    stack =
-        new MemoryStack(members, requestCalls, new SystemPromptCache(), outbox, properties, clock);
+    stack = harness.start(StackProperties.defaults(), settings, new SystemPromptCache(), clock);
     return stack;
   }
 

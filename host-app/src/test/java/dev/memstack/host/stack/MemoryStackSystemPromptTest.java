@@ -2,17 +2,14 @@ package dev.memstack.host.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.memstack.host.outbox.OutboxEngine;
 import dev.memstack.host.outbox.OutboxProperties;
-import dev.memstack.host.provider.ProviderCalls;
-import dev.memstack.host.provider.RequestCalls;
 import dev.memstack.spi.AgentId;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import dev.memstack.tck.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 class MemoryStackSystemPromptTest {
@@ -20,23 +17,12 @@ class MemoryStackSystemPromptTest {
   private static final AgentId A1 = AgentId.of("a1");
   private static final AgentId A2 = AgentId.of("a2");
 
-  private final FakeStackMembers members = new FakeStackMembers();
-  private final ProviderCalls calls = new ProviderCalls(new SimpleMeterRegistry());
+  @AutoClose private final StackHarness harness = new StackHarness();
+  private final FakeStackMembers members = harness.members;
+  private final CountDownLatch releaseHung = harness.releaseHung;
   private final SystemPromptCache cache = new SystemPromptCache();
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-03-02T10:00:00Z"));
-  private final CountDownLatch releaseHung = new CountDownLatch(1);
-  private OutboxEngine outbox;
-  private RequestCalls requestCalls;
+  private final MutableClock clock = MutableClock.at(Instant.parse("2026-03-02T10:00:00Z"));
   private MemoryStack stack;
-
-  @AfterEach
-  void tearDown() {
-    releaseHung.countDown();
-    if (stack != null) {
-      requestCalls.close();
-      outbox.close();
-    }
-  }
 
   private MemoryStack stack(int budget) {
     StackProperties properties =
@@ -44,9 +30,7 @@ class MemoryStackSystemPromptTest {
             .withSystemPrompt(
                 new StackProperties.SystemPrompt(
                     budget, Duration.ofMillis(800), Duration.ofSeconds(30), 16_000));
-    outbox = OutboxEngine.inMemory(OutboxProperties.defaults(), members, calls);
-    requestCalls = StackConfiguration.newRequestCalls(calls, members, properties);
-    stack = new MemoryStack(members, requestCalls, cache, outbox, properties, clock);
+    stack = harness.start(properties, OutboxProperties.defaults(), cache, clock);
     return stack;
   }
 

@@ -1,13 +1,13 @@
-package dev.memstack.host.stack;
+package dev.memstack.host.testing;
 
 import java.time.Duration;
 
 /** Polls an assertion until it holds or the time is up (then its last failure is thrown). */
-final class Eventually {
+public final class Eventually {
 
   private Eventually() {}
 
-  static void within(Duration limit, Runnable assertion) {
+  public static void within(Duration limit, Runnable assertion) {
     long until = System.nanoTime() + limit.toNanos();
     while (true) {
       try {
@@ -19,7 +19,7 @@ final class Eventually {
         }
       }
       try {
-        Thread.sleep(20);
+        Thread.sleep(10);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new AssertionError("interrupted", e);

@@ -1,4 +1,4 @@
-package dev.memstack.host.model;
+package dev.memstack.host.testing;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -24,13 +25,14 @@ import tools.jackson.databind.node.ObjectNode;
  * An Ollama server on loopback for tests, answering the real wire format of {@code POST /api/embed}
  * and {@code POST /api/chat} (one JSON object, or NDJSON chunks when the request streams).
  * Embeddings are word-hash vectors of {@link #dimension()} floats, so similar texts get similar
- * vectors; the chat answer is {@code "echo: <last user message>"}. Requests are recorded; a delay
- * or an HTTP error can be set for the next answers.
+ * vectors; the chat answer is {@code "echo: <last user message>"} unless {@link #answerChats}
+ * scripts it from the system prompt. Requests are recorded; a delay or an HTTP error can be set for
+ * the next answers.
  */
-final class FakeOllamaServer implements AutoCloseable {
+public final class FakeOllamaServer implements AutoCloseable {
 
   /** One request the server received. */
-  record Request(String path, JsonNode body) {}
+  public record Request(String path, JsonNode body) {}
 
   private static final JsonMapper JSON = JsonMapper.shared();
 
@@ -40,8 +42,9 @@ final class FakeOllamaServer implements AutoCloseable {
   private final int dimension;
   private volatile Duration delay = Duration.ZERO;
   private volatile int failWithStatus;
+  private volatile Function<String, String> chatBySystemPrompt;
 
-  FakeOllamaServer(int dimension) throws IOException {
+  public FakeOllamaServer(int dimension) throws IOException {
     this.dimension = dimension;
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/api/embed", exchange -> handle(exchange, this::embed));
@@ -50,28 +53,33 @@ final class FakeOllamaServer implements AutoCloseable {
     server.start();
   }
 
-  String baseUrl() {
+  public String baseUrl() {
     return "http://127.0.0.1:" + server.getAddress().getPort();
   }
 
-  int dimension() {
+  public int dimension() {
     return dimension;
   }
 
-  List<Request> requests() {
+  public List<Request> requests() {
     return List.copyOf(requests);
   }
 
-  List<Request> requests(String path) {
+  public List<Request> requests(String path) {
     return requests.stream().filter(r -> r.path().equals(path)).toList();
   }
 
-  void delayAnswers(Duration newDelay) {
+  public void delayAnswers(Duration newDelay) {
     delay = newDelay;
   }
 
-  void failWith(int status) {
+  public void failWith(int status) {
     failWithStatus = status;
+  }
+
+  /** Answers every chat with {@code bySystemPrompt} applied to the request's system prompt. */
+  public void answerChats(Function<String, String> bySystemPrompt) {
+    chatBySystemPrompt = bySystemPrompt;
   }
 
   @Override
@@ -81,7 +89,7 @@ final class FakeOllamaServer implements AutoCloseable {
   }
 
   /** The vector the server answers for a text, before any normalisation. */
-  float[] vectorOf(String text) {
+  public float[] vectorOf(String text) {
     float[] vector = new float[dimension];
     vector[0] = 0.5f;
     for (String word : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
@@ -99,14 +107,15 @@ final class FakeOllamaServer implements AutoCloseable {
   private void handle(HttpExchange exchange, Handler handler) throws IOException {
     try (exchange) {
       if (!"POST".equals(exchange.getRequestMethod())) {
-        send(exchange, 405, "application/json", "{\"error\":\"method not allowed\"}");
+        FakeHttp.send(exchange, 405, "application/json", "{\"error\":\"method not allowed\"}");
         return;
       }
       JsonNode body = JSON.readTree(exchange.getRequestBody().readAllBytes());
       requests.add(new Request(exchange.getRequestURI().getPath(), body));
       sleep(delay);
       if (failWithStatus != 0) {
-        send(exchange, failWithStatus, "application/json", "{\"error\":\"model is on fire\"}");
+        FakeHttp.send(
+            exchange, failWithStatus, "application/json", "{\"error\":\"model is on fire\"}");
         return;
       }
       handler.answer(exchange, body);
@@ -133,21 +142,19 @@ final class FakeOllamaServer implements AutoCloseable {
     answer.put("total_duration", 1_000_000L);
     answer.put("load_duration", 1000L);
     answer.put("prompt_eval_count", inputs.size() * 4);
-    send(exchange, 200, "application/json", JSON.writeValueAsString(answer));
+    FakeHttp.send(exchange, 200, "application/json", JSON.writeValueAsString(answer));
   }
 
   private void chat(HttpExchange exchange, JsonNode body) throws IOException {
     String model = body.path("model").asString();
-    String user = "";
-    for (JsonNode message : body.path("messages")) {
-      if ("user".equals(message.path("role").asString())) {
-        user = message.path("content").asString();
-      }
-    }
-    String answer = "echo: " + user;
+    Function<String, String> script = chatBySystemPrompt;
+    String answer =
+        script == null
+            ? "echo: " + lastMessage(body, "user")
+            : script.apply(lastMessage(body, "system"));
     if (!body.path("stream").asBoolean(true)) {
       ObjectNode done = chunk(model, answer, true);
-      send(exchange, 200, "application/json", JSON.writeValueAsString(done));
+      FakeHttp.send(exchange, 200, "application/json", JSON.writeValueAsString(done));
       return;
     }
     exchange.getResponseHeaders().set("Content-Type", "application/x-ndjson");
@@ -163,6 +170,16 @@ final class FakeOllamaServer implements AutoCloseable {
           (JSON.writeValueAsString(chunk(model, "", true)) + "\n")
               .getBytes(StandardCharsets.UTF_8));
     }
+  }
+
+  private static String lastMessage(JsonNode chat, String role) {
+    String content = "";
+    for (JsonNode message : chat.path("messages")) {
+      if (role.equals(message.path("role").asString())) {
+        content = message.path("content").asString();
+      }
+    }
+    return content;
   }
 
   private static ObjectNode chunk(String model, String content, boolean done) {
@@ -183,16 +200,6 @@ final class FakeOllamaServer implements AutoCloseable {
       chunk.put("eval_duration", 1_000_000L);
     }
     return chunk;
-  }
-
-  private static void send(HttpExchange exchange, int status, String type, String body)
-      throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", type);
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
-    }
   }
 
   private static void sleep(Duration duration) {
