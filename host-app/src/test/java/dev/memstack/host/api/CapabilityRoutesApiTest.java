@@ -2,16 +2,13 @@ package dev.memstack.host.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.memstack.host.api.CapabilityRoutesClient.Answer;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
+import dev.memstack.host.testing.HostClient;
+import dev.memstack.host.testing.HostClient.Answer;
+import dev.memstack.host.testing.HostFolder;
+import dev.memstack.host.testing.HostTest;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * The workspace and memory-job routes find their provider by capability, not by the id {@code
@@ -19,32 +16,18 @@ import org.springframework.test.context.DynamicPropertySource;
  * same at {@code /api/v1/agents/{agentId}/memory/...} and at the alias {@code
  * /api/v1/memory/{agentId}/...}.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@Import(CapabilityRoutesClient.TestEmbedder.class)
+@HostTest
 class CapabilityRoutesApiTest {
 
-  private static Path temp;
+  /** The build's plugins with builtin disabled, the admin token. */
+  @RegisterExtension
+  static final HostFolder HOST =
+      HostFolder.allPlugins("capability-routes")
+          .disabled("builtin")
+          .with("memstack.providers.files.type", "builtin")
+          .with("memstack.providers.files.order", "0");
 
-  @LocalServerPort int port;
-
-  private CapabilityRoutesClient client;
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    temp = CapabilityRoutesClient.withoutBuiltin(registry, "memstack-capability-routes-test");
-    registry.add("memstack.providers.files.type", () -> "builtin");
-    registry.add("memstack.providers.files.order", () -> "0");
-  }
-
-  @AfterAll
-  static void cleanUp() throws InterruptedException {
-    TestDirs.deleteQuietly(temp);
-  }
-
-  @BeforeEach
-  void client() {
-    client = new CapabilityRoutesClient(port);
-  }
+  @Autowired HostClient client;
 
   @Test
   void theWorkspaceRoutesUseTheInstanceThatClaimsWorkspaceFiles() {
@@ -81,6 +64,6 @@ class CapabilityRoutesApiTest {
   /** Without a chat model the builtin tools answer 409: the route reached the provider. */
   private static void assertNoModel(Answer answer) {
     assertThat(answer.status()).as(answer.body()).isEqualTo(409);
-    assertThat(answer.message()).isEqualTo("no chat model configured");
+    assertThat(answer.json().get("message").asString()).isEqualTo("no chat model configured");
   }
 }

@@ -2,54 +2,37 @@ package dev.memstack.host.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.memstack.host.api.CapabilityRoutesClient.Answer;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
+import dev.memstack.host.testing.HostClient;
+import dev.memstack.host.testing.HostClient.Answer;
+import dev.memstack.host.testing.HostFolder;
+import dev.memstack.host.testing.HostTest;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * Without a running provider that claims the capability, the workspace routes answer 503 and the
  * memory-job routes 404, each with a JSON body naming the missing capability; the instance a
  * setting names is named as well.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@Import(CapabilityRoutesClient.TestEmbedder.class)
+@HostTest
 class MissingCapabilityApiTest {
 
-  private static Path temp;
+  /** The build's plugins with builtin disabled, the admin token. */
+  @RegisterExtension
+  static final HostFolder HOST =
+      HostFolder.allPlugins("missing-capability")
+          .disabled("builtin")
+          .with("memstack.api.workspace-provider", "vector");
 
-  @LocalServerPort int port;
-
-  private CapabilityRoutesClient client;
-
-  @DynamicPropertySource
-  static void properties(DynamicPropertyRegistry registry) {
-    temp = CapabilityRoutesClient.withoutBuiltin(registry, "memstack-missing-capability-test");
-    registry.add("memstack.api.workspace-provider", () -> "vector");
-  }
-
-  @AfterAll
-  static void cleanUp() throws InterruptedException {
-    TestDirs.deleteQuietly(temp);
-  }
-
-  @BeforeEach
-  void client() {
-    client = new CapabilityRoutesClient(port);
-  }
+  @Autowired HostClient client;
 
   @Test
   void theWorkspaceRoutesAnswer503NamingTheCapabilityAndTheInstance() {
     Answer list = client.get("/api/v1/agents/a1/workspace/files");
     assertThat(list.status()).as(list.body()).isEqualTo(503);
     assertThat(list.json().get("error").asString()).isEqualTo("unavailable");
-    assertThat(list.message())
+    assertThat(list.json().get("message").asString())
         .contains("WORKSPACE_FILES")
         .contains("'vector'")
         .contains("memstack.api.workspace-provider");
@@ -66,7 +49,7 @@ class MissingCapabilityApiTest {
           }) {
         assertThat(answer.status()).as(answer.body()).isEqualTo(404);
         assertThat(answer.json().get("error").asString()).isEqualTo("not_found");
-        assertThat(answer.message())
+        assertThat(answer.json().get("message").asString())
             .isEqualTo("no running provider claims the capability MEMORY_JOBS");
       }
     }
