@@ -42,7 +42,7 @@ final class LuceneHits {
         ranking = leaf.reader().getBinaryDocValues(LuceneRecords.RANKING);
       }
       if (ranking != null && ranking.advanceExact(docId - leaf.docBase)) {
-        hits[i] = LuceneRecords.rankingHit(ranking.binaryValue(), scores[i]);
+        hits[i] = RankingValues.decode(ranking.binaryValue(), scores[i]);
       } else {
         hits[i] =
             MemoryVectorStore.Hit.of(

@@ -186,6 +186,11 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
   }
 
   @Override
+  public Map<String, Document> documents(Collection<String> ids) {
+    return searches.documents(ids);
+  }
+
+  @Override
   public List<Hit> keywordHits(String query, Filter.Expression filter, int topK) {
     return searches.keywordHits(query, filter, topK);
   }

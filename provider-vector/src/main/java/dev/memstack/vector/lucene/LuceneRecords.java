@@ -29,9 +29,9 @@ import tools.jackson.databind.json.JsonMapper;
  * The Lucene document layout of a memory record: one keyword field per filterable string key (its
  * metadata name), {@code created_at} as a point + doc values + stored long, the text as a BM25
  * field, the unit vector as an HNSW field compared by dot product, extra metadata as stored JSON,
- * and the id with the {@link MemoryVectorStore#RANKING_KEYS} as JSON doc values ({@value
- * #RANKING}), so that ranking a hit reads no stored fields (an index written before has no such doc
- * values: its hits are read from the stored fields).
+ * and the id with the {@link MemoryVectorStore#RANKING_KEYS} as doc values ({@value #RANKING}), so
+ * that ranking a hit reads no stored fields (an index written before has no such doc values: its
+ * hits are read from the stored fields).
  */
 final class LuceneRecords {
 
@@ -39,7 +39,7 @@ final class LuceneRecords {
   static final String VECTOR = "vector";
   static final String EXTRA = "_extra";
 
-  /** Binary doc values: the id and the ranking keys of the record, as JSON. */
+  /** Binary doc values: the id and the ranking keys of the record ({@link RankingValues}). */
   static final String RANKING = "_ranking";
 
   /** One term per string key the record has, for ISNULL filters. */
@@ -80,34 +80,11 @@ final class LuceneRecords {
     if (!record.extra().isEmpty()) {
       doc.add(new StoredField(EXTRA, JSON.writeValueAsString(record.extra())));
     }
-    doc.add(new BinaryDocValuesField(RANKING, new BytesRef(rankingJson(record))));
-    return doc;
-  }
-
-  private static String rankingJson(MemoryRecord record) {
-    Map<String, Object> ranking = new LinkedHashMap<>();
-    ranking.put(MemoryVectorStore.ID, record.id());
-    Map<String, Object> metadata = record.metadata();
-    for (String key : MemoryVectorStore.RANKING_KEYS) {
-      Object value = metadata.get(key);
-      if (value != null) {
-        ranking.put(key, value);
-      }
+    BytesRef ranking = RankingValues.encode(record);
+    if (ranking != null) {
+      doc.add(new BinaryDocValuesField(RANKING, ranking));
     }
-    return JSON.writeValueAsString(ranking);
-  }
-
-  /**
-   * A hit read from the {@value #RANKING} doc values: id, score and the ranking keys, with the
-   * types {@link #toSpring} gives them (whole numbers as {@code Long}).
-   */
-  static MemoryVectorStore.Hit rankingHit(BytesRef json, Double score) {
-    Map<String, Object> values =
-        JSON.readValue(json.bytes, json.offset, json.length, MAP); // no String copy
-    Map<String, Object> metadata = new LinkedHashMap<>();
-    values.forEach((key, value) -> metadata.put(key, longIfInteger(value)));
-    Object id = metadata.remove(MemoryVectorStore.ID);
-    return new MemoryVectorStore.Hit((String) id, score, metadata, null);
+    return doc;
   }
 
   private static Object longIfInteger(Object value) {

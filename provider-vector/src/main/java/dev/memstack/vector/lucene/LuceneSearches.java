@@ -6,17 +6,24 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.LongField;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.MatchAllDocsQuery;
@@ -27,6 +34,8 @@ import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.SortedNumericSelector;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
 import org.springframework.ai.document.Document;
 import org.springframework.ai.vectorstore.filter.Filter;
 
@@ -204,6 +213,42 @@ final class LuceneSearches {
           return Optional.of(
               LuceneRecords.toSpring(
                   searcher.storedFields().document(hits.scoreDocs[0].doc), ix.modelId, null));
+        });
+  }
+
+  /**
+   * The documents among {@code ids} by a term lookup per segment: no query, scoring or sorting for
+   * what is a handful of primary-key reads.
+   */
+  Map<String, Document> documents(Collection<String> ids) {
+    return index.read(
+        (searcher, ix) -> {
+          Map<String, Document> found = new LinkedHashMap<>();
+          for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+            Terms terms = leaf.reader().terms(MemoryVectorStore.ID);
+            if (terms == null) {
+              continue;
+            }
+            TermsEnum seek = terms.iterator();
+            Bits live = leaf.reader().getLiveDocs();
+            StoredFields fields = leaf.reader().storedFields();
+            PostingsEnum postings = null;
+            for (String id : ids) {
+              if (found.containsKey(id) || !seek.seekExact(new BytesRef(id))) {
+                continue;
+              }
+              postings = seek.postings(postings, PostingsEnum.NONE);
+              for (int doc = postings.nextDoc();
+                  doc != DocIdSetIterator.NO_MORE_DOCS;
+                  doc = postings.nextDoc()) {
+                if (live == null || live.get(doc)) {
+                  found.put(id, LuceneRecords.toSpring(fields.document(doc), ix.modelId, null));
+                  break;
+                }
+              }
+            }
+          }
+          return found;
         });
   }
 
