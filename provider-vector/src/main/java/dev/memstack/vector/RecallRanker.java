@@ -181,12 +181,12 @@ final class RecallRanker {
   /** The whole documents of the candidates, loading those the searches did not. */
   private Map<String, Document> documents(List<Candidate> candidates) {
     Map<String, Document> documents = new HashMap<>();
-    List<String> missing = new ArrayList<>();
+    List<MemoryVectorStore.Hit> missing = new ArrayList<>();
     for (Candidate c : candidates) {
       if (c.hit.document() != null) {
         documents.put(c.hit.id(), c.hit.document());
       } else {
-        missing.add(c.hit.id());
+        missing.add(c.hit);
       }
     }
     if (!missing.isEmpty()) {

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.search.IndexSearcher;
@@ -19,6 +20,12 @@ import org.apache.lucene.search.IndexSearcher;
 final class LuceneHits {
 
   private LuceneHits() {}
+
+  /**
+   * Where a hit was found: its document in that reader. A later read through the same reader (no
+   * refresh in between) loads it by doc id; otherwise by its id.
+   */
+  record Location(IndexReader reader, int docId) {}
 
   /**
    * The hits for the documents {@code docIds} with their {@code scores}, in the given order.
@@ -42,7 +49,9 @@ final class LuceneHits {
         ranking = leaf.reader().getBinaryDocValues(LuceneRecords.RANKING);
       }
       if (ranking != null && ranking.advanceExact(docId - leaf.docBase)) {
-        hits[i] = RankingValues.decode(ranking.binaryValue(), scores[i]);
+        hits[i] =
+            RankingValues.decode(
+                ranking.binaryValue(), scores[i], new Location(searcher.getIndexReader(), docId));
       } else {
         hits[i] =
             MemoryVectorStore.Hit.of(

@@ -186,8 +186,8 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
   }
 
   @Override
-  public Map<String, Document> documents(Collection<String> ids) {
-    return searches.documents(ids);
+  public Map<String, Document> documents(List<Hit> hits) {
+    return searches.documents(hits);
   }
 
   @Override

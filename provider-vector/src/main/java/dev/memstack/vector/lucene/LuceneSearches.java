@@ -217,13 +217,28 @@ final class LuceneSearches {
   }
 
   /**
-   * The documents among {@code ids} by a term lookup per segment: no query, scoring or sorting for
-   * what is a handful of primary-key reads.
+   * The documents of {@code hits}: by doc id when the searcher is still the one that found them
+   * (the usual case: it changes on a refresh), else by a term lookup of the id per segment; no
+   * query, scoring or sorting for what is a handful of primary-key reads.
    */
-  Map<String, Document> documents(Collection<String> ids) {
+  Map<String, Document> documents(List<MemoryVectorStore.Hit> hits) {
     return index.read(
         (searcher, ix) -> {
           Map<String, Document> found = new LinkedHashMap<>();
+          StoredFields stored = searcher.storedFields();
+          List<String> ids = new ArrayList<>();
+          for (MemoryVectorStore.Hit hit : hits) {
+            if (hit.locator() instanceof LuceneHits.Location at
+                && at.reader() == searcher.getIndexReader()) {
+              found.put(
+                  hit.id(), LuceneRecords.toSpring(stored.document(at.docId()), ix.modelId, null));
+            } else {
+              ids.add(hit.id());
+            }
+          }
+          if (ids.isEmpty()) {
+            return found;
+          }
           for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
             Terms terms = leaf.reader().terms(MemoryVectorStore.ID);
             if (terms == null) {

@@ -68,8 +68,9 @@ final class RankingValues {
     return true;
   }
 
-  /** The hit of an encoded doc value. */
-  static MemoryVectorStore.Hit decode(BytesRef bytes, Double score) throws IOException {
+  /** The hit of an encoded doc value, with its locator. */
+  static MemoryVectorStore.Hit decode(BytesRef bytes, Double score, Object locator)
+      throws IOException {
     ByteArrayDataInput in = new ByteArrayDataInput(bytes.bytes, bytes.offset, bytes.length);
     String id = in.readString();
     Map<String, Object> metadata = new LinkedHashMap<>();
@@ -86,6 +87,6 @@ final class RankingValues {
           };
       metadata.put(key, value);
     }
-    return new MemoryVectorStore.Hit(id, score, metadata, null);
+    return new MemoryVectorStore.Hit(id, score, metadata, null, locator);
   }
 }

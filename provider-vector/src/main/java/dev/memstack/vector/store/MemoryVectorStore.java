@@ -94,12 +94,15 @@ public interface MemoryVectorStore extends VectorStore, AutoCloseable {
    * types a returned document has) and, when the store loaded it anyway, the whole document.
    *
    * @param document the whole document, or {@code null}: then {@link #documents} loads it
+   * @param locator where the store found the hit, for {@link #documents} (opaque, store-specific;
+   *     may be {@code null})
    */
-  record Hit(String id, Double score, Map<String, Object> metadata, Document document) {
+  record Hit(
+      String id, Double score, Map<String, Object> metadata, Document document, Object locator) {
 
     /** A hit of an already loaded document. */
     public static Hit of(Document document) {
-      return new Hit(document.getId(), document.getScore(), document.getMetadata(), document);
+      return new Hit(document.getId(), document.getScore(), document.getMetadata(), document, null);
     }
   }
 
@@ -118,15 +121,16 @@ public interface MemoryVectorStore extends VectorStore, AutoCloseable {
   }
 
   /**
-   * The stored documents among {@code ids}, by id (ids not stored, or no longer, are absent);
-   * without a score. The default lists them by an {@code IN} filter.
+   * The stored documents of {@code hits} of this store, by id (records no longer stored are
+   * absent); without a score. The default lists them by an {@code IN} filter on their ids.
    */
-  default Map<String, Document> documents(Collection<String> ids) {
-    if (ids.isEmpty()) {
+  default Map<String, Document> documents(List<Hit> hits) {
+    if (hits.isEmpty()) {
       return Map.of();
     }
+    List<String> ids = hits.stream().map(Hit::id).toList();
     Map<String, Document> found = new java.util.LinkedHashMap<>();
-    for (Document document : list(MemoryFilters.in(ID, List.copyOf(ids)), 0, ids.size())) {
+    for (Document document : list(MemoryFilters.in(ID, ids), 0, ids.size())) {
       found.put(document.getId(), document);
     }
     return found;
