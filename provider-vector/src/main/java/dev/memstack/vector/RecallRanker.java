@@ -10,7 +10,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.springframework.ai.document.Document;
 import org.springframework.ai.vectorstore.filter.Filter;
@@ -35,6 +34,10 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * owner's own count, so another owner's feedback never changes this ranking. Nothing here writes:
  * being ranked is not evidence of being useful. Keyword hits need no vector threshold: names, codes
  * and rare words are what BM25 is for. Each result carries the signals behind its rank.
+ *
+ * <p>Ranking reads only what it needs of each candidate ({@link MemoryVectorStore#vectorHits},
+ * {@link MemoryVectorStore#keywordHits}: id, score and the ranking keys); the whole documents and
+ * the signals are made for the {@code limit} items returned only.
  */
 final class RecallRanker {
 
@@ -110,25 +113,25 @@ final class RecallRanker {
     // A floor well above any limit a context call asks for, so that an item's place does not
     // depend on how many items were asked for (the host over-fetches by different factors).
     int candidates = Math.max(limit, settings.candidates());
-    List<Document> vector =
+    List<MemoryVectorStore.Hit> vector =
         queryVector == null || settings.vectorWeight() == 0
             ? List.of()
-            : store.vectorSearch(queryVector, filter, candidates, settings.threshold());
-    List<Document> keyword =
-        settings.keywordWeight() == 0 ? List.of() : store.keywordSearch(query, filter, candidates);
+            : store.vectorHits(queryVector, filter, candidates, settings.threshold());
+    List<MemoryVectorStore.Hit> keyword =
+        settings.keywordWeight() == 0 ? List.of() : store.keywordHits(query, filter, candidates);
 
     Map<String, Candidate> byId = new LinkedHashMap<>();
     for (int i = 0; i < vector.size(); i++) {
-      Document doc = vector.get(i);
-      Candidate c = byId.computeIfAbsent(doc.getId(), id -> new Candidate(doc));
+      MemoryVectorStore.Hit hit = vector.get(i);
+      Candidate c = byId.computeIfAbsent(hit.id(), id -> new Candidate(hit));
       c.vectorRank = i + 1;
-      c.vectorScore = doc.getScore();
+      c.vectorScore = hit.score();
     }
     for (int i = 0; i < keyword.size(); i++) {
-      Document doc = keyword.get(i);
-      Candidate c = byId.computeIfAbsent(doc.getId(), id -> new Candidate(doc));
+      MemoryVectorStore.Hit hit = keyword.get(i);
+      Candidate c = byId.computeIfAbsent(hit.id(), id -> new Candidate(hit));
       c.keywordRank = i + 1;
-      c.keywordScore = doc.getScore();
+      c.keywordScore = hit.score();
     }
 
     Map<String, Long> feedback =
@@ -146,44 +149,75 @@ final class RecallRanker {
       }
     }
     Map<String, Double> neighbours = lift == 0 ? Map.of() : neighbourScores(byId.values());
-    List<Ranked> ranked = new ArrayList<>(byId.size());
     for (Candidate c : byId.values()) {
-      double neighbour = neighbours.getOrDefault(c.document.getId(), 0.0);
-      double fused = c.own + lift * neighbour;
-      double recency = recency(c.document, now);
-      Map<String, Object> metadata = c.document.getMetadata();
-      double weight = lifecycle ? Lifecycle.rankFactor(metadata) : 1.0;
-      long uses = feedback.getOrDefault(c.document.getId(), 0L);
-      double feedbackFactor = feedbackFactor(uses);
-      double score = score(fused / best, recency, weight, feedbackFactor);
-      Map<String, String> signals = new LinkedHashMap<>();
-      if (c.vectorRank > 0) {
-        signals.put("vector_score", format(c.vectorScore));
-        signals.put("vector_rank", Integer.toString(c.vectorRank));
-      }
-      if (c.keywordRank > 0) {
-        signals.put("keyword_score", format(c.keywordScore));
-        signals.put("keyword_rank", Integer.toString(c.keywordRank));
-      }
-      if (neighbour > 0) {
-        signals.put("neighbour", format(neighbour / best));
-      }
-      signals.put("fused", format(fused / best));
-      signals.put("recency", format(recency));
-      if (lifecycle && Lifecycle.tracked(metadata)) {
-        signals.put("weight", format(weight));
-      }
-      if (owner != null) {
-        signals.put("feedback", Long.toString(uses));
-        signals.put("feedback_factor", format(feedbackFactor));
-      }
-      ranked.add(new Ranked(c.document, score, signals));
+      c.neighbour = neighbours.getOrDefault(c.hit.id(), 0.0);
+      c.fused = c.own + lift * c.neighbour;
+      c.recency = recency(c.hit.metadata(), now);
+      c.weight = lifecycle ? Lifecycle.rankFactor(c.hit.metadata()) : 1.0;
+      c.uses = feedback.getOrDefault(c.hit.id(), 0L);
+      c.feedbackFactor = feedbackFactor(c.uses);
+      c.score = score(c.fused / best, c.recency, c.weight, c.feedbackFactor);
     }
-    ranked.sort(
-        Comparator.comparingDouble(Ranked::score)
+    List<Candidate> top = new ArrayList<>(byId.values());
+    top.sort(
+        Comparator.comparingDouble((Candidate c) -> c.score)
             .reversed()
-            .thenComparing(r -> r.document().getId()));
-    return ranked.size() > limit ? List.copyOf(ranked.subList(0, limit)) : ranked;
+            .thenComparing(c -> c.hit.id()));
+    if (top.size() > limit) {
+      top = top.subList(0, limit);
+    }
+    // only now the texts, and the signals, of the few items returned
+    Map<String, Document> documents = documents(top);
+    List<Ranked> ranked = new ArrayList<>(top.size());
+    for (Candidate c : top) {
+      Document document = documents.get(c.hit.id());
+      if (document != null) { // absent only when deleted since the search
+        ranked.add(new Ranked(document, c.score, signals(c, best, owner != null)));
+      }
+    }
+    return ranked;
+  }
+
+  /** The whole documents of the candidates, loading those the searches did not. */
+  private Map<String, Document> documents(List<Candidate> candidates) {
+    Map<String, Document> documents = new HashMap<>();
+    List<MemoryVectorStore.Hit> missing = new ArrayList<>();
+    for (Candidate c : candidates) {
+      if (c.hit.document() != null) {
+        documents.put(c.hit.id(), c.hit.document());
+      } else {
+        missing.add(c.hit);
+      }
+    }
+    if (!missing.isEmpty()) {
+      documents.putAll(store.documents(missing));
+    }
+    return documents;
+  }
+
+  private Map<String, String> signals(Candidate c, double best, boolean withFeedback) {
+    Map<String, String> signals = new LinkedHashMap<>();
+    if (c.vectorRank > 0) {
+      signals.put("vector_score", Decimals.fourPlaces(c.vectorScore));
+      signals.put("vector_rank", Integer.toString(c.vectorRank));
+    }
+    if (c.keywordRank > 0) {
+      signals.put("keyword_score", Decimals.fourPlaces(c.keywordScore));
+      signals.put("keyword_rank", Integer.toString(c.keywordRank));
+    }
+    if (c.neighbour > 0) {
+      signals.put("neighbour", Decimals.fourPlaces(c.neighbour / best));
+    }
+    signals.put("fused", Decimals.fourPlaces(c.fused / best));
+    signals.put("recency", Decimals.fourPlaces(c.recency));
+    if (lifecycle && Lifecycle.tracked(c.hit.metadata())) {
+      signals.put("weight", Decimals.fourPlaces(c.weight));
+    }
+    if (withFeedback) {
+      signals.put("feedback", Long.toString(c.uses));
+      signals.put("feedback_factor", Decimals.fourPlaces(c.feedbackFactor));
+    }
+    return signals;
   }
 
   /**
@@ -209,7 +243,7 @@ final class RecallRanker {
               c.previousTurn == null ? 0 : bestOfTurn.getOrDefault(c.previousTurn, 0.0),
               c.turn == null ? 0 : bestAfter.getOrDefault(c.turn, 0.0));
       if (best > 0) {
-        scores.put(c.document.getId(), best);
+        scores.put(c.hit.id(), best);
       }
     }
     return scores;
@@ -219,11 +253,11 @@ final class RecallRanker {
     return value instanceof String s && !s.isEmpty() ? s : null;
   }
 
-  private double recency(Document document, Instant now) {
+  private double recency(Map<String, Object> metadata, Instant now) {
     if (settings.recencyWeight() == 0) {
       return 1.0;
     }
-    Object created = document.getMetadata().get(MemoryVectorStore.CREATED_AT);
+    Object created = metadata.get(MemoryVectorStore.CREATED_AT);
     if (!(created instanceof Number millis)) {
       return 1.0;
     }
@@ -233,24 +267,27 @@ final class RecallRanker {
     return 1 - settings.recencyWeight() + settings.recencyWeight() * decay;
   }
 
-  private static String format(Double value) {
-    return value == null ? "" : String.format(Locale.ROOT, "%.4f", value);
-  }
-
   private static final class Candidate {
-    final Document document;
+    final MemoryVectorStore.Hit hit;
     int vectorRank;
     int keywordRank;
     Double vectorScore;
     Double keywordScore;
     double own;
+    double neighbour;
+    double fused;
+    double recency;
+    double weight;
+    long uses;
+    double feedbackFactor;
+    double score;
     final String turn;
     final String previousTurn;
 
-    Candidate(Document document) {
-      this.document = document;
-      this.turn = text(document.getMetadata().get(MemoryVectorStore.TURN));
-      this.previousTurn = text(document.getMetadata().get(MemoryRecord.PREVIOUS_TURN));
+    Candidate(MemoryVectorStore.Hit hit) {
+      this.hit = hit;
+      this.turn = text(hit.metadata().get(MemoryVectorStore.TURN));
+      this.previousTurn = text(hit.metadata().get(MemoryRecord.PREVIOUS_TURN));
     }
   }
 }

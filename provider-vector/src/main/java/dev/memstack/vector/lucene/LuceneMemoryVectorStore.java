@@ -180,6 +180,22 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
   }
 
   @Override
+  public List<Hit> vectorHits(
+      float[] queryVector, Filter.Expression filter, int topK, double threshold) {
+    return searches.vectorHits(queryVector, filter, topK, threshold);
+  }
+
+  @Override
+  public Map<String, Document> documents(List<Hit> hits) {
+    return searches.documents(hits);
+  }
+
+  @Override
+  public List<Hit> keywordHits(String query, Filter.Expression filter, int topK) {
+    return searches.keywordHits(query, filter, topK);
+  }
+
+  @Override
   public Optional<Document> get(String id) {
     return searches.get(id);
   }

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.KnnFloatVectorField;
@@ -27,13 +28,19 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The Lucene document layout of a memory record: one keyword field per filterable string key (its
  * metadata name), {@code created_at} as a point + doc values + stored long, the text as a BM25
- * field, the unit vector as an HNSW field compared by dot product, extra metadata as stored JSON.
+ * field, the unit vector as an HNSW field compared by dot product, extra metadata as stored JSON,
+ * and the id with the {@link MemoryVectorStore#RANKING_KEYS} as doc values ({@value #RANKING}), so
+ * that ranking a hit reads no stored fields (an index written before has no such doc values: its
+ * hits are read from the stored fields).
  */
 final class LuceneRecords {
 
   static final String TEXT = "text";
   static final String VECTOR = "vector";
   static final String EXTRA = "_extra";
+
+  /** Binary doc values: the id and the ranking keys of the record ({@link RankingValues}). */
+  static final String RANKING = "_ranking";
 
   /** One term per string key the record has, for ISNULL filters. */
   static final String HAS = "_has";
@@ -73,7 +80,15 @@ final class LuceneRecords {
     if (!record.extra().isEmpty()) {
       doc.add(new StoredField(EXTRA, JSON.writeValueAsString(record.extra())));
     }
+    BytesRef ranking = RankingValues.encode(record);
+    if (ranking != null) {
+      doc.add(new BinaryDocValuesField(RANKING, ranking));
+    }
     return doc;
+  }
+
+  private static Object longIfInteger(Object value) {
+    return value instanceof Integer i ? (Object) i.longValue() : value;
   }
 
   /** The stored fields as a Spring AI document (no score). */
@@ -93,14 +108,7 @@ final class LuceneRecords {
     String extra = stored.get(EXTRA);
     if (extra != null) {
       Map<String, Object> values = JSON.readValue(extra, MAP);
-      values.forEach(
-          (key, value) -> {
-            if (value instanceof Integer i) {
-              metadata.put(key, i.longValue());
-            } else {
-              metadata.put(key, value);
-            }
-          });
+      values.forEach((key, value) -> metadata.put(key, longIfInteger(value)));
     }
     metadata.put(MemoryVectorStore.MODEL, modelId);
     return org.springframework.ai.document.Document.builder()

@@ -6,17 +6,25 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.LongField;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
@@ -26,6 +34,8 @@ import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.SortedNumericSelector;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
 import org.springframework.ai.document.Document;
 import org.springframework.ai.vectorstore.filter.Filter;
 
@@ -47,6 +57,39 @@ final class LuceneSearches {
 
   List<Document> vectorSearch(
       float[] queryVector, Filter.Expression filter, int topK, double threshold) {
+    return index.read(
+        (searcher, ix) -> {
+          List<Document> out = new ArrayList<>();
+          StoredFields fields = searcher.storedFields();
+          for (ScoreDoc hit : vectorTop(searcher, queryVector, filter, topK, threshold)) {
+            out.add(LuceneRecords.toSpring(fields.document(hit.doc), ix.modelId, cosine(hit)));
+          }
+          return out;
+        });
+  }
+
+  /** {@link #vectorSearch} without reading stored fields ({@link LuceneHits}). */
+  List<MemoryVectorStore.Hit> vectorHits(
+      float[] queryVector, Filter.Expression filter, int topK, double threshold) {
+    return index.read(
+        (searcher, ix) -> {
+          List<ScoreDoc> top = vectorTop(searcher, queryVector, filter, topK, threshold);
+          Double[] scores = new Double[top.size()];
+          for (int i = 0; i < scores.length; i++) {
+            scores[i] = cosine(top.get(i));
+          }
+          return LuceneHits.read(searcher, ix.modelId, docIds(top), scores);
+        });
+  }
+
+  /** The kNN hits within the filter whose cosine reaches the threshold, best first. */
+  private List<ScoreDoc> vectorTop(
+      IndexSearcher searcher,
+      float[] queryVector,
+      Filter.Expression filter,
+      int topK,
+      double threshold)
+      throws IOException {
     StoreEmbedder embedder = index.embedder();
     if (queryVector.length != embedder.dimension()) {
       throw new IllegalArgumentException(
@@ -60,39 +103,30 @@ final class LuceneSearches {
     }
     float[] unit = StoreEmbedder.normalized(queryVector);
     Query filterQuery = filter == null ? null : LuceneFilterQueries.of(filter);
-    return index.read(
-        (searcher, ix) -> {
-          int candidates = Math.max(topK, LuceneMemoryVectorStore.MIN_CANDIDATES);
-          TopDocs top =
-              searcher.search(
-                  new KnnFloatVectorQuery(LuceneRecords.VECTOR, unit, candidates, filterQuery),
-                  topK);
-          List<Document> out = new ArrayList<>();
-          StoredFields fields = searcher.storedFields();
-          for (ScoreDoc hit : top.scoreDocs) {
-            // DOT_PRODUCT scores are (1 + cos) / 2
-            double cosine = 2.0 * hit.score - 1.0;
-            if (cosine < threshold) {
-              break;
-            }
-            out.add(LuceneRecords.toSpring(fields.document(hit.doc), ix.modelId, cosine));
-          }
-          return out;
-        });
+    int candidates = Math.max(topK, LuceneMemoryVectorStore.MIN_CANDIDATES);
+    TopDocs top =
+        searcher.search(
+            new KnnFloatVectorQuery(LuceneRecords.VECTOR, unit, candidates, filterQuery), topK);
+    List<ScoreDoc> out = new ArrayList<>(top.scoreDocs.length);
+    for (ScoreDoc hit : top.scoreDocs) {
+      if (cosine(hit) < threshold) {
+        break;
+      }
+      out.add(hit);
+    }
+    return out;
+  }
+
+  /** DOT_PRODUCT scores are (1 + cos) / 2. */
+  private static double cosine(ScoreDoc hit) {
+    return 2.0 * hit.score - 1.0;
   }
 
   List<Document> keywordSearch(String query, Filter.Expression filter, int topK) {
-    Query text = keywordQuery(query);
-    if (text == null || topK < 1) {
+    Query full = keywordQuery(query, filter, topK);
+    if (full == null) {
       return List.of();
     }
-    Query full =
-        filter == null
-            ? text
-            : new BooleanQuery.Builder()
-                .add(text, Occur.MUST)
-                .add(LuceneFilterQueries.of(filter), Occur.FILTER)
-                .build();
     return index.read(
         (searcher, ix) -> {
           TopDocs top = searcher.search(full, topK);
@@ -104,6 +138,45 @@ final class LuceneSearches {
           }
           return out;
         });
+  }
+
+  /** {@link #keywordSearch} without reading stored fields ({@link LuceneHits}). */
+  List<MemoryVectorStore.Hit> keywordHits(String query, Filter.Expression filter, int topK) {
+    Query full = keywordQuery(query, filter, topK);
+    if (full == null) {
+      return List.of();
+    }
+    return index.read(
+        (searcher, ix) -> {
+          List<ScoreDoc> top = List.of(searcher.search(full, topK).scoreDocs);
+          Double[] scores = new Double[top.size()];
+          for (int i = 0; i < scores.length; i++) {
+            scores[i] = (double) top.get(i).score;
+          }
+          return LuceneHits.read(searcher, ix.modelId, docIds(top), scores);
+        });
+  }
+
+  private static int[] docIds(List<ScoreDoc> hits) {
+    int[] ids = new int[hits.size()];
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = hits.get(i).doc;
+    }
+    return ids;
+  }
+
+  /** The keyword query within the filter; null when the text has no terms or topK is below 1. */
+  private Query keywordQuery(String query, Filter.Expression filter, int topK) {
+    Query text = keywordQuery(query);
+    if (text == null || topK < 1) {
+      return null;
+    }
+    return filter == null
+        ? text
+        : new BooleanQuery.Builder()
+            .add(text, Occur.MUST)
+            .add(LuceneFilterQueries.of(filter), Occur.FILTER)
+            .build();
   }
 
   /** The distinct analysed terms of {@code text} as optional clauses; null when there are none. */
@@ -140,6 +213,57 @@ final class LuceneSearches {
           return Optional.of(
               LuceneRecords.toSpring(
                   searcher.storedFields().document(hits.scoreDocs[0].doc), ix.modelId, null));
+        });
+  }
+
+  /**
+   * The documents of {@code hits}: by doc id when the searcher is still the one that found them
+   * (the usual case: it changes on a refresh), else by a term lookup of the id per segment; no
+   * query, scoring or sorting for what is a handful of primary-key reads.
+   */
+  Map<String, Document> documents(List<MemoryVectorStore.Hit> hits) {
+    return index.read(
+        (searcher, ix) -> {
+          Map<String, Document> found = new LinkedHashMap<>();
+          StoredFields stored = searcher.storedFields();
+          List<String> ids = new ArrayList<>();
+          for (MemoryVectorStore.Hit hit : hits) {
+            if (hit.locator() instanceof LuceneHits.Location at
+                && at.reader() == searcher.getIndexReader()) {
+              found.put(
+                  hit.id(), LuceneRecords.toSpring(stored.document(at.docId()), ix.modelId, null));
+            } else {
+              ids.add(hit.id());
+            }
+          }
+          if (ids.isEmpty()) {
+            return found;
+          }
+          for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+            Terms terms = leaf.reader().terms(MemoryVectorStore.ID);
+            if (terms == null) {
+              continue;
+            }
+            TermsEnum seek = terms.iterator();
+            Bits live = leaf.reader().getLiveDocs();
+            StoredFields fields = leaf.reader().storedFields();
+            PostingsEnum postings = null;
+            for (String id : ids) {
+              if (found.containsKey(id) || !seek.seekExact(new BytesRef(id))) {
+                continue;
+              }
+              postings = seek.postings(postings, PostingsEnum.NONE);
+              for (int doc = postings.nextDoc();
+                  doc != DocIdSetIterator.NO_MORE_DOCS;
+                  doc = postings.nextDoc()) {
+                if (live == null || live.get(doc)) {
+                  found.put(id, LuceneRecords.toSpring(fields.document(doc), ix.modelId, null));
+                  break;
+                }
+              }
+            }
+          }
+          return found;
         });
   }
 

@@ -80,6 +80,62 @@ public interface MemoryVectorStore extends VectorStore, AutoCloseable {
   /** BM25 (or the engine's full-text ranking) over document text, within the filter. */
   List<Document> keywordSearch(String query, Filter.Expression filter, int topK);
 
+  /**
+   * The metadata keys ranking reads ({@link #TURN}, {@link #CREATED_AT}, {@link
+   * MemoryRecord#PREVIOUS_TURN} and the lifecycle's {@code importance} and {@code weight}): a
+   * {@link Hit} carries at least these of a record's keys.
+   */
+  Set<String> RANKING_KEYS =
+      Set.of(TURN, CREATED_AT, MemoryRecord.PREVIOUS_TURN, "importance", "weight");
+
+  /**
+   * One search hit as ranking sees it: the id, the search's score (as in {@link #vectorSearch} and
+   * {@link #keywordSearch}), the record's metadata (at least its {@link #RANKING_KEYS}, with the
+   * types a returned document has) and, when the store loaded it anyway, the whole document.
+   *
+   * @param document the whole document, or {@code null}: then {@link #documents} loads it
+   * @param locator where the store found the hit, for {@link #documents} (opaque, store-specific;
+   *     may be {@code null})
+   */
+  record Hit(
+      String id, Double score, Map<String, Object> metadata, Document document, Object locator) {
+
+    /** A hit of an already loaded document. */
+    public static Hit of(Document document) {
+      return new Hit(document.getId(), document.getScore(), document.getMetadata(), document, null);
+    }
+  }
+
+  /**
+   * {@link #vectorSearch} as {@link Hit}s, which a store may answer without loading each record's
+   * text. The default loads the documents.
+   */
+  default List<Hit> vectorHits(
+      float[] queryVector, Filter.Expression filter, int topK, double threshold) {
+    return vectorSearch(queryVector, filter, topK, threshold).stream().map(Hit::of).toList();
+  }
+
+  /** {@link #keywordSearch} as {@link Hit}s; the default loads the documents. */
+  default List<Hit> keywordHits(String query, Filter.Expression filter, int topK) {
+    return keywordSearch(query, filter, topK).stream().map(Hit::of).toList();
+  }
+
+  /**
+   * The stored documents of {@code hits} of this store, by id (records no longer stored are
+   * absent); without a score. The default lists them by an {@code IN} filter on their ids.
+   */
+  default Map<String, Document> documents(List<Hit> hits) {
+    if (hits.isEmpty()) {
+      return Map.of();
+    }
+    List<String> ids = hits.stream().map(Hit::id).toList();
+    Map<String, Document> found = new java.util.LinkedHashMap<>();
+    for (Document document : list(MemoryFilters.in(ID, ids), 0, ids.size())) {
+      found.put(document.getId(), document);
+    }
+    return found;
+  }
+
   /** One document by id. */
   Optional<Document> get(String id);
 
