@@ -16,6 +16,7 @@ import java.net.http.HttpRequest;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -243,14 +244,33 @@ class ErasureLeavesNoTraceTest {
    * UTF-8, UTF-16LE or UTF-16BE.
    */
   private static List<String> filesHolding(List<String> markers) {
+    // the host still writes (cursor saves replace their file by rename): a walk in which a file
+    // vanished between listing and reading is repeated, so the answer is about one whole walk
+    for (int walk = 0; ; walk++) {
+      List<String> hits = new ArrayList<>();
+      if (filesHolding(markers, hits) || walk == 10) {
+        return hits;
+      }
+    }
+  }
+
+  /** Fills {@code hits}; {@code false} when a listed file was gone before it could be read. */
+  private static boolean filesHolding(List<String> markers, List<String> hits) {
     List<Charset> encodings =
         List.of(StandardCharsets.UTF_8, StandardCharsets.UTF_16LE, StandardCharsets.UTF_16BE);
     Path data = host.dataDir();
-    List<String> hits = new ArrayList<>();
+    boolean whole = true;
     try (Stream<Path> walk = Files.walk(data)) {
       for (Path file : walk.filter(Files::isRegularFile).toList()) {
+        byte[] content;
+        try {
+          content = Files.readAllBytes(file);
+        } catch (NoSuchFileException gone) {
+          whole = false;
+          continue;
+        }
         // ISO-8859-1 maps every byte to one char, so a byte search is a string search
-        String bytes = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
+        String bytes = new String(content, StandardCharsets.ISO_8859_1);
         for (String marker : markers) {
           for (Charset encoding : encodings) {
             String pattern = new String(marker.getBytes(encoding), StandardCharsets.ISO_8859_1);
@@ -260,10 +280,17 @@ class ErasureLeavesNoTraceTest {
           }
         }
       }
+    } catch (NoSuchFileException gone) {
+      return false; // a folder vanished during the walk
+    } catch (UncheckedIOException e) {
+      if (e.getCause() instanceof NoSuchFileException) {
+        return false; // the same, seen while the walk listed it
+      }
+      throw e;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return hits;
+    return whole;
   }
 
   /** Every record the journal keeps, read with its reader. */
