@@ -360,27 +360,12 @@ public final class ToolArguments {
 
   /** {@code text}, once it is known to hold no lone surrogate. */
   private static String checked(String field, String text) {
-    int bad = loneSurrogate(text);
+    int bad = Utf16.loneSurrogate(text);
     if (bad >= 0) {
       throw ToolArgumentErrors.invalid(
           field, "is not valid Unicode: a lone surrogate at index " + bad);
     }
     return text;
-  }
-
-  /** The index of the first lone UTF-16 surrogate in {@code text}, or -1 for none. */
-  static int loneSurrogate(String text) {
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (Character.isHighSurrogate(c)
-          && i + 1 < text.length()
-          && Character.isLowSurrogate(text.charAt(i + 1))) {
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        return i;
-      }
-    }
-    return -1;
   }
 
   /** A caller's text repeated in a message, cut to a readable length. */

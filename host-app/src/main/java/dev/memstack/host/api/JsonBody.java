@@ -1,6 +1,7 @@
 package dev.memstack.host.api;
 
 import dev.memstack.spi.OwnerKey;
+import dev.memstack.support.Utf16;
 import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 
@@ -89,30 +90,12 @@ public final class JsonBody {
       throw new BadRequestException(field, field + " must be a string");
     }
     String text = value.stringValue();
-    int bad = loneSurrogate(text);
+    int bad = Utf16.loneSurrogate(text);
     if (bad >= 0) {
       throw new BadRequestException(
           field, field + " is not valid Unicode: a lone surrogate at index " + bad);
     }
     return text;
-  }
-
-  /** The index of the first lone UTF-16 surrogate in {@code text}, or -1 for none. */
-  static int loneSurrogate(String text) {
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (Character.isHighSurrogate(c)) {
-        if (i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
-          i++;
-          continue;
-        }
-        return i;
-      }
-      if (Character.isLowSurrogate(c)) {
-        return i;
-      }
-    }
-    return -1;
   }
 
   /** An integer field, or {@code fallback} when absent or JSON {@code null}. */
