@@ -2,6 +2,7 @@ package dev.memstack.spi;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Optional;
 
 /**
  * What the host hands a provider instance when it is created: identity, configuration, a place on
@@ -39,4 +40,25 @@ public interface ProviderContext {
    * and thread-safe; call it after every write that changes the block.
    */
   void systemPromptChanged(AgentId agent);
+
+  /**
+   * How this instance agrees with its peers on other hosts (scheduled runs, locks, cooldowns,
+   * counters). The default answers for this process only; a host in shared mode answers across
+   * hosts.
+   *
+   * @since 0.3.0
+   */
+  default Coordination coordination() {
+    return LocalCoordinations.of(this);
+  }
+
+  /**
+   * The database every host shares, when the host runs in shared mode ({@code
+   * memstack.shared.jdbc-url} set); empty on a single host.
+   *
+   * @since 0.3.0
+   */
+  default Optional<SharedDatabase> sharedDatabase() {
+    return Optional.empty();
+  }
 }
