@@ -47,9 +47,14 @@ final class DistHost implements AutoCloseable {
 
   /** Starts the distribution and returns once its health is {@code UP}. */
   static DistHost start(Map<String, String> properties) throws IOException {
+    return start("memstack-host", properties);
+  }
+
+  /** Starts the distribution with its log in {@code target/<name>.log}. */
+  static DistHost start(String name, Map<String, String> properties) throws IOException {
     Path dist = distribution();
     Path root = Files.createTempDirectory("memstack-it-");
-    Path log = Path.of("target", "memstack-host.log").toAbsolutePath();
+    Path log = Path.of("target", name + ".log").toAbsolutePath();
     Files.createDirectories(log.getParent());
     int port = freePort();
     List<String> command = new ArrayList<>();
@@ -144,13 +149,48 @@ final class DistHost implements AutoCloseable {
     return 0;
   }
 
-  private HttpResponse<String> get(String path, String token) {
-    HttpRequest request =
+  /** {@code POST path} with a JSON body and {@code token}; an unreachable host throws. */
+  HttpResponse<String> post(String path, String token, String json) {
+    return send(
         HttpRequest.newBuilder(url().resolve(path))
-            .timeout(Duration.ofSeconds(10))
+            .timeout(Duration.ofSeconds(15))
             .header("Authorization", "Bearer " + token)
-            .GET()
-            .build();
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(json))
+            .build());
+  }
+
+  /** {@code method path} with an optional JSON body and {@code token}. */
+  HttpResponse<String> call(String method, String path, String token, String json) {
+    return send(
+        HttpRequest.newBuilder(url().resolve(path))
+            .timeout(Duration.ofSeconds(30))
+            .header("Authorization", "Bearer " + token)
+            .header("Content-Type", "application/json")
+            .method(
+                method,
+                json == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(json))
+            .build());
+  }
+
+  /** Kills the host the hard way ({@code kill -9}: no shutdown hook, no lease given back). */
+  void kill() {
+    process.destroyForcibly();
+    try {
+      process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The host's process id, for logs. */
+  long pid() {
+    return process.pid();
+  }
+
+  private HttpResponse<String> send(HttpRequest request) {
     try {
       return http.send(request, HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
@@ -159,6 +199,15 @@ final class DistHost implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  HttpResponse<String> get(String path, String token) {
+    return send(
+        HttpRequest.newBuilder(url().resolve(path))
+            .timeout(Duration.ofSeconds(10))
+            .header("Authorization", "Bearer " + token)
+            .GET()
+            .build());
   }
 
   private void awaitUp(Duration limit) {
