@@ -20,6 +20,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.util.unit.DataSize;
 
 class OutboxEngineTest {
@@ -43,6 +45,13 @@ class OutboxEngineTest {
         OutboxEngine.onDisk(dir, Turns.fastRetry(settings), members, Turns.calls());
     opened.add(outbox);
     return outbox;
+  }
+
+  /** Hands {@code count} turns t0, t1, ... to {@code outbox} for {@code recipients}. */
+  private static void enqueue(OutboxEngine outbox, int count, List<String> recipients) {
+    for (int i = 0; i < count; i++) {
+      outbox.enqueue(turn("t" + i), recipients);
+    }
   }
 
   private static List<String> ids(String prefix, int count) {
@@ -99,9 +108,7 @@ class OutboxEngineTest {
     members.run(a).run(b);
     OutboxEngine outbox = open();
 
-    for (int i = 0; i < 20; i++) {
-      outbox.enqueue(turn("t" + i), AB);
-    }
+    enqueue(outbox, 20, AB);
 
     eventually(() -> assertThat(a.storedIds()).containsExactlyElementsOf(ids("t", 20)));
     eventually(() -> assertThat(b.syncAttempts.get()).isGreaterThan(3));
@@ -124,9 +131,7 @@ class OutboxEngineTest {
     provider.failing = true;
     members.run(provider);
     OutboxEngine outbox = open();
-    for (int i = 0; i < count; i++) {
-      outbox.enqueue(turn("t" + i), List.of(provider.id()));
-    }
+    enqueue(outbox, count, List.of(provider.id()));
     eventually(() -> assertThat(provider.syncAttempts.get()).isPositive());
     provider.failing = false;
     return outbox;
@@ -160,20 +165,15 @@ class OutboxEngineTest {
     assertThat(stats.lastError()).contains("cannot store t5");
   }
 
-  @Test
-  void aDeliveryBatchOfOneHandsTurnsOverOneByOne() {
-    settings = settings.withDeliveryBatch(1);
+  /** A delivery batch of one, or a provider that does not claim batches, gets turns one by one. */
+  @ParameterizedTest(name = "a delivery batch of one: {0}")
+  @ValueSource(booleans = {true, false})
+  void turnsGoOverOneByOneWithADeliveryBatchOfOneOrToAProviderWithoutBatches(boolean batchOfOne) {
+    if (batchOfOne) {
+      settings = settings.withDeliveryBatch(1);
+    }
     RecordingProvider a = new RecordingProvider("a");
-    a.batches = true;
-    backlogFor(a, 10);
-
-    eventually(() -> assertThat(a.storedIds()).containsExactlyElementsOf(ids("t", 10)));
-    assertThat(a.batchSizes).isEmpty();
-  }
-
-  @Test
-  void aProviderThatDoesNotClaimBatchesGetsTurnsOneByOne() {
-    RecordingProvider a = new RecordingProvider("a");
+    a.batches = batchOfOne; // the provider claims batches only where the batch is one
     backlogFor(a, 10);
 
     eventually(() -> assertThat(a.storedIds()).containsExactlyElementsOf(ids("t", 10)));
@@ -185,9 +185,7 @@ class OutboxEngineTest {
     RecordingProvider a = new RecordingProvider("a");
     members.run(a).stop("b");
     OutboxEngine first = open();
-    for (int i = 0; i < 30; i++) {
-      first.enqueue(turn("t" + i), AB);
-    }
+    enqueue(first, 30, AB);
     eventually(() -> assertThat(a.received).hasSize(30));
     first.close();
 
@@ -208,9 +206,7 @@ class OutboxEngineTest {
   void aProviderThatWasDownAtTheRestartGetsItsTurnsWhenItComesBack() {
     members.stop("a");
     OutboxEngine first = open();
-    for (int i = 0; i < 10; i++) {
-      first.enqueue(turn("t" + i), List.of("a"));
-    }
+    enqueue(first, 10, List.of("a"));
     assertThat(first.stats().get("a").pending()).isEqualTo(10);
     first.close();
 
@@ -228,9 +224,7 @@ class OutboxEngineTest {
     RecordingProvider fast = new RecordingProvider("fast");
     members.run(fast);
     OutboxEngine outbox = open();
-    for (int i = 0; i < 5; i++) {
-      outbox.enqueue(turn("t" + i), List.of("fast", "slow"));
-    }
+    enqueue(outbox, 5, List.of("fast", "slow"));
     // "fast" has taken its five (on a busy machine its lane may lag): only "slow" is full
     eventually(() -> assertThat(outbox.stats().get("fast").pending()).isZero());
 
@@ -275,9 +269,7 @@ class OutboxEngineTest {
     RecordingProvider a = new RecordingProvider("a");
     members.run(a).stop("b");
     OutboxEngine outbox = open();
-    for (int i = 0; i < 150; i++) {
-      outbox.enqueue(turn("t" + i), AB);
-    }
+    enqueue(outbox, 150, AB);
     eventually(() -> assertThat(a.received).hasSize(150));
     outbox.maintain();
     int held = segmentFiles().size();
@@ -400,9 +392,7 @@ class OutboxEngineTest {
     members.run(a).stop("away");
     OutboxEngine first = open();
     first.erase(OwnerKey.of("user:9"));
-    for (int i = 0; i < 150; i++) {
-      first.enqueue(turn("t" + i), List.of("a"));
-    }
+    enqueue(first, 150, List.of("a"));
     eventually(() -> assertThat(a.received).hasSize(150));
     eventually(
         () -> {
@@ -423,9 +413,7 @@ class OutboxEngineTest {
     settings = settings.withFsync(false);
     members.stop("a");
     OutboxEngine first = open();
-    for (int i = 0; i < 10; i++) {
-      first.enqueue(turn("t" + i), List.of("a"));
-    }
+    enqueue(first, 10, List.of("a"));
     first.close();
 
     RecordingProvider a = new RecordingProvider("a");
