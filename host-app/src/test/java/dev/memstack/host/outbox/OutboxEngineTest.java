@@ -54,6 +54,30 @@ class OutboxEngineTest {
     }
   }
 
+  /** Opens the outbox with {@code running} up. */
+  private OutboxEngine openWith(RecordingProvider... running) {
+    for (RecordingProvider provider : running) {
+      members.run(provider);
+    }
+    return open();
+  }
+
+  /** An outbox on 4 KB segments with {@code running} up and {@code stopped} down. */
+  private OutboxEngine openOnSmallSegments(RecordingProvider running, String stopped) {
+    settings = settings.withSegmentSize(DataSize.ofKilobytes(4));
+    members.run(running).stop(stopped);
+    return open();
+  }
+
+  /** Maintains the journal of {@code outbox} until one segment file is left. */
+  private void awaitOneSegmentLeft(OutboxEngine outbox) {
+    eventually(
+        () -> {
+          outbox.maintain();
+          assertThat(segmentFiles()).hasSize(1);
+        });
+  }
+
   private static List<String> ids(String prefix, int count) {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < count; i++) {
@@ -67,8 +91,7 @@ class OutboxEngineTest {
     RecordingProvider a = new RecordingProvider("a");
     RecordingProvider b = new RecordingProvider("b");
     b.delayMillis = 2;
-    members.run(a).run(b);
-    OutboxEngine outbox = open();
+    OutboxEngine outbox = openWith(a, b);
 
     ExecutorService submitters = Executors.newFixedThreadPool(4);
     List<Future<?>> done = new ArrayList<>();
@@ -103,10 +126,8 @@ class OutboxEngineTest {
   @Test
   void aFailingProviderIsRetriedWhileTheOtherKeepsReceiving() {
     RecordingProvider a = new RecordingProvider("a");
-    RecordingProvider b = new RecordingProvider("b");
-    b.failing = true;
-    members.run(a).run(b);
-    OutboxEngine outbox = open();
+    RecordingProvider b = RecordingProvider.down("b");
+    OutboxEngine outbox = openWith(a, b);
 
     enqueue(outbox, 20, AB);
 
@@ -129,8 +150,7 @@ class OutboxEngineTest {
    */
   private OutboxEngine backlogFor(RecordingProvider provider, int count) {
     provider.failing = true;
-    members.run(provider);
-    OutboxEngine outbox = open();
+    OutboxEngine outbox = openWith(provider);
     enqueue(outbox, count, List.of(provider.id()));
     eventually(() -> assertThat(provider.syncAttempts.get()).isPositive());
     provider.failing = false;
@@ -191,8 +211,7 @@ class OutboxEngineTest {
 
     RecordingProvider b = new RecordingProvider("b");
     RecordingProvider a2 = new RecordingProvider("a");
-    members.run(a2).run(b);
-    OutboxEngine second = open();
+    OutboxEngine second = openWith(a2, b);
     eventually(() -> assertThat(b.received).containsExactlyElementsOf(ids("t", 30)));
     second.enqueue(turn("t30"), AB);
     eventually(() -> assertThat(a2.received).containsExactly("t30"));
@@ -222,8 +241,7 @@ class OutboxEngineTest {
     settings = settings.withMaxPending(5);
     members.stop("slow");
     RecordingProvider fast = new RecordingProvider("fast");
-    members.run(fast);
-    OutboxEngine outbox = open();
+    OutboxEngine outbox = openWith(fast);
     enqueue(outbox, 5, List.of("fast", "slow"));
     // "fast" has taken its five (on a busy machine its lane may lag): only "slow" is full
     eventually(() -> assertThat(outbox.stats().get("fast").pending()).isZero());
@@ -265,10 +283,8 @@ class OutboxEngineTest {
   @Test
   void deliveredSegmentsAreDeletedAndAProviderThatIsDownKeepsThemUntilItCatchesUp()
       throws IOException {
-    settings = settings.withSegmentSize(DataSize.ofKilobytes(4));
     RecordingProvider a = new RecordingProvider("a");
-    members.run(a).stop("b");
-    OutboxEngine outbox = open();
+    OutboxEngine outbox = openOnSmallSegments(a, "b");
     enqueue(outbox, 150, AB);
     eventually(() -> assertThat(a.received).hasSize(150));
     outbox.maintain();
@@ -278,11 +294,7 @@ class OutboxEngineTest {
     RecordingProvider b = new RecordingProvider("b");
     members.run(b);
     eventually(() -> assertThat(b.received).hasSize(150));
-    eventually(
-        () -> {
-          outbox.maintain();
-          assertThat(segmentFiles()).hasSize(1);
-        });
+    awaitOneSegmentLeft(outbox);
     assertThat(outbox.journalStats().segments()).isEqualTo(1);
   }
 
@@ -316,8 +328,7 @@ class OutboxEngineTest {
   void aRunningProviderErasesAtOnceAndAProviderThatCannotForgetIsReported() {
     RecordingProvider forgetful = new RecordingProvider("forgetful");
     RecordingProvider keeper = new RecordingProvider("keeper", false);
-    members.run(forgetful).run(keeper);
-    OutboxEngine outbox = open();
+    OutboxEngine outbox = openWith(forgetful, keeper);
     outbox.enqueue(turn("t1", "user:1"), List.of("forgetful", "keeper"));
     outbox.enqueue(turn("t2", "user:1"), List.of("forgetful", "keeper"));
     eventually(() -> assertThat(keeper.received).hasSize(2));
@@ -363,8 +374,7 @@ class OutboxEngineTest {
   @Test
   void aProviderThatIsDownGetsTheErasureWhenItComesBackEvenAfterARestart() {
     RecordingProvider down = new RecordingProvider("p");
-    members.run(down);
-    OutboxEngine first = open();
+    OutboxEngine first = openWith(down);
     first.enqueue(turn("t1", "user:1"), List.of("p"));
     eventually(() -> assertThat(down.stored).hasSize(1));
     down.failing = true;
@@ -377,8 +387,7 @@ class OutboxEngineTest {
 
     RecordingProvider back = new RecordingProvider("p");
     back.stored.add(turn("t1", "user:1"));
-    members.run(back);
-    OutboxEngine second = open();
+    OutboxEngine second = openWith(back);
     eventually(() -> assertThat(back.events).containsExactly("forget:user:1"));
     assertThat(back.stored).isEmpty();
     eventually(() -> assertThat(second.stats().get("p").pending()).isZero());
@@ -387,18 +396,12 @@ class OutboxEngineTest {
   @Test
   void anErasureForAProviderThatStaysAwayMovesToItsCursorAndDoesNotHoldTheJournal()
       throws IOException {
-    settings = settings.withSegmentSize(DataSize.ofKilobytes(4));
     RecordingProvider a = new RecordingProvider("a");
-    members.run(a).stop("away");
-    OutboxEngine first = open();
+    OutboxEngine first = openOnSmallSegments(a, "away");
     first.erase(OwnerKey.of("user:9"));
     enqueue(first, 150, List.of("a"));
     eventually(() -> assertThat(a.received).hasSize(150));
-    eventually(
-        () -> {
-          first.maintain();
-          assertThat(segmentFiles()).hasSize(1);
-        });
+    awaitOneSegmentLeft(first);
     assertThat(first.stats().get("away").pending()).isEqualTo(1);
     first.close();
 
@@ -457,10 +460,8 @@ class OutboxEngineTest {
   @Test
   void theSameTurnIdOfTwoOwnersIsTwoTurnsThroughTheJournalAndARestart() {
     RecordingProvider a = new RecordingProvider("a");
-    RecordingProvider b = new RecordingProvider("b");
-    b.failing = true;
-    members.run(a).run(b);
-    OutboxEngine first = open();
+    RecordingProvider b = RecordingProvider.down("b");
+    OutboxEngine first = openWith(a, b);
 
     first.enqueue(turn("same-id", "api:1"), AB);
     first.enqueue(turn("same-id", "api:2"), AB);
