@@ -9,6 +9,7 @@ import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.testing.Concurrently;
 import dev.memstack.host.testing.Eventually;
+import dev.memstack.host.testing.TestMembers;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Recall;
@@ -31,7 +32,7 @@ class MemoryStackContextTest {
   private static final OwnerKey OWNER = OwnerKey.of("user:1");
 
   @AutoClose private final StackHarness harness = new StackHarness();
-  private final FakeStackMembers members = harness.members;
+  private final TestMembers members = harness.members;
   private final CountDownLatch releaseHung = harness.releaseHung;
   private final SimpleMeterRegistry meters = harness.meters;
   private MemoryStack stack;

@@ -10,6 +10,7 @@ import dev.memstack.host.outbox.TurnOutboxFullException;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.testing.Eventually;
+import dev.memstack.host.testing.TestMembers;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.TriggerSource;
@@ -32,7 +33,7 @@ class MemoryStackSubmitTest {
   private static final Duration PATIENCE = Duration.ofSeconds(10);
 
   @AutoClose private final StackHarness harness = new StackHarness();
-  private final FakeStackMembers members = harness.members;
+  private final TestMembers members = harness.members;
   private final CountDownLatch releaseHung = harness.releaseHung;
   private final SimpleMeterRegistry meters = harness.meters;
   private final ProviderCalls calls = harness.calls;

@@ -3,6 +3,7 @@ package dev.memstack.host.stack;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.memstack.host.outbox.OutboxProperties;
+import dev.memstack.host.testing.TestMembers;
 import dev.memstack.spi.AgentId;
 import dev.memstack.tck.MutableClock;
 import java.time.Duration;
@@ -17,7 +18,7 @@ class MemoryStackSystemPromptTest {
   private static final AgentId A2 = AgentId.of("a2");
 
   @AutoClose private final StackHarness harness = new StackHarness();
-  private final FakeStackMembers members = harness.members;
+  private final TestMembers members = harness.members;
   private final SystemPromptCache cache = new SystemPromptCache();
   private final MutableClock clock = MutableClock.at(Instant.parse("2026-03-02T10:00:00Z"));
   private MemoryStack stack;
