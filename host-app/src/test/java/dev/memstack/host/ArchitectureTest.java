@@ -9,8 +9,11 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.Arrays;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The host's architecture: it never uses a plugin's classes, its packages have no cycles, and the
@@ -55,48 +58,26 @@ class ArchitectureTest {
     slices().matching(HOST + ".(*)..").should().beFreeOfCycles().check(host);
   }
 
-  @Test
-  void callPathStaysBelowEverythingElse() {
+  /**
+   * The call path ({@code provider}) stays below everything else; the outbox, the stack, the plugin
+   * manager and the security below the REST API and the jobs.
+   */
+  @ParameterizedTest(name = "{0} does not depend on {1}")
+  @CsvSource({
+    "provider, stack outbox api jobs conversation",
+    "outbox, stack api jobs",
+    "stack, api jobs",
+    "plugin, api outbox",
+    "security, api"
+  })
+  void aPackageDoesNotDependOnThePackagesAboveIt(String below, String above) {
     noClasses()
         .that()
-        .resideInAPackage(pkg("provider"))
+        .resideInAPackage(pkg(below))
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
-            pkg("stack"), pkg("outbox"), pkg("api"), pkg("jobs"), pkg("conversation"))
-        .check(host);
-  }
-
-  @Test
-  void outboxDoesNotDependOnStackApiOrJobs() {
-    noClasses()
-        .that()
-        .resideInAPackage(pkg("outbox"))
-        .should()
-        .dependOnClassesThat()
-        .resideInAnyPackage(pkg("stack"), pkg("api"), pkg("jobs"))
-        .check(host);
-  }
-
-  @Test
-  void stackDoesNotDependOnApiOrJobs() {
-    noClasses()
-        .that()
-        .resideInAPackage(pkg("stack"))
-        .should()
-        .dependOnClassesThat()
-        .resideInAnyPackage(pkg("api"), pkg("jobs"))
-        .check(host);
-  }
-
-  @Test
-  void pluginManagerDoesNotDependOnApiOrOutbox() {
-    noClasses()
-        .that()
-        .resideInAPackage(pkg("plugin"))
-        .should()
-        .dependOnClassesThat()
-        .resideInAnyPackage(pkg("api"), pkg("outbox"))
+            Arrays.stream(above.split(" ")).map(ArchitectureTest::pkg).toArray(String[]::new))
         .check(host);
   }
 
@@ -112,17 +93,6 @@ class ArchitectureTest {
         .should()
         .dependOnClassesThat(
             resideInAPackage(pkg("stack")).and(not(name(HOST + ".stack.SystemPromptCache"))))
-        .check(host);
-  }
-
-  @Test
-  void securityDoesNotDependOnApi() {
-    noClasses()
-        .that()
-        .resideInAPackage(pkg("security"))
-        .should()
-        .dependOnClassesThat()
-        .resideInAPackage(pkg("api"))
         .check(host);
   }
 }

@@ -2,15 +2,16 @@ package dev.memstack.host.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.memstack.host.testing.Concurrently;
 import dev.memstack.host.testing.HostClient;
 import dev.memstack.host.testing.HostClient.Answer;
 import dev.memstack.host.testing.HostFolder;
 import dev.memstack.host.testing.HostTest;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.DisplayName;
@@ -45,60 +46,44 @@ class BuiltinReloadTest {
                     "/api/v1/agents/r1/workspace/files/KNOWLEDGE.md", "the heron nests by the weir")
                 .status())
         .isEqualTo(200);
-    AtomicBoolean go = new AtomicBoolean(true);
     AtomicInteger contextCalls = new AtomicInteger();
-    Queue<String> contextFailures = new ConcurrentLinkedQueue<>();
     Queue<String> written = new ConcurrentLinkedQueue<>();
-    Queue<String> writeFailures = new ConcurrentLinkedQueue<>();
-    List<Thread> threads = new ArrayList<>();
-    for (int i = 0; i < 2; i++) {
-      threads.add(
-          new Thread(
-              () -> {
-                while (go.get()) {
+    Concurrently load =
+        Concurrently.repeat(
+                2,
+                (caller, round) -> {
                   Answer answer = api.post("/api/v1/agents/r1/memory/context", CONTEXT);
                   contextCalls.incrementAndGet();
-                  if (answer.status() != 200) {
-                    contextFailures.add(answer.status() + " " + answer.body());
+                  assertThat(answer.status()).as("context: " + answer.body()).isEqualTo(200);
+                })
+            .and(
+                1,
+                (caller, round) -> {
+                  String word = "wren" + round + "x";
+                  Answer answer =
+                      api.putFile(
+                          "/api/v1/agents/r1/workspace/files/notes/n" + round + ".md", "a " + word);
+                  if (answer.status() == 200) {
+                    written.add(word);
+                  } else {
+                    // while the plugin is away the route answers 503 (not running) or 502 (closed)
+                    assertThat(answer.status()).as("write: " + answer.body()).isIn(503, 502);
                   }
-                }
-              }));
-    }
-    threads.add(
-        new Thread(
-            () -> {
-              for (int i = 0; go.get(); i++) {
-                String word = "wren" + i + "x";
-                Answer answer =
-                    api.putFile(
-                        "/api/v1/agents/r1/workspace/files/notes/n" + i + ".md", "a " + word);
-                if (answer.status() == 200) {
-                  written.add(word);
-                } else if (answer.status() != 503 && answer.status() != 502) {
-                  // while the plugin is away the route answers 503 (not running) or 502 (closed)
-                  writeFailures.add(answer.status() + " " + answer.body());
-                }
-              }
-            }));
-    threads.add(
-        new Thread(
-            () -> {
-              for (int i = 0; go.get(); i++) {
-                Answer answer =
-                    api.post(
-                        "/api/v1/agents/r1/memory/turns",
-                        "{\"ownerKey\":\"user:1\",\"conversationId\":\"c1\",\"turnId\":\"t-"
-                            + i
-                            + "\",\"userMessage\":\"note "
-                            + i
-                            + "\",\"assistantReply\":\"ok\",\"triggerSource\":\"api\"}");
-                if (answer.status() != 202) {
-                  writeFailures.add("turn " + answer.status() + " " + answer.body());
-                }
-                sleep(20);
-              }
-            }));
-    threads.forEach(Thread::start);
+                })
+            .and(
+                1,
+                (caller, round) -> {
+                  Answer answer =
+                      api.post(
+                          "/api/v1/agents/r1/memory/turns",
+                          "{\"ownerKey\":\"user:1\",\"conversationId\":\"c1\",\"turnId\":\"t-"
+                              + round
+                              + "\",\"userMessage\":\"note "
+                              + round
+                              + "\",\"assistantReply\":\"ok\",\"triggerSource\":\"api\"}");
+                  assertThat(answer.status()).as("turn: " + answer.body()).isEqualTo(202);
+                  sleep(20);
+                });
 
     List<Answer> reloads = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
@@ -106,15 +91,11 @@ class BuiltinReloadTest {
       reloads.add(api.post("/api/v1/plugins/memstack-builtin/reload", ""));
     }
     sleep(400);
-    go.set(false);
-    for (Thread thread : threads) {
-      thread.join(30_000);
-    }
+    load.stop(Duration.ofSeconds(30));
 
     assertThat(reloads).allSatisfy(r -> assertThat(r.status()).as(r.body()).isEqualTo(200));
     assertThat(reloads.get(2).json().get("state").asString()).isEqualTo("started");
-    assertThat(contextFailures).isEmpty();
-    assertThat(writeFailures).isEmpty();
+    assertThat(load.failures()).as("failed context calls, writes and turns").isEmpty();
     assertThat(contextCalls.get()).isGreaterThan(5);
     assertThat(written).as("writes that succeeded").isNotEmpty();
 

@@ -3,16 +3,12 @@ package dev.memstack.host.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.memstack.host.testing.Concurrently;
 import dev.memstack.host.testing.HostClient;
 import dev.memstack.host.testing.HostClient.Answer;
 import dev.memstack.host.testing.HostFolder;
 import dev.memstack.host.testing.HostTest;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -46,41 +42,27 @@ class BuiltinUnderDeadlinesTest {
   @Test
   @DisplayName("keeps the keyword index working after many interrupted calls")
   void keepsTheIndexWorkingAfterInterruptedCalls() throws Exception {
-    AtomicBoolean go = new AtomicBoolean(true);
-    AtomicInteger calls = new AtomicInteger();
     AtomicInteger timeouts = new AtomicInteger();
-    Queue<String> failures = new ConcurrentLinkedQueue<>();
-    List<Thread> callers = new ArrayList<>();
-    for (int t = 0; t < 3; t++) {
-      int caller = t;
-      callers.add(
-          new Thread(
-              () -> {
-                for (int i = 0; go.get(); i++) {
-                  // a new agent each time: its system prompt block seeds four files
-                  Answer answer =
-                      api.post(
-                          "/api/v1/agents/d" + caller + "-" + i + "/memory/context",
-                          "{\"ownerKey\":\"user:1\",\"query\":\"heron\"}");
-                  calls.incrementAndGet();
-                  if (answer.status() != 200) {
-                    failures.add(answer.status() + " " + answer.body());
-                  } else if (answer.body().contains("\"timeout\"")) {
-                    timeouts.incrementAndGet();
-                  }
-                }
-              }));
-    }
-    callers.forEach(Thread::start);
+    Concurrently callers =
+        Concurrently.repeat(
+            3,
+            (caller, round) -> {
+              // a new agent each time: its system prompt block seeds four files
+              Answer answer =
+                  api.post(
+                      "/api/v1/agents/d" + caller + "-" + round + "/memory/context",
+                      "{\"ownerKey\":\"user:1\",\"query\":\"heron\"}");
+              assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+              if (answer.body().contains("\"timeout\"")) {
+                timeouts.incrementAndGet();
+              }
+            });
     Thread.sleep(3000);
-    go.set(false);
-    for (Thread caller : callers) {
-      caller.join(30_000);
-    }
+    callers.stop(Duration.ofSeconds(30));
     // let the calls the stack gave up on run out
     Thread.sleep(1000);
 
-    assertThat(failures).isEmpty();
+    assertThat(callers.failures()).isEmpty();
     assertThat(timeouts.get()).as("context calls whose builtin call was cut off").isPositive();
     Answer write =
         api.putFile("/api/v1/agents/d0-0/workspace/files/KNOWLEDGE.md", "the bittern booms")

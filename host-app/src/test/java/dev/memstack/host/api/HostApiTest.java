@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.memstack.host.plugin.fixture.FixturePlugin;
+import dev.memstack.host.testing.Concurrently;
 import dev.memstack.host.testing.HostClient;
 import dev.memstack.host.testing.HostClient.Answer;
 import dev.memstack.host.testing.HostFolder;
@@ -17,8 +18,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
@@ -412,39 +411,26 @@ class HostApiTest {
 
   @Test
   void reloadingAPluginWhileContextCallsRunFailsNoneOfThem() throws Exception {
-    AtomicBoolean go = new AtomicBoolean(true);
     AtomicInteger calls = new AtomicInteger();
-    ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
-    List<Thread> callers = new ArrayList<>();
-    for (int i = 0; i < 3; i++) {
-      Thread caller =
-          new Thread(
-              () -> {
-                while (go.get()) {
-                  Answer answer = api.post("/api/v1/agents/a1/memory/context", CONTEXT_BODY);
-                  calls.incrementAndGet();
-                  if (answer.status() != 200) {
-                    failures.add(answer.status() + " " + answer.body());
-                  }
-                }
-              });
-      caller.start();
-      callers.add(caller);
-    }
+    Concurrently callers =
+        Concurrently.repeat(
+            3,
+            (caller, round) -> {
+              Answer answer = api.post("/api/v1/agents/a1/memory/context", CONTEXT_BODY);
+              calls.incrementAndGet();
+              assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+            });
     List<Answer> reloads = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
       Thread.sleep(150);
       reloads.add(api.post("/api/v1/plugins/" + FixturePlugin.ID + "/reload", ""));
     }
     Thread.sleep(150);
-    go.set(false);
-    for (Thread caller : callers) {
-      caller.join(20_000);
-    }
+    callers.stop(Duration.ofSeconds(20));
 
     assertThat(reloads).allSatisfy(r -> assertThat(r.status()).as(r.body()).isEqualTo(200));
     assertThat(reloads.get(2).json().get("state").asString()).isEqualTo("started");
-    assertThat(failures).isEmpty();
+    assertThat(callers.failures()).isEmpty();
     assertThat(calls.get()).isGreaterThan(6);
     Answer after = api.post("/api/v1/agents/a1/memory/context", CONTEXT_BODY);
     assertThat(byId(after.json().get("providers"), "id", "fixture").get("status").asString())

@@ -24,10 +24,12 @@ class FileConversationLogTest {
 
   @Test
   void forgettingAnOwnerRemovesOnlyTheirTurnsFromEveryConversation() {
-    FileConversationLog log = new FileConversationLog(dir, 200, 20_000);
-    log.append(turn("t1", "user:1", "c1"));
-    log.append(turn("t2", "user:2", "c1"));
-    log.append(turn("t3", "user:1", "c2"));
+    FileConversationLog log =
+        log(
+            200,
+            turn("t1", "user:1", "c1"),
+            turn("t2", "user:2", "c1"),
+            turn("t3", "user:1", "c2"));
 
     assertThat(log.forget(USER_1)).isEqualTo(2);
 
@@ -44,20 +46,24 @@ class FileConversationLogTest {
 
   @Test
   void aTurnIdIsLoggedOnceAndOldTurnsAreDroppedPastTheBound() {
-    FileConversationLog log = new FileConversationLog(dir, 2, 20_000);
-    log.append(turn("t1", "user:1", "c1"));
-    log.append(turn("t1", "user:1", "c1"));
-    log.append(turn("t2", "user:1", "c1"));
-    log.append(turn("t3", "user:1", "c1"));
+    FileConversationLog log =
+        log(
+            2,
+            turn("t1", "user:1", "c1"),
+            turn("t1", "user:1", "c1"),
+            turn("t2", "user:1", "c1"),
+            turn("t3", "user:1", "c1"));
     List<LoggedTurn> turns = log.turns(A1, USER_1, "c1").orElseThrow();
     assertThat(turns).extracting(LoggedTurn::turnId).containsExactly("t2", "t3");
   }
 
   @Test
   void theSameConversationAndTurnIdOfTwoOwnersAreTwoTurnsThatNeitherSeesOfTheOther() {
-    FileConversationLog log = new FileConversationLog(dir, 200, 20_000);
-    log.append(turn("shared-id", "user:1", "c1", "one says hello"));
-    log.append(turn("shared-id", "user:2", "c1", "two says hello"));
+    FileConversationLog log =
+        log(
+            200,
+            turn("shared-id", "user:1", "c1", "one says hello"),
+            turn("shared-id", "user:2", "c1", "two says hello"));
 
     assertThat(log.turns(A1, USER_1, "c1").orElseThrow())
         .extracting(LoggedTurn::userMessage)
@@ -70,8 +76,7 @@ class FileConversationLogTest {
 
   @Test
   void oneOwnerFillingAConversationEvictsNoTurnOfAnother() {
-    FileConversationLog log = new FileConversationLog(dir, 3, 20_000);
-    log.append(turn("keep", "user:2", "c1"));
+    FileConversationLog log = log(3, turn("keep", "user:2", "c1"));
     for (int i = 0; i < 10; i++) {
       log.append(turn("flood-" + i, "user:1", "c1"));
     }
@@ -86,10 +91,12 @@ class FileConversationLogTest {
 
   @Test
   void erasureLeavesNoFileThatHoldsTheOwnersText() throws IOException {
-    FileConversationLog log = new FileConversationLog(dir, 200, 20_000);
-    log.append(turn("t1", "user:1", "c1", "secret-marker-41 of one"));
-    log.append(turn("t2", "user:1", "c2", "secret-marker-41 again"));
-    log.append(turn("t3", "user:2", "c1", "two keeps this"));
+    FileConversationLog log =
+        log(
+            200,
+            turn("t1", "user:1", "c1", "secret-marker-41 of one"),
+            turn("t2", "user:1", "c2", "secret-marker-41 again"),
+            turn("t3", "user:2", "c1", "two keeps this"));
     // a temporary file left by a crash during a write of the owner's file
     Path ownerFile =
         filesUnder(dir).filter(f -> read(f).contains("secret-marker-41")).findFirst().orElseThrow();
@@ -105,8 +112,7 @@ class FileConversationLogTest {
   @Test
   void aFileOfTheFirstReleasesIsSplitPerOwnerAtStartAndThenDeleted() throws IOException {
     // the files of the first releases were named, as now, by the conversation id's hash
-    FileConversationLog fresh = new FileConversationLog(dir, 200, 20_000);
-    fresh.append(turn("probe", "user:9", "c1"));
+    FileConversationLog fresh = log(200, turn("probe", "user:9", "c1"));
     String hashed = filesUnder(dir).findFirst().orElseThrow().getFileName().toString();
     fresh.forget(OwnerKey.of("user:9"));
     Path legacy = dir.resolve("conversations").resolve("a1").resolve(hashed);
@@ -125,9 +131,11 @@ class FileConversationLogTest {
     Path halfWritten = legacy.resolveSibling(hashed + ".tmp");
     Files.writeString(halfWritten, "one early, half written");
 
-    FileConversationLog log = new FileConversationLog(dir, 200, 20_000);
-    log.append(turn("t3", "user:1", "c1", "one after the upgrade"));
-    log.append(turn("t2", "user:1", "c1", "a repeat of an old id"));
+    FileConversationLog log =
+        log(
+            200,
+            turn("t3", "user:1", "c1", "one after the upgrade"),
+            turn("t2", "user:1", "c1", "a repeat of an old id"));
 
     assertThat(legacy).doesNotExist();
     assertThat(halfWritten).doesNotExist();
@@ -139,6 +147,15 @@ class FileConversationLogTest {
         .containsExactly("two early");
     assertThat(log.forget(USER_1)).isEqualTo(3);
     assertThat(filesUnder(dir).filter(f -> read(f).contains("one early"))).isEmpty();
+  }
+
+  /** A log on the test folder keeping {@code turnsPerConversation}, with {@code turns} in it. */
+  private FileConversationLog log(int turnsPerConversation, LoggedTurn... turns) {
+    FileConversationLog log = new FileConversationLog(dir, turnsPerConversation, 20_000);
+    for (LoggedTurn turn : turns) {
+      log.append(turn);
+    }
+    return log;
   }
 
   private static Stream<Path> filesUnder(Path root) {

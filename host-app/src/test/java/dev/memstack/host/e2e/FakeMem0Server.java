@@ -3,13 +3,14 @@ package dev.memstack.host.e2e;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.memstack.host.testing.FakeHttp;
+import dev.memstack.host.testing.LoopbackListener;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -67,8 +68,7 @@ final class FakeMem0Server implements AutoCloseable {
   private final List<Socket> silentConnections = new CopyOnWriteArrayList<>();
   private HttpServer server;
   private ExecutorService executor;
-  private ServerSocket silentSocket;
-  private Thread silentAcceptor;
+  private LoopbackListener silentListener;
 
   private FakeMem0Server() {
     serve(0);
@@ -101,33 +101,12 @@ final class FakeMem0Server implements AutoCloseable {
   /** A socket on the port accepts connections and never reads or answers anything. */
   synchronized void silent() {
     stopServer();
-    if (silentSocket != null) {
+    if (silentListener != null) {
       return;
     }
-    try {
-      ServerSocket socket = new ServerSocket();
-      socket.setReuseAddress(true);
-      socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 50);
-      silentSocket = socket;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    ServerSocket socket = silentSocket;
-    Thread acceptor =
-        new Thread(
-            () -> {
-              while (!socket.isClosed()) {
-                try {
-                  silentConnections.add(socket.accept());
-                } catch (IOException e) {
-                  return;
-                }
-              }
-            },
-            "fake-mem0-silent");
-    acceptor.setDaemon(true);
-    acceptor.start();
-    silentAcceptor = acceptor;
+    silentListener =
+        LoopbackListener.open(
+            port, "fake-mem0-silent", (from, client) -> silentConnections.add(client));
   }
 
   /** Connections the silent socket accepted so far. */
@@ -199,21 +178,20 @@ final class FakeMem0Server implements AutoCloseable {
   }
 
   private void closeSilent() {
-    if (silentSocket != null) {
+    if (silentListener != null) {
+      silentListener.close();
       try {
-        silentSocket.close();
         for (Socket connection : silentConnections) {
           connection.close();
         }
         // the socket is released only once the thread blocked in accept() has left it
-        silentAcceptor.join(5_000);
+        silentListener.awaitReleased(Duration.ofSeconds(5));
       } catch (IOException e) {
         // closing is best effort
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
-      silentSocket = null;
-      silentAcceptor = null;
+      silentListener = null;
       silentConnections.clear();
     }
   }

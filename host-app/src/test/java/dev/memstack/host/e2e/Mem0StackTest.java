@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -32,25 +33,23 @@ class Mem0StackTest {
   static final String SEEDED = "Prefers window seats on long flights";
   static final String HONEYBEES = "I keep honeybees in my garden";
 
-  @AutoClose private static FakeMem0Server mem0;
-  @AutoClose private static TestHost host;
-  private static HostClient api;
-  private static String seededId;
+  @AutoClose private static final FakeMem0Server mem0 = FakeMem0Server.start();
+  private static final String seededId = mem0.seed("user:1", SEEDED);
+
+  @RegisterExtension
+  static final TestHost HOST =
+      TestHost.create("mem0")
+          .withMem0(mem0.baseUrl())
+          // below the stack's deadline, so a silent server is Mem0's own timeout
+          .withShortMem0Timeouts()
+          .withOutageTimings(DEADLINE)
+          .with("memstack.stack.sync.initial-backoff", "200ms")
+          .with("memstack.stack.sync.max-backoff", "1s");
+
+  private static final HostClient api = HOST.client();
 
   @BeforeAll
-  static void startServerAndHost() {
-    mem0 = FakeMem0Server.start();
-    seededId = mem0.seed("user:1", SEEDED);
-    host =
-        TestHost.create("mem0")
-            .withMem0(mem0.baseUrl())
-            // below the stack's deadline, so a silent server is Mem0's own timeout
-            .withShortMem0Timeouts()
-            .withOutageTimings(DEADLINE)
-            .with("memstack.stack.sync.initial-backoff", "200ms")
-            .with("memstack.stack.sync.max-backoff", "1s")
-            .start();
-    api = host.client();
+  static void awaitTheHostAndSeedIt() {
     await("health UP")
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(200))
@@ -184,19 +183,18 @@ class Mem0StackTest {
     Answer two = api.turn(AGENT, "user:1", second, "I run every Sunday morning", "Nice.");
     assertThat(one.status()).as(one.toString()).isEqualTo(202);
     assertThat(two.status()).as(two.toString()).isEqualTo(202);
-    await("failed deliveries to the stopped server are kept")
-        .atMost(Duration.ofSeconds(30))
-        .pollInterval(Duration.ofMillis(200))
-        .untilAsserted(
-            () -> {
-              JsonNode backlog = api.outboxOf("mem0");
-              assertThat(backlog.get("failedAttempts").asLong())
-                  .as(backlog.toString())
-                  .isGreaterThan(failedBefore);
-              assertThat(backlog.get("pending").asInt())
-                  .as(backlog.toString())
-                  .isGreaterThanOrEqualTo(2);
-            });
+    api.awaitBacklog(
+        "failed deliveries to the stopped server are kept",
+        "mem0",
+        Duration.ofSeconds(30),
+        backlog -> {
+          assertThat(backlog.get("failedAttempts").asLong())
+              .as(backlog.toString())
+              .isGreaterThan(failedBefore);
+          assertThat(backlog.get("pending").asInt())
+              .as(backlog.toString())
+              .isGreaterThanOrEqualTo(2);
+        });
 
     mem0.answer();
     long back = System.nanoTime();

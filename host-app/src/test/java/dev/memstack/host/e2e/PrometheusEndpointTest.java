@@ -5,10 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.memstack.host.security.TestTokens;
 import dev.memstack.host.testing.HostClient;
 import dev.memstack.host.testing.TestHost;
-import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 16: {@code /actuator/prometheus} of a real host gives the provider call timers, the outbox
@@ -20,21 +19,14 @@ class PrometheusEndpointTest {
   private static final String VIEWER = "prometheus-viewer-token-0123456789";
   private static final String MEMBER = "prometheus-member-token-0123456789";
 
-  @AutoClose private static TestHost host;
-  private static HostClient api;
+  @RegisterExtension
+  static final TestHost HOST =
+      TestHost.create("prometheus")
+          .with("memstack.providers.vector.enabled", "false")
+          .withToken(VIEWER, "viewer", null)
+          .withToken(MEMBER, "member", null);
 
-  @BeforeAll
-  static void startHost() {
-    host =
-        TestHost.create("prometheus")
-            .with("memstack.providers.vector.enabled", "false")
-            .with("memstack.security.tokens[1].token", VIEWER)
-            .with("memstack.security.tokens[1].role", "viewer")
-            .with("memstack.security.tokens[2].token", MEMBER)
-            .with("memstack.security.tokens[2].role", "member")
-            .start();
-    api = host.client();
-  }
+  private static final HostClient api = HOST.client();
 
   @Test
   void givesAnAdminTheProviderTimersTheOutboxLagAndTheBreakers() {

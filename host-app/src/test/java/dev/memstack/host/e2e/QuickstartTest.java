@@ -11,10 +11,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -33,18 +33,13 @@ class QuickstartTest {
   /** The token of an agent platform: a member for the owners {@code api:*}, as in production. */
   private static final String PLATFORM = "quickstart-platform-token-0123456789";
 
-  @AutoClose private static TestHost host;
-  private static HostClient api;
+  @RegisterExtension
+  static final TestHost HOST = TestHost.create("quickstart").withToken(PLATFORM, "member", "api:*");
+
+  private static final HostClient api = HOST.client();
 
   @BeforeAll
-  static void startHost() {
-    host =
-        TestHost.create("quickstart")
-            .with("memstack.security.tokens[1].token", PLATFORM)
-            .with("memstack.security.tokens[1].role", "member")
-            .with("memstack.security.tokens[1].owner", "api:*")
-            .start();
-    api = host.client();
+  static void awaitTheHost() {
     await().atMost(Duration.ofMinutes(2)).until(api::up);
   }
 
@@ -104,7 +99,7 @@ class QuickstartTest {
         Quickstarts.run(
                 project,
                 Map.of(
-                    "MEMSTACK_URL", "http://127.0.0.1:" + host.port(),
+                    "MEMSTACK_URL", "http://127.0.0.1:" + HOST.port(),
                     "MEMSTACK_TOKEN", PLATFORM,
                     "MEMSTACK_CONVERSATION", "c-" + owner.substring(4)),
                 Duration.ofMinutes(1),

@@ -64,17 +64,16 @@ abstract class VectorRecallScenario {
     assertThat(biscuit.json().get("turnId").asString()).isEqualTo("e2e-biscuit");
     assertThat(tom.status()).as(tom.toString()).isEqualTo(202);
     long delivering = System.nanoTime();
-    await("both turns delivered to vector")
-        .atMost(Duration.ofSeconds(60))
-        .pollInterval(Duration.ofMillis(100))
-        .untilAsserted(
-            () -> {
-              JsonNode vector = api.outboxOf("vector");
-              assertThat(vector.get("pending").asInt()).as(vector.toString()).isZero();
-              assertThat(vector.get("delivered").asLong())
-                  .as(vector.toString())
-                  .isGreaterThanOrEqualTo(2);
-            });
+    api.awaitBacklog(
+        "both turns delivered to vector",
+        "vector",
+        Duration.ofSeconds(60),
+        vector -> {
+          assertThat(vector.get("pending").asInt()).as(vector.toString()).isZero();
+          assertThat(vector.get("delivered").asLong())
+              .as(vector.toString())
+              .isGreaterThanOrEqualTo(2);
+        });
     timings.mark("delivery of two turns to vector", since(delivering));
     if (storedRecords("user:1") >= 0) {
       assertThat(storedRecords("user:1")).as("records of user:1 in the store").isPositive();

@@ -341,12 +341,7 @@ class McpServerTest {
 
     assertThat(plugin("stop")).isEqualTo(200);
     try {
-      await()
-          .atMost(Duration.ofSeconds(10))
-          .untilAsserted(
-              () ->
-                  assertThat(notified)
-                      .anySatisfy(names -> assertThat(names).doesNotContain("fixture__echo")));
+      awaitAToolListNotified(notified, false);
       assertThat(client.listTools().tools())
           .extracting(McpServerTest::name)
           .doesNotContain("fixture__echo", "fixture__search_echo", "fixture__conflict")
@@ -357,15 +352,24 @@ class McpServerTest {
     } finally {
       assertThat(plugin("start")).isEqualTo(200);
     }
+    awaitAToolListNotified(notified, true);
+    assertThat(client.listTools().tools())
+        .extracting(McpServerTest::name)
+        .contains("fixture__echo");
+  }
+
+  /**
+   * Waits until a tool list is notified that has {@code fixture__echo} in it or, if not {@code
+   * listed}, one that has it not.
+   */
+  private static void awaitAToolListNotified(List<List<String>> notified, boolean listed) {
     await()
         .atMost(Duration.ofSeconds(10))
         .untilAsserted(
             () ->
                 assertThat(notified)
-                    .anySatisfy(names -> assertThat(names).contains("fixture__echo")));
-    assertThat(client.listTools().tools())
-        .extracting(McpServerTest::name)
-        .contains("fixture__echo");
+                    .anySatisfy(
+                        names -> assertThat(names.contains("fixture__echo")).isEqualTo(listed)));
   }
 
   private int plugin(String operation) {

@@ -124,13 +124,7 @@ class ModelConfigurationTest {
     "memstack.models.onnx.threads, -1"
   })
   void refusesAWrongValueNamingTheKey(String key, String value) {
-    context
-        .withPropertyValues(key + "=" + value)
-        .run(
-            app -> {
-              assertThat(app).hasFailed();
-              assertThat(messages(app.getStartupFailure())).contains(key);
-            });
+    StartRefusals.assertRefusedNamingTheKey(context, key, value);
   }
 
   /** The models are the host's own beans; of Spring AI only the MCP server auto-configures. */
@@ -159,16 +153,5 @@ class ModelConfigurationTest {
       assertThat(embedder.loaded()).isTrue();
       assertThat(new EmbedderWarmUp(embedder, true).start()).isNull();
     }
-  }
-
-  private static String messages(Throwable failure) {
-    StringBuilder all = new StringBuilder();
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      all.append(t.getMessage()).append('\n');
-      if (t instanceof org.springframework.boot.context.properties.bind.BindException bind) {
-        all.append(bind.getName()).append('\n');
-      }
-    }
-    return all.toString();
   }
 }

@@ -74,8 +74,7 @@ class OutboxEngineJournalsTest {
   @ParameterizedTest
   @ValueSource(strings = {"journal", "memory"})
   void aFailingProviderIsRetriedUntilItTakesEveryTurn(String type) {
-    RecordingProvider a = new RecordingProvider("a");
-    a.failing = true;
+    RecordingProvider a = RecordingProvider.down("a");
     members.run(a);
     OutboxEngine engine = open(type);
     engine.enqueue(turn("t1"), List.of("a"));

@@ -20,6 +20,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.util.unit.DataSize;
 
 class OutboxEngineTest {
@@ -45,6 +47,37 @@ class OutboxEngineTest {
     return outbox;
   }
 
+  /** Hands {@code count} turns t0, t1, ... to {@code outbox} for {@code recipients}. */
+  private static void enqueue(OutboxEngine outbox, int count, List<String> recipients) {
+    for (int i = 0; i < count; i++) {
+      outbox.enqueue(turn("t" + i), recipients);
+    }
+  }
+
+  /** Opens the outbox with {@code running} up. */
+  private OutboxEngine openWith(RecordingProvider... running) {
+    for (RecordingProvider provider : running) {
+      members.run(provider);
+    }
+    return open();
+  }
+
+  /** An outbox on 4 KB segments with {@code running} up and {@code stopped} down. */
+  private OutboxEngine openOnSmallSegments(RecordingProvider running, String stopped) {
+    settings = settings.withSegmentSize(DataSize.ofKilobytes(4));
+    members.run(running).stop(stopped);
+    return open();
+  }
+
+  /** Maintains the journal of {@code outbox} until one segment file is left. */
+  private void awaitOneSegmentLeft(OutboxEngine outbox) {
+    eventually(
+        () -> {
+          outbox.maintain();
+          assertThat(segmentFiles()).hasSize(1);
+        });
+  }
+
   private static List<String> ids(String prefix, int count) {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < count; i++) {
@@ -58,8 +91,7 @@ class OutboxEngineTest {
     RecordingProvider a = new RecordingProvider("a");
     RecordingProvider b = new RecordingProvider("b");
     b.delayMillis = 2;
-    members.run(a).run(b);
-    OutboxEngine outbox = open();
+    OutboxEngine outbox = openWith(a, b);
 
     ExecutorService submitters = Executors.newFixedThreadPool(4);
     List<Future<?>> done = new ArrayList<>();
@@ -94,14 +126,10 @@ class OutboxEngineTest {
   @Test
   void aFailingProviderIsRetriedWhileTheOtherKeepsReceiving() {
     RecordingProvider a = new RecordingProvider("a");
-    RecordingProvider b = new RecordingProvider("b");
-    b.failing = true;
-    members.run(a).run(b);
-    OutboxEngine outbox = open();
+    RecordingProvider b = RecordingProvider.down("b");
+    OutboxEngine outbox = openWith(a, b);
 
-    for (int i = 0; i < 20; i++) {
-      outbox.enqueue(turn("t" + i), AB);
-    }
+    enqueue(outbox, 20, AB);
 
     eventually(() -> assertThat(a.storedIds()).containsExactlyElementsOf(ids("t", 20)));
     eventually(() -> assertThat(b.syncAttempts.get()).isGreaterThan(3));
@@ -122,11 +150,8 @@ class OutboxEngineTest {
    */
   private OutboxEngine backlogFor(RecordingProvider provider, int count) {
     provider.failing = true;
-    members.run(provider);
-    OutboxEngine outbox = open();
-    for (int i = 0; i < count; i++) {
-      outbox.enqueue(turn("t" + i), List.of(provider.id()));
-    }
+    OutboxEngine outbox = openWith(provider);
+    enqueue(outbox, count, List.of(provider.id()));
     eventually(() -> assertThat(provider.syncAttempts.get()).isPositive());
     provider.failing = false;
     return outbox;
@@ -160,20 +185,15 @@ class OutboxEngineTest {
     assertThat(stats.lastError()).contains("cannot store t5");
   }
 
-  @Test
-  void aDeliveryBatchOfOneHandsTurnsOverOneByOne() {
-    settings = settings.withDeliveryBatch(1);
+  /** A delivery batch of one, or a provider that does not claim batches, gets turns one by one. */
+  @ParameterizedTest(name = "a delivery batch of one: {0}")
+  @ValueSource(booleans = {true, false})
+  void turnsGoOverOneByOneWithADeliveryBatchOfOneOrToAProviderWithoutBatches(boolean batchOfOne) {
+    if (batchOfOne) {
+      settings = settings.withDeliveryBatch(1);
+    }
     RecordingProvider a = new RecordingProvider("a");
-    a.batches = true;
-    backlogFor(a, 10);
-
-    eventually(() -> assertThat(a.storedIds()).containsExactlyElementsOf(ids("t", 10)));
-    assertThat(a.batchSizes).isEmpty();
-  }
-
-  @Test
-  void aProviderThatDoesNotClaimBatchesGetsTurnsOneByOne() {
-    RecordingProvider a = new RecordingProvider("a");
+    a.batches = batchOfOne; // the provider claims batches only where the batch is one
     backlogFor(a, 10);
 
     eventually(() -> assertThat(a.storedIds()).containsExactlyElementsOf(ids("t", 10)));
@@ -185,16 +205,13 @@ class OutboxEngineTest {
     RecordingProvider a = new RecordingProvider("a");
     members.run(a).stop("b");
     OutboxEngine first = open();
-    for (int i = 0; i < 30; i++) {
-      first.enqueue(turn("t" + i), AB);
-    }
+    enqueue(first, 30, AB);
     eventually(() -> assertThat(a.received).hasSize(30));
     first.close();
 
     RecordingProvider b = new RecordingProvider("b");
     RecordingProvider a2 = new RecordingProvider("a");
-    members.run(a2).run(b);
-    OutboxEngine second = open();
+    OutboxEngine second = openWith(a2, b);
     eventually(() -> assertThat(b.received).containsExactlyElementsOf(ids("t", 30)));
     second.enqueue(turn("t30"), AB);
     eventually(() -> assertThat(a2.received).containsExactly("t30"));
@@ -208,9 +225,7 @@ class OutboxEngineTest {
   void aProviderThatWasDownAtTheRestartGetsItsTurnsWhenItComesBack() {
     members.stop("a");
     OutboxEngine first = open();
-    for (int i = 0; i < 10; i++) {
-      first.enqueue(turn("t" + i), List.of("a"));
-    }
+    enqueue(first, 10, List.of("a"));
     assertThat(first.stats().get("a").pending()).isEqualTo(10);
     first.close();
 
@@ -226,11 +241,8 @@ class OutboxEngineTest {
     settings = settings.withMaxPending(5);
     members.stop("slow");
     RecordingProvider fast = new RecordingProvider("fast");
-    members.run(fast);
-    OutboxEngine outbox = open();
-    for (int i = 0; i < 5; i++) {
-      outbox.enqueue(turn("t" + i), List.of("fast", "slow"));
-    }
+    OutboxEngine outbox = openWith(fast);
+    enqueue(outbox, 5, List.of("fast", "slow"));
     // "fast" has taken its five (on a busy machine its lane may lag): only "slow" is full
     eventually(() -> assertThat(outbox.stats().get("fast").pending()).isZero());
 
@@ -271,13 +283,9 @@ class OutboxEngineTest {
   @Test
   void deliveredSegmentsAreDeletedAndAProviderThatIsDownKeepsThemUntilItCatchesUp()
       throws IOException {
-    settings = settings.withSegmentSize(DataSize.ofKilobytes(4));
     RecordingProvider a = new RecordingProvider("a");
-    members.run(a).stop("b");
-    OutboxEngine outbox = open();
-    for (int i = 0; i < 150; i++) {
-      outbox.enqueue(turn("t" + i), AB);
-    }
+    OutboxEngine outbox = openOnSmallSegments(a, "b");
+    enqueue(outbox, 150, AB);
     eventually(() -> assertThat(a.received).hasSize(150));
     outbox.maintain();
     int held = segmentFiles().size();
@@ -286,11 +294,7 @@ class OutboxEngineTest {
     RecordingProvider b = new RecordingProvider("b");
     members.run(b);
     eventually(() -> assertThat(b.received).hasSize(150));
-    eventually(
-        () -> {
-          outbox.maintain();
-          assertThat(segmentFiles()).hasSize(1);
-        });
+    awaitOneSegmentLeft(outbox);
     assertThat(outbox.journalStats().segments()).isEqualTo(1);
   }
 
@@ -324,8 +328,7 @@ class OutboxEngineTest {
   void aRunningProviderErasesAtOnceAndAProviderThatCannotForgetIsReported() {
     RecordingProvider forgetful = new RecordingProvider("forgetful");
     RecordingProvider keeper = new RecordingProvider("keeper", false);
-    members.run(forgetful).run(keeper);
-    OutboxEngine outbox = open();
+    OutboxEngine outbox = openWith(forgetful, keeper);
     outbox.enqueue(turn("t1", "user:1"), List.of("forgetful", "keeper"));
     outbox.enqueue(turn("t2", "user:1"), List.of("forgetful", "keeper"));
     eventually(() -> assertThat(keeper.received).hasSize(2));
@@ -371,8 +374,7 @@ class OutboxEngineTest {
   @Test
   void aProviderThatIsDownGetsTheErasureWhenItComesBackEvenAfterARestart() {
     RecordingProvider down = new RecordingProvider("p");
-    members.run(down);
-    OutboxEngine first = open();
+    OutboxEngine first = openWith(down);
     first.enqueue(turn("t1", "user:1"), List.of("p"));
     eventually(() -> assertThat(down.stored).hasSize(1));
     down.failing = true;
@@ -385,8 +387,7 @@ class OutboxEngineTest {
 
     RecordingProvider back = new RecordingProvider("p");
     back.stored.add(turn("t1", "user:1"));
-    members.run(back);
-    OutboxEngine second = open();
+    OutboxEngine second = openWith(back);
     eventually(() -> assertThat(back.events).containsExactly("forget:user:1"));
     assertThat(back.stored).isEmpty();
     eventually(() -> assertThat(second.stats().get("p").pending()).isZero());
@@ -395,20 +396,12 @@ class OutboxEngineTest {
   @Test
   void anErasureForAProviderThatStaysAwayMovesToItsCursorAndDoesNotHoldTheJournal()
       throws IOException {
-    settings = settings.withSegmentSize(DataSize.ofKilobytes(4));
     RecordingProvider a = new RecordingProvider("a");
-    members.run(a).stop("away");
-    OutboxEngine first = open();
+    OutboxEngine first = openOnSmallSegments(a, "away");
     first.erase(OwnerKey.of("user:9"));
-    for (int i = 0; i < 150; i++) {
-      first.enqueue(turn("t" + i), List.of("a"));
-    }
+    enqueue(first, 150, List.of("a"));
     eventually(() -> assertThat(a.received).hasSize(150));
-    eventually(
-        () -> {
-          first.maintain();
-          assertThat(segmentFiles()).hasSize(1);
-        });
+    awaitOneSegmentLeft(first);
     assertThat(first.stats().get("away").pending()).isEqualTo(1);
     first.close();
 
@@ -423,9 +416,7 @@ class OutboxEngineTest {
     settings = settings.withFsync(false);
     members.stop("a");
     OutboxEngine first = open();
-    for (int i = 0; i < 10; i++) {
-      first.enqueue(turn("t" + i), List.of("a"));
-    }
+    enqueue(first, 10, List.of("a"));
     first.close();
 
     RecordingProvider a = new RecordingProvider("a");
@@ -469,10 +460,8 @@ class OutboxEngineTest {
   @Test
   void theSameTurnIdOfTwoOwnersIsTwoTurnsThroughTheJournalAndARestart() {
     RecordingProvider a = new RecordingProvider("a");
-    RecordingProvider b = new RecordingProvider("b");
-    b.failing = true;
-    members.run(a).run(b);
-    OutboxEngine first = open();
+    RecordingProvider b = RecordingProvider.down("b");
+    OutboxEngine first = openWith(a, b);
 
     first.enqueue(turn("same-id", "api:1"), AB);
     first.enqueue(turn("same-id", "api:2"), AB);

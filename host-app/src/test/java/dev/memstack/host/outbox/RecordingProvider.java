@@ -44,6 +44,13 @@ class RecordingProvider extends SilentProvider {
     this(id, true);
   }
 
+  /** A provider that fails every delivery (a backend that is down) until told otherwise. */
+  static RecordingProvider down(String id) {
+    RecordingProvider provider = new RecordingProvider(id);
+    provider.failing = true;
+    return provider;
+  }
+
   @Override
   public Set<Capability> capabilities() {
     Set<Capability> capabilities = EnumSet.noneOf(Capability.class);

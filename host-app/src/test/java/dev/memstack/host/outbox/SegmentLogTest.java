@@ -47,6 +47,15 @@ class SegmentLogTest {
         });
   }
 
+  /** Writes the records t0, t1, ... ({@code count} of them) to a new journal and closes it. */
+  private void writeRecords(int count) throws IOException {
+    try (SegmentLog journal = open(SEGMENT)) {
+      for (int i = 0; i < count; i++) {
+        append(journal, record("t" + i));
+      }
+    }
+  }
+
   private static long append(SegmentLog journal, JournalRecord record) throws IOException {
     long position = journal.append(record.encode()).position();
     journal.awaitDurable(position);
@@ -90,11 +99,7 @@ class SegmentLogTest {
 
   @Test
   void aTornRecordAtTheEndIsCutOffAndTheJournalGoesOnFromThere() throws IOException {
-    try (SegmentLog journal = open(SEGMENT)) {
-      for (int i = 0; i < 5; i++) {
-        append(journal, record("t" + i));
-      }
-    }
+    writeRecords(5);
     Path last = newestSegment();
     long goodSize = Files.size(last);
     // a crash in the middle of the next write: its header and half its body
@@ -119,11 +124,7 @@ class SegmentLogTest {
 
   @Test
   void aLastRecordWithAWrongChecksumIsCutOff() throws IOException {
-    try (SegmentLog journal = open(SEGMENT)) {
-      for (int i = 0; i < 3; i++) {
-        append(journal, record("t" + i));
-      }
-    }
+    writeRecords(3);
     Path last = newestSegment();
     long size = Files.size(last);
     try (FileChannel channel = FileChannel.open(last, StandardOpenOption.WRITE)) {

@@ -2,11 +2,13 @@ package dev.memstack.host.plugin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.memstack.host.plugin.PluginHostProperties.Instance;
 import dev.memstack.host.plugin.fixture.FixturePlugin;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.stack.SystemPromptCache;
+import dev.memstack.host.testing.Concurrently;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Embedder;
 import dev.memstack.spi.LanguageModel;
@@ -23,9 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -136,9 +136,7 @@ class ProviderRegistryTest {
     assertThat(registry.disabled()).containsExactly("off");
     assertThat(registry.instances())
         .extracting(ProviderInstanceInfo::id, ProviderInstanceInfo::state)
-        .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("ok", "running"),
-            org.assertj.core.groups.Tuple.tuple("off", "disabled"));
+        .containsExactly(tuple("ok", "running"), tuple("off", "disabled"));
   }
 
   @Test
@@ -258,39 +256,24 @@ class ProviderRegistryTest {
   @Test
   void callsRunningThroughRepeatedReloadsDoNotFail() throws Exception {
     registry(one("fixture", instance("fixture", true, 0, Map.of("prefetch-delay", "5ms")))).start();
-    AtomicBoolean go = new AtomicBoolean(true);
     AtomicInteger calls = new AtomicInteger();
-    ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-    List<Thread> callers = new ArrayList<>();
-    for (int i = 0; i < 4; i++) {
-      Thread caller =
-          new Thread(
-              () -> {
-                while (go.get()) {
-                  for (StackMember member : registry.enabled()) {
-                    try {
-                      assertThat(recall(member).items()).hasSize(1);
-                      calls.incrementAndGet();
-                    } catch (Throwable t) {
-                      failures.add(t);
-                    }
-                  }
-                }
-              });
-      caller.start();
-      callers.add(caller);
-    }
+    Concurrently callers =
+        Concurrently.repeat(
+            4,
+            (caller, round) -> {
+              for (StackMember member : registry.enabled()) {
+                assertThat(recall(member).items()).hasSize(1);
+                calls.incrementAndGet();
+              }
+            });
     for (int i = 0; i < 5; i++) {
       Thread.sleep(50);
       registry.reloadPlugin(FixturePlugin.ID);
     }
     Thread.sleep(50);
-    go.set(false);
-    for (Thread caller : callers) {
-      caller.join(5_000);
-    }
+    callers.stop(Duration.ofSeconds(5));
 
-    assertThat(failures).isEmpty();
+    assertThat(callers.failures()).isEmpty();
     assertThat(calls.get()).isGreaterThan(20);
     assertThat(closedMarkers("fixture")).hasSize(5);
   }

@@ -27,12 +27,17 @@ class RealPluginZipsTest {
     }
   }
 
-  @Test
-  void theThreePluginsStartAndOfferTheTypesBuiltinVectorAndMem0() {
+  /** Loads and starts the three real plugin zips in a plugin manager of host {@code version}. */
+  private void startTheRealPluginsOnAHostOf(String version) {
     manager =
-        PluginConfiguration.pluginManager(PluginZips.copyAllTo(temp.resolve("plugins")), "0.1.0");
+        PluginConfiguration.pluginManager(PluginZips.copyAllTo(temp.resolve("plugins")), version);
     manager.loadPlugins();
     manager.startPlugins();
+  }
+
+  @Test
+  void theThreePluginsStartAndOfferTheTypesBuiltinVectorAndMem0() {
+    startTheRealPluginsOnAHostOf("0.1.0");
 
     assertThat(manager.getPlugins())
         .extracting(PluginWrapper::getPluginId)
@@ -55,10 +60,7 @@ class RealPluginZipsTest {
 
   @Test
   void aHostOlderThanThePluginsRequireDisablesThem() {
-    manager =
-        PluginConfiguration.pluginManager(PluginZips.copyAllTo(temp.resolve("plugins")), "0.0.9");
-    manager.loadPlugins();
-    manager.startPlugins();
+    startTheRealPluginsOnAHostOf("0.0.9");
 
     assertThat(manager.getPlugins()).hasSize(3);
     assertThat(manager.getPlugins())

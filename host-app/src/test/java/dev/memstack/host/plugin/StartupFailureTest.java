@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -67,20 +69,20 @@ class StartupFailureTest {
                     .isEqualTo("memstack.providers.mem0.config.base-url"));
   }
 
-  @Test
-  void anUnknownTypeStopsTheHostNamingTheKey() {
-    assertThatThrownBy(() -> start("memstack.providers.extra.type=no-such-type"))
+  /** An unknown type, or an enabled provider whose plugin is missing, stops the host. */
+  @ParameterizedTest(name = "{0} stops the host naming {1}")
+  @CsvSource(
+      quoteCharacter = '"',
+      value = {
+        "memstack.providers.extra.type=no-such-type, memstack.providers.extra.type, no-such-type",
+        "memstack.providers.vector.enabled=true, memstack.providers.vector.type, 'vector'"
+      })
+  void aProviderThatCannotBeMadeStopsTheHostNamingTheKey(
+      String property, String key, String named) {
+    assertThatThrownBy(() -> start(property))
         .satisfies(e -> assertThat(startupFailure(e)).isNotNull())
-        .hasMessageContaining("memstack.providers.extra.type")
-        .hasMessageContaining("no-such-type");
-  }
-
-  @Test
-  void anEnabledProviderWhosePluginIsMissingStopsTheHost() {
-    assertThatThrownBy(() -> start("memstack.providers.vector.enabled=true"))
-        .satisfies(e -> assertThat(startupFailure(e)).isNotNull())
-        .hasMessageContaining("memstack.providers.vector.type")
-        .hasMessageContaining("'vector'");
+        .hasMessageContaining(key)
+        .hasMessageContaining(named);
   }
 
   @Test

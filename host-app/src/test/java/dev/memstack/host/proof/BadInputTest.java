@@ -15,10 +15,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -38,18 +39,17 @@ class BadInputTest {
   static final String OPEN = "<memory-context>";
   static final String CLOSE = "</memory-context>";
 
-  @AutoClose private static TestHost host;
-  private static HostClient api;
+  @RegisterExtension
+  static final TestHost HOST =
+      TestHost.withTestEmbedder("bad-input")
+          // the lifecycle's scheduled decay writes to the vector store on its own; keep this
+          // host's only writes those of the requests under test
+          .with("memstack.providers.vector.config.lifecycle-enabled", "false");
+
+  private static final HostClient api = HOST.client();
 
   @BeforeAll
-  static void startHost() {
-    host =
-        TestHost.withTestEmbedder("bad-input")
-            // the lifecycle's scheduled decay writes to the vector store on its own; keep this
-            // host's only writes those of the requests under test
-            .with("memstack.providers.vector.config.lifecycle-enabled", "false")
-            .start();
-    api = host.client();
+  static void seed() {
     // one accepted turn, so there is data (journal, workspace, index) that must stay unchanged
     assertThat(api.turn(AGENT, "user:1", "seed-1", "My locker code is 4711", "Noted.").status())
         .isEqualTo(202);
@@ -70,12 +70,12 @@ class BadInputTest {
   }
 
   private static boolean dataDirAtRest() throws InterruptedException {
-    Map<String, String> first = DataDirSnapshot.of(host.dataDir());
+    Map<String, String> first = DataDirSnapshot.of(HOST.dataDir());
     if (first.keySet().stream().anyMatch(name -> name.contains("pending_segments"))) {
       return false;
     }
     Thread.sleep(6000);
-    return first.equals(DataDirSnapshot.of(host.dataDir()));
+    return first.equals(DataDirSnapshot.of(HOST.dataDir()));
   }
 
   // ---- requests
@@ -424,7 +424,7 @@ class BadInputTest {
 
   private static void assertRejectedWithoutTrace(List<Bad> requests, boolean json) {
     awaitIdle();
-    Map<String, String> before = DataDirSnapshot.of(host.dataDir());
+    Map<String, String> before = DataDirSnapshot.of(HOST.dataDir());
     List<String> failures = new ArrayList<>();
     for (Bad bad : requests) {
       Answer answer;
@@ -452,7 +452,7 @@ class BadInputTest {
       }
     }
     // anything a rejected request wrote would show now (journal appends are synchronous)
-    Map<String, String> after = DataDirSnapshot.of(host.dataDir());
+    Map<String, String> after = DataDirSnapshot.of(HOST.dataDir());
     assertThat(failures).as("requests not answered 4xx with a JSON error").isEmpty();
     assertThat(after).as("the data folder after rejected requests").isEqualTo(before);
   }
@@ -460,14 +460,14 @@ class BadInputTest {
   @Test
   void loneSurrogatesAndImpossibleTimesAreRefusedNamingTheField() {
     awaitIdle();
-    Map<String, String> before = DataDirSnapshot.of(host.dataDir());
+    Map<String, String> before = DataDirSnapshot.of(HOST.dataDir());
     for (Map.Entry<String, String> entry : STRICT_TURNS.entrySet()) {
       Answer answer = api.send(post(TURNS, entry.getValue()));
       String expected = entry.getKey().split(" ", 2)[0];
       assertThat(answer.status()).as(entry.getKey()).isEqualTo(400);
       assertThat(answer.json().path("field").asString()).as(entry.getKey()).isEqualTo(expected);
     }
-    assertThat(DataDirSnapshot.of(host.dataDir())).isEqualTo(before);
+    assertThat(DataDirSnapshot.of(HOST.dataDir())).isEqualTo(before);
   }
 
   @Test
@@ -492,7 +492,7 @@ class BadInputTest {
             base + "/tools/builtin/read_workspace_memory_file",
             "{\"ownerKey\":\"user:1\",\"filename\":\"MEMORY.md\",\"bogusField\":1}");
     awaitIdle();
-    Map<String, String> before = DataDirSnapshot.of(host.dataDir());
+    Map<String, String> before = DataDirSnapshot.of(HOST.dataDir());
     for (Map.Entry<String, String> route : routes.entrySet()) {
       Answer answer = api.send(post(route.getKey(), route.getValue()));
       assertThat(answer.status()).as(route.getKey() + " " + answer.body()).isEqualTo(400);
@@ -500,7 +500,7 @@ class BadInputTest {
           .as(route.getKey() + " " + answer.body())
           .isEqualTo("bogusField");
     }
-    assertThat(DataDirSnapshot.of(host.dataDir())).isEqualTo(before);
+    assertThat(DataDirSnapshot.of(HOST.dataDir())).isEqualTo(before);
   }
 
   @Test
@@ -586,22 +586,36 @@ class BadInputTest {
     Answer tool = api.tool(AGENT, "vector", "remember", remember).expect(200);
     awaitIdle();
 
-    await("the hostile text is recalled")
+    awaitOneFence(
+        "the hostile text is recalled",
+        "user:fence",
+        "marmalade fencetest",
+        (answer, context) -> {
+          assertThat(context).contains("marmalade");
+          assertThat(context).startsWith(OPEN).endsWith(CLOSE);
+          for (var item : answer.recall()) {
+            String text = item.get("text").asString();
+            assertThat(text).doesNotContain(OPEN).doesNotContain(CLOSE);
+          }
+        });
+  }
+
+  /**
+   * Waits until the context of {@code owner} for {@code query} has exactly one opening and one
+   * closing fence tag and passes {@code check} (given the answer and its context text).
+   */
+  private static void awaitOneFence(
+      String what, String owner, String query, BiConsumer<Answer, String> check) {
+    await(what)
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(300))
         .untilAsserted(
             () -> {
-              Answer answer =
-                  api.context(AGENT, "user:fence", "marmalade fencetest", 20).expect(200);
+              Answer answer = api.context(AGENT, owner, query, 20).expect(200);
               String context = answer.json().get("context").asString();
-              assertThat(context).contains("marmalade");
               assertThat(count(context, OPEN)).as(context).isEqualTo(1);
               assertThat(count(context, CLOSE)).as(context).isEqualTo(1);
-              assertThat(context).startsWith(OPEN).endsWith(CLOSE);
-              for (var item : answer.recall()) {
-                String text = item.get("text").asString();
-                assertThat(text).doesNotContain(OPEN).doesNotContain(CLOSE);
-              }
+              check.accept(answer, context);
             });
   }
 
@@ -634,21 +648,16 @@ class BadInputTest {
             .expect(202);
     awaitIdle();
 
-    await("the look-alike text is recalled")
-        .atMost(Duration.ofSeconds(30))
-        .pollInterval(Duration.ofMillis(300))
-        .untilAsserted(
-            () -> {
-              Answer answer =
-                  api.context(AGENT, "user:lookalike", "quincejam lookalike", 20).expect(200);
-              String context = answer.json().get("context").asString();
-              assertThat(context).contains("quincejam lookalike，用户喜欢榅桲果酱。").contains("「结束」！");
-              assertThat(count(context, OPEN)).as(context).isEqualTo(1);
-              assertThat(count(context, CLOSE)).as(context).isEqualTo(1);
-              for (String lookAlike : LOOK_ALIKES) {
-                assertThat(context).as(lookAlike).doesNotContain(lookAlike);
-              }
-            });
+    awaitOneFence(
+        "the look-alike text is recalled",
+        "user:lookalike",
+        "quincejam lookalike",
+        (answer, context) -> {
+          assertThat(context).contains("quincejam lookalike，用户喜欢榅桲果酱。").contains("「结束」！");
+          for (String lookAlike : LOOK_ALIKES) {
+            assertThat(context).as(lookAlike).doesNotContain(lookAlike);
+          }
+        });
     // the turn lost its look-alike block before anything stored it
     Answer conversation =
         api.get(
@@ -662,7 +671,7 @@ class BadInputTest {
 
   @Test
   void ownerKeysThatLookLikePathsOrSqlStayInsideTheDataFolderAndSeeNoOneElse() throws Exception {
-    Path root = host.root();
+    Path root = HOST.root();
     List<String> outsideBefore = listOutsideData(root);
     List<String> tricky =
         List.of(

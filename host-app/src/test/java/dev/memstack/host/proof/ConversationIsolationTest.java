@@ -13,9 +13,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -32,33 +31,19 @@ class ConversationIsolationTest {
   static final String TWO = "member-token-of-api-2-0123456789";
   static final String PREFIX = "viewer-token-of-api-star-0123456";
 
-  @AutoClose private static TestHost host;
-  private static HostClient admin;
-  private static HostClient one;
-  private static HostClient two;
-  private static HostClient platform;
+  @RegisterExtension
+  static final TestHost HOST =
+      TestHost.withTestEmbedder("conversations")
+          // the conversation log is the host's own; the providers only slow the flood down
+          .with("memstack.providers.vector.enabled", "false")
+          .withToken(ONE, "member", "api:1")
+          .withToken(TWO, "member", "api:2")
+          .withToken(PREFIX, "viewer", "api:*");
 
-  @BeforeAll
-  static void start() {
-    host =
-        TestHost.withTestEmbedder("conversations")
-            // the conversation log is the host's own; the providers only slow the flood down
-            .with("memstack.providers.vector.enabled", "false")
-            .with("memstack.security.tokens[1].token", ONE)
-            .with("memstack.security.tokens[1].role", "member")
-            .with("memstack.security.tokens[1].owner", "api:1")
-            .with("memstack.security.tokens[2].token", TWO)
-            .with("memstack.security.tokens[2].role", "member")
-            .with("memstack.security.tokens[2].owner", "api:2")
-            .with("memstack.security.tokens[3].token", PREFIX)
-            .with("memstack.security.tokens[3].role", "viewer")
-            .with("memstack.security.tokens[3].owner", "api:*")
-            .start();
-    admin = host.client();
-    one = host.client().as(ONE);
-    two = host.client().as(TWO);
-    platform = host.client().as(PREFIX);
-  }
+  private static final HostClient admin = HOST.client();
+  private static final HostClient one = HOST.client().as(ONE);
+  private static final HostClient two = HOST.client().as(TWO);
+  private static final HostClient platform = HOST.client().as(PREFIX);
 
   @Test
   void reusingAnotherOwnersConversationAndTurnIdNeitherShadowsNorRevealsItsTurn() {
@@ -118,7 +103,7 @@ class ConversationIsolationTest {
     assertThat(turn(two, "api:2", "c-erase-2", "t-1", "erasemark-two again").status())
         .isEqualTo(202);
     assertThat(turn(one, "api:1", "c-erase", "t-1", "erasemark-one stays").status()).isEqualTo(202);
-    Path log = host.dataDir().resolve("conversations");
+    Path log = HOST.dataDir().resolve("conversations");
     assertThat(filesContaining(log, "erasemark-two")).hasSize(2);
 
     Answer erased = two.send(two.request("/api/v1/owners/api:2/memory").DELETE().build());

@@ -1,11 +1,9 @@
 package dev.memstack.host.proof;
 
+import dev.memstack.host.testing.LoopbackListener;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
@@ -22,13 +20,13 @@ final class CuttableTcpProxy implements AutoCloseable {
   private final int targetPort;
   private final List<Socket> open = new CopyOnWriteArrayList<>();
   private final int port;
-  private ServerSocket listener;
+  private LoopbackListener listener;
 
   CuttableTcpProxy(String targetHost, int targetPort) {
     this.targetHost = targetHost;
     this.targetPort = targetPort;
     listen(0);
-    this.port = listener.getLocalPort();
+    this.port = listener.port();
   }
 
   int port() {
@@ -36,13 +34,9 @@ final class CuttableTcpProxy implements AutoCloseable {
   }
 
   synchronized void cut() {
-    try {
-      if (listener != null) {
-        listener.close();
-        listener = null;
-      }
-    } catch (IOException e) {
-      // closing is best effort
+    if (listener != null) {
+      listener.close();
+      listener = null;
     }
     for (Socket socket : open) {
       try {
@@ -66,41 +60,25 @@ final class CuttableTcpProxy implements AutoCloseable {
   }
 
   private void listen(int onPort) {
-    try {
-      ServerSocket socket = new ServerSocket();
-      socket.setReuseAddress(true);
-      socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), onPort), 50);
-      listener = socket;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    ServerSocket socket = listener;
-    Thread acceptor =
-        new Thread(
-            () -> {
-              while (!socket.isClosed()) {
-                try {
-                  Socket client = socket.accept();
-                  Socket server = new Socket(targetHost, targetPort);
-                  if (!register(socket, client, server)) {
-                    return; // cut while this connection was being opened: it must not survive
-                  }
-                  pump(client, server);
-                  pump(server, client);
-                } catch (IOException e) {
-                  return;
-                }
+    listener =
+        LoopbackListener.open(
+            onPort,
+            "proxy-accept-" + onPort,
+            (from, client) -> {
+              Socket server = new Socket(targetHost, targetPort);
+              if (!register(from, client, server)) {
+                // cut while this connection was being opened: it must not survive
+                throw new IOException("cut");
               }
-            },
-            "proxy-accept-" + onPort);
-    acceptor.setDaemon(true);
-    acceptor.start();
+              pump(client, server);
+              pump(server, client);
+            });
   }
 
   /** Adds a new connection, unless the listener that accepted it has been cut meanwhile. */
   private synchronized boolean register(ServerSocket from, Socket client, Socket server)
       throws IOException {
-    if (listener != from) {
+    if (listener == null || listener.socket() != from) {
       client.close();
       server.close();
       return false;

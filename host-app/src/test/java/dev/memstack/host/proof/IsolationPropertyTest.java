@@ -17,8 +17,8 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -61,15 +61,19 @@ class IsolationPropertyTest {
   /** Who a marked text was written for. */
   record Written(String agent, String owner, String scope, String text) {}
 
-  @AutoClose private static StoringMem0Server mem0;
-  @AutoClose private static TestHost host;
-  private static HostClient api;
+  @AutoClose private static final StoringMem0Server mem0 = new StoringMem0Server();
   private static final List<String> VECTORS = new ArrayList<>(List.of("vector"));
 
-  @BeforeAll
-  static void start() {
-    mem0 = new StoringMem0Server();
-    host = TestHost.withTestEmbedder("isolation").withMem0(mem0.baseUrl());
+  @RegisterExtension static final TestHost HOST = isolationHost();
+
+  private static final HostClient api = HOST.client();
+
+  /**
+   * The storing mem0 server beside builtin and vector and, where {@code MEMSTACK_PG_URL} is set (it
+   * must be on CI), a second vector store on pgvector.
+   */
+  private static TestHost isolationHost() {
+    TestHost host = TestHost.withTestEmbedder("isolation").withMem0(mem0.baseUrl());
     String pgUrl = System.getenv("MEMSTACK_PG_URL");
     if (pgUrl != null && !pgUrl.isBlank()) {
       host.withPgVector(pgUrl, "proof_isolation_" + Long.toHexString(System.nanoTime()));
@@ -79,8 +83,7 @@ class IsolationPropertyTest {
     } else {
       System.out.println("IsolationPropertyTest: MEMSTACK_PG_URL not set, pgvector store left out");
     }
-    host.start();
-    api = host.client();
+    return host;
   }
 
   @Test

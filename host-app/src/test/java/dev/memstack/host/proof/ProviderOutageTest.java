@@ -10,8 +10,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Fault test: the Mem0 server (a storing fake) goes away for {@link #OUTAGE} and comes back on the
@@ -28,21 +28,16 @@ class ProviderOutageTest {
   static final String AGENT = "outage-agent";
   static final String OWNER = "user:outage";
 
-  @AutoClose private static StoringMem0Server mem0;
-  @AutoClose private static TestHost host;
-  private static HostClient api;
+  @AutoClose private static final StoringMem0Server mem0 = new StoringMem0Server();
 
-  @BeforeAll
-  static void start() {
-    mem0 = new StoringMem0Server();
-    host =
-        TestHost.withTestEmbedder("outage")
-            .withMem0(mem0.baseUrl())
-            .withShortMem0Timeouts()
-            .withOutageTimings(OutageLog.DEADLINE)
-            .start();
-    api = host.client();
-  }
+  @RegisterExtension
+  static final TestHost HOST =
+      TestHost.withTestEmbedder("outage")
+          .withMem0(mem0.baseUrl())
+          .withShortMem0Timeouts()
+          .withOutageTimings(OutageLog.DEADLINE);
+
+  private static final HostClient api = HOST.client();
 
   @Test
   void whileMem0IsDownContextCallsAnswerInTimeAndItsTurnsArriveOnceItIsBack() throws Exception {

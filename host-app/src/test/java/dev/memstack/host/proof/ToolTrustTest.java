@@ -13,8 +13,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -32,24 +32,19 @@ class ToolTrustTest {
   private static final String VIEWER = "proof-viewer-token-0123456789abcdef";
   private static final String AGENT = "trust";
 
-  @AutoClose private static StoringMem0Server mem0;
-  @AutoClose private static TestHost host;
-  private static HostClient api;
+  @AutoClose private static final StoringMem0Server mem0 = new StoringMem0Server();
 
-  @BeforeAll
-  static void start() {
-    mem0 = new StoringMem0Server();
-    host =
-        TestHost.withTestEmbedder("tool-trust")
-            .withMem0(mem0.baseUrl())
-            .tokens(
-                new String[] {TestTokens.ADMIN, "admin", null},
-                new String[] {API_1, "member", "api:1"},
-                new String[] {API_2, "member", "api:2"},
-                new String[] {VIEWER, "viewer", null})
-            .start();
-    api = host.client();
-  }
+  @RegisterExtension
+  static final TestHost HOST =
+      TestHost.withTestEmbedder("tool-trust")
+          .withMem0(mem0.baseUrl())
+          .tokens(
+              new String[] {TestTokens.ADMIN, "admin", null},
+              new String[] {API_1, "member", "api:1"},
+              new String[] {API_2, "member", "api:2"},
+              new String[] {VIEWER, "viewer", null});
+
+  private static final HostClient api = HOST.client();
 
   @Test
   void anOwnerBoundTokenCannotDeleteOrSuppressSharedRecordsItCanSee() {

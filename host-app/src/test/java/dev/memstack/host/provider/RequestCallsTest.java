@@ -54,6 +54,25 @@ class RequestCallsTest {
     return call(body, Duration.ofSeconds(5));
   }
 
+  /** A call of {@code hook} on {@code target} that fails ("down"), awaited. */
+  private CallOutcome<Object> failedCall(StackMember target, String hook) {
+    return calls
+        .start(target, hook, down())
+        .await(System.nanoTime() + Duration.ofSeconds(5).toNanos());
+  }
+
+  /** A call body that throws what {@code failure} makes. */
+  private static <T> Supplier<T> throwing(Supplier<RuntimeException> failure) {
+    return () -> {
+      throw failure.get();
+    };
+  }
+
+  /** A call body that fails: "down". */
+  private static <T> Supplier<T> down() {
+    return throwing(() -> new IllegalStateException("down"));
+  }
+
   private CircuitBreaker.State state() {
     return breakers.of(member, ProviderCalls.PREFETCH).state();
   }
@@ -71,11 +90,7 @@ class RequestCallsTest {
   void anErrorIsAFailureAndAnOpenBreakerRefusesWithoutCalling() {
     calls(1, 4);
 
-    CallOutcome<Object> failed =
-        call(
-            () -> {
-              throw new IllegalStateException("down");
-            });
+    CallOutcome<Object> failed = call(down());
 
     assertThat(failed.status()).isEqualTo(CallOutcome.Status.ERROR);
     assertThat(failed.detail()).isEqualTo("IllegalStateException: down");
@@ -91,9 +106,8 @@ class RequestCallsTest {
   void aProviderThatDeclinesBecauseItsDependencyIsDownIsNoVerdict() {
     calls(1, 4);
     Supplier<String> declining =
-        () -> {
-          throw new ProviderUnavailableException("mem0 server: circuit open, retry in 30 s");
-        };
+        throwing(
+            () -> new ProviderUnavailableException("mem0 server: circuit open, retry in 30 s"));
 
     for (int i = 0; i < 5; i++) {
       CallOutcome<String> outcome = call(declining);
@@ -130,10 +144,7 @@ class RequestCallsTest {
   @Test
   void anAnswerIsASuccessThatEndsTheRunOfFailures() {
     calls(2, 4);
-    Supplier<String> failing =
-        () -> {
-          throw new IllegalStateException("down");
-        };
+    Supplier<String> failing = down();
 
     call(failing);
     assertThat(call(() -> "ok").ok()).isTrue();
@@ -167,12 +178,7 @@ class RequestCallsTest {
     for (int i = 0; i < 3; i++) {
       CallOutcome<Integer> outcome =
           calls
-              .<Integer>startWithoutBreaker(
-                  member,
-                  ProviderCalls.FEEDBACK,
-                  () -> {
-                    throw new IllegalStateException("down");
-                  })
+              .<Integer>startWithoutBreaker(member, ProviderCalls.FEEDBACK, down())
               .await(System.nanoTime() + Duration.ofSeconds(5).toNanos());
       assertThat(outcome.status()).isEqualTo(CallOutcome.Status.ERROR);
     }
@@ -185,22 +191,8 @@ class RequestCallsTest {
   void theReportedStateIsTheWorstOfTheRecallAndSystemPromptBreakers() {
     calls(1, 4);
     StackMember other = members.add("q");
-    calls
-        .start(
-            other,
-            ProviderCalls.SYSTEM_PROMPT_BLOCK,
-            () -> {
-              throw new IllegalStateException("down");
-            })
-        .await(System.nanoTime() + Duration.ofSeconds(5).toNanos());
-    calls
-        .start(
-            member,
-            ProviderCalls.OWNER_PROMPT_BLOCK,
-            () -> {
-              throw new IllegalStateException("down");
-            })
-        .await(System.nanoTime() + Duration.ofSeconds(5).toNanos());
+    failedCall(other, ProviderCalls.SYSTEM_PROMPT_BLOCK);
+    failedCall(member, ProviderCalls.OWNER_PROMPT_BLOCK);
 
     assertThat(calls.breakerStates()).containsEntry("q", "open").containsEntry("p", "closed");
   }
@@ -208,10 +200,7 @@ class RequestCallsTest {
   @Test
   void aReloadedProviderStartsWithClosedBreakers() {
     calls(1, 4);
-    call(
-        () -> {
-          throw new IllegalStateException("down");
-        });
+    call(down());
     assertThat(state()).isEqualTo(CircuitBreaker.State.OPEN);
 
     StackMember reloaded =

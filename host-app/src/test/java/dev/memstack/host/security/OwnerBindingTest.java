@@ -4,37 +4,36 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.memstack.spi.OwnerKey;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class OwnerBindingTest {
 
-  @Test
-  void anOwnerKeyBindingCoversThatOwnerOnly() {
-    OwnerBinding binding = OwnerBinding.of("api:42");
-
-    assertThat(binding.isPrefix()).isFalse();
-    assertThat(binding.covers(OwnerKey.of("api:42"))).isTrue();
-    assertThat(binding.covers(OwnerKey.of("api:420"))).isFalse();
-    assertThat(binding.covers(OwnerKey.of("api:4"))).isFalse();
-    assertThat(binding.covers(OwnerKey.of("user:42"))).isFalse();
-    assertThat(binding.covers(OwnerKey.SYSTEM)).isFalse();
+  @ParameterizedTest(name = "{0} covers {1}: {2}")
+  @CsvSource({
+    "api:42, api:42, true",
+    "api:42, api:420, false",
+    "api:42, api:4, false",
+    "api:42, user:42, false",
+    "api:*, api:9, true",
+    "api:*, api:end-user-7, true",
+    "api:*, user:1, false",
+    "api:*, apix:1, false",
+    "api:team7-*, api:team7-anna, true",
+    "api:team7-*, api:team8-anna, false"
+  })
+  void aBindingCoversItsOwnerKeyOrEveryOwnerKeyThatStartsWithItsPrefix(
+      String pattern, String owner, boolean covered) {
+    assertThat(OwnerBinding.of(pattern).covers(OwnerKey.of(owner))).isEqualTo(covered);
   }
 
-  @Test
-  void aPrefixBindingCoversEveryOwnerKeyThatStartsWithIt() {
-    OwnerBinding platform = OwnerBinding.of("api:*");
-    OwnerBinding team = OwnerBinding.of("api:team7-*");
-
-    assertThat(platform.isPrefix()).isTrue();
-    assertThat(platform.covers(OwnerKey.of("api:9"))).isTrue();
-    assertThat(platform.covers(OwnerKey.of("api:end-user-7"))).isTrue();
-    assertThat(platform.covers(OwnerKey.of("user:1"))).isFalse();
-    assertThat(platform.covers(OwnerKey.of("apix:1"))).isFalse();
-    assertThat(platform.covers(OwnerKey.SYSTEM)).isFalse();
-    assertThat(team.covers(OwnerKey.of("api:team7-anna"))).isTrue();
-    assertThat(team.covers(OwnerKey.of("api:team8-anna"))).isFalse();
+  @ParameterizedTest(name = "{0} is a prefix: {1}, covers the system owner: false")
+  @CsvSource({"api:42, false", "api:*, true"})
+  void onlyAStarMakesAPrefixAndNoBindingCoversTheSystemOwner(String pattern, boolean prefix) {
+    OwnerBinding binding = OwnerBinding.of(pattern);
+    assertThat(binding.isPrefix()).isEqualTo(prefix);
+    assertThat(binding.covers(OwnerKey.SYSTEM)).isFalse();
   }
 
   @ParameterizedTest

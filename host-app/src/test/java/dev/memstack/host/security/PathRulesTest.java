@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.mock.env.MockEnvironment;
 
 @DisplayName("The path rules of the token filter")
@@ -11,25 +13,28 @@ class PathRulesTest {
 
   private final PathRules defaults = SecurityConfiguration.pathRules(new MockEnvironment());
 
-  @Test
-  void openTheHealthStatusTheOpenApiDocumentAndTheSwaggerUi() {
-    assertThat(defaults.isOpen("/actuator/health")).isTrue();
-    assertThat(defaults.isOpen("/actuator/health/liveness")).isTrue();
-    assertThat(defaults.isOpen("/v3/api-docs")).isTrue();
-    assertThat(defaults.isOpen("/v3/api-docs/swagger-config")).isTrue();
-    assertThat(defaults.isOpen("/v3/api-docs.yaml")).isTrue();
-    assertThat(defaults.isOpen("/swagger-ui.html")).isTrue();
-    assertThat(defaults.isOpen("/swagger-ui/index.html")).isTrue();
-  }
-
-  @Test
-  void keepEverythingElseClosedEvenWhenItStartsTheSame() {
-    assertThat(defaults.isOpen("/api/v1/plugins")).isFalse();
-    assertThat(defaults.isOpen("/actuator/metrics")).isFalse();
-    assertThat(defaults.isOpen("/actuator/prometheus")).isFalse();
-    assertThat(defaults.isOpen("/actuator/healthz")).isFalse();
-    assertThat(defaults.isOpen("/v3/api-docsX")).isFalse();
-    assertThat(defaults.isOpen("/swagger-uiX/x")).isFalse();
+  /**
+   * The health status, the OpenAPI document and the Swagger UI are open; everything else is closed
+   * even when it starts the same.
+   */
+  @ParameterizedTest(name = "{0} open: {1}")
+  @CsvSource({
+    "/actuator/health, true",
+    "/actuator/health/liveness, true",
+    "/v3/api-docs, true",
+    "/v3/api-docs/swagger-config, true",
+    "/v3/api-docs.yaml, true",
+    "/swagger-ui.html, true",
+    "/swagger-ui/index.html, true",
+    "/api/v1/plugins, false",
+    "/actuator/metrics, false",
+    "/actuator/prometheus, false",
+    "/actuator/healthz, false",
+    "/v3/api-docsX, false",
+    "/swagger-uiX/x, false"
+  })
+  void openOnlyTheHealthStatusTheOpenApiDocumentAndTheSwaggerUi(String path, boolean open) {
+    assertThat(defaults.isOpen(path)).isEqualTo(open);
   }
 
   @Test

@@ -92,6 +92,70 @@ final class FakeProvider extends SilentProvider {
     return this;
   }
 
+  /** Answers every recall with exactly these items. */
+  FakeProvider recallsItems(RecallItem... items) {
+    recall = request -> Recall.of(List.of(items));
+    return this;
+  }
+
+  /**
+   * Answers every recall after {@code millis} (interruptibly) with these texts, as {@link
+   * #recalls}.
+   */
+  FakeProvider recallsAfter(long millis, String... texts) {
+    recalls(texts);
+    Function<RecallRequest, Recall> answer = recall;
+    recall =
+        request -> {
+          sleep(millis);
+          return answer.apply(request);
+        };
+    return this;
+  }
+
+  /** Throws an {@link IllegalStateException} with {@code message} from every recall. */
+  FakeProvider failsRecalls(String message) {
+    recall =
+        request -> {
+          throw new IllegalStateException(message);
+        };
+    return this;
+  }
+
+  /** Throws an {@link IllegalStateException} with {@code message} from every delivered turn. */
+  FakeProvider failsSyncs(String message) {
+    sync =
+        turn -> {
+          throw new IllegalStateException(message);
+        };
+    return this;
+  }
+
+  /** Never answers a recall until {@code release} is counted down, as {@link #hang}. */
+  FakeProvider hangsRecalls(CountDownLatch release) {
+    recall = request -> hang(release);
+    return this;
+  }
+
+  /** Never takes a delivered turn until {@code release} is counted down, as {@link #hang}. */
+  FakeProvider hangsSyncs(CountDownLatch release) {
+    sync = turn -> hang(release);
+    return this;
+  }
+
+  /**
+   * An item of this provider with every field given ({@code at} and {@code metadata} may be null).
+   */
+  RecallItem item(
+      String text,
+      double score,
+      Scope scope,
+      dev.memstack.spi.OwnerKey owner,
+      java.time.Instant at,
+      java.util.Map<String, String> metadata) {
+    return new RecallItem(text, score, scope, owner, id(), at, metadata);
+  }
+
   RecallItem item(String text, double score) {
     return new RecallItem(text, score, Scope.TEAM, null, id(), null, null);
   }

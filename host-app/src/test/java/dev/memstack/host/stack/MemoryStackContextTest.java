@@ -1,11 +1,15 @@
 package dev.memstack.host.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.memstack.host.outbox.OutboxProperties;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMember;
+import dev.memstack.host.testing.Concurrently;
 import dev.memstack.host.testing.Eventually;
+import dev.memstack.host.testing.TestMembers;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Recall;
@@ -28,7 +32,7 @@ class MemoryStackContextTest {
   private static final OwnerKey OWNER = OwnerKey.of("user:1");
 
   @AutoClose private final StackHarness harness = new StackHarness();
-  private final FakeStackMembers members = harness.members;
+  private final TestMembers members = harness.members;
   private final CountDownLatch releaseHung = harness.releaseHung;
   private final SimpleMeterRegistry meters = harness.meters;
   private MemoryStack stack;
@@ -60,6 +64,12 @@ class MemoryStackContextTest {
     return new ContextQuery(AGENT, OWNER, "c1", text, 0, false);
   }
 
+  /** A provider {@code vector} that recalls one team memory, "fact", with this metadata. */
+  private static FakeProvider teamFact(Map<String, String> metadata) {
+    FakeProvider vector = new FakeProvider("vector");
+    return vector.recallsItems(vector.item("fact", 0.7, Scope.TEAM, null, null, metadata));
+  }
+
   private static ProviderReport report(ContextAnswer answer, String id) {
     return answer.providers().stream().filter(p -> p.id().equals(id)).findFirst().orElseThrow();
   }
@@ -67,15 +77,9 @@ class MemoryStackContextTest {
   @Test
   void aHungProviderNeverDelaysTheAnswerPastTheDeadlineAndTheOthersStillArrive() {
     FakeProvider fast = new FakeProvider("fast").recalls("the user likes green tea");
-    FakeProvider hung = new FakeProvider("hung");
-    hung.recall = request -> FakeProvider.hang(releaseHung);
+    FakeProvider hung = new FakeProvider("hung").hangsRecalls(releaseHung);
     hung.block = agent -> FakeProvider.hang(releaseHung);
-    FakeProvider slow = new FakeProvider("slow");
-    slow.recall =
-        request -> {
-          FakeProvider.sleep(5_000);
-          return Recall.of(List.of(slow.item("too late", 1)));
-        };
+    FakeProvider slow = new FakeProvider("slow").recallsAfter(5_000, "too late");
     members.add(fast);
     members.add(hung);
     members.add(slow);
@@ -118,8 +122,7 @@ class MemoryStackContextTest {
   @Test
   void aProviderThatHangsRepeatedlyIsReportedBusyAtOnceInsteadOfUsingUpThreads() {
     FakeProvider fast = new FakeProvider("fast").recalls("still here");
-    FakeProvider hung = new FakeProvider("hung");
-    hung.recall = request -> FakeProvider.hang(releaseHung);
+    FakeProvider hung = new FakeProvider("hung").hangsRecalls(releaseHung);
     members.add(fast);
     members.add(hung);
     // a breaker that never opens, so the busy limit is what stops the calls
@@ -167,39 +170,19 @@ class MemoryStackContextTest {
 
   @Test
   void manyConcurrentCallsOfAHealthyProviderAreNotRefused() throws Exception {
-    FakeProvider steady = new FakeProvider("steady");
-    steady.recall =
-        request -> {
-          FakeProvider.sleep(100);
-          return Recall.of(List.of(steady.item("steady memory", 1)));
-        };
-    members.add(steady);
+    members.add(new FakeProvider("steady").recallsAfter(100, "steady memory"));
     stack(timing(3_000, 2_500, 2));
-    java.util.concurrent.ExecutorService callers =
-        java.util.concurrent.Executors.newFixedThreadPool(20);
-    try {
-      List<java.util.concurrent.Future<ContextAnswer>> answers = new java.util.ArrayList<>();
-      for (int i = 0; i < 20; i++) {
-        answers.add(callers.submit(() -> stack.context(query("q"))));
-      }
-      for (java.util.concurrent.Future<ContextAnswer> answer : answers) {
-        ProviderReport steadyReport = report(answer.get(), "steady");
-        assertThat(steadyReport.status()).as(String.valueOf(steadyReport.detail())).isEqualTo("ok");
-      }
-    } finally {
-      callers.shutdownNow();
+
+    for (ContextAnswer answer : Concurrently.all(20, () -> stack.context(query("q")))) {
+      ProviderReport steadyReport = report(answer, "steady");
+      assertThat(steadyReport.status()).as(String.valueOf(steadyReport.detail())).isEqualTo("ok");
     }
   }
 
   @Test
   void aThrowingProviderIsReportedAsErrorAndTheOthersStillAnswer() {
     FakeProvider good = new FakeProvider("good").recalls("a good memory");
-    FakeProvider bad = new FakeProvider("bad");
-    bad.recall =
-        request -> {
-          throw new IllegalStateException("index is corrupt");
-        };
-    members.add(bad);
+    members.add(new FakeProvider("bad").failsRecalls("index is corrupt"));
     members.add(good);
     stack(timing(2_000, 1_500, 4));
 
@@ -246,20 +229,10 @@ class MemoryStackContextTest {
   @Test
   void theFencedBlockTellsTheModelWhatItIsAndDatesEachItem() {
     FakeProvider vector = new FakeProvider("vector");
-    vector.recall =
-        request ->
-            Recall.of(
-                List.of(
-                    new RecallItem(
-                        "Prefers  short\nanswers",
-                        0.9,
-                        Scope.PERSONAL,
-                        OWNER,
-                        "vector",
-                        Instant.parse("2026-03-02T23:30:00Z"),
-                        null),
-                    new RecallItem(
-                        "Team uses Java 17", 0.5, Scope.TEAM, null, "vector", null, null)));
+    Instant late = Instant.parse("2026-03-02T23:30:00Z");
+    vector.recallsItems(
+        vector.item("Prefers  short\nanswers", 0.9, Scope.PERSONAL, OWNER, late, null),
+        vector.item("Team uses Java 17", 0.5));
     members.add(vector);
     stack(timing(2_000, 1_500, 4));
 
@@ -338,20 +311,7 @@ class MemoryStackContextTest {
 
   @Test
   void explainKeepsTheProvidersSignalsAndAddsTheRankWhileAPlainCallCarriesNoMetadata() {
-    FakeProvider vector = new FakeProvider("vector");
-    vector.recall =
-        request ->
-            Recall.of(
-                List.of(
-                    new RecallItem(
-                        "fact",
-                        0.7,
-                        Scope.TEAM,
-                        null,
-                        "vector",
-                        null,
-                        Map.of("vectorScore", "0.81", "keywordScore", "0.2"))));
-    members.add(vector);
+    members.add(teamFact(Map.of("vectorScore", "0.81", "keywordScore", "0.2")));
     stack(timing(2_000, 1_500, 4));
 
     ContextAnswer plain = stack.context(query("q"));
@@ -368,19 +328,9 @@ class MemoryStackContextTest {
   @Test
   void anotherOwnersPersonalMemoryIsDroppedEvenIfAProviderReturnsIt() {
     FakeProvider leaky = new FakeProvider("leaky");
-    leaky.recall =
-        request ->
-            Recall.of(
-                List.of(
-                    new RecallItem(
-                        "secret of user 2",
-                        1,
-                        Scope.PERSONAL,
-                        OwnerKey.of("user:2"),
-                        "leaky",
-                        null,
-                        null),
-                    new RecallItem("mine", 0.5, Scope.PERSONAL, OWNER, "leaky", null, null)));
+    leaky.recallsItems(
+        leaky.item("secret of user 2", 1, Scope.PERSONAL, OwnerKey.of("user:2"), null, null),
+        leaky.item("mine", 0.5, Scope.PERSONAL, OWNER, null, null));
     members.add(leaky);
     stack(timing(2_000, 1_500, 4));
 
@@ -461,12 +411,7 @@ class MemoryStackContextTest {
 
   @Test
   void aFailedTrialReopensTheBreaker() throws Exception {
-    FakeProvider down = new FakeProvider("down");
-    down.recall =
-        request -> {
-          throw new IllegalStateException("still down");
-        };
-    members.add(down);
+    members.add(new FakeProvider("down").failsRecalls("still down"));
     stack(
         timing(2_000, 1_500, 4)
             .withBreaker(new StackProperties.Breaker(1, Duration.ofMillis(300))));
@@ -482,13 +427,7 @@ class MemoryStackContextTest {
 
   @Test
   void timeoutsCountTowardsTheBreaker() {
-    FakeProvider slow = new FakeProvider("slow");
-    slow.recall =
-        request -> {
-          FakeProvider.sleep(2_000);
-          return Recall.empty();
-        };
-    members.add(slow);
+    members.add(new FakeProvider("slow").recallsAfter(2_000));
     stack(timing(300, 300, 8).withBreaker(new StackProperties.Breaker(2, Duration.ofMinutes(5))));
 
     assertThat(report(stack.context(query("q")), "slow").status()).isEqualTo("timeout");
@@ -508,12 +447,7 @@ class MemoryStackContextTest {
 
   @Test
   void aReloadedProviderStartsWithAClosedBreaker() {
-    FakeProvider down = new FakeProvider("p");
-    down.recall =
-        request -> {
-          throw new IllegalStateException("down");
-        };
-    members.add(down);
+    members.add(new FakeProvider("p").failsRecalls("down"));
     stack(
         timing(2_000, 1_500, 4).withBreaker(new StackProperties.Breaker(1, Duration.ofMinutes(5))));
     stack.context(query("q"));
@@ -536,9 +470,7 @@ class MemoryStackContextTest {
 
     assertThat(answer.providers())
         .extracting(ProviderReport::id, ProviderReport::status)
-        .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("builtin", "ok"),
-            org.assertj.core.groups.Tuple.tuple("mem0", "disabled"));
+        .containsExactly(tuple("builtin", "ok"), tuple("mem0", "disabled"));
   }
 
   @Test
@@ -557,12 +489,7 @@ class MemoryStackContextTest {
 
   @Test
   void aProviderClosedByAReloadWhileACallRunsDoesNotFailTheCall() {
-    FakeProvider closing = new FakeProvider("p");
-    closing.recall =
-        request -> {
-          throw new IllegalStateException("provider p is closed");
-        };
-    members.add(closing);
+    members.add(new FakeProvider("p").failsRecalls("provider p is closed"));
     members.add(new FakeProvider("q").recalls("from q"));
     stack(timing(2_000, 1_500, 4));
 
@@ -578,8 +505,7 @@ class MemoryStackContextTest {
     members.add(one);
     stack(timing(2_000, 1_500, 4));
 
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> stack.context(new ContextQuery(AGENT, OWNER, "a/b", "q", 0, false)))
+    assertThatThrownBy(() -> stack.context(new ContextQuery(AGENT, OWNER, "a/b", "q", 0, false)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("conversationId");
     assertThat(one.recallCalls.get() + one.blockCalls.get()).isZero();
@@ -590,55 +516,34 @@ class MemoryStackContextTest {
     members.add(new FakeProvider("builtin").blocks("shared").recalls("from builtin"));
     members.add(new FakeProvider("vector").recalls("from vector"));
     stack(timing(2_000, 1_500, 4));
-    java.util.concurrent.atomic.AtomicBoolean running =
-        new java.util.concurrent.atomic.AtomicBoolean(true);
-    java.util.List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
     java.util.concurrent.atomic.AtomicInteger answers =
         new java.util.concurrent.atomic.AtomicInteger();
-    java.util.List<Thread> callers = new java.util.ArrayList<>();
-    for (int t = 0; t < 4; t++) {
-      Thread caller =
-          new Thread(
-              () -> {
-                while (running.get()) {
-                  try {
-                    ContextAnswer answer = stack.context(query("q"));
-                    assertThat(answer.providers())
-                        .extracting(ProviderReport::id)
-                        .contains("builtin", "vector");
-                    assertThat(answer.recall())
-                        .extracting(RecallItem::text)
-                        .contains("from vector");
-                    answers.incrementAndGet();
-                  } catch (Throwable e) {
-                    failures.add(e);
-                  }
-                }
-              });
-      caller.start();
-      callers.add(caller);
-    }
+    Concurrently callers =
+        Concurrently.repeat(
+            4,
+            (caller, round) -> {
+              ContextAnswer answer = stack.context(query("q"));
+              assertThat(answer.providers())
+                  .extracting(ProviderReport::id)
+                  .contains("builtin", "vector");
+              assertThat(answer.recall()).extracting(RecallItem::text).contains("from vector");
+              answers.incrementAndGet();
+            });
     for (int reload = 0; reload < 20; reload++) {
       FakeProvider old = (FakeProvider) members.find("builtin").orElseThrow().provider();
       members.replace(
           new FakeProvider("builtin").blocks("shared " + reload).recalls("from builtin"));
       // the old instance is closed: later calls on it fail, as the SPI says
-      old.recall =
-          request -> {
-            throw new IllegalStateException("provider builtin is closed");
-          };
+      old.failsRecalls("provider builtin is closed");
       old.block =
           agent -> {
             throw new IllegalStateException("provider builtin is closed");
           };
       Thread.sleep(25);
     }
-    running.set(false);
-    for (Thread caller : callers) {
-      caller.join(5_000);
-    }
+    callers.stop(Duration.ofSeconds(5));
 
-    assertThat(failures).isEmpty();
+    assertThat(callers.failures()).isEmpty();
     assertThat(answers.get()).isGreaterThan(20);
     assertThat(stack.context(query("q")).systemPrompt()).isEqualTo("shared 19");
   }
@@ -697,20 +602,7 @@ class MemoryStackContextTest {
 
   @Test
   void anItemIdIsKeptWithoutExplainSoFeedbackCanNameIt() {
-    FakeProvider vector = new FakeProvider("vector");
-    vector.recall =
-        request ->
-            Recall.of(
-                List.of(
-                    new RecallItem(
-                        "fact",
-                        0.7,
-                        Scope.TEAM,
-                        null,
-                        "vector",
-                        null,
-                        Map.of("id", "r-1", "vectorScore", "0.81"))));
-    members.add(vector);
+    members.add(teamFact(Map.of("id", "r-1", "vectorScore", "0.81")));
     stack(timing(2_000, 1_500, 4));
 
     assertThat(stack.context(query("q")).recall().get(0).metadata())
@@ -732,8 +624,7 @@ class MemoryStackContextTest {
 
     assertThat(applied).containsEntry("vector", 1).containsEntry("plain", -1);
     assertThat(vector.feedbackSeen).containsExactly("r-1", "x-2");
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> stack.feedback(AGENT, OWNER, Map.of("nope", List.of("r-1"))))
+    assertThatThrownBy(() -> stack.feedback(AGENT, OWNER, Map.of("nope", List.of("r-1"))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'nope'");
   }

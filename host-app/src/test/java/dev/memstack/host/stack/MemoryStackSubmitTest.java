@@ -10,6 +10,7 @@ import dev.memstack.host.outbox.TurnOutboxFullException;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.testing.Eventually;
+import dev.memstack.host.testing.TestMembers;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.TriggerSource;
@@ -32,7 +33,7 @@ class MemoryStackSubmitTest {
   private static final Duration PATIENCE = Duration.ofSeconds(10);
 
   @AutoClose private final StackHarness harness = new StackHarness();
-  private final FakeStackMembers members = harness.members;
+  private final TestMembers members = harness.members;
   private final CountDownLatch releaseHung = harness.releaseHung;
   private final SimpleMeterRegistry meters = harness.meters;
   private final ProviderCalls calls = harness.calls;
@@ -53,6 +54,21 @@ class MemoryStackSubmitTest {
   private static TurnSubmission turn(String turnId, String userMessage) {
     return new TurnSubmission(
         AGENT, OWNER, "c1", turnId, userMessage, "ok", TriggerSource.WEB, null);
+  }
+
+  /**
+   * A stack of {@code capacity} turns per provider with a hung provider ({@code hung}) beside a
+   * healthy one: hands in {@code turns} turns and waits until the healthy one has them all.
+   */
+  private void submitToAHungAndAHealthyProvider(int capacity, int turns) {
+    members.add(new FakeProvider("hung").hangsSyncs(releaseHung));
+    FakeProvider healthy = new FakeProvider("healthy");
+    members.add(healthy);
+    stack(capacity);
+    for (int i = 0; i < turns; i++) {
+      stack.submit(turn("t" + i, "m" + i));
+    }
+    Eventually.within(PATIENCE, () -> assertThat(healthy.synced).hasSize(turns));
   }
 
   @Test
@@ -122,34 +138,14 @@ class MemoryStackSubmitTest {
 
   @Test
   void aHungProviderHoldsUpOnlyItsOwnQueue() {
-    FakeProvider hung = new FakeProvider("hung");
-    hung.sync = turn -> FakeProvider.hang(releaseHung);
-    FakeProvider healthy = new FakeProvider("healthy");
-    members.add(hung);
-    members.add(healthy);
-    stack(1_000);
+    submitToAHungAndAHealthyProvider(1_000, 5);
 
-    for (int i = 0; i < 5; i++) {
-      stack.submit(turn("t" + i, "m" + i));
-    }
-
-    Eventually.within(PATIENCE, () -> assertThat(healthy.synced).hasSize(5));
     assertThat(stack.outboxStats().get("hung").pending()).isEqualTo(5);
   }
 
   @Test
   void aFullQueueRefusesTheTurnForEveryProviderAndNamesTheProvider() {
-    FakeProvider hung = new FakeProvider("hung");
-    hung.sync = turn -> FakeProvider.hang(releaseHung);
-    FakeProvider healthy = new FakeProvider("healthy");
-    members.add(hung);
-    members.add(healthy);
-    stack(3);
-
-    for (int i = 0; i < 3; i++) {
-      stack.submit(turn("t" + i, "m" + i));
-    }
-    Eventually.within(PATIENCE, () -> assertThat(healthy.synced).hasSize(3));
+    submitToAHungAndAHealthyProvider(3, 3);
 
     assertThatThrownBy(() -> stack.submit(turn("t3", "one too many")))
         .isInstanceOf(TurnOutboxFullException.class)
@@ -161,11 +157,7 @@ class MemoryStackSubmitTest {
 
   @Test
   void queuedTurnsReachTheReloadedInstanceOfAProvider() {
-    FakeProvider before = new FakeProvider("vector");
-    before.sync =
-        turn -> {
-          throw new IllegalStateException("provider vector is closed");
-        };
+    FakeProvider before = new FakeProvider("vector").failsSyncs("provider vector is closed");
     members.add(before);
     stack(1_000);
 
@@ -184,12 +176,7 @@ class MemoryStackSubmitTest {
 
   @Test
   void turnsWaitWhileNoInstanceOfTheProviderIsRunning() {
-    FakeProvider hung = new FakeProvider("vector");
-    hung.sync =
-        turn -> {
-          throw new IllegalStateException("stopping");
-        };
-    members.add(hung);
+    members.add(new FakeProvider("vector").failsSyncs("stopping"));
     stack(1_000);
     stack.submit(turn("t1", "queued"));
     members.remove("vector");
@@ -206,9 +193,7 @@ class MemoryStackSubmitTest {
 
   @Test
   void statsShowThePendingTurnsAndTheAgeOfTheOldest() {
-    FakeProvider hung = new FakeProvider("hung");
-    hung.sync = turn -> FakeProvider.hang(releaseHung);
-    members.add(hung);
+    members.add(new FakeProvider("hung").hangsSyncs(releaseHung));
     stack(1_000);
 
     stack.submit(turn("t1", "first"));

@@ -3,11 +3,11 @@ package dev.memstack.host.stack;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.memstack.host.outbox.OutboxProperties;
+import dev.memstack.host.testing.TestMembers;
 import dev.memstack.spi.AgentId;
 import dev.memstack.tck.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -18,8 +18,7 @@ class MemoryStackSystemPromptTest {
   private static final AgentId A2 = AgentId.of("a2");
 
   @AutoClose private final StackHarness harness = new StackHarness();
-  private final FakeStackMembers members = harness.members;
-  private final CountDownLatch releaseHung = harness.releaseHung;
+  private final TestMembers members = harness.members;
   private final SystemPromptCache cache = new SystemPromptCache();
   private final MutableClock clock = MutableClock.at(Instant.parse("2026-03-02T10:00:00Z"));
   private MemoryStack stack;
@@ -157,7 +156,7 @@ class MemoryStackSystemPromptTest {
   void aHungBlockIsLeftOutAfterTheTimeout() {
     members.add(new FakeProvider("good").blocks("good block"));
     FakeProvider hung = new FakeProvider("hung");
-    hung.block = agent -> FakeProvider.hang(releaseHung);
+    hung.block = agent -> FakeProvider.hang(harness.releaseHung);
     members.add(hung);
     stack(24_000);
 

@@ -11,6 +11,7 @@ import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.RequestCalls;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.provider.StackMembers;
+import dev.memstack.host.testing.TestMembers;
 import dev.memstack.spi.AgentId;
 import java.time.Duration;
 import java.util.List;
@@ -25,7 +26,7 @@ class StackConfigurationTest {
       new ApplicationContextRunner()
           .withUserConfiguration(StackConfiguration.class, OutboxConfiguration.class)
           .withPropertyValues("memstack.outbox.type=memory")
-          .withBean(StackMembers.class, FakeStackMembers::new);
+          .withBean(StackMembers.class, TestMembers::new);
 
   @Test
   void theStackBeansAreCreatedFromTheMemstackStackProperties() {
@@ -85,7 +86,7 @@ class StackConfigurationTest {
 
   /** Members that, when closed, try one more call through the request calls. */
   private static final class ClosingMembers implements StackMembers, AutoCloseable {
-    private final FakeStackMembers members = new FakeStackMembers();
+    private final TestMembers members = new TestMembers();
     private final StackMember member = members.add(new FakeProvider("p"));
     private final AtomicReference<RequestCalls> calls;
     private final AtomicReference<CallOutcome<String>> atClose;

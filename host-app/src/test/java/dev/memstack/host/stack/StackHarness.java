@@ -4,6 +4,7 @@ import dev.memstack.host.outbox.OutboxEngine;
 import dev.memstack.host.outbox.OutboxProperties;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.RequestCalls;
+import dev.memstack.host.testing.TestMembers;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.util.concurrent.CountDownLatch;
@@ -15,7 +16,7 @@ import java.util.concurrent.CountDownLatch;
  */
 final class StackHarness implements AutoCloseable {
 
-  final FakeStackMembers members = new FakeStackMembers();
+  final TestMembers members = new TestMembers();
   final SimpleMeterRegistry meters = new SimpleMeterRegistry();
   final ProviderCalls calls = new ProviderCalls(meters);
   final CountDownLatch releaseHung = new CountDownLatch(1);

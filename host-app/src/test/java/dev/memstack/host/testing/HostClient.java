@@ -14,8 +14,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 import java.util.stream.StreamSupport;
+import org.awaitility.Awaitility;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -262,6 +264,18 @@ public final class HostClient {
         .filter(backlog -> provider.equals(backlog.get("id").asString()))
         .findFirst()
         .orElseThrow(() -> new AssertionError("no backlog of " + provider + " in " + outbox));
+  }
+
+  /**
+   * Polls the outbox backlog of {@code provider} until {@code check} passes on it ({@code what}
+   * names the wait in the failure), for at most {@code within}.
+   */
+  public void awaitBacklog(
+      String what, String provider, Duration within, Consumer<JsonNode> check) {
+    Awaitility.await(what)
+        .atMost(within)
+        .pollInterval(Duration.ofMillis(100))
+        .untilAsserted(() -> check.accept(outboxOf(provider)));
   }
 
   /** The total of {@code pending} over every provider of the outbox. */

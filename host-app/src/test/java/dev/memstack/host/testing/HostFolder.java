@@ -2,6 +2,7 @@ package dev.memstack.host.testing;
 
 import dev.memstack.host.plugin.PluginZips;
 import dev.memstack.host.plugin.fixture.FixturePlugin;
+import dev.memstack.host.security.SecurityProperties;
 import dev.memstack.host.security.TestTokens;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -103,6 +104,21 @@ public final class HostFolder implements AfterAllCallback {
   public HostFolder tokens(String[]... tokens) {
     TestTokens.configure(properties::put, tokens);
     return this;
+  }
+
+  /**
+   * One more token after those configured so far: {@code token} with {@code role}, bound to {@code
+   * owner} (or to none if null).
+   */
+  public HostFolder addToken(String token, String role, String owner) {
+    int index = 0;
+    while (properties.containsKey(SecurityProperties.key(index) + ".token")) {
+      index++;
+    }
+    String key = SecurityProperties.key(index);
+    with(key + ".token", token);
+    with(key + ".role", role);
+    return owner == null ? this : with(key + ".owner", owner);
   }
 
   /**

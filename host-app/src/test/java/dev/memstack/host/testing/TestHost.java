@@ -6,6 +6,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.TypeExcludeFilter;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -18,9 +21,11 @@ import org.springframework.core.type.classreading.MetadataReaderFactory;
  * {@code @SpringBootTest}, the test decides when the host stops and starts again, so a restart on
  * the same data folder can be tested. Properties go in as command-line arguments, so they win over
  * {@code application.yml} as a deployment's would, and the component scan sees the main classes
- * only (see {@link MainClassesOnly}).
+ * only (see {@link MainClassesOnly}). Registered as a static {@code @RegisterExtension} field, it
+ * starts before the class's tests (unless the test class started it already) and is closed after
+ * them; its {@link #client()} can be taken before the start, as it follows the host.
  */
-public final class TestHost implements AutoCloseable {
+public final class TestHost implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
 
   private final HostFolder folder;
   private final List<Class<?>> sources = new ArrayList<>(List.of(MemstackApplication.class));
@@ -175,6 +180,24 @@ public final class TestHost implements AutoCloseable {
   /** An HTTP client of this host with the admin token that follows its restarts. */
   public HostClient client() {
     return new HostClient(this::port);
+  }
+
+  /** The token {@code token} with {@code role}, bound to {@code owner} (or to none if null). */
+  public TestHost withToken(String token, String role, String owner) {
+    folder.addToken(token, role, owner);
+    return this;
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext extension) {
+    if (context == null) {
+      start();
+    }
+  }
+
+  @Override
+  public void afterAll(ExtensionContext extension) {
+    close();
   }
 
   /** Stops the host and deletes its folders. */
