@@ -185,6 +185,11 @@ final class DistHost implements AutoCloseable {
     }
   }
 
+  /** The host's data folder ({@code memstack.data-dir}). */
+  Path dataDir() {
+    return root.resolve("data");
+  }
+
   /** The host's process id, for logs. */
   long pid() {
     return process.pid();
