@@ -65,6 +65,7 @@ class TwoHostsOnOneDatabaseTest {
       properties.put(
           "memstack.providers.builtin.config.emergence-cron",
           "*/" + DREAM_EVERY_SECONDS + " * * * * *");
+      properties.put("memstack.providers.builtin.config.schedule-check-interval", "1s");
       long started = System.nanoTime();
       List<DistHost> hosts = new ArrayList<>();
       try {
