@@ -30,7 +30,8 @@ import java.util.regex.Pattern;
  * provider's delivery time spent embedding (from the host's metrics), and the host's resident
  * memory ({@code VmRSS}, {@code VmHWM}) and heap after the load. JDK only, run as a single source
  * file by {@code scripts/ingest-bench.sh}: {@code java IngestHarness.java <baseUrl> <token>
- * <hostPid> [turns=50000] [clients=4] [owners=1000]}.
+ * <hostPid> [turns=50000] [clients=4] [owners=1000]}; several hosts of one deployment as
+ * comma-separated URLs and pids (the clients take them in turn, counts are summed).
  */
 public final class IngestHarness {
 
@@ -67,9 +68,13 @@ public final class IngestHarness {
               + " [owners=1000]");
       System.exit(2);
     }
-    String base = args[0];
+    // several hosts of one deployment (shared mode): comma-separated URLs and process ids; the
+    // clients take the hosts in turn, and counts, metrics and CPU are summed over the hosts
+    String[] bases = args[0].split(",");
+    String base = bases[0];
     String token = args[1];
-    long pid = Long.parseLong(args[2]);
+    long[] pids = java.util.Arrays.stream(args[2].split(",")).mapToLong(Long::parseLong).toArray();
+    long pid = pids[0];
     int turns = args.length > 3 ? Integer.parseInt(args[3]) : 50_000;
     int clients = args.length > 4 ? Integer.parseInt(args[4]) : 4;
     int owners = args.length > 5 ? Integer.parseInt(args[5]) : 1000;
@@ -79,9 +84,9 @@ public final class IngestHarness {
             .connectTimeout(Duration.ofSeconds(10))
             .build();
 
-    Map<String, Long> before = deliveredByProvider(http, base, token);
-    Map<String, Double> metricsBefore = metrics(http, base, token);
-    double cpuBefore = cpuSeconds(pid);
+    Map<String, Long> before = deliveredByProvider(http, bases, token);
+    Map<String, Double> metricsBefore = metrics(http, bases, token);
+    double cpuBefore = cpuSeconds(pids);
     long start = System.nanoTime();
     AtomicInteger next = new AtomicInteger();
     AtomicLong refused = new AtomicLong();
@@ -98,7 +103,7 @@ public final class IngestHarness {
                   for (int i = next.getAndIncrement(); i < turns; i = next.getAndIncrement()) {
                     String body = turnJson(random, run, i, owners);
                     while (true) {
-                      int status = post(http, base, token, body);
+                      int status = post(http, bases[client % bases.length], token, body);
                       if (status == 202) {
                         break;
                       }
@@ -131,7 +136,7 @@ public final class IngestHarness {
       if (acceptSeconds < 0 && posted.getCount() == 0) {
         acceptSeconds = (now - start) / 1e9;
       }
-      Map<String, Long> delivered = deliveredByProvider(http, base, token);
+      Map<String, Long> delivered = deliveredByProvider(http, bases, token);
       for (Map.Entry<String, Long> e : delivered.entrySet()) {
         long count = e.getValue() - before.getOrDefault(e.getKey(), 0L);
         samples.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(new long[] {now, count});
@@ -143,9 +148,9 @@ public final class IngestHarness {
         break;
       }
     }
-    double cpu = cpuSeconds(pid) - cpuBefore;
+    double cpu = cpuSeconds(pids) - cpuBefore;
     double total = (System.nanoTime() - start) / 1e9;
-    Map<String, Double> metricsAfter = metrics(http, base, token);
+    Map<String, Double> metricsAfter = metrics(http, bases, token);
 
     System.out.printf(
         Locale.ROOT,
@@ -263,6 +268,32 @@ public final class IngestHarness {
       throw new IOException("GET " + path + " answered " + response.statusCode());
     }
     return response.body();
+  }
+
+  private static Map<String, Long> deliveredByProvider(
+      HttpClient http, String[] bases, String token) throws IOException, InterruptedException {
+    Map<String, Long> sum = new LinkedHashMap<>();
+    for (String one : bases) {
+      deliveredByProvider(http, one, token).forEach((k, v) -> sum.merge(k, v, Long::sum));
+    }
+    return sum;
+  }
+
+  private static Map<String, Double> metrics(HttpClient http, String[] bases, String token)
+      throws IOException, InterruptedException {
+    Map<String, Double> sum = new LinkedHashMap<>();
+    for (String one : bases) {
+      metrics(http, one, token).forEach((k, v) -> sum.merge(k, v, Double::sum));
+    }
+    return sum;
+  }
+
+  private static double cpuSeconds(long[] pids) throws IOException {
+    double sum = 0;
+    for (long one : pids) {
+      sum += cpuSeconds(one);
+    }
+    return sum;
   }
 
   private static Map<String, Long> deliveredByProvider(HttpClient http, String base, String token)

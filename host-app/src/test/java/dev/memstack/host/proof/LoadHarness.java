@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * Prints per request type the count, errors (anything but 200/202, or no answer) and
  * p50/p90/p99/max latency, and exits 1 when there was an error. JDK only, so it also runs as a
  * single source file: {@code java host-app/src/test/java/dev/memstack/host/proof/LoadHarness.java
- * <baseUrl> <token> [clients=32] [seconds=60]} (what {@code scripts/load-test.sh} does).
+ * <baseUrl> <token> [clients=32] [seconds=60]} (what {@code scripts/load-test.sh} does); several
+ * hosts as comma-separated URLs, taken by the clients in turn.
  */
 public final class LoadHarness {
 
@@ -32,7 +33,9 @@ public final class LoadHarness {
       System.err.println("usage: LoadHarness <baseUrl> <token> [clients=32] [seconds=60]");
       System.exit(2);
     }
-    String base = args[0];
+    // several hosts of one deployment (shared mode): comma-separated URLs, taken by the clients in
+    // turn
+    String[] bases = args[0].split(",");
     String token = args[1];
     int clients = args.length > 2 ? Integer.parseInt(args[2]) : 32;
     int seconds = args.length > 3 ? Integer.parseInt(args[3]) : 60;
@@ -86,7 +89,7 @@ public final class LoadHarness {
                     String path =
                         "/api/v1/agents/" + agent + (turn ? "/memory/turns" : "/memory/context");
                     HttpRequest request =
-                        HttpRequest.newBuilder(URI.create(base + path))
+                        HttpRequest.newBuilder(URI.create(bases[client % bases.length] + path))
                             .header("Authorization", "Bearer " + token)
                             .header("Content-Type", "application/json")
                             .timeout(Duration.ofSeconds(30))
