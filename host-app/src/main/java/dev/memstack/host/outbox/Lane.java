@@ -593,6 +593,7 @@ final class Lane implements Runnable {
   private synchronized Work awaitWork(boolean batches, long maxWaitMillis)
       throws InterruptedException {
     long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxWaitMillis);
+    boolean woken = false;
     while (!stopped) {
       long durable = shared != null ? Long.MAX_VALUE : journal.durablePosition();
       Urgent request = urgent.peekFirst();
@@ -615,10 +616,11 @@ final class Lane implements Runnable {
         wait();
       } else {
         long left = until - System.nanoTime();
-        if (left <= 0) {
-          return null;
+        if (left <= 0 || woken) {
+          return null; // a shared lane reads its shard again
         }
         wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+        woken = true;
       }
     }
     return null;

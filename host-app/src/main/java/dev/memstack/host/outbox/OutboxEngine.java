@@ -166,6 +166,9 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
     if (shared != null) {
       // a shared journal's lanes read their records when they take their lease: no replay
       discoverLanes();
+      for (StackMember member : members.enabled()) {
+        sharedLanes(member.id()); // so that leases spread before the first turn
+      }
       shared.onAppend(this::wakeShard);
     } else {
       for (Map.Entry<String, Journal.Cursor> saved : journal.cursors().entrySet()) {
