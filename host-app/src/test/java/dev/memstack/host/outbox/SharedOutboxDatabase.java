@@ -51,8 +51,20 @@ final class SharedOutboxDatabase implements AutoCloseable {
 
   /** One host's pool on this schema. */
   SharedStore store() {
-    String scoped = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema;
-    return new SharedStore(new SharedProperties(scoped, user, password, 6, Duration.ofSeconds(1)));
+    return new SharedStore(new SharedProperties(url(), user, password, 6, Duration.ofSeconds(1)));
+  }
+
+  /** The JDBC URL of this schema. */
+  String url() {
+    return url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+  }
+
+  String user() {
+    return user == null ? "" : user;
+  }
+
+  String password() {
+    return password == null ? "" : password;
   }
 
   /** Runs one statement in this schema. */
