@@ -1,3 +1,4 @@
+// One class on purpose (~750 lines): a lane's queue, cursor, lease and thread change together.
 package dev.memstack.host.outbox;
 
 import dev.memstack.host.outbox.CursorStore.ParkedErase;

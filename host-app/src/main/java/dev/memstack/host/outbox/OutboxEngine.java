@@ -32,8 +32,9 @@ import org.slf4j.LoggerFactory;
  * memstack.outbox.type=journal} ({@link FileJournal}), {@code memory} ({@link MemoryJournal}) and
  * {@code postgres} ({@link PostgresJournal}, shared by every host of a deployment).
  *
- * <p>One class on purpose (~850 lines): admission, erasure, replay and maintenance order their
- * journal appends under one lock over the same lanes and cursors; {@link Lane} is apart already.
+ * <p>One class on purpose (~970 lines): admission, erasure, replay and maintenance order their
+ * journal appends under one lock over the same lanes and cursors, locally or over a shared journal;
+ * {@link Lane} is apart already.
  *
  * <p>Over a {@link SharedJournal} this host is one writer among several: a provider has one lane
  * per shard ({@code provider#shard}, records sharded by owner), and a lane delivers only while this
@@ -303,6 +304,7 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
         entry = journal.append(record.header(), body);
         writeFailure = null;
         for (String id : recipients) {
+          appendedSince.computeIfAbsent(id, key -> new AtomicLong()).incrementAndGet();
           sharedLane(id, entry.owner()).wake();
         }
         return;
@@ -342,17 +344,36 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
     admitBytes(bodyBytes);
   }
 
-  /** {@link #admit} over the backlog of every host, as the shared journal last counted it. */
+  /**
+   * {@link #admit} over the backlog of every host, as the shared journal last counted it, plus the
+   * turns this host appended since (so that a burst on one host cannot overrun the bound by a
+   * second's worth; other hosts' turns of the last second may).
+   */
   private void admitShared(List<String> recipients, int bodyBytes) {
-    Map<String, SharedJournal.Pending> pending = shared.state().pending();
+    SharedJournal.State state = shared.state();
+    if (state != admittedState) {
+      synchronized (appendedSince) {
+        if (state != admittedState) {
+          appendedSince.clear();
+          admittedState = state;
+        }
+      }
+    }
     for (String id : recipients) {
-      SharedJournal.Pending backlog = pending.get(id);
-      if (backlog != null && backlog.turns() >= settings.maxPending()) {
+      SharedJournal.Pending backlog = state.pending().get(id);
+      AtomicLong mine = appendedSince.get(id);
+      long waiting = (backlog == null ? 0 : backlog.turns()) + (mine == null ? 0 : mine.get());
+      if (waiting >= settings.maxPending()) {
         throw new TurnOutboxFullException(id, settings.maxPending());
       }
     }
     admitBytes(bodyBytes);
   }
+
+  /** Turns this host appended for each provider since {@link #admittedState} was counted. */
+  private final Map<String, AtomicLong> appendedSince = new ConcurrentHashMap<>();
+
+  private volatile SharedJournal.State admittedState;
 
   private void admitBytes(int bodyBytes) {
     long maxBytes = settings.maxJournalSize().toBytes();

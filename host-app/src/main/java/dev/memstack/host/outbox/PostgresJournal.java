@@ -1,5 +1,5 @@
-// One class on purpose (~600 lines): every statement on the outbox tables sits next to the others,
-// so that the lease, ordering and erasure rules can be checked in one place.
+// One class on purpose (~1000 lines, most of it SQL): every statement on the outbox tables sits
+// next to the others, so that the lease, ordering and erasure rules can be checked in one place.
 package dev.memstack.host.outbox;
 
 import dev.memstack.host.outbox.CursorStore.ParkedErase;
@@ -148,7 +148,7 @@ public final class PostgresJournal implements SharedJournal {
   private volatile State state;
   private volatile boolean closed;
 
-  private record Held(long epoch, long untilNanos, long sinceNanos) {}
+  private record Held(long epoch, long untilNanos) {}
 
   private PostgresJournal(SharedStore store, int shards, Duration leaseTtl) {
     this.store = store;
@@ -567,7 +567,7 @@ public final class PostgresJournal implements SharedJournal {
         if (!rows.next()) {
           return false;
         }
-        held.put(lane, new Held(rows.getLong(1), started + leaseTtl.toNanos(), started));
+        held.put(lane, new Held(rows.getLong(1), started + leaseTtl.toNanos()));
         log.debug("Host {} took outbox lane {}", host, lane);
         return true;
       }
@@ -802,13 +802,17 @@ public final class PostgresJournal implements SharedJournal {
         beat.setString(1, host);
         beat.executeUpdate();
       }
+      // only the leases this host's lanes know they hold: a row that names this host but that no
+      // lane holds (a take whose answer was lost) is left to expire
+      Map<String, Held> renewing = Map.copyOf(held);
       Map<String, Long> renewed = new HashMap<>();
       try (PreparedStatement renew =
           c.prepareStatement(
               "UPDATE memstack_outbox_lane SET lease_until = now() + ? * interval '1 millisecond'"
-                  + " WHERE holder = ? RETURNING lane, epoch")) {
+                  + " WHERE holder = ? AND lane = ANY (?) RETURNING lane, epoch")) {
         renew.setLong(1, leaseTtl.toMillis());
         renew.setString(2, host);
+        renew.setArray(3, c.createArrayOf("text", renewing.keySet().toArray()));
         try (ResultSet rows = renew.executeQuery()) {
           while (rows.next()) {
             renewed.put(rows.getString(1), rows.getLong(2));
@@ -816,18 +820,21 @@ public final class PostgresJournal implements SharedJournal {
         }
       }
       long until = started + leaseTtl.toNanos();
-      for (Map.Entry<String, Held> lease : held.entrySet()) {
+      for (Map.Entry<String, Held> lease : renewing.entrySet()) {
         Held was = lease.getValue();
-        if (was.sinceNanos() - started >= 0) {
-          continue; // taken while this renewal ran
-        }
         Long epoch = renewed.get(lease.getKey());
         if (epoch == null || epoch != was.epoch()) {
-          log.warn("Host {} lost the outbox lane {} (another host took it)", host, lease.getKey());
-          held.remove(lease.getKey(), was);
+          if (held.remove(lease.getKey(), was)) {
+            log.warn("Host {} lost the outbox lane {} (its lease expired)", host, lease.getKey());
+          }
         } else {
-          held.replace(lease.getKey(), was, new Held(epoch, until, was.sinceNanos()));
+          held.replace(lease.getKey(), was, new Held(epoch, until));
         }
+      }
+      try (PreparedStatement forget =
+          c.prepareStatement(
+              "DELETE FROM memstack_outbox_host WHERE seen_at < now() - interval '1 day'")) {
+        forget.executeUpdate(); // hosts gone long ago
       }
       try (PreparedStatement live =
           c.prepareStatement(

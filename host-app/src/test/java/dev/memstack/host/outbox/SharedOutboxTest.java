@@ -137,6 +137,14 @@ class SharedOutboxTest {
   }
 
   private Host host(String name, Map<String, Backend> backends, long delayMillis) {
+    return host(name, backends, delayMillis, settings -> settings);
+  }
+
+  private Host host(
+      String name,
+      Map<String, Backend> backends,
+      long delayMillis,
+      java.util.function.UnaryOperator<OutboxProperties> tune) {
     TestMembers members = new TestMembers();
     backends.forEach(
         (id, backend) -> {
@@ -152,6 +160,7 @@ class SharedOutboxTest {
             .withLeaseTtl(Duration.ofSeconds(2))
             .withDeliveryBatch(8)
             .withEraseWait(Duration.ofSeconds(5));
+    settings = tune.apply(settings);
     OutboxEngine engine =
         OutboxEngine.start(
             PostgresJournal.open(store, settings.shards(), settings.leaseTtl()),
@@ -361,6 +370,14 @@ class SharedOutboxTest {
         .isLessThan(Duration.ofSeconds(5).toNanos());
     assertThatThrownBy(() -> two.engine().enqueue(turn("late", "user:late"), List.of("a")))
         .isInstanceOf(TurnOutboxFullException.class);
+    assertThat(two.engine().refusal())
+        .as("a host that cannot reach the database is out of routing")
+        .hasValueSatisfying(why -> assertThat(why).contains("failed"));
+    assertThat(
+            new OutboxHealthIndicator(two.engine(), two.members(), Duration.ofMinutes(1))
+                .health()
+                .getStatus())
+        .isEqualTo(org.springframework.boot.health.contributor.Status.DOWN);
     return expected;
   }
 
@@ -407,5 +424,91 @@ class SharedOutboxTest {
     eventually(PATIENCE, () -> assertThat(b.forgotten).isNotEmpty());
     eventually(PATIENCE, () -> assertThat(b.storedByOwner().get("user:kept")).hasSize(10));
     assertThat(b.storedByOwner()).doesNotContainKey("user:gone");
+  }
+
+  @Test
+  void maxPendingCountsTheTurnsWaitingOnEveryHost() throws Exception {
+    Map<String, Backend> backends = backends("a");
+    Host one = host("one", backends, 0, settings -> settings.withMaxPending(6));
+    Host two = host("two", backends, 0, settings -> settings.withMaxPending(6));
+    for (Host host : List.of(one, two)) {
+      host.members().enabled().forEach(m -> ((RecordingProvider) m.provider()).failing = true);
+    }
+    for (int i = 0; i < 3; i++) {
+      one.engine().enqueue(turn("p" + i, "user:p" + i), List.of("a"));
+    }
+    assertThatThrownBy(
+            () -> {
+              for (int i = 3; i < 7; i++) {
+                one.engine().enqueue(turn("p" + i, "user:p" + i), List.of("a"));
+              }
+            })
+        .as("a burst on one host stops at max-pending")
+        .isInstanceOf(TurnOutboxFullException.class);
+    for (Host host : List.of(one, two)) {
+      eventually(
+          PATIENCE,
+          () ->
+              assertThat(host.engine().backlog())
+                  .singleElement()
+                  .satisfies(b -> assertThat(b.pendingTurns()).isEqualTo(6)));
+    }
+
+    assertThatThrownBy(() -> two.engine().enqueue(turn("p-more", "user:p-more"), List.of("a")))
+        .as("the other host counts them too")
+        .isInstanceOf(TurnOutboxFullException.class)
+        .hasMessageContaining("provider a")
+        .hasMessageContaining("6 turns waiting");
+    for (Host host : List.of(one, two)) {
+      host.members().enabled().forEach(m -> ((RecordingProvider) m.provider()).failing = false);
+    }
+    eventually(PATIENCE, () -> assertThat(backends.get("a").stored()).isEqualTo(6));
+    eventually(
+        PATIENCE,
+        () ->
+            assertThat(two.engine().backlog())
+                .singleElement()
+                .satisfies(b -> assertThat(b.pendingTurns()).isZero()));
+    two.engine().enqueue(turn("p-later", "user:p-later"), List.of("a"));
+    eventually(PATIENCE, () -> assertThat(backends.get("a").stored()).isEqualTo(7));
+  }
+
+  @Test
+  void theOutboxRouteAndHealthShowTheSharedBacklogAndWhoHoldsWhichLane() {
+    Map<String, Backend> backends = backends("a");
+    Host one = host("one", backends, 0);
+    Host two = host("two", backends, 0);
+    eventually(
+        PATIENCE,
+        () -> {
+          assertThat(one.lanesHeld()).isEqualTo(SHARDS / 2);
+          assertThat(two.lanesHeld()).isEqualTo(SHARDS / 2);
+        });
+    two.engine().enqueue(turn("v1", "user:v"), List.of("a"));
+    eventually(PATIENCE, () -> assertThat(backends.get("a").stored()).isEqualTo(1));
+
+    dev.memstack.host.api.OutboxController.OutboxView view =
+        new dev.memstack.host.api.OutboxController(one.engine()).outbox();
+    assertThat(view.type()).isEqualTo("postgres");
+    assertThat(view.shared().host()).isEqualTo(one.id());
+    assertThat(view.shared().liveHosts()).isEqualTo(2);
+    assertThat(view.shared().leases()).hasSize(SHARDS);
+    assertThat(view.shared().leases().values()).containsOnly(one.id(), two.id());
+    assertThat(view.providers())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.id()).isEqualTo("a");
+              assertThat(p.redelivered()).isZero();
+            });
+    org.springframework.boot.health.contributor.Health health =
+        new OutboxHealthIndicator(one.engine(), one.members(), Duration.ofMinutes(1)).health();
+    assertThat(health.getStatus()).isEqualTo(org.springframework.boot.health.contributor.Status.UP);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> shared = (Map<String, Object>) health.getDetails().get("shared");
+    assertThat(shared).containsEntry("liveHosts", 2);
+    @SuppressWarnings("unchecked")
+    Map<String, Integer> lanesByHost = (Map<String, Integer>) shared.get("lanesByHost");
+    assertThat(lanesByHost).containsEntry(one.id(), SHARDS / 2).containsEntry(two.id(), SHARDS / 2);
   }
 }
