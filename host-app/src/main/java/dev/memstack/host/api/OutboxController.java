@@ -19,6 +19,9 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code GET /api/v1/outbox}: the turn delivery backlog of every provider (pending count, age of
  * the oldest pending record, turns delivered and failed attempts since start, the last error
  * without secrets) and, for the journal outbox, the journal's size on disk. Needs {@code admin}.
+ * With {@code type=postgres} the pending counts are those of every host sharing the database, the
+ * deliveries this host's, and {@code shared} names this host, the live hosts and which host holds
+ * each provider's delivery lanes.
  */
 @RestController
 public class OutboxController {
@@ -29,9 +32,20 @@ public class OutboxController {
     this.outbox = outbox;
   }
 
-  /** The answer: {@code type} is {@code journal} or {@code memory}. */
+  /** The answer: {@code type} is {@code journal}, {@code memory} or {@code postgres}. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record OutboxView(String type, List<BacklogView> providers, JournalView journal) {}
+  public record OutboxView(
+      String type, List<BacklogView> providers, JournalView journal, SharedView shared) {}
+
+  /**
+   * The shared outbox ({@code type=postgres}).
+   *
+   * @param host this host's id
+   * @param liveHosts hosts with a recent heartbeat
+   * @param leases lane id ({@code provider#shard}) to the host holding it; lanes nobody holds are
+   *     left out
+   */
+  public record SharedView(String host, int liveHosts, Map<String, String> leases) {}
 
   /** One provider's backlog. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -45,7 +59,8 @@ public class OutboxController {
       long delivered,
       Long erased,
       long failedAttempts,
-      String lastError) {}
+      String lastError,
+      Long redelivered) {}
 
   /**
    * The journal's storage (on disk, or in the heap for {@code memory}); {@code accepted} counts
@@ -68,23 +83,40 @@ public class OutboxController {
                 stats,
                 backlog.pendingTurns(),
                 backlog.pendingErasures(),
-                backlog.erased()));
+                backlog.erased(),
+                backlog.redelivered()));
       }
       OutboxEngine.JournalStats disk = engine.journalStats();
+      SharedView shared =
+          engine
+              .sharedState()
+              .map(
+                  state ->
+                      new SharedView(
+                          state.host(),
+                          state.liveHosts(),
+                          new java.util.TreeMap<>(state.holders())))
+              .orElse(null);
       return new OutboxView(
           disk.type(),
           views,
           new JournalView(
-              disk.segments(), disk.bytes(), disk.maxBytes(), disk.nextPosition(), disk.fsync()));
+              disk.segments(), disk.bytes(), disk.maxBytes(), disk.nextPosition(), disk.fsync()),
+          shared);
     }
     for (Map.Entry<String, OutboxStats> entry : outbox.stats().entrySet()) {
-      views.add(view(entry.getKey(), entry.getValue(), null, null, null));
+      views.add(view(entry.getKey(), entry.getValue(), null, null, null, null));
     }
-    return new OutboxView("memory", views, null);
+    return new OutboxView("memory", views, null, null);
   }
 
   private static BacklogView view(
-      String id, OutboxStats stats, Integer turns, Integer erasures, Long erased) {
+      String id,
+      OutboxStats stats,
+      Integer turns,
+      Integer erasures,
+      Long erased,
+      Long redelivered) {
     return new BacklogView(
         id,
         stats.pending(),
@@ -95,6 +127,7 @@ public class OutboxController {
         stats.delivered(),
         erased,
         stats.failedAttempts(),
-        stats.lastError() == null ? null : Failures.redact(stats.lastError()));
+        stats.lastError() == null ? null : Failures.redact(stats.lastError()),
+        redelivered);
   }
 }

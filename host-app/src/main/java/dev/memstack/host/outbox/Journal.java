@@ -19,10 +19,11 @@ import java.util.function.Consumer;
  *
  * <p>Contract, checked for every journal by the journal conformance test: positions start at {@link
  * #nextPosition()} and grow by one per append, in the order of the appends; {@link #append} is
- * called by one thread at a time; a record is readable from its append until {@link #compact}
- * passes it; {@link #durablePosition()} never moves back; a saved cursor comes back from {@link
- * #cursors()} on the next open of a persistent journal; after {@link #close()} appends and cursor
- * saves fail with {@link IllegalStateException}. Implementations are thread-safe.
+ * called by one thread at a time (a {@link SharedJournal} takes concurrent appends, of this host
+ * and of others, and orders them itself); a record is readable from its append until {@link
+ * #compact} passes it; {@link #durablePosition()} never moves back; a saved cursor comes back from
+ * {@link #cursors()} on the next open of a persistent journal; after {@link #close()} appends and
+ * cursor saves fail with {@link IllegalStateException}. Implementations are thread-safe.
  */
 public interface Journal extends AutoCloseable {
 

@@ -1,3 +1,4 @@
+// One class on purpose (~750 lines): a lane's queue, cursor, lease and thread change together.
 package dev.memstack.host.outbox;
 
 import dev.memstack.host.outbox.CursorStore.ParkedErase;
@@ -24,6 +25,13 @@ import org.slf4j.LoggerFactory;
  * (everything before it is done) is saved to the journal every {@value #CURSOR_BATCH} records or
  * {@code 200 ms} at the latest, and at close. The thread is never interrupted: {@link #stop()} lets
  * it finish the provider call it is in (the SPI promises calls are not interrupted).
+ *
+ * <p>Over a {@link SharedJournal} a lane is one provider's share of one shard ({@code
+ * provider#shard}) and works only while this host holds its lease: on taking it, the lane reads the
+ * saved cursor and from then on reads its records from the journal (other hosts append too), a
+ * batch at a time; before each delivery it saves its cursor and what it is about to deliver,
+ * guarded by the lease ({@link SharedJournal#claim}); it gives the lease up when this host holds
+ * more than its share of the provider's lanes, and drops what it read when it loses the lease.
  */
 final class Lane implements Runnable {
 
@@ -38,6 +46,12 @@ final class Lane implements Runnable {
   /** How long a lane whose lease another host holds waits before it asks again. */
   private static final Duration LEASE_RETRY = Duration.ofSeconds(1);
 
+  /** How long a shared lane waits for a notification before it reads its shard again. */
+  private static final long SHARED_POLL_MILLIS = 1_000;
+
+  /** How long a lane that gave its lease up for balance leaves it to another host. */
+  private static final long YIELD_NANOS = TimeUnit.SECONDS.toNanos(3);
+
   /**
    * An erasure to try before anything else: every pending erasure of the owner up to a position.
    */
@@ -51,6 +65,9 @@ final class Lane implements Runnable {
 
   final String providerId;
 
+  /** The lane's id: the provider id, or {@code provider#shard} over a shared journal. */
+  final String laneId;
+
   /** Records before this position were done before the journal was opened. */
   final long start;
 
@@ -59,6 +76,20 @@ final class Lane implements Runnable {
   private final Delivery delivery;
   private final int deliveryBatch;
   private final Backoff backoff;
+
+  /** The journal when it is shared, else {@code null}. */
+  private final SharedJournal shared;
+
+  // guarded by this (shared journals only)
+  private boolean leased;
+  private long attemptedBefore;
+  private long redelivered;
+  private long yieldUntilNanos = System.nanoTime();
+
+  /**
+   * Owners whose erasure was done urgently, up to a position: their erasures are not read again.
+   */
+  private final java.util.Map<String, Long> erasedUpTo = new java.util.HashMap<>();
 
   // guarded by this
   private final ArrayDeque<ParkedErase> parked = new ArrayDeque<>();
@@ -86,6 +117,7 @@ final class Lane implements Runnable {
 
   Lane(
       String providerId,
+      String laneId,
       long start,
       LongSupplier handedOut,
       Journal journal,
@@ -93,6 +125,8 @@ final class Lane implements Runnable {
       int deliveryBatch,
       Backoff backoff) {
     this.providerId = Objects.requireNonNull(providerId, "providerId");
+    this.laneId = Objects.requireNonNull(laneId, "laneId");
+    this.shared = journal instanceof SharedJournal s ? s : null;
     this.start = start;
     this.horizon = start;
     this.handedOut = Objects.requireNonNull(handedOut, "handedOut");
@@ -119,7 +153,7 @@ final class Lane implements Runnable {
   }
 
   void start() {
-    worker = new Thread(this, "memstack-outbox-" + providerId);
+    worker = new Thread(this, "memstack-outbox-" + laneId);
     worker.setDaemon(true);
     worker.start();
   }
@@ -133,6 +167,11 @@ final class Lane implements Runnable {
     return queue.size() + parked.size();
   }
 
+  /** Whether this host delivers the lane now (always over a local journal). */
+  synchronized boolean leased() {
+    return shared == null || leased;
+  }
+
   synchronized void addTurn(Journal.Entry entry) {
     queue.addLast(entry);
     pendingTurns++;
@@ -142,6 +181,9 @@ final class Lane implements Runnable {
 
   /** Queues an erasure after dropping the owner's waiting turns; returns how many were. */
   synchronized int addErase(Journal.Entry entry, Urgent request) {
+    if (shared != null) {
+      return addSharedErase(entry, request);
+    }
     int dropped = 0;
     for (Iterator<Journal.Entry> it = queue.iterator(); it.hasNext(); ) {
       Journal.Entry waiting = it.next();
@@ -153,6 +195,32 @@ final class Lane implements Runnable {
     pendingTurns -= dropped;
     queue.addLast(entry);
     horizon = entry.position() + 1;
+    if (request != null) {
+      urgent.addLast(request);
+    }
+    notifyAll();
+    return dropped;
+  }
+
+  /**
+   * Over a shared journal the erasure is read from the journal in its turn; here the owner's turns
+   * read already are dropped and, when this host holds the lane, the erasure is tried at once.
+   */
+  private int addSharedErase(Journal.Entry entry, Urgent request) {
+    if (!leased) {
+      return 0;
+    }
+    int dropped = 0;
+    for (Iterator<Journal.Entry> it = queue.iterator(); it.hasNext(); ) {
+      Journal.Entry waiting = it.next();
+      if (!waiting.erase()
+          && waiting.owner().equals(entry.owner())
+          && waiting.position() < entry.position()) {
+        it.remove();
+        dropped++;
+      }
+    }
+    pendingTurns -= dropped;
     if (request != null) {
       urgent.addLast(request);
     }
@@ -190,7 +258,7 @@ final class Lane implements Runnable {
     int pending = queue.size() + parked.size();
     OutboxStats stats = new OutboxStats(pending, age, delivered, failedAttempts, lastError);
     return new OutboxEngine.Backlog(
-        providerId, stats, pendingTurns, pending - pendingTurns, erased);
+        providerId, stats, pendingTurns, pending - pendingTurns, erased, redelivered);
   }
 
   /**
@@ -224,7 +292,10 @@ final class Lane implements Runnable {
     }
   }
 
-  /** Writes the cursor if the state changed (always when {@code force}). */
+  /**
+   * Writes the cursor if the state changed (always when {@code force}); over a shared journal only
+   * while this host holds the lane.
+   */
   void save(boolean force) {
     synchronized (saveLock) {
       long journalNext = handedOut.getAsLong();
@@ -232,6 +303,10 @@ final class Lane implements Runnable {
       List<ParkedErase> parkedNow;
       synchronized (this) {
         if (!force && unsaved == 0) {
+          return;
+        }
+        if (shared != null && !leased) {
+          unsaved = 0;
           return;
         }
         next = cursor(journalNext);
@@ -242,7 +317,7 @@ final class Lane implements Runnable {
         return;
       }
       try {
-        journal.saveCursor(providerId, new Journal.Cursor(next, parkedNow));
+        journal.saveCursor(laneId, new Journal.Cursor(next, parkedNow));
         savedNext = next;
         savedParked = parkedNow;
         lastSaveNanos = System.nanoTime();
@@ -281,16 +356,54 @@ final class Lane implements Runnable {
     int failuresInARow = 0;
     while (!stopped) {
       Work work;
+      if (shared != null) {
+        boolean ready;
+        try {
+          ready = sharedStep();
+        } catch (IOException | RuntimeException e) {
+          ready = false;
+          log.warn("Outbox lane {} cannot read the shared journal: {}", laneId, e.toString());
+        }
+        if (!ready) {
+          try {
+            pause(LEASE_RETRY);
+          } catch (InterruptedException e) {
+            return;
+          }
+          continue;
+        }
+      }
       try {
         // asked outside the lane's lock: it is a call into the provider
-        work = awaitWork(delivery.takesBatches());
+        work = awaitWork(delivery.takesBatches(), shared != null ? SHARED_POLL_MILLIS : 0);
       } catch (InterruptedException e) {
         return;
       }
       if (work == null) {
-        return;
+        if (stopped) {
+          return;
+        }
+        continue;
       }
-      if (!journal.tryLease(providerId)) {
+      boolean claimed = true;
+      if (shared != null) {
+        try {
+          claimed = claim(work);
+        } catch (IOException | RuntimeException e) {
+          synchronized (this) {
+            working = false;
+          }
+          failuresInARow++;
+          log.warn("Outbox lane {} cannot save its cursor: {}", laneId, e.toString());
+          try {
+            pause(backoff.after(failuresInARow));
+          } catch (InterruptedException interrupted) {
+            return;
+          }
+          continue;
+        }
+      }
+      if (!claimed || !journal.tryLease(laneId)) {
         synchronized (this) {
           working = false;
         }
@@ -348,9 +461,142 @@ final class Lane implements Runnable {
     return unsaved;
   }
 
-  private synchronized Work awaitWork(boolean batches) throws InterruptedException {
+  /**
+   * Over a shared journal: gives the lease up past this host's share, takes (or keeps) it, and
+   * reads the lane's next records; whether the lane may deliver now.
+   */
+  private boolean sharedStep() throws IOException {
+    synchronized (this) {
+      if (!leased && System.nanoTime() - yieldUntilNanos < 0) {
+        return false;
+      }
+    }
+    if (leased() && shared.overShare(laneId)) {
+      save(true);
+      shared.release(laneId);
+      drop();
+      synchronized (this) {
+        yieldUntilNanos = System.nanoTime() + YIELD_NANOS;
+      }
+      return false;
+    }
+    if (!journal.tryLease(laneId)) {
+      if (leased()) {
+        log.info("Outbox lane {} lost its lease; another host delivers it", laneId);
+        drop();
+      }
+      return false;
+    }
+    if (!leased()) {
+      SharedJournal.Taken taken = shared.taken(laneId);
+      synchronized (saveLock) {
+        synchronized (this) {
+          queue.clear();
+          parked.clear();
+          parked.addAll(taken.cursor().parked());
+          pendingTurns = 0;
+          horizon = taken.cursor().next();
+          attemptedBefore = taken.attemptedBefore();
+          erasedUpTo.clear();
+          leased = true;
+        }
+        savedNext = taken.cursor().next();
+        savedParked = taken.cursor().parked();
+      }
+      log.debug(
+          "Outbox lane {} taken at {} (last holder delivered up to {})",
+          laneId,
+          taken.cursor().next(),
+          taken.attemptedBefore());
+    }
+    refill();
+    return true;
+  }
+
+  /** Reads the lane's next records from the shared journal while fewer than a batch wait. */
+  private void refill() throws IOException {
+    long from;
+    synchronized (this) {
+      if (queue.size() >= deliveryBatch) {
+        return;
+      }
+      from = horizon;
+    }
+    SharedJournal.Scan scan = shared.scan(laneId, from, Math.max(4 * deliveryBatch, 64));
+    synchronized (this) {
+      if (!leased || horizon != from) {
+        return;
+      }
+      for (Journal.Entry entry : scan.entries()) {
+        Long erasedTo = erasedUpTo.get(entry.owner());
+        if (entry.erase() && erasedTo != null && entry.position() <= erasedTo) {
+          continue; // done urgently already
+        }
+        queue.addLast(entry);
+        if (!entry.erase()) {
+          pendingTurns++;
+        }
+      }
+      horizon = scan.scannedTo();
+      erasedUpTo.values().removeIf(upTo -> upTo < horizon);
+    }
+  }
+
+  /** Forgets what was read from the shared journal (the lease is gone). */
+  private void drop() {
+    synchronized (saveLock) {
+      synchronized (this) {
+        leased = false;
+        queue.clear();
+        parked.clear();
+        pendingTurns = 0;
+        erasedUpTo.clear();
+        urgent.clear(); // the erasure's caller also watches the lane's saved cursor
+        unsaved = 0;
+        working = false;
+      }
+      savedNext = -1;
+      savedParked = List.of();
+    }
+  }
+
+  /**
+   * Saves the cursor and the end of {@code work} before it is delivered; whether this host still
+   * holds the lane.
+   */
+  private boolean claim(Work work) throws IOException {
+    synchronized (saveLock) {
+      long next;
+      List<ParkedErase> parkedNow;
+      long end;
+      synchronized (this) {
+        next = cursor(0);
+        parkedNow = List.copyOf(parked);
+        end = next;
+        if (work.entries() != null) {
+          end = work.entries().get(work.entries().size() - 1).position() + 1;
+        }
+        unsaved = 0;
+      }
+      if (!shared.claim(laneId, new Journal.Cursor(next, parkedNow), end)) {
+        log.info(
+            "Outbox lane {} lost its lease before a delivery; another host delivers it", laneId);
+        drop();
+        return false;
+      }
+      savedNext = next;
+      savedParked = parkedNow;
+      lastSaveNanos = System.nanoTime();
+      return true;
+    }
+  }
+
+  private synchronized Work awaitWork(boolean batches, long maxWaitMillis)
+      throws InterruptedException {
+    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxWaitMillis);
+    boolean woken = false;
     while (!stopped) {
-      long durable = journal.durablePosition();
+      long durable = shared != null ? Long.MAX_VALUE : journal.durablePosition();
       Urgent request = urgent.peekFirst();
       Work work = null;
       if (request != null && request.upTo() < durable) {
@@ -367,7 +613,16 @@ final class Lane implements Runnable {
         working = true;
         return work;
       }
-      wait();
+      if (maxWaitMillis <= 0) {
+        wait();
+      } else {
+        long left = until - System.nanoTime();
+        if (left <= 0 || woken) {
+          return null; // a shared lane reads its shard again
+        }
+        wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+        woken = true;
+      }
     }
     return null;
   }
@@ -395,7 +650,8 @@ final class Lane implements Runnable {
     long until = System.nanoTime() + wait.toNanos();
     while (!stopped) {
       Urgent request = urgent.peekFirst();
-      if (request != null && request.upTo() < journal.durablePosition()) {
+      if (request != null
+          && (shared != null ? leased : request.upTo() < journal.durablePosition())) {
         return;
       }
       long left = until - System.nanoTime();
@@ -416,6 +672,9 @@ final class Lane implements Runnable {
         parked.removeIf(p -> p.owner().equals(owner));
         queue.removeIf(
             e -> e.erase() && e.owner().equals(owner) && e.position() <= work.urgent().upTo());
+        if (shared != null) {
+          erasedUpTo.merge(owner, work.urgent().upTo(), Math::max);
+        }
         erased++;
         unsaved++;
       }
@@ -450,6 +709,9 @@ final class Lane implements Runnable {
         erased++;
       } else if (Attempt.DELIVERED.equals(attempt.outcome())) {
         delivered++;
+        if (entry.position() < attemptedBefore) {
+          redelivered++; // the last holder of the lane was delivering it when it stopped
+        }
       }
       unsaved++;
     }

@@ -2,7 +2,9 @@ package dev.memstack.host.outbox;
 
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMembers;
+import dev.memstack.host.shared.SharedStore;
 import java.nio.file.Path;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -11,8 +13,10 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The turn outbox beans ({@code memstack.outbox.*}): one {@link OutboxEngine}, which is both the
  * {@link TurnOutbox} and the {@link OwnerEraser}, over the {@link FileJournal} ({@code
- * type=journal}, the default) or the {@link MemoryJournal} ({@code type=memory}), and the {@code
- * outbox} health component.
+ * type=journal}, the default), the {@link MemoryJournal} ({@code type=memory}) or, in shared mode
+ * ({@code memstack.shared.jdbc-url} set), the {@link PostgresJournal} ({@code type=postgres}, the
+ * default and the only type allowed there: turns kept on one host could not be delivered or erased
+ * by another), and the {@code outbox} health component.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(OutboxProperties.class)
@@ -23,8 +27,19 @@ public class OutboxConfiguration {
       OutboxProperties outbox,
       StackMembers members,
       ProviderCalls calls,
+      ObjectProvider<SharedStore> sharedStore,
       @Value("${memstack.data-dir:./data}") Path dataDir) {
-    return switch (outbox.type()) {
+    SharedStore store = sharedStore.getIfAvailable();
+    OutboxProperties.Type type = outbox.effectiveType(store != null);
+    if (store != null && type != OutboxProperties.Type.POSTGRES) {
+      throw new IllegalStateException(
+          "memstack.outbox.type="
+              + type.name().toLowerCase(java.util.Locale.ROOT)
+              + " keeps turns on this host, but shared mode is on (memstack.shared.jdbc-url is"
+              + " set): another host could not deliver or erase them; remove memstack.outbox.type"
+              + " or set it to postgres");
+    }
+    return switch (type) {
       case MEMORY -> OutboxEngine.inMemory(outbox, members, calls);
       case JOURNAL ->
           OutboxEngine.onDisk(
@@ -32,6 +47,18 @@ public class OutboxConfiguration {
               outbox,
               members,
               calls);
+      case POSTGRES -> {
+        if (store == null) {
+          throw new IllegalStateException(
+              "memstack.outbox.type=postgres needs the shared database: set"
+                  + " memstack.shared.jdbc-url (and memstack.shared.username/password)");
+        }
+        yield OutboxEngine.start(
+            PostgresJournal.open(store, outbox.shards(), outbox.leaseTtl()),
+            outbox,
+            members,
+            calls);
+      }
     };
   }
 

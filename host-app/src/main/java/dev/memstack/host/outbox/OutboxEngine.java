@@ -29,10 +29,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The turn outbox, whatever {@link Journal} keeps its records: the one engine behind {@code
- * memstack.outbox.type=journal} ({@link FileJournal}) and {@code memory} ({@link MemoryJournal}).
+ * memstack.outbox.type=journal} ({@link FileJournal}), {@code memory} ({@link MemoryJournal}) and
+ * {@code postgres} ({@link PostgresJournal}, shared by every host of a deployment).
  *
- * <p>One class on purpose (~670 lines): admission, erasure, replay and maintenance order their
- * journal appends under one lock over the same lanes and cursors; {@link Lane} is apart already.
+ * <p>One class on purpose (~970 lines): admission, erasure, replay and maintenance order their
+ * journal appends under one lock over the same lanes and cursors, locally or over a shared journal;
+ * {@link Lane} is apart already.
+ *
+ * <p>Over a {@link SharedJournal} this host is one writer among several: a provider has one lane
+ * per shard ({@code provider#shard}, records sharded by owner), and a lane delivers only while this
+ * host holds its lease, reading its records from the journal; appends are not handed to lanes but
+ * wake the lane of their shard (other hosts' appends wake it through the journal's notifications).
+ * Admission counts the shared backlog, an erasure waits for the lanes of the owner's shard on
+ * whichever host holds them, and the backlog reports every host's pending records and this host's
+ * deliveries (redeliveries after a lane changed hands included).
  *
  * <p>An accepted turn is appended to the journal, naming its recipients (the providers enabled when
  * it was accepted), and {@link #enqueue} returns once the record is durable. Each provider id has a
@@ -67,14 +77,22 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
    * @param pendingTurns turns waiting
    * @param pendingErasures erasures waiting
    * @param erased erasures the provider did since start
+   * @param redelivered turns delivered again since start because the lane's last holder may have
+   *     delivered them already (it stopped or lost the lane while delivering them); 0 over a local
+   *     journal
    */
   public record Backlog(
-      String id, OutboxStats stats, int pendingTurns, int pendingErasures, long erased) {}
+      String id,
+      OutboxStats stats,
+      int pendingTurns,
+      int pendingErasures,
+      long erased,
+      long redelivered) {}
 
   /**
    * The journal's storage.
    *
-   * @param type {@code journal} or {@code memory}
+   * @param type {@code journal}, {@code memory} or {@code postgres}
    * @param segments storage units (segment files)
    * @param bytes bytes held
    * @param maxBytes {@code memstack.outbox.max-journal-size}
@@ -85,6 +103,10 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
       String type, int segments, long bytes, long maxBytes, long nextPosition, boolean fsync) {}
 
   private final Journal journal;
+
+  /** The journal when other hosts share it, else {@code null}. */
+  private final SharedJournal shared;
+
   private final OutboxProperties settings;
   private final StackMembers members;
   private final ProviderCalls calls;
@@ -122,6 +144,9 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
    */
   private volatile long handedOut;
 
+  /** Maintenance passes so far (the maintenance thread's alone). */
+  private long maintenancePasses;
+
   /** The durable position up to which the lanes were last woken. */
   private final AtomicLong wokenAt = new AtomicLong();
 
@@ -138,22 +163,39 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
     this.calls = calls;
     this.clock = clock;
     this.backoff = new Backoff(settings.initialBackoff(), settings.maxBackoff());
-    for (Map.Entry<String, Journal.Cursor> saved : journal.cursors().entrySet()) {
-      Lane lane = newLane(saved.getKey(), saved.getValue().next());
-      lane.restore(saved.getValue());
-      lanes.put(lane.providerId, lane);
-    }
-    journal.replay(this::replay);
-    long next = journal.nextPosition();
-    handedOut = next;
-    for (Lane lane : lanes.values()) {
-      lane.openedAt(next);
-      lane.start();
+    this.shared = journal instanceof SharedJournal s ? s : null;
+    if (shared != null) {
+      // a shared journal's lanes read their records when they take their lease: no replay
+      discoverLanes();
+      for (StackMember member : members.enabled()) {
+        sharedLanes(member.id()); // so that leases spread before the first turn
+      }
+      shared.onAppend(this::wakeShard);
+    } else {
+      for (Map.Entry<String, Journal.Cursor> saved : journal.cursors().entrySet()) {
+        Lane lane = newLane(saved.getKey(), saved.getKey(), saved.getValue().next());
+        lane.restore(saved.getValue());
+        lanes.put(lane.laneId, lane);
+      }
+      journal.replay(this::replay);
+      long next = journal.nextPosition();
+      handedOut = next;
+      for (Lane lane : lanes.values()) {
+        lane.openedAt(next);
+        lane.start();
+      }
     }
     this.maintainer = new Thread(this::maintainLoop, "memstack-outbox-cleaner");
     maintainer.setDaemon(true);
     maintainer.start();
-    if (journal.persistent()) {
+    if (shared != null) {
+      log.info(
+          "Turn outbox opened at {} as host {}: {} lane(s) over {} shard(s)",
+          journal.describe(),
+          shared.hostId(),
+          lanes.size(),
+          shared.shards());
+    } else if (journal.persistent()) {
       int pending = lanes.values().stream().mapToInt(Lane::pendingTurns).sum();
       log.info(
           "Turn outbox opened at {}: {} segment(s), {} turn deliveries pending over {}"
@@ -256,6 +298,17 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
     byte[] body = record.encode();
     try {
       Journal.Entry entry;
+      if (shared != null) {
+        // appends of several hosts (and threads) meet in the journal, ordered per shard there
+        admitShared(recipients, body.length);
+        entry = journal.append(record.header(), body);
+        writeFailure = null;
+        for (String id : recipients) {
+          appendedSince.computeIfAbsent(id, key -> new AtomicLong()).incrementAndGet();
+          sharedLane(id, entry.owner()).wake();
+        }
+        return;
+      }
       synchronized (appendLock) {
         admit(recipients, body.length);
         entry = journal.append(record.header(), body);
@@ -288,6 +341,41 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
         throw new TurnOutboxFullException(id, settings.maxPending());
       }
     }
+    admitBytes(bodyBytes);
+  }
+
+  /**
+   * {@link #admit} over the backlog of every host, as the shared journal last counted it, plus the
+   * turns this host appended since (so that a burst on one host cannot overrun the bound by a
+   * second's worth; other hosts' turns of the last second may).
+   */
+  private void admitShared(List<String> recipients, int bodyBytes) {
+    SharedJournal.State state = shared.state();
+    if (state != admittedState) {
+      synchronized (appendedSince) {
+        if (state != admittedState) {
+          appendedSince.clear();
+          admittedState = state;
+        }
+      }
+    }
+    for (String id : recipients) {
+      SharedJournal.Pending backlog = state.pending().get(id);
+      AtomicLong mine = appendedSince.get(id);
+      long waiting = (backlog == null ? 0 : backlog.turns()) + (mine == null ? 0 : mine.get());
+      if (waiting >= settings.maxPending()) {
+        throw new TurnOutboxFullException(id, settings.maxPending());
+      }
+    }
+    admitBytes(bodyBytes);
+  }
+
+  /** Turns this host appended for each provider since {@link #admittedState} was counted. */
+  private final Map<String, AtomicLong> appendedSince = new ConcurrentHashMap<>();
+
+  private volatile SharedJournal.State admittedState;
+
+  private void admitBytes(int bodyBytes) {
     long maxBytes = settings.maxJournalSize().toBytes();
     long bytes = journal.bytes();
     if (bytes + bodyBytes + SegmentLog.FRAME_HEADER_BYTES > maxBytes) {
@@ -330,21 +418,75 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
     return stats;
   }
 
-  /** The backlog of every provider id that has ever had a record, sorted by id. */
+  /**
+   * The backlog of every provider id that has ever had a record, sorted by id; over a shared
+   * journal the pending counts are every host's (as last counted) and the deliveries this host's.
+   */
   public List<Backlog> backlog() {
     Instant now = clock.instant();
-    return lanes.keySet().stream().sorted().map(id -> lanes.get(id).backlog(now)).toList();
+    if (shared == null) {
+      return lanes.keySet().stream().sorted().map(id -> lanes.get(id).backlog(now)).toList();
+    }
+    Map<String, List<Backlog>> local = new java.util.TreeMap<>();
+    for (Lane lane : lanes.values()) {
+      local.computeIfAbsent(lane.providerId, id -> new ArrayList<>()).add(lane.backlog(now));
+    }
+    Map<String, SharedJournal.Pending> pending = shared.state().pending();
+    Set<String> ids = new java.util.TreeSet<>(local.keySet());
+    ids.addAll(pending.keySet());
+    List<Backlog> backlog = new ArrayList<>();
+    for (String id : ids) {
+      SharedJournal.Pending waiting =
+          pending.getOrDefault(id, new SharedJournal.Pending(0, 0, Long.MAX_VALUE));
+      long delivered = 0;
+      long failed = 0;
+      long erased = 0;
+      long redelivered = 0;
+      String lastError = null;
+      for (Backlog lane : local.getOrDefault(id, List.of())) {
+        delivered += lane.stats().delivered();
+        failed += lane.stats().failedAttempts();
+        erased += lane.erased();
+        redelivered += lane.redelivered();
+        if (lastError == null) {
+          lastError = lane.stats().lastError();
+        }
+      }
+      Duration age =
+          waiting.oldestAcceptedMillis() == Long.MAX_VALUE
+              ? Duration.ZERO
+              : Duration.ofMillis(Math.max(0, now.toEpochMilli() - waiting.oldestAcceptedMillis()));
+      int turns = (int) Math.min(Integer.MAX_VALUE, waiting.turns());
+      int erasures = (int) Math.min(Integer.MAX_VALUE, waiting.erasures());
+      OutboxStats stats =
+          new OutboxStats(
+              (int) Math.min(Integer.MAX_VALUE, (long) turns + erasures),
+              age,
+              delivered,
+              failed,
+              lastError);
+      backlog.add(new Backlog(id, stats, turns, erasures, erased, redelivered));
+    }
+    return backlog;
+  }
+
+  /**
+   * What the hosts sharing the journal see: live hosts, the backlog per provider and who holds
+   * which lane; empty over a local journal.
+   */
+  public Optional<SharedJournal.State> sharedState() {
+    return shared == null ? Optional.empty() : Optional.of(shared.state());
   }
 
   /** The journal's storage. */
   public JournalStats journalStats() {
     return new JournalStats(
-        journal.persistent() ? "journal" : "memory",
+        shared != null ? "postgres" : journal.persistent() ? "journal" : "memory",
         journal.segments(),
         journal.bytes(),
         settings.maxJournalSize().toBytes(),
         journal.nextPosition(),
-        journal.persistent() && settings.fsync());
+        shared != null || (journal.persistent() && settings.fsync()));
   }
 
   /**
@@ -405,6 +547,9 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
       return new OwnerErasure(owner, List.of());
     }
     JournalRecord record = JournalRecord.erase(owner, clock.instant(), recipients);
+    if (shared != null) {
+      return eraseShared(owner, record, recipients, unsupported);
+    }
     byte[] body = record.encode();
     Map<String, Integer> dropped = new LinkedHashMap<>();
     Map<String, CompletableFuture<Attempt>> attempts = new LinkedHashMap<>();
@@ -475,6 +620,111 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
   }
 
   /**
+   * {@link #erase} over a shared journal: the erasure goes to the owner's shard; the owner's
+   * undelivered turns are counted and deleted from the journal; a lane this host holds tries the
+   * erasure at once, and one another host holds is done when its saved cursor is past the erasure
+   * (its outcome then reads {@code erased} with no count of what was removed).
+   */
+  private OwnerErasure eraseShared(
+      OwnerKey owner, JournalRecord record, List<String> recipients, Set<String> unsupported) {
+    Journal.Entry entry;
+    Map<String, Integer> dropped;
+    Map<String, CompletableFuture<Attempt>> attempts = new LinkedHashMap<>();
+    try {
+      entry = journal.append(record.header(), record.encode());
+      dropped = shared.undone(owner.value(), entry.position());
+      for (String id : recipients) {
+        Lane lane = sharedLane(id, owner.value());
+        Lane.Urgent urgent = null;
+        if (!unsupported.contains(id) && lane.leased()) {
+          urgent = new Lane.Urgent(owner.value(), entry.position(), new CompletableFuture<>());
+          attempts.put(id, urgent.result());
+        }
+        lane.addErase(entry, urgent);
+        lane.wake();
+      }
+      expunge(owner.value(), entry.position());
+    } catch (IOException e) {
+      log.error(
+          "Could not write the erasure of an owner to the outbox at {}", journal.describe(), e);
+      throw new TurnOutboxFullException(
+          null, "the turn journal cannot be written right now; try again later");
+    }
+    long deadline = System.nanoTime() + settings.eraseWait().toNanos();
+    List<ProviderErasure> outcomes = new ArrayList<>();
+    for (String id : recipients) {
+      int droppedPending = dropped.getOrDefault(id, 0);
+      if (unsupported.contains(id)) {
+        outcomes.add(
+            new ProviderErasure(
+                id,
+                ProviderErasure.UNSUPPORTED,
+                0,
+                droppedPending,
+                "provider "
+                    + id
+                    + " cannot forget owners; its pending turns of the owner were"
+                    + " dropped"));
+        continue;
+      }
+      String lane = SharedJournal.laneId(id, SharedJournal.shardOf(owner.value(), shared.shards()));
+      Attempt attempt =
+          awaitShared(attempts.get(id), lane, owner.value(), entry.position(), deadline);
+      if (attempt == null) {
+        outcomes.add(
+            new ProviderErasure(
+                id,
+                ProviderErasure.QUEUED,
+                0,
+                droppedPending,
+                "provider "
+                    + id
+                    + " did not answer within "
+                    + settings.eraseWait().toMillis()
+                    + " ms (busy, backing off or not running); the erasure stays queued"));
+        continue;
+      }
+      outcomes.add(
+          new ProviderErasure(
+              id, attempt.outcome(), attempt.removed(), droppedPending, attempt.detail()));
+    }
+    log.info(
+        "Erased an owner: {}", outcomes.stream().map(o -> o.id() + "=" + o.outcome()).toList());
+    return new OwnerErasure(owner, outcomes);
+  }
+
+  /**
+   * Waits for this host's attempt, or for the lane's saved cursor (whoever holds it) to pass the
+   * erasure without parking it; {@code null} when neither happened by the deadline.
+   */
+  private Attempt awaitShared(
+      CompletableFuture<Attempt> attempt, String lane, String owner, long position, long deadline) {
+    while (true) {
+      if (attempt != null && attempt.isDone()) {
+        return await(attempt, deadline);
+      }
+      try {
+        SharedJournal.Taken saved = shared.taken(lane);
+        if (saved.cursor().next() > position
+            && saved.cursor().parked().stream().noneMatch(p -> p.owner().equals(owner))) {
+          return new Attempt(ProviderErasure.ERASED, 0, null, true);
+        }
+      } catch (IOException e) {
+        log.debug("Cannot read the outbox lane {}: {}", lane, e.toString());
+      }
+      if (System.nanoTime() - deadline >= 0) {
+        return null;
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return null;
+      }
+    }
+  }
+
+  /**
    * Refuses new records; with the memory journal gives the queues up to {@code
    * memstack.outbox.shutdown-grace} to drain; lets every delivery thread finish the provider call
    * it is in (never interrupting it) for up to the grace period, saves every cursor and closes the
@@ -540,7 +790,7 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
   /** Rebuilds the queues from one kept record (at start). */
   private void replay(Journal.Entry entry) {
     for (String id : entry.header().recipients()) {
-      Lane lane = lanes.computeIfAbsent(id, key -> newLane(key, 0));
+      Lane lane = lanes.computeIfAbsent(id, key -> newLane(key, key, 0));
       if (entry.position() < lane.start) {
         continue;
       }
@@ -553,11 +803,12 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
     }
   }
 
-  private Lane newLane(String id, long start) {
+  private Lane newLane(String id, String laneId, long start) {
     return new Lane(
         id,
+        laneId,
         start,
-        () -> handedOut,
+        shared != null ? () -> 0L : () -> handedOut,
         journal,
         new Delivery(id, members, calls, journal),
         settings.deliveryBatch(),
@@ -569,11 +820,59 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
     return lanes.computeIfAbsent(
         id,
         key -> {
-          Lane lane = newLane(key, position);
+          Lane lane = newLane(key, key, position);
           lane.openedAt(position);
           lane.start();
           return lane;
         });
+  }
+
+  /**
+   * The lane of {@code provider} over the owner's shard; the provider's lanes of every shard are
+   * created and started if new.
+   */
+  private Lane sharedLane(String provider, String owner) {
+    String id = SharedJournal.laneId(provider, SharedJournal.shardOf(owner, shared.shards()));
+    Lane lane = lanes.get(id);
+    if (lane == null) {
+      sharedLanes(provider);
+      lane = lanes.get(id);
+    }
+    return lane;
+  }
+
+  private void sharedLanes(String provider) {
+    for (int shard = 0; shard < shared.shards(); shard++) {
+      lanes.computeIfAbsent(
+          SharedJournal.laneId(provider, shard),
+          id -> {
+            Lane lane = newLane(provider, id, 0);
+            if (!closed) {
+              lane.start();
+            }
+            return lane;
+          });
+    }
+  }
+
+  /** Creates the lanes of every provider the shared journal has lanes for. */
+  private void discoverLanes() {
+    Set<String> providers = new java.util.TreeSet<>();
+    for (String id : journal.cursors().keySet()) {
+      if (id.equals(
+          SharedJournal.laneId(SharedJournal.providerOf(id), SharedJournal.shardOfLane(id)))) {
+        providers.add(SharedJournal.providerOf(id));
+      }
+    }
+    providers.forEach(this::sharedLanes);
+  }
+
+  private void wakeShard(int shard) {
+    for (Lane lane : lanes.values()) {
+      if (SharedJournal.shardOfLane(lane.laneId) == shard) {
+        lane.wake();
+      }
+    }
   }
 
   private void wakeMaintenance() {
@@ -608,6 +907,22 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
    */
   void maintain() {
     unexpunged.forEach(this::expunge);
+    if (shared != null) {
+      if (++maintenancePasses % 5 == 0) {
+        discoverLanes(); // providers another host appended for first
+      }
+      for (Lane lane : lanes.values()) {
+        lane.parkIfHolding(Long.MAX_VALUE);
+      }
+      int freed = shared.compactDone();
+      if (freed > 0) {
+        log.debug("Freed {} delivered outbox record(s)", freed);
+      }
+      for (Lane lane : lanes.values()) {
+        lane.saveIfStale();
+      }
+      return;
+    }
     long sealedBefore = journal.sealedBefore();
     for (Lane lane : lanes.values()) {
       lane.parkIfHolding(sealedBefore);

@@ -17,7 +17,9 @@ import org.springframework.boot.health.contributor.Status;
  * DOWN} (the whole host then answers 503) while the outbox cannot take any turn at all ({@link
  * OutboxEngine#refusal()}: closed, the journal cannot be written, or it is full). Erasures waiting
  * for a provider that is not running do not count: they run when it returns. Details list each
- * provider's pending count and oldest age, the journal's size, and why turns are refused.
+ * provider's pending count and oldest age, the journal's size, and why turns are refused; with
+ * {@code type=postgres} the counts are every host's, and {@code shared} gives this host, the live
+ * hosts and how many delivery lanes each host holds.
  */
 public final class OutboxHealthIndicator implements HealthIndicator {
 
@@ -68,6 +70,19 @@ public final class OutboxHealthIndicator implements HealthIndicator {
               "bytes", stats.bytes(),
               "maxBytes", stats.maxBytes(),
               "fsync", stats.fsync()));
+      engine
+          .sharedState()
+          .ifPresent(
+              state -> {
+                Map<String, Integer> lanesByHost = new java.util.TreeMap<>();
+                state.holders().values().forEach(h -> lanesByHost.merge(h, 1, Integer::sum));
+                health.withDetail(
+                    "shared",
+                    Map.of(
+                        "host", state.host(),
+                        "liveHosts", state.liveHosts(),
+                        "lanesByHost", lanesByHost));
+              });
     }
     return health.build();
   }

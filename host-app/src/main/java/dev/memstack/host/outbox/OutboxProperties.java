@@ -13,8 +13,10 @@ import org.springframework.util.unit.DataSize;
  * DeprecatedOutboxKeys}).
  *
  * @param type Where accepted turns wait for delivery: 'journal' (on disk, survives a crash; the
- *     default) or 'memory' (lost when the host stops; bounded by max-pending and max-journal-size
- *     alike).
+ *     default), 'memory' (lost when the host stops; bounded by max-pending and max-journal-size
+ *     alike) or 'postgres' (on the shared database of memstack.shared.jdbc-url, so that every host
+ *     of a deployment delivers and erases every turn; the default when memstack.shared.jdbc-url is
+ *     set, and then the only type allowed).
  * @param dir Folder of the journal; defaults to the 'outbox' folder under memstack.data-dir.
  * @param segmentSize Size at which the journal starts a new segment file; a segment is deleted once
  *     every provider has received everything in it.
@@ -38,10 +40,17 @@ import org.springframework.util.unit.DataSize;
  * @param shutdownGrace How long the host waits at shutdown for providers to finish the deliveries
  *     they are in (and, with type 'memory', for the queues to drain: what is still queued then is
  *     lost).
+ * @param shards With type 'postgres': how many shards the turns are split into by a hash of their
+ *     owner; each provider has one delivery lane per shard, delivered by one host at a time, so up
+ *     to this many hosts deliver (and embed) a provider's turns in parallel, in order per owner.
+ *     Every host of a deployment must use the same count (1-1024).
+ * @param leaseTtl With type 'postgres': how long a host's lease on a delivery lane lasts without
+ *     renewal (renewed every third of it); a host that dies loses its lanes after this, and the
+ *     other hosts take them over from the saved cursors.
  */
 @ConfigurationProperties("memstack.outbox")
 public record OutboxProperties(
-    @DefaultValue("journal") Type type,
+    Type type,
     Path dir,
     @DefaultValue("64MB") DataSize segmentSize,
     @DefaultValue("100000") int maxPending,
@@ -52,7 +61,9 @@ public record OutboxProperties(
     @DefaultValue("32") int deliveryBatch,
     @DefaultValue("1s") Duration initialBackoff,
     @DefaultValue("5m") Duration maxBackoff,
-    @DefaultValue("5s") Duration shutdownGrace) {
+    @DefaultValue("5s") Duration shutdownGrace,
+    @DefaultValue("16") int shards,
+    @DefaultValue("5s") Duration leaseTtl) {
 
   /** Smallest accepted segment size. */
   public static final DataSize MIN_SEGMENT_SIZE = DataSize.ofKilobytes(4);
@@ -62,11 +73,15 @@ public record OutboxProperties(
     /** The durable on-disk journal ({@link FileJournal}). */
     JOURNAL,
     /** The in-memory journal ({@link MemoryJournal}). */
-    MEMORY
+    MEMORY,
+    /** The journal on the shared database ({@link PostgresJournal}). */
+    POSTGRES
   }
 
+  /** Most shards. */
+  public static final int MAX_SHARDS = 1024;
+
   public OutboxProperties {
-    type = type == null ? Type.JOURNAL : type;
     segmentSize = segmentSize == null ? DataSize.ofMegabytes(64) : segmentSize;
     if (segmentSize.compareTo(MIN_SEGMENT_SIZE) < 0) {
       throw new IllegalArgumentException(
@@ -108,6 +123,15 @@ public record OutboxProperties(
       throw new IllegalArgumentException(
           "memstack.outbox.shutdown-grace must not be negative, got: " + shutdownGrace);
     }
+    if (shards < 1 || shards > MAX_SHARDS) {
+      throw new IllegalArgumentException(
+          "memstack.outbox.shards must be between 1 and " + MAX_SHARDS + ", got: " + shards);
+    }
+    leaseTtl = leaseTtl == null ? Duration.ofSeconds(5) : leaseTtl;
+    if (leaseTtl.toMillis() < 300) {
+      throw new IllegalArgumentException(
+          "memstack.outbox.lease-ttl must be at least 300ms, got: " + leaseTtl);
+    }
     if (eraseWait.isNegative()) {
       throw new IllegalArgumentException(
           "memstack.outbox.erase-wait must not be negative, got: " + eraseWait);
@@ -117,7 +141,51 @@ public record OutboxProperties(
   /** Every setting at its default. */
   public static OutboxProperties defaults() {
     return new OutboxProperties(
-        null, null, null, 100_000, null, true, null, null, 32, null, null, null);
+        null, null, null, 100_000, null, true, null, null, 32, null, null, null, 16, null);
+  }
+
+  /**
+   * The type in effect: the configured one, else {@code postgres} in shared mode and {@code
+   * journal} otherwise.
+   */
+  public Type effectiveType(boolean sharedMode) {
+    return type != null ? type : sharedMode ? Type.POSTGRES : Type.JOURNAL;
+  }
+
+  public OutboxProperties withShards(int newShards) {
+    return new OutboxProperties(
+        type,
+        dir,
+        segmentSize,
+        maxPending,
+        maxJournalSize,
+        fsync,
+        degradedLag,
+        eraseWait,
+        deliveryBatch,
+        initialBackoff,
+        maxBackoff,
+        shutdownGrace,
+        newShards,
+        leaseTtl);
+  }
+
+  public OutboxProperties withLeaseTtl(Duration newLeaseTtl) {
+    return new OutboxProperties(
+        type,
+        dir,
+        segmentSize,
+        maxPending,
+        maxJournalSize,
+        fsync,
+        degradedLag,
+        eraseWait,
+        deliveryBatch,
+        initialBackoff,
+        maxBackoff,
+        shutdownGrace,
+        shards,
+        newLeaseTtl);
   }
 
   public OutboxProperties withType(Type newType) {
@@ -133,7 +201,9 @@ public record OutboxProperties(
         deliveryBatch,
         initialBackoff,
         maxBackoff,
-        shutdownGrace);
+        shutdownGrace,
+        shards,
+        leaseTtl);
   }
 
   public OutboxProperties withSegmentSize(DataSize newSegmentSize) {
@@ -149,7 +219,9 @@ public record OutboxProperties(
         deliveryBatch,
         initialBackoff,
         maxBackoff,
-        shutdownGrace);
+        shutdownGrace,
+        shards,
+        leaseTtl);
   }
 
   public OutboxProperties withMaxPending(int newMaxPending) {
@@ -165,7 +237,9 @@ public record OutboxProperties(
         deliveryBatch,
         initialBackoff,
         maxBackoff,
-        shutdownGrace);
+        shutdownGrace,
+        shards,
+        leaseTtl);
   }
 
   public OutboxProperties withMaxJournalSize(DataSize newMaxJournalSize) {
@@ -181,7 +255,9 @@ public record OutboxProperties(
         deliveryBatch,
         initialBackoff,
         maxBackoff,
-        shutdownGrace);
+        shutdownGrace,
+        shards,
+        leaseTtl);
   }
 
   public OutboxProperties withFsync(boolean newFsync) {
@@ -197,7 +273,9 @@ public record OutboxProperties(
         deliveryBatch,
         initialBackoff,
         maxBackoff,
-        shutdownGrace);
+        shutdownGrace,
+        shards,
+        leaseTtl);
   }
 
   public OutboxProperties withEraseWait(Duration newEraseWait) {
@@ -213,7 +291,9 @@ public record OutboxProperties(
         deliveryBatch,
         initialBackoff,
         maxBackoff,
-        shutdownGrace);
+        shutdownGrace,
+        shards,
+        leaseTtl);
   }
 
   public OutboxProperties withDeliveryBatch(int newDeliveryBatch) {
@@ -229,7 +309,9 @@ public record OutboxProperties(
         newDeliveryBatch,
         initialBackoff,
         maxBackoff,
-        shutdownGrace);
+        shutdownGrace,
+        shards,
+        leaseTtl);
   }
 
   public OutboxProperties withInitialBackoff(Duration newInitialBackoff) {
@@ -245,7 +327,9 @@ public record OutboxProperties(
         deliveryBatch,
         newInitialBackoff,
         maxBackoff,
-        shutdownGrace);
+        shutdownGrace,
+        shards,
+        leaseTtl);
   }
 
   public OutboxProperties withMaxBackoff(Duration newMaxBackoff) {
@@ -261,7 +345,9 @@ public record OutboxProperties(
         deliveryBatch,
         initialBackoff,
         newMaxBackoff,
-        shutdownGrace);
+        shutdownGrace,
+        shards,
+        leaseTtl);
   }
 
   public OutboxProperties withShutdownGrace(Duration newShutdownGrace) {
@@ -277,7 +363,9 @@ public record OutboxProperties(
         deliveryBatch,
         initialBackoff,
         maxBackoff,
-        newShutdownGrace);
+        newShutdownGrace,
+        shards,
+        leaseTtl);
   }
 
   private static Duration positive(Duration value, Duration fallback, String key) {

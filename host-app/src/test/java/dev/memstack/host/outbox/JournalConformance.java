@@ -19,12 +19,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
  * The contract of {@link Journal}, which every journal passes: extend it, say how to open (and
- * reopen) the journal under test and whether it survives a restart. A database journal added later
- * must pass it unchanged.
+ * reopen) the journal under test and whether it survives a restart. A {@link SharedJournal} passes
+ * it unchanged as the only writer, and also the test of a second writer (a second host) on the same
+ * storage, which local journals skip.
  */
 abstract class JournalConformance {
 
@@ -163,6 +165,31 @@ abstract class JournalConformance {
     Journal journal = open();
     assertThat(journal.tryLease("a")).isTrue();
     assertThat(journal.tryLease("b")).isTrue();
+  }
+
+  @Test
+  void aSharedLaneIsLeasedByOneHostAtATimeAndEveryHostReadsEveryRecord() throws IOException {
+    Journal first = open();
+    Assumptions.assumeTrue(
+        first instanceof SharedJournal, "only a shared journal has a second writer at once");
+    Journal second = open();
+    assertThat(first.tryLease("a#0")).isTrue();
+    assertThat(second.tryLease("a#0")).isFalse();
+    assertThat(second.tryLease("a#1")).isTrue();
+    assertThat(first.tryLease("a#0")).isTrue();
+    assertThatThrownBy(() -> second.saveCursor("a#0", new Journal.Cursor(1, List.of())))
+        .isInstanceOf(IOException.class);
+    first.saveCursor("a#0", new Journal.Cursor(1, List.of()));
+
+    Journal.Entry one = append(first, turnRecord("t1", "user:1", "a"));
+    Journal.Entry two = append(second, turnRecord("t2", "user:1", "a"));
+    assertThat(two.position()).isGreaterThan(one.position());
+    assertThat(second.read(one).turn().turnId()).isEqualTo("t1");
+    assertThat(first.read(two).turn().turnId()).isEqualTo("t2");
+
+    first.close();
+    assertThat(second.tryLease("a#0")).as("a closed host gives its lanes up").isTrue();
+    assertThat(second.cursors().get("a#0")).isEqualTo(new Journal.Cursor(1, List.of()));
   }
 
   @Test
