@@ -1,6 +1,7 @@
 package dev.memstack.host.coordination;
 
 import dev.memstack.host.shared.SharedStore;
+import dev.memstack.host.testing.SharedTestDatabase;
 import dev.memstack.spi.Coordination;
 import java.sql.SQLException;
 import org.junit.jupiter.api.AfterEach;

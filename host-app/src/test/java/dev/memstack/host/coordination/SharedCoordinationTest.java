@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.memstack.host.shared.SharedProperties;
 import dev.memstack.host.shared.SharedStore;
+import dev.memstack.host.testing.SharedTestDatabase;
 import dev.memstack.spi.Coordination;
 import dev.memstack.spi.ProviderUnavailableException;
 import java.sql.Connection;

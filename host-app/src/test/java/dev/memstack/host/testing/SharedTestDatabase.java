@@ -1,4 +1,4 @@
-package dev.memstack.host.coordination;
+package dev.memstack.host.testing;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Assumptions;
  * MEMSTACK_PG_PASSWORD}) for shared-mode tests: every "host" of a test opens its own {@link
  * SharedStore} on it. Skips the test without the variable, fails it on CI.
  */
-record SharedTestDatabase(String url, String user, String password, String schema) {
+public record SharedTestDatabase(String url, String user, String password, String schema) {
 
-  static SharedTestDatabase create() {
+  public static SharedTestDatabase create() {
     String url = blank(System.getenv("MEMSTACK_PG_URL"));
     if (url == null) {
       if ("true".equalsIgnoreCase(System.getenv("CI"))) {
@@ -38,7 +38,7 @@ record SharedTestDatabase(String url, String user, String password, String schem
   }
 
   /** The properties of one host: the URL with this schema as its current schema. */
-  SharedProperties properties() {
+  public SharedProperties properties() {
     return new SharedProperties(
         url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema,
         user,
@@ -48,15 +48,15 @@ record SharedTestDatabase(String url, String user, String password, String schem
   }
 
   /** A new pool on the schema, as one host opens it. */
-  SharedStore openHost() {
+  public SharedStore openHost() {
     return new SharedStore(properties());
   }
 
-  void drop() {
+  public void drop() {
     execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
   }
 
-  void execute(String sql) {
+  public void execute(String sql) {
     Properties properties = new Properties();
     if (user != null) {
       properties.setProperty("user", user);
