@@ -59,10 +59,10 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>When the coordination spans hosts ({@link Coordination#shared()}), one turn's consolidation
  * holds the lock {@code facts:<agent>|<owner>}, so two hosts never compare and write one owner's
- * facts at once (both would add the same fact, or update one record twice). The lease covers the
- * model calls of a turn and is renewed after each candidate; a turn waits for a held lock as long
- * as one lease and then goes ahead without it (a duplicate is better than a lost fact), as it does
- * when the coordination cannot be reached.
+ * facts at once (both would add the same fact, or update one record twice); the extraction call
+ * before it runs unlocked. The lease covers the model calls of a turn and is renewed before each
+ * further candidate; a turn waits for a held lock as long as one lease and then goes ahead without
+ * it (a duplicate is better than a lost fact), as it does when the coordination cannot be reached.
  */
 public final class FactConsolidator {
 
@@ -164,33 +164,6 @@ public final class FactConsolidator {
     if (!active() || turn.userMessage().isBlank()) {
       return Report.NOTHING;
     }
-    if (!coordination.shared()) {
-      return consolidateTurn(turn, generation, null);
-    }
-    Duration lease = settings.modelTimeout().multipliedBy(settings.maxFacts() + 1L).plusSeconds(30);
-    String name = "facts:" + turn.agent().value() + "|" + turn.owner().value();
-    Optional<Coordination.Lease> held;
-    try {
-      held = CoordinatedWork.awaitLock(coordination, name, lease, lease);
-    } catch (ProviderUnavailableException e) {
-      LOG.warn(
-          "facts of turn {}: {}; consolidating without the lock", turn.turnId(), e.getMessage());
-      held = Optional.empty();
-    }
-    if (held.isEmpty()) {
-      LOG.warn(
-          "facts of turn {}: lock {} not taken in {}; consolidating without it",
-          turn.turnId(),
-          name,
-          lease);
-      return consolidateTurn(turn, generation, null);
-    }
-    try (Coordination.Lease lock = held.get()) {
-      return consolidateTurn(turn, generation, lock);
-    }
-  }
-
-  private Report consolidateTurn(Turn turn, long generation, Coordination.Lease lock) {
     String answer =
         ask(
             prompts.extractSystem(),
@@ -212,18 +185,54 @@ public final class FactConsolidator {
           abbreviate(answer));
       return Report.NOTHING;
     }
+    if (!coordination.shared() || candidates.get().isEmpty()) {
+      return consolidateAll(turn, generation, candidates.get(), null);
+    }
+    // the candidates' comparisons and writes, not the extraction, need the owner to themselves
+    Duration lease = settings.modelTimeout().multipliedBy(settings.maxFacts() + 1L).plusSeconds(30);
+    String name = lockName(turn);
+    Optional<Coordination.Lease> held;
+    try {
+      held = CoordinatedWork.awaitLock(coordination, name, lease, lease);
+    } catch (ProviderUnavailableException e) {
+      LOG.warn(
+          "facts of turn {}: {}; consolidating without the lock", turn.turnId(), e.getMessage());
+      held = Optional.empty();
+    }
+    if (held.isEmpty()) {
+      LOG.warn(
+          "facts of turn {}: lock {} not taken in {}; consolidating without it",
+          turn.turnId(),
+          name,
+          lease);
+      return consolidateAll(turn, generation, candidates.get(), null);
+    }
+    try (Coordination.Lease lock = held.get()) {
+      return consolidateAll(turn, generation, candidates.get(), lock);
+    }
+  }
+
+  /** The lock of one owner's facts in one agent: {@code facts:<agent>|<owner>}. */
+  static String lockName(Turn turn) {
+    return "facts:" + turn.agent().value() + "|" + turn.owner().value();
+  }
+
+  private Report consolidateAll(
+      Turn turn, long generation, List<FactCandidate> candidates, Coordination.Lease lock) {
     int added = 0;
     int updated = 0;
     int archived = 0;
     int unchanged = 0;
-    for (FactCandidate candidate : candidates.get()) {
+    boolean first = true;
+    for (FactCandidate candidate : candidates) {
       if (generation(turn.owner()) != generation) {
         LOG.debug("facts of turn {} dropped: the owner was forgotten meanwhile", turn.turnId());
         break;
       }
-      if (lock != null) {
+      if (lock != null && !first) {
         renew(lock, turn);
       }
+      first = false;
       switch (consolidate(turn, candidate)) {
         case ADD -> added++;
         case UPDATE -> updated++;
@@ -234,7 +243,7 @@ public final class FactConsolidator {
         case NONE -> unchanged++;
       }
     }
-    Report report = new Report(candidates.get().size(), added, updated, archived, unchanged);
+    Report report = new Report(candidates.size(), added, updated, archived, unchanged);
     LOG.debug("facts of turn {}: {}", turn.turnId(), report);
     return report;
   }
