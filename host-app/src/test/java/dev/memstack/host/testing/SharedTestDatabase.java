@@ -40,7 +40,7 @@ public record SharedTestDatabase(String url, String user, String password, Strin
   /** The properties of one host: the URL with this schema as its current schema. */
   public SharedProperties properties() {
     return new SharedProperties(
-        url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema,
+        url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema + ",public",
         user,
         password,
         4,
