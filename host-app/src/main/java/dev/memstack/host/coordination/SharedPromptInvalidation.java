@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * {@code LISTEN}ing and forgets each agent named by another host. When that connection is lost
  * (checked by a query after every quiet {@code 10s}), the whole cache is forgotten, the connection
  * is made again (1 s, then doubling up to 30 s between tries) and, once it listens, the whole cache
- * is forgotten once more: notifications sent while it was away were missed.
+ * is forgotten once more: notifications sent while it was away were missed (so is the first time it
+ * listens, for the prompts cached before).
  */
 public final class SharedPromptInvalidation implements SystemPromptInvalidation {
 
@@ -158,10 +159,11 @@ public final class SharedPromptInvalidation implements SystemPromptInvalidation 
         try (Statement statement = connection.createStatement()) {
           statement.execute("LISTEN " + CHANNEL);
         }
+        // listening from here on: whatever changed before (also between the host's start and
+        // this first LISTEN) is covered by forgetting everything once
+        invalidate.accept(null);
         listening = true;
-        // listening from here on: whatever changed before is covered by forgetting everything
         if (connects.incrementAndGet() > 1) {
-          invalidate.accept(null);
           log.info("system-prompt notifications: listening again; the cache was emptied");
         }
         backoff = 1_000;

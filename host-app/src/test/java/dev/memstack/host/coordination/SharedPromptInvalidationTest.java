@@ -42,6 +42,9 @@ class SharedPromptInvalidationTest {
     hostB = open(storeB, "host-b", record(seenByB, cacheB::invalidate));
     Eventually.within(
         Duration.ofSeconds(10), () -> assertThat(hostA.listening() && hostB.listening()).isTrue());
+    assertThat(seenByB).as("emptied once it listens").contains("*");
+    seenByA.clear();
+    seenByB.clear();
   }
 
   @AfterEach
