@@ -220,7 +220,6 @@ public final class Dreaming implements AutoCloseable {
           return Optional.empty(); // running on another host (or no way to know it is not)
         }
       }
-      Coordination.Lease held = shared;
       boolean manual = trigger.equals("manual");
       List<BucketRun> results = new ArrayList<>();
       if (owner != null) {
@@ -229,7 +228,7 @@ public final class Dreaming implements AutoCloseable {
         results.add(dream(Bucket.team(agent), trigger, manual));
         if (files.perOwner()) {
           for (OwnerKey next : ownersThisRun(agent)) {
-            renew(held, agent);
+            renew(shared, agent);
             BucketRun result = dream(Bucket.personal(agent, next), trigger, false);
             if (!result.status().equals("no_notes")) {
               results.add(result);
