@@ -15,6 +15,15 @@ import java.util.Optional;
  * each instance's names apart, so two instances never share a lock or a counter. Implementations
  * are thread-safe; a call that cannot reach the shared database throws {@link
  * ProviderUnavailableException}, so the caller skips this round and tries again at the next one.
+ * Arguments are never {@code null}; durations are positive. Times (leases, cooldowns) are measured
+ * by one clock for every host: the provider's clock in process, the database's clock when shared,
+ * so hosts whose clocks differ still agree.
+ *
+ * <p>What to use it for: a scheduled job calls {@link #claimRun} with its fire time and runs only
+ * on {@code true}; work that must not run twice at once for one key (an owner's extraction) takes
+ * {@link #tryLock} and skips when empty; "at most once every N minutes" is {@link
+ * #tryStartCooldown}; a count that several hosts raise is {@link #addAndGet}, never a read and a
+ * write.
  *
  * @since 0.3.0
  */
@@ -50,10 +59,18 @@ public interface Coordination {
   /** A held lock. */
   interface Lease extends AutoCloseable {
 
-    /** Extends the lease by its duration; {@code false} when it was lost (expired and taken). */
+    /**
+     * Extends the lease by its duration; {@code false} when it was lost (expired and taken). A
+     * holder of a long task renews well before the lease passes.
+     *
+     * @throws ProviderUnavailableException when the shared database cannot be reached
+     */
     boolean renew();
 
-    /** Releases the lock; idempotent. */
+    /**
+     * Releases the lock; idempotent, never throws (a release that cannot reach the shared database
+     * is logged, and the lease expires by itself).
+     */
     @Override
     void close();
   }

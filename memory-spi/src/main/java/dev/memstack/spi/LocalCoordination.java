@@ -90,13 +90,19 @@ final class LocalCoordination implements Coordination {
 
     @Override
     public boolean renew() {
-      synchronized (this) {
-        if (locks.get(name) != this) {
-          return false;
-        }
-        expires = clock.instant().plus(lease);
-        return true;
-      }
+      // inside the map's atomic update, so that a take of the expired lock cannot slip in between
+      // the check and the new expiry
+      boolean[] renewed = {false};
+      locks.computeIfPresent(
+          name,
+          (key, held) -> {
+            if (held == this) {
+              expires = clock.instant().plus(lease);
+              renewed[0] = true;
+            }
+            return held;
+          });
+      return renewed[0];
     }
 
     @Override

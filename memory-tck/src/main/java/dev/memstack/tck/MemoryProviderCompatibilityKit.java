@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
+import dev.memstack.spi.Coordination;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ProviderConfig;
 import dev.memstack.spi.ProviderContext;
+import dev.memstack.spi.ProviderUnavailableException;
 import dev.memstack.spi.Recall;
 import dev.memstack.spi.RecallItem;
 import dev.memstack.spi.RecallRequest;
@@ -42,7 +44,7 @@ import org.opentest4j.TestAbortedException;
 /**
  * The tests every {@link MemoryProvider} passes.
  *
- * <p>One class on purpose (~960 lines): a provider's test extends one kit and runs every nested
+ * <p>One class on purpose (~1,050 lines): a provider's test extends one kit and runs every nested
  * test group, as Micrometer's {@code MeterRegistryCompatibilityKit} does.
  *
  * <p>A provider's test class extends this kit and implements one hook, {@link
@@ -100,6 +102,7 @@ public abstract class MemoryProviderCompatibilityKit {
   private static final String SHARED_WORD = "saffron";
 
   private TestProviderContext context;
+  private TestProviderContext.Builder template;
   private MemoryProvider provider;
   private boolean closed;
 
@@ -184,6 +187,7 @@ public abstract class MemoryProviderCompatibilityKit {
             .config(config())
             .dataDir(dataRoot.resolve(instanceId()))
             .clock(MutableClock.atSystemTime());
+    template = defaults.copy();
     context = context(defaults);
     assertThat(context).as("context(...) must return a context").isNotNull();
     provider = createProvider(context);
@@ -975,6 +979,67 @@ public abstract class MemoryProviderCompatibilityKit {
       String second = provider.ownerPromptBlock(AGENT, ALICE);
 
       assertThat(first).isNotNull().isEqualTo(second);
+    }
+  }
+
+  /**
+   * Closes the provider under test and creates it again on the same data directory, with {@code
+   * coordination} in its context (everything else as {@link #context} builds it).
+   */
+  private void recreateWith(Coordination coordination) {
+    closeProvider();
+    context = context(template.copy().coordination(coordination));
+    provider = createProvider(context);
+    assertThat(provider).as("createProvider(...) must return a provider").isNotNull();
+    closed = false;
+  }
+
+  @Nested
+  @DisplayName("Coordination (SPI 0.3.0)")
+  class CoordinationPort {
+
+    @Test
+    @DisplayName("recall and prompts keep answering while every coordination call is refused")
+    void keepsAnsweringWhileCoordinationIsRefused() {
+      RecordingCoordination coordination =
+          RecordingCoordination.shared(MutableClock.atSystemTime()).refuseAll(true);
+      recreateWith(coordination);
+      Turn turn = aliceTurn(AGENT);
+      try {
+        provider.syncTurn(turn);
+      } catch (ProviderUnavailableException e) {
+        // allowed: the host retries the turn later
+      }
+
+      assertThatCode(() -> recall(AGENT, ALICE, ALICE_PHRASE, 5))
+          .as("prefetch while the coordination is unreachable")
+          .doesNotThrowAnyException();
+      assertThatCode(() -> provider.systemPromptBlock(AGENT))
+          .as("systemPromptBlock while the coordination is unreachable")
+          .doesNotThrowAnyException();
+
+      coordination.refuseAll(false);
+      provider.syncTurn(turn);
+      awaitIndexed(provider);
+      if (has(Capability.RECALLS_TURNS)) {
+        assertThat(recall(AGENT, ALICE, ALICE_PHRASE, 5))
+            .as("the turn, once the coordination answers again")
+            .anyMatch(item -> mentions(item, ALICE_PHRASE));
+      }
+    }
+
+    @Test
+    @DisplayName("every lock a provider takes is released by the time close returns")
+    void everyLockIsReleasedByClose() {
+      RecordingCoordination coordination =
+          RecordingCoordination.shared(MutableClock.atSystemTime());
+      recreateWith(coordination);
+      sync(aliceTurn(AGENT), bobTurn(AGENT));
+      recall(AGENT, ALICE, ALICE_PHRASE, 5);
+      provider.systemPromptBlock(AGENT);
+      closeProvider();
+
+      assertThat(coordination.held()).as("locks still held after close").isEmpty();
     }
   }
 

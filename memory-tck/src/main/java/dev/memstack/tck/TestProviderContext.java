@@ -1,10 +1,12 @@
 package dev.memstack.tck;
 
 import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Coordination;
 import dev.memstack.spi.Embedder;
 import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.ProviderConfig;
 import dev.memstack.spi.ProviderContext;
+import dev.memstack.spi.SharedDatabase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -15,13 +17,15 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A {@link ProviderContext} for tests, built with {@link #builder()}. Defaults: instance id {@code
  * tck}, empty configuration under {@code memstack.providers.<id>.config}, a fresh temporary data
  * directory, a {@link MutableClock} at the current time, a {@link HashingEmbedder} and {@link
- * LanguageModel#none()}. It records every {@link #systemPromptChanged(AgentId)} call so tests can
- * assert that a provider notifies the host. Thread-safe.
+ * LanguageModel#none()}, an in-process {@link Coordination#local coordination} of its own and no
+ * shared database. It records every {@link #systemPromptChanged(AgentId)} call so tests can assert
+ * that a provider notifies the host. Thread-safe.
  */
 public final class TestProviderContext implements ProviderContext {
 
@@ -31,6 +35,8 @@ public final class TestProviderContext implements ProviderContext {
   private final Clock clock;
   private final Embedder embedder;
   private final LanguageModel languageModel;
+  private final Coordination coordination;
+  private final SharedDatabase sharedDatabase;
   private final List<AgentId> systemPromptChanges = Collections.synchronizedList(new ArrayList<>());
 
   private TestProviderContext(Builder builder) {
@@ -44,6 +50,9 @@ public final class TestProviderContext implements ProviderContext {
     this.clock = builder.clock != null ? builder.clock : MutableClock.atSystemTime();
     this.embedder = builder.embedder;
     this.languageModel = builder.languageModel;
+    this.coordination =
+        builder.coordination != null ? builder.coordination : Coordination.local(clock);
+    this.sharedDatabase = builder.sharedDatabase;
     try {
       Files.createDirectories(dataDir);
     } catch (IOException e) {
@@ -94,6 +103,16 @@ public final class TestProviderContext implements ProviderContext {
   @Override
   public void systemPromptChanged(AgentId agent) {
     systemPromptChanges.add(agent);
+  }
+
+  @Override
+  public Coordination coordination() {
+    return coordination;
+  }
+
+  @Override
+  public Optional<SharedDatabase> sharedDatabase() {
+    return Optional.ofNullable(sharedDatabase);
   }
 
   /**
@@ -149,6 +168,8 @@ public final class TestProviderContext implements ProviderContext {
     private Clock clock;
     private Embedder embedder = new HashingEmbedder();
     private LanguageModel languageModel = LanguageModel.none();
+    private Coordination coordination;
+    private SharedDatabase sharedDatabase;
 
     private Builder() {}
 
@@ -192,6 +213,36 @@ public final class TestProviderContext implements ProviderContext {
     public Builder languageModel(LanguageModel languageModel) {
       this.languageModel = Objects.requireNonNull(languageModel, "languageModel");
       return this;
+    }
+
+    /**
+     * The coordination the provider gets, e.g. a {@link RecordingCoordination} that looks shared.
+     * Default: one {@link Coordination#local} per context, on its clock.
+     */
+    public Builder coordination(Coordination coordination) {
+      this.coordination = Objects.requireNonNull(coordination, "coordination");
+      return this;
+    }
+
+    /** The shared database, as a host in shared mode hands it; default none. */
+    public Builder sharedDatabase(SharedDatabase sharedDatabase) {
+      this.sharedDatabase = Objects.requireNonNull(sharedDatabase, "sharedDatabase");
+      return this;
+    }
+
+    /** A builder with every setting of this one (used to build a second context alike). */
+    public Builder copy() {
+      Builder copy = new Builder();
+      copy.instanceId = instanceId;
+      copy.configValues = configValues;
+      copy.config = config;
+      copy.dataDir = dataDir;
+      copy.clock = clock;
+      copy.embedder = embedder;
+      copy.languageModel = languageModel;
+      copy.coordination = coordination;
+      copy.sharedDatabase = sharedDatabase;
+      return copy;
     }
 
     public TestProviderContext build() {

@@ -52,7 +52,11 @@ class InMemoryReferenceProvider implements MemoryProvider {
     /** Keys a turn by agent and turn id alone, so the same id of a second owner is dropped. */
     KEYS_TURNS_WITHOUT_OWNER,
     /** Deletes a shared fact whatever the caller may write. */
-    IGNORES_WRITABLE
+    IGNORES_WRITABLE,
+    /** Counts every recall on the coordination, letting its failure through to the host. */
+    RECALL_NEEDS_COORDINATION,
+    /** Takes a coordination lock per synced turn and never releases it. */
+    KEEPS_LOCKS
   }
 
   /** The one tool: deletes a TEAM or GLOBAL fact by id. */
@@ -137,6 +141,9 @@ class InMemoryReferenceProvider implements MemoryProvider {
   @Override
   public Recall prefetch(RecallRequest request) {
     ensureOpen();
+    if (flaw == Flaw.RECALL_NEEDS_COORDINATION) {
+      context.coordination().addAndGet("recalls", 1);
+    }
     boolean blank = request.query().isBlank();
     float[] query = blank ? null : context.embedder().embedQuery(request.query());
     List<RecallItem> items = new ArrayList<>();
@@ -169,6 +176,9 @@ class InMemoryReferenceProvider implements MemoryProvider {
   @Override
   public void syncTurn(Turn turn) {
     ensureOpen();
+    if (flaw == Flaw.KEEPS_LOCKS) {
+      context.coordination().tryLock("turn:" + turn.turnId(), java.time.Duration.ofMinutes(5));
+    }
     String text = "user: " + turn.userMessage() + "\nassistant: " + turn.assistantReply();
     String key =
         turn.agent()

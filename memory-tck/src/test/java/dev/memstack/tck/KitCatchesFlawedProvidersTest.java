@@ -99,6 +99,13 @@ class KitCatchesFlawedProvidersTest {
   }
 
   @Test
+  void theCoordinationTestsFailOnProvidersThatLeanOnItOrKeepItsLocks() {
+    assertThat(failed(run(RecallNeedsCoordinationKit.class)))
+        .containsExactly("keepsAnsweringWhileCoordinationIsRefused");
+    assertThat(failed(run(KeepsLocksKit.class))).containsExactly("everyLockIsReleasedByClose");
+  }
+
+  @Test
   void testsOfUndeclaredCapabilitiesAreSkippedAndTheRestPass() {
     Map<String, TestExecutionResult> results = run(NoCapabilitiesKit.class);
 
@@ -249,6 +256,24 @@ class KitCatchesFlawedProvidersTest {
     protected MemoryProvider createProvider(ProviderContext context) {
       return new InMemoryReferenceProvider(
           context, Flaw.KEYS_TURNS_WITHOUT_OWNER, InMemoryReferenceProvider.ALL_CAPABILITIES);
+    }
+  }
+
+  @ExtendWith(OnlyWhenLaunchedBySelfTest.class)
+  static class RecallNeedsCoordinationKit extends FlawedKit {
+    @Override
+    protected MemoryProvider createProvider(ProviderContext context) {
+      return new InMemoryReferenceProvider(
+          context, Flaw.RECALL_NEEDS_COORDINATION, InMemoryReferenceProvider.ALL_CAPABILITIES);
+    }
+  }
+
+  @ExtendWith(OnlyWhenLaunchedBySelfTest.class)
+  static class KeepsLocksKit extends FlawedKit {
+    @Override
+    protected MemoryProvider createProvider(ProviderContext context) {
+      return new InMemoryReferenceProvider(
+          context, Flaw.KEEPS_LOCKS, InMemoryReferenceProvider.ALL_CAPABILITIES);
     }
   }
 

@@ -87,8 +87,16 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
             context.dataDir(), jobs.conversationMaxMessages(), jobs.transcriptMessageChars());
     this.extraction =
         new MemoryExtraction(
-            jobs, files, conversations, prompts, context.languageModel(), context.clock());
-    this.dreaming = new Dreaming(jobs, files, prompts, context.languageModel(), context.clock());
+            jobs,
+            files,
+            conversations,
+            prompts,
+            context.languageModel(),
+            context.clock(),
+            context.coordination());
+    this.dreaming =
+        new Dreaming(
+            jobs, files, prompts, context.languageModel(), context.clock(), context.coordination());
     this.jobTools = new MemoryJobTools(extraction, dreaming, files, context.languageModel());
     List<ToolSpec> all = new ArrayList<>(tools.specs());
     all.addAll(jobTools.specs());

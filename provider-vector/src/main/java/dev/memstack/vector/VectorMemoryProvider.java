@@ -2,6 +2,7 @@ package dev.memstack.vector;
 
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
+import dev.memstack.spi.Coordination;
 import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.OwnerKey;
@@ -120,6 +121,30 @@ public final class VectorMemoryProvider implements MemoryProvider {
       LanguageModel model,
       FactSettings factSettings,
       LifecycleSettings lifecycle) {
+    this(
+        id,
+        storeName,
+        store,
+        embedder,
+        settings,
+        clock,
+        model,
+        factSettings,
+        lifecycle,
+        Coordination.local(clock));
+  }
+
+  VectorMemoryProvider(
+      String id,
+      String storeName,
+      MemoryVectorStore store,
+      StoreEmbedder embedder,
+      VectorSettings settings,
+      Clock clock,
+      LanguageModel model,
+      FactSettings factSettings,
+      LifecycleSettings lifecycle,
+      Coordination coordination) {
     this.id = Objects.requireNonNull(id, "id");
     this.storeName = storeName;
     this.store = Objects.requireNonNull(store, "store");
@@ -136,11 +161,13 @@ public final class VectorMemoryProvider implements MemoryProvider {
               t.setDaemon(true);
               return t;
             });
-    this.facts = new FactConsolidator(store, embedder, model, factSettings, clock, maintenance);
+    this.facts =
+        new FactConsolidator(
+            store, embedder, model, factSettings, clock, maintenance, coordination);
     this.merges = new MergeCandidates(store, embedder);
     this.contexts = new ConversationContexts(settings.contextChars());
     if (lifecycle.enabled()) {
-      this.decay = new DecayScheduler(new DecayJob(store, clock), clock, lifecycle);
+      this.decay = new DecayScheduler(new DecayJob(store, clock), clock, lifecycle, coordination);
       this.decay.start(maintenance);
     } else {
       this.decay = null;

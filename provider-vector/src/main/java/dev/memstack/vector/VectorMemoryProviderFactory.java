@@ -22,7 +22,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The {@code vector} provider type: checks the whole configuration (unknown keys included), opens
  * the configured store and builds a {@link VectorMemoryProvider}. A model mismatch of the stored
- * vectors fails here, with a message naming the {@code reembed} key.
+ * vectors fails here, with a message naming the {@code reembed} key. In shared mode the store is
+ * pgvector on the shared database unless configured otherwise ({@link SharedModeStore}); the
+ * provider coordinates its scheduled and per-owner work through {@code context.coordination()}.
  */
 @Extension
 public final class VectorMemoryProviderFactory implements MemoryProviderFactory {
@@ -36,9 +38,10 @@ public final class VectorMemoryProviderFactory implements MemoryProviderFactory 
 
   @Override
   public MemoryProvider create(ProviderContext context) {
-    ProviderConfig config = context.config();
     Map<String, MemoryVectorStoreFactory> stores = StoreFactories.all();
-    checkKeys(config, stores);
+    checkKeys(context.config(), stores);
+    ProviderConfig config =
+        SharedModeStore.apply(context.config(), context.instanceId(), context.sharedDatabase());
     VectorSettings settings = VectorSettings.from(config);
     FactSettings factSettings = FactSettings.from(config);
     LifecycleSettings lifecycleSettings = LifecycleSettings.from(config);
@@ -78,7 +81,8 @@ public final class VectorMemoryProviderFactory implements MemoryProviderFactory 
         context.clock(),
         context.languageModel(),
         factSettings,
-        lifecycleSettings);
+        lifecycleSettings,
+        context.coordination());
   }
 
   private static void checkKeys(

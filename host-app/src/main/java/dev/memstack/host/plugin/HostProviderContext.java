@@ -1,21 +1,26 @@
 package dev.memstack.host.plugin;
 
-import dev.memstack.host.stack.SystemPromptCache;
+import dev.memstack.host.coordination.SystemPromptInvalidation;
 import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Coordination;
 import dev.memstack.spi.Embedder;
 import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.ProviderConfig;
 import dev.memstack.spi.ProviderContext;
+import dev.memstack.spi.SharedDatabase;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The {@link ProviderContext} the host hands a provider factory: the instance id, its {@code
  * memstack.providers.<id>.config.*} view, its folder {@code <data-dir>/<id>} (created before the
  * factory runs), the host clock and the host's model ports. The ports resolve the model beans on
  * first use, so a model loads only when a provider needs it. {@link #systemPromptChanged(AgentId)}
- * invalidates the stack's cached system prompt.
+ * invalidates the stack's cached system prompt (on every host in shared mode); {@link
+ * #coordination()} is the instance's own, in process or on the shared database, and {@link
+ * #sharedDatabase()} the shared database in shared mode.
  */
 record HostProviderContext(
     String instanceId,
@@ -24,7 +29,9 @@ record HostProviderContext(
     Clock clock,
     Embedder embedder,
     LanguageModel languageModel,
-    SystemPromptCache systemPromptCache)
+    SystemPromptInvalidation promptInvalidation,
+    Coordination coordination,
+    Optional<SharedDatabase> sharedDatabase)
     implements ProviderContext {
 
   HostProviderContext {
@@ -34,12 +41,14 @@ record HostProviderContext(
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(embedder, "embedder");
     Objects.requireNonNull(languageModel, "languageModel");
-    Objects.requireNonNull(systemPromptCache, "systemPromptCache");
+    Objects.requireNonNull(promptInvalidation, "promptInvalidation");
+    Objects.requireNonNull(coordination, "coordination");
+    Objects.requireNonNull(sharedDatabase, "sharedDatabase");
   }
 
   @Override
   public void systemPromptChanged(AgentId agent) {
-    systemPromptCache.invalidate(agent);
+    promptInvalidation.changed(agent);
   }
 
   @Override

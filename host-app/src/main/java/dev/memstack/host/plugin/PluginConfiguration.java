@@ -1,6 +1,9 @@
 package dev.memstack.host.plugin;
 
 import dev.memstack.host.MemstackApplication;
+import dev.memstack.host.coordination.InProcessCoordination;
+import dev.memstack.host.coordination.ProviderCoordination;
+import dev.memstack.host.coordination.SystemPromptInvalidation;
 import dev.memstack.host.stack.SystemPromptCache;
 import dev.memstack.spi.Embedder;
 import dev.memstack.spi.LanguageModel;
@@ -42,14 +45,20 @@ public class PluginConfiguration {
       ObjectProvider<Clock> clock,
       ObjectProvider<Embedder> embedders,
       ObjectProvider<LanguageModel> languageModels,
-      SystemPromptCache systemPromptCache) {
+      SystemPromptCache systemPromptCache,
+      ObjectProvider<SystemPromptInvalidation> promptInvalidation,
+      ObjectProvider<ProviderCoordination> coordination) {
+    Clock hostClock = clock.getIfUnique(Clock::systemUTC);
     return new ProviderRegistry(
         memstackPluginManager,
         properties,
-        clock.getIfUnique(Clock::systemUTC),
+        hostClock,
         embedders,
         languageModels,
-        systemPromptCache);
+        systemPromptCache,
+        promptInvalidation.getIfAvailable(
+            () -> SystemPromptInvalidation.local(systemPromptCache::invalidate)),
+        coordination.getIfAvailable(() -> new InProcessCoordination(hostClock)));
   }
 
   /**

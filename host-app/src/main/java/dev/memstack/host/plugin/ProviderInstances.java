@@ -1,9 +1,10 @@
 package dev.memstack.host.plugin;
 
+import dev.memstack.host.coordination.ProviderCoordination;
+import dev.memstack.host.coordination.SystemPromptInvalidation;
 import dev.memstack.host.plugin.PluginCatalog.TypeOffer;
 import dev.memstack.host.provider.PluginClassLoader;
 import dev.memstack.host.provider.StackMember;
-import dev.memstack.host.stack.SystemPromptCache;
 import dev.memstack.spi.Embedder;
 import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.MemoryProvider;
@@ -46,7 +47,8 @@ final class ProviderInstances {
   private final Clock clock;
   private final Embedder embedder;
   private final LanguageModel languageModel;
-  private final SystemPromptCache systemPromptCache;
+  private final SystemPromptInvalidation promptInvalidation;
+  private final ProviderCoordination coordination;
 
   ProviderInstances(
       Map<String, PluginHostProperties.Instance> providers,
@@ -55,14 +57,16 @@ final class ProviderInstances {
       Clock clock,
       Embedder embedder,
       LanguageModel languageModel,
-      SystemPromptCache systemPromptCache) {
+      SystemPromptInvalidation promptInvalidation,
+      ProviderCoordination coordination) {
     this.configured = configured(providers);
     this.catalog = catalog;
     this.dataDir = dataDir;
     this.clock = clock;
     this.embedder = embedder;
     this.languageModel = languageModel;
-    this.systemPromptCache = systemPromptCache;
+    this.promptInvalidation = promptInvalidation;
+    this.coordination = coordination;
   }
 
   private static List<Configured> configured(Map<String, PluginHostProperties.Instance> providers) {
@@ -125,7 +129,9 @@ final class ProviderInstances {
             clock,
             embedder,
             languageModel,
-            systemPromptCache);
+            promptInvalidation,
+            coordination.of(instance.id()),
+            coordination.sharedDatabase());
     MemoryProvider provider;
     try {
       provider = PluginClassLoader.call(offer.classLoader(), () -> offer.factory().create(context));

@@ -1,5 +1,8 @@
 package dev.memstack.host.plugin;
 
+import dev.memstack.host.coordination.InProcessCoordination;
+import dev.memstack.host.coordination.ProviderCoordination;
+import dev.memstack.host.coordination.SystemPromptInvalidation;
 import dev.memstack.host.plugin.PluginCatalog.TypeOffer;
 import dev.memstack.host.plugin.ProviderInstances.Configured;
 import dev.memstack.host.provider.StackMember;
@@ -55,6 +58,30 @@ public final class ProviderRegistry implements StackMembers {
       ObjectProvider<Embedder> embedders,
       ObjectProvider<LanguageModel> languageModels,
       SystemPromptCache systemPromptCache) {
+    this(
+        plugins,
+        properties,
+        clock,
+        embedders,
+        languageModels,
+        systemPromptCache,
+        SystemPromptInvalidation.local(systemPromptCache::invalidate),
+        new InProcessCoordination(clock));
+  }
+
+  /**
+   * A registry whose instances report prompt changes to {@code promptInvalidation} and coordinate
+   * through {@code coordination} (in process, or on the shared database in shared mode).
+   */
+  public ProviderRegistry(
+      PluginManager plugins,
+      PluginHostProperties properties,
+      Clock clock,
+      ObjectProvider<Embedder> embedders,
+      ObjectProvider<LanguageModel> languageModels,
+      SystemPromptCache systemPromptCache,
+      SystemPromptInvalidation promptInvalidation,
+      ProviderCoordination coordination) {
     this.catalog = new PluginCatalog(plugins);
     this.closeGrace = properties.plugins().closeGracePeriod();
     this.view = new MemberView(systemPromptCache);
@@ -66,7 +93,8 @@ public final class ProviderRegistry implements StackMembers {
             clock,
             LazyModelPorts.embedder(embedders),
             LazyModelPorts.languageModel(languageModels),
-            systemPromptCache);
+            promptInvalidation,
+            coordination);
   }
 
   /**

@@ -23,7 +23,8 @@ import tools.jackson.databind.json.JsonMapper;
  * the generated admin token in {@code <memstack.data-dir>/api-token}), the {@link
  * BearerTokenFilter} ahead of every other filter of the host, the {@link RequiresRole} check on
  * {@code /api/**} and the {@link AccessPolicy} bean. With {@code memstack.security.enabled=false}
- * no token file is touched, every request passes as an admin, and a warning says so at start.
+ * no token file is touched, every request passes as an admin, and a warning says so at start. In
+ * shared mode ({@code memstack.shared.jdbc-url}) tokens must be configured: no token is generated.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(SecurityProperties.class)
@@ -94,12 +95,33 @@ public class SecurityConfiguration implements WebMvcConfigurer {
       return BearerTokens.off();
     }
     if (security.tokens().isEmpty()) {
+      refuseGeneratedTokenInSharedMode(dataDir, environment);
       String token = ApiTokenFile.in(dataDir).loadOrCreate();
       return BearerTokens.generatedAdmin(token, "generated admin token");
     }
     BearerTokens tokens = BearerTokens.configured(security.tokens());
     log.info("API authentication: {}", summary(tokens.callers()));
     return tokens;
+  }
+
+  /**
+   * In shared mode every host must accept the same tokens, and a token generated into one host's
+   * data dir would differ on every host: tokens then come from configuration only.
+   */
+  private static void refuseGeneratedTokenInSharedMode(Path dataDir, Environment environment) {
+    String sharedUrl = environment.getProperty("memstack.shared.jdbc-url");
+    if (sharedUrl == null || sharedUrl.isBlank()) {
+      return;
+    }
+    throw new IllegalStateException(
+        "memstack.security.tokens is required in shared mode (memstack.shared.jdbc-url is set):"
+            + " without it each host would generate its own admin token into its data dir ("
+            + ApiTokenFile.in(dataDir).path()
+            + "), and a token one host gave out would be refused by the others. Configure the"
+            + " same tokens on every host (memstack.security.tokens[0].token and"
+            + " memstack.security.tokens[0].role, or MEMSTACK_SECURITY_TOKENS_0_TOKEN and"
+            + " MEMSTACK_SECURITY_TOKENS_0_ROLE; an existing api-token file's token can be"
+            + " copied there), or set memstack.security.enabled=false for local tests only");
   }
 
   private static String summary(List<Caller> callers) {

@@ -19,7 +19,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     binding (one owner key such as {@code api:42}, or a prefix such as {@code api:*}); from the
  *     environment as {@code MEMSTACK_SECURITY_TOKENS_0_TOKEN}, {@code
  *     MEMSTACK_SECURITY_TOKENS_0_ROLE}, {@code MEMSTACK_SECURITY_TOKENS_0_OWNER}. When empty, one
- *     admin token is generated on first start and kept in {@code <memstack.data-dir>/api-token}
+ *     admin token is generated on first start and kept in {@code <memstack.data-dir>/api-token}; in
+ *     shared mode ({@code memstack.shared.jdbc-url} set) they are required and the start is refused
+ *     without them, since a generated token would differ on every host
  */
 @ConfigurationProperties("memstack.security")
 public record SecurityProperties(@DefaultValue("true") boolean enabled, List<Token> tokens) {

@@ -12,7 +12,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param jdbcUrl JDBC URL of the database every host shares (jdbc:postgresql://host:port/db). Set,
  *     it puts the turn outbox, the conversation log, the providers' stores and their coordination
  *     (scheduled jobs, locks, cooldowns, cache invalidation) on that database; each of them can
- *     still be pointed elsewhere by its own key.
+ *     still be pointed elsewhere by its own key. API tokens must then be configured
+ *     (memstack.security.tokens): no host generates its own.
  * @param username User for the shared database; unset takes the one in the URL or the driver's
  *     default.
  * @param password Password for the shared database; never logged.

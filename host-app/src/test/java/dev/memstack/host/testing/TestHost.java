@@ -140,6 +140,14 @@ public final class TestHost implements AutoCloseable, BeforeAllCallback, AfterAl
     return this;
   }
 
+  /** A bean of the running host. */
+  public <T> T bean(Class<T> type) {
+    if (context == null) {
+      throw new IllegalStateException("not running");
+    }
+    return context.getBean(type);
+  }
+
   /** Stops the host, keeping its folders to read what it left on disk. */
   public void stop() {
     if (context != null) {

@@ -5,10 +5,13 @@ import dev.memstack.builtin.memory.SizeCaps;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Coordination;
 import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.ProviderUnavailableException;
 import dev.memstack.spi.Scope;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZonedDateTime;
@@ -42,6 +45,14 @@ import org.slf4j.LoggerFactory;
  * a chat model the schedule does nothing. Last runs and the owner cursor live in memory; the
  * journal itself is on disk. A scheduled TEAM run without daily notes writes its entry without
  * asking the model. Thread-safe; {@link #close()} stops the thread.
+ *
+ * <p>Across hosts ({@link Coordination#shared()}): a scheduled run first claims its slot ({@code
+ * dreaming:<agent>} at the scheduled fire time), so one host dreams per schedule; every run, manual
+ * or scheduled, also holds the lock {@code dreaming:<agent>} (renewed after each bucket), so no two
+ * hosts rewrite one agent's {@code MEMORY.md} at once; and the owners of a run continue from a
+ * shared counter rather than this host's cursor. An unreachable coordination skips the scheduled
+ * run until the next check (same slot, still once) and makes a manual run answer as one in
+ * progress. On one host none of this is asked.
  */
 public final class Dreaming implements AutoCloseable {
 
@@ -77,6 +88,7 @@ public final class Dreaming implements AutoCloseable {
   private final PromptTemplates templates;
   private final LanguageModel model;
   private final Clock clock;
+  private final Coordination coordination;
   private final Map<AgentId, Instant> nextRuns = new ConcurrentHashMap<>();
   private final Map<AgentId, Run> lastRuns = new ConcurrentHashMap<>();
   private final Map<AgentId, String> ownerCursors = new ConcurrentHashMap<>();
@@ -89,6 +101,17 @@ public final class Dreaming implements AutoCloseable {
       PromptTemplates templates,
       LanguageModel model,
       Clock clock) {
+    this(settings, files, templates, model, clock, Coordination.local(clock));
+  }
+
+  public Dreaming(
+      MemoryJobSettings settings,
+      MemoryFiles files,
+      PromptTemplates templates,
+      LanguageModel model,
+      Clock clock,
+      Coordination coordination) {
+    this.coordination = Objects.requireNonNull(coordination, "coordination");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.files = Objects.requireNonNull(files, "files");
     this.templates = Objects.requireNonNull(templates, "templates");
@@ -140,6 +163,21 @@ public final class Dreaming implements AutoCloseable {
     for (AgentId agent : files.agents()) {
       Instant next = nextRuns.computeIfAbsent(agent, a -> nextAfter(now));
       if (!now.isBefore(next)) {
+        if (coordination.shared()) {
+          boolean claimed;
+          try {
+            claimed = coordination.claimRun("dreaming:" + agent.value(), next.toString());
+          } catch (ProviderUnavailableException e) {
+            log.warn(
+                "dreaming of agent {}: tried again at the next check: {}", agent, e.getMessage());
+            continue; // the same slot next time, so still once per schedule
+          }
+          if (!claimed) {
+            nextRuns.put(agent, nextAfter(now));
+            log.debug("dreaming of agent {} at {}: run by another host", agent, next);
+            continue;
+          }
+        }
         nextRuns.put(agent, nextAfter(now));
         Optional<Run> run = run(agent, null, "scheduled");
         if (run.isPresent()) {
@@ -170,7 +208,18 @@ public final class Dreaming implements AutoCloseable {
     if (!lock.tryLock()) {
       return Optional.empty();
     }
+    Coordination.Lease shared = null;
     try {
+      if (coordination.shared()) {
+        try {
+          shared = coordination.tryLock("dreaming:" + agent.value(), sharedLease()).orElse(null);
+        } catch (ProviderUnavailableException e) {
+          log.warn("dreaming of agent {} not started: {}", agent, e.getMessage());
+        }
+        if (shared == null) {
+          return Optional.empty(); // running on another host (or no way to know it is not)
+        }
+      }
       boolean manual = trigger.equals("manual");
       List<BucketRun> results = new ArrayList<>();
       if (owner != null) {
@@ -179,6 +228,7 @@ public final class Dreaming implements AutoCloseable {
         results.add(dream(Bucket.team(agent), trigger, manual));
         if (files.perOwner()) {
           for (OwnerKey next : ownersThisRun(agent)) {
+            renew(shared, agent);
             BucketRun result = dream(Bucket.personal(agent, next), trigger, false);
             if (!result.status().equals("no_notes")) {
               results.add(result);
@@ -190,7 +240,28 @@ public final class Dreaming implements AutoCloseable {
       lastRuns.put(agent, run);
       return Optional.of(run);
     } finally {
+      if (shared != null) {
+        shared.close();
+      }
       lock.unlock();
+    }
+  }
+
+  /** A lease long enough for a bucket's model call; renewed before each further bucket. */
+  private Duration sharedLease() {
+    return settings.modelTimeout().multipliedBy(2).plusMinutes(1);
+  }
+
+  private static void renew(Coordination.Lease lease, AgentId agent) {
+    if (lease == null) {
+      return;
+    }
+    try {
+      if (!lease.renew()) {
+        log.warn("dreaming of agent {}: the lock's lease passed during the run", agent);
+      }
+    } catch (ProviderUnavailableException e) {
+      log.debug("dreaming of agent {}: lease not renewed: {}", agent, e.getMessage());
     }
   }
 
@@ -200,6 +271,20 @@ public final class Dreaming implements AutoCloseable {
     int max = settings.emergenceMaxOwners();
     if (max == 0 || owners.size() <= max) {
       return owners;
+    }
+    if (coordination.shared()) {
+      // the hosts take turns at dreaming: continue where the last run on any host ended
+      try {
+        long end = coordination.addAndGet("dreaming-owners:" + agent.value(), max);
+        int from = (int) Math.floorMod(end - max, (long) owners.size());
+        List<OwnerKey> chosen = new ArrayList<>();
+        for (int i = 0; i < max; i++) {
+          chosen.add(owners.get((from + i) % owners.size()));
+        }
+        return chosen;
+      } catch (ProviderUnavailableException e) {
+        log.debug("dreaming of agent {}: this host's owner cursor: {}", agent, e.getMessage());
+      }
     }
     String cursor = ownerCursors.get(agent);
     int start = 0;

@@ -5,11 +5,14 @@ import dev.memstack.builtin.memory.SizeCaps;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Coordination;
 import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.ProviderUnavailableException;
 import dev.memstack.spi.TriggerSource;
 import dev.memstack.spi.Turn;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZonedDateTime;
@@ -46,6 +49,13 @@ import org.slf4j.LoggerFactory;
  * owned by the provider (two threads, 64 queued runs, more are dropped with a log line). A manual
  * run ({@link #run}) skips the switches and the cooldown but not the lock. An answer without a JSON
  * object changes nothing and is logged. Thread-safe.
+ *
+ * <p>Across hosts ({@link Coordination#shared()}) the lock and the cooldown hold for every host: a
+ * run also takes the lock {@code extraction:<agent>|<owner>} (its lease the model timeout plus a
+ * minute) and starts the cooldown of that name, so a turn of the same owner delivered by another
+ * host within {@code cooldown-minutes} is skipped there; a manual run starts the cooldown too but
+ * is not stopped by it. An unreachable coordination skips the run (reason given). On one host none
+ * of this is asked.
  */
 public final class MemoryExtraction implements AutoCloseable {
 
@@ -97,6 +107,7 @@ public final class MemoryExtraction implements AutoCloseable {
   private final PromptTemplates templates;
   private final LanguageModel model;
   private final Clock clock;
+  private final Coordination coordination;
   private final Map<String, Instant> lastRuns = new ConcurrentHashMap<>();
   private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
   private final ThreadPoolExecutor executor;
@@ -108,6 +119,18 @@ public final class MemoryExtraction implements AutoCloseable {
       PromptTemplates templates,
       LanguageModel model,
       Clock clock) {
+    this(settings, files, conversations, templates, model, clock, Coordination.local(clock));
+  }
+
+  public MemoryExtraction(
+      MemoryJobSettings settings,
+      MemoryFiles files,
+      ConversationBuffer conversations,
+      PromptTemplates templates,
+      LanguageModel model,
+      Clock clock,
+      Coordination coordination) {
+    this.coordination = Objects.requireNonNull(coordination, "coordination");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.files = Objects.requireNonNull(files, "files");
     this.conversations = Objects.requireNonNull(conversations, "conversations");
@@ -215,7 +238,26 @@ public final class MemoryExtraction implements AutoCloseable {
       return Outcome.of(
           Status.SKIPPED, "an extraction for " + owner + " in agent " + agent + " is running", 0);
     }
+    Coordination.Lease shared = null;
     try {
+      String sharedName =
+          "extraction:" + agent.value() + "|" + (owner == null ? "" : owner.value());
+      if (coordination.shared()) {
+        try {
+          shared =
+              coordination
+                  .tryLock(sharedName, settings.modelTimeout().plus(Duration.ofMinutes(1)))
+                  .orElse(null);
+        } catch (ProviderUnavailableException e) {
+          return Outcome.of(Status.SKIPPED, "coordination unavailable: " + e.getMessage(), 0);
+        }
+        if (shared == null) {
+          return Outcome.of(
+              Status.SKIPPED,
+              "an extraction for " + owner + " in agent " + agent + " is running on another host",
+              0);
+        }
+      }
       if (!manual) {
         Optional<String> cooling = cooling(key);
         if (cooling.isPresent()) {
@@ -239,9 +281,30 @@ public final class MemoryExtraction implements AutoCloseable {
                 + " needed",
             conversation.messages().size());
       }
+      if (shared != null && !settings.cooldown().isZero()) {
+        boolean started;
+        try {
+          started = coordination.tryStartCooldown(sharedName, settings.cooldown());
+        } catch (ProviderUnavailableException e) {
+          return Outcome.of(Status.SKIPPED, "coordination unavailable: " + e.getMessage(), 0);
+        }
+        if (!started && !manual) {
+          return Outcome.of(
+              Status.SKIPPED,
+              "cooling down: a run for "
+                  + owner
+                  + " in agent "
+                  + agent
+                  + " started within cooldown-minutes, on another host",
+              0);
+        }
+      }
       lastRuns.put(key, clock.instant());
       return extract(agent, owner, conversationId, conversation);
     } finally {
+      if (shared != null) {
+        shared.close();
+      }
       lock.unlock();
     }
   }

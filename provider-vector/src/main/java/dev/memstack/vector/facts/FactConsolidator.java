@@ -1,9 +1,12 @@
 package dev.memstack.vector.facts;
 
+import dev.memstack.spi.Coordination;
 import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.ProviderUnavailableException;
 import dev.memstack.spi.Scope;
 import dev.memstack.spi.Turn;
+import dev.memstack.support.CoordinatedWork;
 import dev.memstack.vector.lifecycle.Importance;
 import dev.memstack.vector.lifecycle.Lifecycle;
 import dev.memstack.vector.store.MemoryFilters;
@@ -14,6 +17,7 @@ import dev.memstack.vector.store.StoreEmbedder;
 import dev.memstack.vector.text.Supersession;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -52,6 +56,13 @@ import tools.jackson.databind.node.ObjectNode;
  * facts-model-timeout}) changes nothing and is logged. Without a chat model, or with {@code
  * facts-enabled=false}, nothing runs. {@link #submit} hands the work to the given executor, so
  * {@code syncTurn} stays quick; {@link #process} runs it on the calling thread.
+ *
+ * <p>When the coordination spans hosts ({@link Coordination#shared()}), one turn's consolidation
+ * holds the lock {@code facts:<agent>|<owner>}, so two hosts never compare and write one owner's
+ * facts at once (both would add the same fact, or update one record twice); the extraction call
+ * before it runs unlocked. The lease covers the model calls of a turn and is renewed before each
+ * further candidate; a turn waits for a held lock as long as one lease and then goes ahead without
+ * it (a duplicate is better than a lost fact), as it does when the coordination cannot be reached.
  */
 public final class FactConsolidator {
 
@@ -75,6 +86,7 @@ public final class FactConsolidator {
   private final FactSettings settings;
   private final Clock clock;
   private final Executor executor;
+  private final Coordination coordination;
   private final FactPrompts prompts = FactPrompts.bundled();
   // bumped by forget: work queued for an owner before it writes nothing afterwards
   private final Map<OwnerKey, Long> generations = new ConcurrentHashMap<>();
@@ -86,6 +98,18 @@ public final class FactConsolidator {
       FactSettings settings,
       Clock clock,
       Executor executor) {
+    this(store, embedder, model, settings, clock, executor, Coordination.local(clock));
+  }
+
+  public FactConsolidator(
+      MemoryVectorStore store,
+      StoreEmbedder embedder,
+      LanguageModel model,
+      FactSettings settings,
+      Clock clock,
+      Executor executor,
+      Coordination coordination) {
+    this.coordination = Objects.requireNonNull(coordination, "coordination");
     this.store = Objects.requireNonNull(store, "store");
     this.embedder = Objects.requireNonNull(embedder, "embedder");
     this.model = Objects.requireNonNull(model, "model");
@@ -161,15 +185,54 @@ public final class FactConsolidator {
           abbreviate(answer));
       return Report.NOTHING;
     }
+    if (!coordination.shared() || candidates.get().isEmpty()) {
+      return consolidateAll(turn, generation, candidates.get(), null);
+    }
+    // the candidates' comparisons and writes, not the extraction, need the owner to themselves
+    Duration lease = settings.modelTimeout().multipliedBy(settings.maxFacts() + 1L).plusSeconds(30);
+    String name = lockName(turn);
+    Optional<Coordination.Lease> held;
+    try {
+      held = CoordinatedWork.awaitLock(coordination, name, lease, lease);
+    } catch (ProviderUnavailableException e) {
+      LOG.warn(
+          "facts of turn {}: {}; consolidating without the lock", turn.turnId(), e.getMessage());
+      held = Optional.empty();
+    }
+    if (held.isEmpty()) {
+      LOG.warn(
+          "facts of turn {}: lock {} not taken in {}; consolidating without it",
+          turn.turnId(),
+          name,
+          lease);
+      return consolidateAll(turn, generation, candidates.get(), null);
+    }
+    try (Coordination.Lease lock = held.get()) {
+      return consolidateAll(turn, generation, candidates.get(), lock);
+    }
+  }
+
+  /** The lock of one owner's facts in one agent: {@code facts:<agent>|<owner>}. */
+  static String lockName(Turn turn) {
+    return "facts:" + turn.agent().value() + "|" + turn.owner().value();
+  }
+
+  private Report consolidateAll(
+      Turn turn, long generation, List<FactCandidate> candidates, Coordination.Lease lock) {
     int added = 0;
     int updated = 0;
     int archived = 0;
     int unchanged = 0;
-    for (FactCandidate candidate : candidates.get()) {
+    boolean first = true;
+    for (FactCandidate candidate : candidates) {
       if (generation(turn.owner()) != generation) {
         LOG.debug("facts of turn {} dropped: the owner was forgotten meanwhile", turn.turnId());
         break;
       }
+      if (lock != null && !first) {
+        renew(lock, turn);
+      }
+      first = false;
       switch (consolidate(turn, candidate)) {
         case ADD -> added++;
         case UPDATE -> updated++;
@@ -180,9 +243,20 @@ public final class FactConsolidator {
         case NONE -> unchanged++;
       }
     }
-    Report report = new Report(candidates.get().size(), added, updated, archived, unchanged);
+    Report report = new Report(candidates.size(), added, updated, archived, unchanged);
     LOG.debug("facts of turn {}: {}", turn.turnId(), report);
     return report;
+  }
+
+  private static void renew(Coordination.Lease lock, Turn turn) {
+    try {
+      if (!lock.renew()) {
+        LOG.warn(
+            "facts of turn {}: the lock's lease passed; another host may write too", turn.turnId());
+      }
+    } catch (ProviderUnavailableException e) {
+      LOG.debug("facts of turn {}: lease not renewed: {}", turn.turnId(), e.getMessage());
+    }
   }
 
   /** The candidates in an extraction answer, or empty when it holds no usable JSON. */

@@ -1,8 +1,12 @@
 package dev.memstack.vector.lifecycle;
 
+import dev.memstack.spi.Coordination;
+import dev.memstack.spi.ProviderUnavailableException;
+import dev.memstack.support.CoordinatedWork;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -17,6 +21,11 @@ import org.slf4j.LoggerFactory;
  * Runs a {@link DecayJob} at {@code decay-at} (UTC, read from the provider's clock) and then every
  * {@code decay-interval}, on the provider's maintenance executor. A failed run is logged and the
  * next one runs as planned. {@link #cancel} stops it.
+ *
+ * <p>When the coordination spans hosts ({@link Coordination#shared()}), a run first claims its slot
+ * ({@code decay} at the scheduled time nearest to now, {@link CoordinatedWork#slotOf}): of the
+ * hosts that run this instance, one decays and the others skip; an unreachable coordination skips
+ * the run. On one host nothing is claimed.
  */
 public final class DecayScheduler {
 
@@ -25,13 +34,20 @@ public final class DecayScheduler {
   private final DecayJob job;
   private final Clock clock;
   private final LifecycleSettings settings;
+  private final Coordination coordination;
   private volatile ScheduledFuture<?> future;
   private volatile DecayJob.Report lastReport;
 
   public DecayScheduler(DecayJob job, Clock clock, LifecycleSettings settings) {
+    this(job, clock, settings, Coordination.local(clock));
+  }
+
+  public DecayScheduler(
+      DecayJob job, Clock clock, LifecycleSettings settings, Coordination coordination) {
     this.job = Objects.requireNonNull(job, "job");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.settings = Objects.requireNonNull(settings, "settings");
+    this.coordination = Objects.requireNonNull(coordination, "coordination");
   }
 
   /** Schedules the runs on {@code executor}. */
@@ -55,12 +71,28 @@ public final class DecayScheduler {
     return lastReport;
   }
 
-  private void runSafely() {
+  /** Runs the job now unless another host has claimed this slot. */
+  void runSafely() {
     try {
+      if (coordination.shared()) {
+        String slot = slotOf(clock.instant());
+        if (!coordination.claimRun("decay", slot)) {
+          LOG.debug("memory decay of {}: run by another host", slot);
+          return;
+        }
+      }
       lastReport = job.run();
+    } catch (ProviderUnavailableException e) {
+      LOG.warn("memory decay skipped, it runs again at the next interval: {}", e.getMessage());
     } catch (RuntimeException e) {
       LOG.warn("memory decay failed; it runs again at the next interval: {}", e.toString());
     }
+  }
+
+  /** The run {@code now} belongs to: the nearest time of {@code decay-at} + k × interval. */
+  String slotOf(Instant now) {
+    Instant anchor = LocalDate.EPOCH.atTime(settings.decayAt()).toInstant(ZoneOffset.UTC);
+    return CoordinatedWork.slotOf(now, anchor, settings.decayInterval());
   }
 
   /** Time from {@code now} to the next {@code at} (UTC); a full day when it is exactly now. */

@@ -1,0 +1,62 @@
+package dev.memstack.support;
+
+import dev.memstack.spi.Coordination;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Small helpers over {@link Coordination} that scheduled and per-key work of several providers
+ * share: the slot of a fixed-rate schedule (so every host names one run alike, {@link #slotOf}) and
+ * waiting a bounded time for a lock ({@link #awaitLock}). Stateless; thread-safe.
+ */
+public final class CoordinatedWork {
+
+  private static final long POLL_MILLIS = 200;
+
+  private CoordinatedWork() {}
+
+  /**
+   * The run of a schedule that fires at {@code anchor + k × period} that {@code time} belongs to:
+   * the fire time nearest to it, as an ISO instant ({@code 2026-12-01T02:00:00Z}). Two hosts whose
+   * timers fire a little apart (up to half a period) name the same slot, so {@link
+   * Coordination#claimRun} lets one of them run it.
+   */
+  public static String slotOf(Instant time, Instant anchor, Duration period) {
+    Objects.requireNonNull(time, "time");
+    Objects.requireNonNull(anchor, "anchor");
+    long periodMillis = Objects.requireNonNull(period, "period").toMillis();
+    if (periodMillis <= 0) {
+      throw new IllegalArgumentException("period must be positive, got " + period);
+    }
+    long since = time.toEpochMilli() - anchor.toEpochMilli();
+    long k = Math.floorDiv(since + periodMillis / 2, periodMillis);
+    return anchor.plusMillis(k * periodMillis).toString();
+  }
+
+  /**
+   * Takes the lock {@code name}, trying again every 200 ms while another holder has it, for at most
+   * {@code wait}. Empty when it was not taken in time or the thread was interrupted (the interrupt
+   * is kept).
+   *
+   * @throws dev.memstack.spi.ProviderUnavailableException as {@link Coordination#tryLock} does
+   */
+  public static Optional<Coordination.Lease> awaitLock(
+      Coordination coordination, String name, Duration lease, Duration wait) {
+    Objects.requireNonNull(coordination, "coordination");
+    long until = System.nanoTime() + Objects.requireNonNull(wait, "wait").toNanos();
+    while (true) {
+      Optional<Coordination.Lease> taken = coordination.tryLock(name, lease);
+      if (taken.isPresent() || System.nanoTime() >= until) {
+        return taken;
+      }
+      try {
+        Thread.sleep(POLL_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return Optional.empty();
+      }
+    }
+  }
+}
