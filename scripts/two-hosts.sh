@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Shared mode on one machine: one host, then two hosts, on one fresh PostgreSQL database (from
+# Shared mode on one machine: one host on its embedded defaults as the reference (BASELINE=0 leaves
+# it out), then one host, then two hosts, on one fresh PostgreSQL database (from
 # dist/; build it first: ./mvnw -B package -DskipTests). For each: ingest TURNS turns through
 # IngestHarness (accept rate, delivery rate per provider, CPU seconds per turn summed over the
 # hosts), then LoadHarness (CLIENTS clients mixing context calls and turns for LOAD_SECONDS;
@@ -44,16 +45,14 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 143' INT TERM
 
-start_host() { # name port
-  local name="$1" port="$2"
+start_host() { # name port [extra host arguments...]
+  local name="$1" port="$2"; shift 2
   mkdir -p "$WORK/$name"
   cp -r "$DIST/plugins" "$WORK/$name/plugins"
   java -Xmx1g -jar "$DIST/memstack.jar" --server.port="$port" \
     --memstack.plugins.dir="$WORK/$name/plugins" --memstack.data-dir="$WORK/$name/data" \
-    --memstack.shared.jdbc-url="$URL" --memstack.shared.username="$PGUSER_" \
-    ${MEMSTACK_PG_PASSWORD:+--memstack.shared.password="$MEMSTACK_PG_PASSWORD"} \
     --memstack.security.tokens[0].token="$TOKEN" --memstack.security.tokens[0].role=admin \
-    >"$WORK/$name/host.log" 2>&1 &
+    "$@" >"$WORK/$name/host.log" 2>&1 &
   PIDS+=($!)
   local status=""
   for _ in $(seq 1 240); do
@@ -73,10 +72,17 @@ measure() { # label bases pids
   java "$PROOF/LoadHarness.java" "$2" "$TOKEN" "$CLIENTS" "$SECONDS_RUN"
 }
 
+SHARED=(--memstack.shared.jdbc-url="$URL" --memstack.shared.username="$PGUSER_")
+[[ -n "${MEMSTACK_PG_PASSWORD:-}" ]] && SHARED+=(--memstack.shared.password="$MEMSTACK_PG_PASSWORD")
 A="http://127.0.0.1:$PORT"; B="http://127.0.0.1:$((PORT + 1))"
-start_host a "$PORT"
+if [[ "${BASELINE:-1}" == 1 ]]; then
+  start_host embedded "$PORT"
+  measure "one host on its embedded defaults (no database; the reference)" "$A" "${PIDS[0]}"
+  kill "${PIDS[0]}"; wait "${PIDS[0]}" 2>/dev/null || true; PIDS=()
+fi
+start_host a "$PORT" "${SHARED[@]}"
 measure "one host on the shared database" "$A" "${PIDS[0]}"
-start_host b "$((PORT + 1))"
+start_host b "$((PORT + 1))" "${SHARED[@]}"
 measure "two hosts on the shared database" "$A,$B" "${PIDS[0]},${PIDS[1]}"
 echo "== outbox leases: $("${SQL[@]}" -d "$DB" -Atc "SELECT provider || ' ' || count(*) || ' lanes by ' || count(DISTINCT holder) || ' hosts' FROM memstack_outbox_lane GROUP BY provider" | paste -sd';')"
 if [[ "${HOLD:-0}" == 1 ]]; then
