@@ -46,13 +46,15 @@ import org.slf4j.LoggerFactory;
  * journal itself is on disk. A scheduled TEAM run without daily notes writes its entry without
  * asking the model. Thread-safe; {@link #close()} stops the thread.
  *
- * <p>Across hosts ({@link Coordination#shared()}): a scheduled run first claims its slot ({@code
- * dreaming:<agent>} at the scheduled fire time), so one host dreams per schedule; every run, manual
- * or scheduled, also holds the lock {@code dreaming:<agent>} (renewed after each bucket), so no two
- * hosts rewrite one agent's {@code MEMORY.md} at once; and the owners of a run continue from a
- * shared counter rather than this host's cursor. An unreachable coordination skips the scheduled
- * run until the next check (same slot, still once) and makes a manual run answer as one in
- * progress. On one host none of this is asked.
+ * <p>Across hosts ({@link Coordination#shared()}): every run, manual or scheduled, holds the lock
+ * {@code dreaming:<agent>} (a lease of the model timeout plus 30 s, renewed before each bucket), so
+ * no two hosts rewrite one agent's {@code MEMORY.md} at once; a scheduled run, once it holds the
+ * lock, claims its slot ({@code dreaming:<agent>} at the scheduled fire time), so one host dreams
+ * per schedule; and the owners of a run continue from a shared counter rather than this host's
+ * cursor. A slot that passes while the lock is held elsewhere is skipped (as on one host a slot is
+ * skipped while a run is still in progress); while the coordination cannot be reached the same slot
+ * is tried at the next check, and a manual run answers as one in progress. On one host none of this
+ * is asked.
  */
 public final class Dreaming implements AutoCloseable {
 
@@ -163,23 +165,12 @@ public final class Dreaming implements AutoCloseable {
     for (AgentId agent : files.agents()) {
       Instant next = nextRuns.computeIfAbsent(agent, a -> nextAfter(now));
       if (!now.isBefore(next)) {
-        if (coordination.shared()) {
-          boolean claimed;
-          try {
-            claimed = coordination.claimRun("dreaming:" + agent.value(), next.toString());
-          } catch (ProviderUnavailableException e) {
-            log.warn(
-                "dreaming of agent {}: tried again at the next check: {}", agent, e.getMessage());
-            continue; // the same slot next time, so still once per schedule
-          }
-          if (!claimed) {
-            nextRuns.put(agent, nextAfter(now));
-            log.debug("dreaming of agent {} at {}: run by another host", agent, next);
-            continue;
-          }
+        Attempt attempt = attempt(agent, null, "scheduled", next.toString());
+        if (attempt.unreachable()) {
+          continue; // the same slot at the next check, so still once per schedule
         }
         nextRuns.put(agent, nextAfter(now));
-        Optional<Run> run = run(agent, null, "scheduled");
+        Optional<Run> run = attempt.run();
         if (run.isPresent()) {
           ran++;
           log.info("dreaming of agent {}: {}", agent, run.get().outcome());
@@ -201,12 +192,29 @@ public final class Dreaming implements AutoCloseable {
    * @return the run, or empty when a run of the agent is already in progress (or no chat model)
    */
   public Optional<Run> run(AgentId agent, OwnerKey owner, String trigger) {
+    return attempt(agent, owner, trigger, null).run();
+  }
+
+  /** A run, or none; {@code unreachable} when the coordination could not be asked. */
+  private record Attempt(Optional<Run> run, boolean unreachable) {
+    static final Attempt NONE = new Attempt(Optional.empty(), false);
+    static final Attempt UNREACHABLE = new Attempt(Optional.empty(), true);
+  }
+
+  /**
+   * As {@link #run(AgentId, OwnerKey, String)}; a scheduled run across hosts also claims {@code
+   * slot} (its fire time), after it holds the agent's lock and before it reads anything: of the
+   * hosts that see the slot, the first to hold the lock runs it and the others find it claimed. A
+   * slot that passes while another host holds the lock (a run in progress, or a host that died in
+   * one, until the lease passes) is skipped, as a single host skips a slot while it still dreams.
+   */
+  private Attempt attempt(AgentId agent, OwnerKey owner, String trigger, String slot) {
     if (!model.available()) {
-      return Optional.empty();
+      return Attempt.NONE;
     }
     ReentrantLock lock = locks.computeIfAbsent(agent, a -> new ReentrantLock());
     if (!lock.tryLock()) {
-      return Optional.empty();
+      return Attempt.NONE;
     }
     Coordination.Lease shared = null;
     try {
@@ -215,9 +223,23 @@ public final class Dreaming implements AutoCloseable {
           shared = coordination.tryLock("dreaming:" + agent.value(), sharedLease()).orElse(null);
         } catch (ProviderUnavailableException e) {
           log.warn("dreaming of agent {} not started: {}", agent, e.getMessage());
+          return Attempt.UNREACHABLE;
         }
         if (shared == null) {
-          return Optional.empty(); // running on another host (or no way to know it is not)
+          return Attempt.NONE; // running on another host
+        }
+        if (slot != null) {
+          boolean claimed;
+          try {
+            claimed = coordination.claimRun("dreaming:" + agent.value(), slot);
+          } catch (ProviderUnavailableException e) {
+            log.warn("dreaming of agent {} at {} not started: {}", agent, slot, e.getMessage());
+            return Attempt.UNREACHABLE;
+          }
+          if (!claimed) {
+            log.debug("dreaming of agent {} at {}: run by another host", agent, slot);
+            return Attempt.NONE;
+          }
         }
       }
       boolean manual = trigger.equals("manual");
@@ -238,7 +260,7 @@ public final class Dreaming implements AutoCloseable {
       }
       Run run = new Run(clock.instant(), trigger, summary(results), results);
       lastRuns.put(agent, run);
-      return Optional.of(run);
+      return new Attempt(Optional.of(run), false);
     } finally {
       if (shared != null) {
         shared.close();
@@ -247,9 +269,12 @@ public final class Dreaming implements AutoCloseable {
     }
   }
 
-  /** A lease long enough for a bucket's model call; renewed before each further bucket. */
+  /**
+   * A lease long enough for one bucket (its model call and its writes); renewed before each further
+   * bucket, so a host that dies in a run holds the agent's dreaming for at most this long.
+   */
   private Duration sharedLease() {
-    return settings.modelTimeout().multipliedBy(2).plusMinutes(1);
+    return settings.modelTimeout().plusSeconds(30);
   }
 
   private static void renew(Coordination.Lease lease, AgentId agent) {
