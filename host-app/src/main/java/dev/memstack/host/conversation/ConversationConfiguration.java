@@ -1,7 +1,7 @@
 package dev.memstack.host.conversation;
 
-import java.nio.file.Path;
 import dev.memstack.host.shared.SharedStore;
+import java.nio.file.Path;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;

@@ -17,11 +17,11 @@ import java.util.Optional;
 
 /**
  * The {@link ConversationLog} of shared mode: one row per turn in table {@code
- * memstack_conversation_turns} of the shared database ({@link SharedStore}, schema component
- * {@code conversations}), keyed by agent, owner, conversation and turn id, so every host sees the
- * turns any host accepted and the same conversation and turn id of two owners are two rows that no
- * query of one owner can reach. Each append inserts the turn (a turn id the owner already has in
- * the conversation is ignored) and drops the owner's oldest turns of the conversation past {@code
+ * memstack_conversation_turns} of the shared database ({@link SharedStore}, schema component {@code
+ * conversations}), keyed by agent, owner, conversation and turn id, so every host sees the turns
+ * any host accepted and the same conversation and turn id of two owners are two rows that no query
+ * of one owner can reach. Each append inserts the turn (a turn id the owner already has in the
+ * conversation is ignored) and drops the owner's oldest turns of the conversation past {@code
  * maxTurns}, in one transaction; messages are cut at {@code maxMessageChars} as in the file log.
  * Erasure deletes the owner's rows and then {@code VACUUM}s the table, so the pages keep no copy.
  * Thread-safe.
