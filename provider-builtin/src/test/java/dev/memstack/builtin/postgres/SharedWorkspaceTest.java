@@ -266,6 +266,52 @@ class SharedWorkspaceTest {
     assertThat(recall(a, BOB, "Quince herring")).isNotEmpty();
   }
 
+  @Test
+  @DisplayName("a snapshot exported on host A imports into another agent on host B")
+  void snapshotsGoThroughTheStore() throws Exception {
+    MemoryProvider a = host("a");
+    MemoryProvider b = host("b");
+    tool(
+        a,
+        null,
+        "write_workspace_memory_file",
+        "{\"scope\":\"team\",\"filename\":\"KNOWLEDGE.md\",\"content\":\"# Knowledge\\n记忆快照\"}");
+    tool(
+        a,
+        null,
+        "write_workspace_memory_file",
+        "{\"scope\":\"team\",\"filename\":\"scratch.md\",\"content\":\"not in snapshots\"}");
+    String exported = tool(a, null, "export_workspace_memory", "{}");
+    String zip =
+        tools.jackson.databind.json.JsonMapper.builder()
+            .build()
+            .readTree(exported)
+            .path("zipBase64")
+            .asString();
+    String applied =
+        b.callTool(
+            new ToolCall(
+                AgentId.of("b2"),
+                null,
+                "import_workspace_memory",
+                "{\"zipBase64\":\"" + zip + "\",\"preview\":false}"));
+    assertThat(applied).contains("\"applied\":true");
+    String read =
+        a.callTool(
+            new ToolCall(
+                AgentId.of("b2"),
+                null,
+                "read_workspace_memory_file",
+                "{\"scope\":\"team\",\"filename\":\"KNOWLEDGE.md\"}"));
+    assertThat(read).contains("记忆快照");
+    assertThat(
+            db.count(
+                "SELECT count(*) FROM "
+                    + schema
+                    + ".builtin_files WHERE bucket = 'team:b2' AND path = 'scratch.md'"))
+        .isZero();
+  }
+
   private long rowsOf(OwnerKey owner) {
     long rows = 0;
     for (String table : List.of("builtin_buckets", "builtin_files", "builtin_chunks")) {
