@@ -41,9 +41,11 @@ import java.util.stream.Stream;
  * the share of queries whose source paragraph is the first hit, and p50/p95 latency of each.
  *
  * <p>Run (with {@code MEMSTACK_PG_URL}, {@code MEMSTACK_PG_USER}, {@code MEMSTACK_PG_PASSWORD}):
- * {@code ./mvnw -B -q -o -pl provider-builtin test-compile
- * org.codehaus.mojo:exec-maven-plugin:3.5.0:java -Dexec.classpathScope=test
- * -Dexec.mainClass=dev.memstack.builtin.bench.KeywordSearchBenchmark -Dexec.args="200 10 500"}.
+ * {@code ./mvnw -B -q -pl provider-builtin test-compile dependency:build-classpath
+ * -Dmdep.outputFile=/tmp/cp.txt -Dmdep.includeScope=test}, then {@code java -cp
+ * provider-builtin/target/test-classes:provider-builtin/target/classes:$(cat /tmp/cp.txt)
+ * dev.memstack.builtin.bench.KeywordSearchBenchmark 200 10 500} (a fourth argument {@code keep}
+ * leaves the tables for {@code EXPLAIN}).
  */
 public final class KeywordSearchBenchmark {
 
