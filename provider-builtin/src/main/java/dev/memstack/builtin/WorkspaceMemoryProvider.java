@@ -196,7 +196,7 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
     if (!Files.isWritable(context.dataDir())) {
       return ProviderHealth.down("data directory is not writable: " + context.dataDir());
     }
-    return ProviderHealth.up();
+    return memory.unavailable().map(ProviderHealth::down).orElseGet(ProviderHealth::up);
   }
 
   @Override

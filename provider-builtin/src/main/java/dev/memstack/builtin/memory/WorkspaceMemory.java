@@ -184,6 +184,11 @@ public final class WorkspaceMemory implements AutoCloseable {
     return store;
   }
 
+  /** Why the store cannot serve now, or empty (see {@link WorkspaceStore#unavailable()}). */
+  public java.util.Optional<String> unavailable() {
+    return store.unavailable();
+  }
+
   SizeCaps caps() {
     return caps;
   }

@@ -79,6 +79,8 @@ public final class PgWorkspaceDatabase implements AutoCloseable {
     config.setDataSource(connections);
     config.setMaximumPoolSize(settings.poolSize());
     config.setMinimumIdle(1);
+    // a call waits at most this long for a connection when the database is unreachable
+    config.setConnectionTimeout(3000);
     config.setConnectionInitSql("SET jit = off");
     HikariDataSource pool;
     try {

@@ -523,6 +523,20 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
     }
   }
 
+  /** Empty when a connection of the pool answers {@code SELECT 1} within two seconds. */
+  @Override
+  public Optional<String> unavailable() {
+    try (Connection connection = db.dataSource().getConnection();
+        java.sql.Statement statement = connection.createStatement()) {
+      statement.setQueryTimeout(2);
+      statement.execute("SELECT 1");
+      return Optional.empty();
+    } catch (SQLException e) {
+      return Optional.of(
+          "builtin store at " + db.settings().safeUrl() + " is unreachable: " + e.getMessage());
+    }
+  }
+
   /** Closes the database's pool. */
   @Override
   public void close() {

@@ -62,6 +62,14 @@ public interface WorkspaceStore extends AutoCloseable {
     return 0;
   }
 
+  /**
+   * Why the store cannot serve now (its database unreachable, say), for the provider's health;
+   * empty when it can. The default: empty (a file store's problems show as the data directory's).
+   */
+  default Optional<String> unavailable() {
+    return Optional.empty();
+  }
+
   @Override
   void close();
 }

@@ -8,6 +8,7 @@ import dev.memstack.spi.AgentId;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ProviderConfigException;
+import dev.memstack.spi.ProviderHealth;
 import dev.memstack.spi.RecallItem;
 import dev.memstack.spi.RecallRequest;
 import dev.memstack.spi.ToolCall;
@@ -107,6 +108,26 @@ class SharedWorkspaceTest {
     assertThat(db.count("SELECT count(*) FROM " + schema + ".builtin_files")).isGreaterThan(4);
     try (Stream<Path> files = Files.walk(dir.resolve("a"))) {
       assertThat(files.filter(p -> p.toString().endsWith(".md")).toList()).isEmpty();
+    }
+  }
+
+  @Test
+  @DisplayName("health is UP with the database and DOWN, naming it, once it is gone")
+  void healthFollowsTheDatabase() {
+    String scratch = "memstack_scratch_" + Long.toHexString(System.nanoTime());
+    db.execute("CREATE DATABASE " + scratch);
+    try {
+      String url = db.url().replaceFirst("/[^/?]+(\\?|$)", "/" + scratch + "$1");
+      Map<String, String> config = new java.util.HashMap<>(db.config(schema));
+      config.put("jdbc-url", url);
+      MemoryProvider provider = host("scratch", config);
+      assertThat(provider.health().status()).isEqualTo(ProviderHealth.Status.UP);
+      db.execute("DROP DATABASE " + scratch + " WITH (FORCE)");
+      ProviderHealth health = provider.health();
+      assertThat(health.status()).isEqualTo(ProviderHealth.Status.DOWN);
+      assertThat(health.detail()).contains("builtin store at").contains(scratch);
+    } finally {
+      db.execute("DROP DATABASE IF EXISTS " + scratch + " WITH (FORCE)");
     }
   }
 
