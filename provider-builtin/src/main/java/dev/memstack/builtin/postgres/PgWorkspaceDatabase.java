@@ -81,7 +81,9 @@ public final class PgWorkspaceDatabase implements AutoCloseable {
     config.setMinimumIdle(1);
     // a call waits at most this long for a connection when the database is unreachable
     config.setConnectionTimeout(3000);
-    config.setConnectionInitSql("SET jit = off");
+    // custom plans: a generic plan of the keyword search cannot see how few buckets a call reads
+    // and may scan the GIN index of a common word across every owner instead
+    config.setConnectionInitSql("SET jit = off; SET plan_cache_mode = force_custom_plan");
     HikariDataSource pool;
     try {
       pool = new HikariDataSource(config);
