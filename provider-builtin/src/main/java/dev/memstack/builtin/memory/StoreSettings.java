@@ -128,7 +128,13 @@ public record StoreSettings(Kind kind, Optional<PgSettings> postgres) {
     if (!IDENTIFIER.matcher(prefix).matches()) {
       throw new ProviderConfigException(
           config.fullKey("table-prefix"),
-          "must be a lower-case SQL name (letters, digits, _; at most 41), got '" + prefix + "'");
+          (config.string("table-prefix").isPresent()
+                  ? ""
+                  : "is not set, and the default made from the instance id does not fit: ")
+              + "must be a lower-case SQL name (a letter or _ first, then letters, digits, _; at"
+              + " most 41), got '"
+              + prefix
+              + "'");
     }
     int poolSize = config.integer("pool-size", 4, 1, 100);
     Duration poll = config.duration("prompt-poll-interval", Duration.ofSeconds(2));
