@@ -2,16 +2,20 @@ package dev.memstack.builtin;
 
 import dev.memstack.builtin.extraction.MemoryJobSettings;
 import dev.memstack.builtin.memory.BuiltinSettings;
+import dev.memstack.builtin.memory.StoreSettings;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.MemoryProviderFactory;
 import dev.memstack.spi.ProviderContext;
+import java.util.HashSet;
+import java.util.Set;
 import org.pf4j.Extension;
 
 /**
  * The PF4J extension of the builtin plugin: provider type {@code builtin}, which builds a {@link
- * WorkspaceMemoryProvider} over the instance's data directory. The configuration is validated here
- * (see {@link BuiltinSettings} and {@link MemoryJobSettings} for the keys); an unknown or invalid
- * key stops the host at start.
+ * WorkspaceMemoryProvider} over the instance's data directory or, with {@code store=postgres} and
+ * by default in shared mode, over PostgreSQL. The configuration is validated here (see {@link
+ * BuiltinSettings}, {@link StoreSettings} and {@link MemoryJobSettings} for the keys); an unknown
+ * or invalid key stops the host at start.
  */
 @Extension
 public final class BuiltinMemoryProviderFactory implements MemoryProviderFactory {
@@ -26,7 +30,11 @@ public final class BuiltinMemoryProviderFactory implements MemoryProviderFactory
 
   @Override
   public MemoryProvider create(ProviderContext context) {
-    return new WorkspaceMemoryProvider(
-        context, BuiltinSettings.from(context.config(), MemoryJobSettings.KEYS));
+    Set<String> otherKeys = new HashSet<>(MemoryJobSettings.KEYS);
+    otherKeys.addAll(StoreSettings.KEYS);
+    BuiltinSettings settings = BuiltinSettings.from(context.config(), otherKeys);
+    StoreSettings store =
+        StoreSettings.from(context.config(), context.instanceId(), context.sharedDatabase());
+    return new WorkspaceMemoryProvider(context, settings, store);
   }
 }

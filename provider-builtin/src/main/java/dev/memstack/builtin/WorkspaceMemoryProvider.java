@@ -7,6 +7,7 @@ import dev.memstack.builtin.extraction.MemoryJobSettings;
 import dev.memstack.builtin.extraction.PromptTemplates;
 import dev.memstack.builtin.memory.BuiltinSettings;
 import dev.memstack.builtin.memory.MemoryFiles;
+import dev.memstack.builtin.memory.StoreSettings;
 import dev.memstack.builtin.memory.WorkspaceMemory;
 import dev.memstack.builtin.tools.MemoryJobTools;
 import dev.memstack.builtin.tools.WorkspaceMemoryTools;
@@ -45,7 +46,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the owner's daily note, once per turn id; {@link #forget} removes the owner's PERSONAL files. The
  * file tools are described in {@link WorkspaceMemoryTools}. Configuration keys: see {@link
  * BuiltinSettings}. Caveat: files edited by hand while the provider runs are seen at the next
- * restart.
+ * restart. With {@code store=postgres} (the default in shared mode, see {@link StoreSettings}) the
+ * files and the keyword index are rows of PostgreSQL, and every host on the database sees every
+ * write.
  *
  * <p>With the host's chat model, memory maintains itself: {@link #syncTurn} also keeps the
  * conversation's recent messages ({@link ConversationBuffer}) and, past the gates, schedules a
@@ -73,12 +76,23 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
    * @throws java.io.UncheckedIOException if the data directory cannot be used
    */
   public WorkspaceMemoryProvider(ProviderContext context, BuiltinSettings settings) {
+    this(context, settings, StoreSettings.files());
+  }
+
+  /**
+   * Opens the workspace in the store {@code store} chooses.
+   *
+   * @throws java.io.UncheckedIOException if the data directory cannot be used
+   * @throws IllegalStateException if the database of {@code store=postgres} cannot be used
+   */
+  public WorkspaceMemoryProvider(
+      ProviderContext context, BuiltinSettings settings, StoreSettings store) {
     this.context = Objects.requireNonNull(context, "context");
     this.id = context.instanceId();
     MemoryJobSettings jobs = MemoryJobSettings.from(context.config());
     this.memory =
         WorkspaceMemory.open(
-            settings, context.dataDir(), context.clock(), id, context::systemPromptChanged);
+            settings, store, context.dataDir(), context.clock(), id, context::systemPromptChanged);
     this.tools = new WorkspaceMemoryTools(memory, context.clock());
     MemoryFiles files = new MemoryFiles(memory);
     PromptTemplates prompts = PromptTemplates.load(settings.templatesDir());
@@ -190,7 +204,7 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
     if (!Files.isWritable(context.dataDir())) {
       return ProviderHealth.down("data directory is not writable: " + context.dataDir());
     }
-    return ProviderHealth.up();
+    return memory.unavailable().map(ProviderHealth::down).orElseGet(ProviderHealth::up);
   }
 
   @Override

@@ -10,8 +10,8 @@ import java.util.Optional;
  * .../memory/turns}, kept apart per agent, owner and conversation: the same conversation id and
  * turn id of two owners are two conversations and two turns, so an owner can neither see, shadow
  * nor evict another owner's turns. Bounded per agent, owner and conversation: the oldest turns are
- * dropped first. Thread-safe. The on-disk store is the default; a database-backed one can be added
- * beside it.
+ * dropped first. Thread-safe. The on-disk store ({@link FileConversationLog}) is the default; in
+ * shared mode the turns are rows of the shared database ({@link PostgresConversationLog}).
  */
 public interface ConversationLog {
 

@@ -26,10 +26,11 @@ import tools.jackson.databind.node.ObjectNode;
  * Property: whatever agents, owners, scopes and texts are written, no recall item of a context call
  * belongs to an owner the call may not see. Random traffic (seeded; the seed is printed, rerun with
  * {@code -Dmemstack.proof.seed=<n>}) goes through the HTTP API into builtin, vector (embedded
- * store; a second instance on pgvector when {@code MEMSTACK_PG_URL} is set, required when {@code
- * CI=true}) and mem0 (a storing fake server). Every text carries a unique marker, so each recalled
- * item is traced back to the agent, owner and scope it was written for; queries mix shared words
- * with other owners' markers (targeted probes).
+ * store; a second instance of each on PostgreSQL, builtin with {@code store=postgres} and vector on
+ * pgvector, when {@code MEMSTACK_PG_URL} is set, required when {@code CI=true}) and mem0 (a storing
+ * fake server). Every text carries a unique marker, so each recalled item is traced back to the
+ * agent, owner and scope it was written for; queries mix shared words with other owners' markers
+ * (targeted probes).
  */
 class IsolationPropertyTest {
 
@@ -63,6 +64,7 @@ class IsolationPropertyTest {
 
   @AutoClose private static final StoringMem0Server mem0 = new StoringMem0Server();
   private static final List<String> VECTORS = new ArrayList<>(List.of("vector"));
+  private static final List<String> BUILTINS = new ArrayList<>(List.of("builtin"));
 
   @RegisterExtension static final TestHost HOST = isolationHost();
 
@@ -78,6 +80,23 @@ class IsolationPropertyTest {
     if (pgUrl != null && !pgUrl.isBlank()) {
       host.withPgVector(pgUrl, "proof_isolation_" + Long.toHexString(System.nanoTime()));
       VECTORS.add("vector-pg");
+      // a second builtin instance with its workspace on PostgreSQL (store=postgres)
+      host.with("memstack.providers.builtin-pg.type", "builtin")
+          .with("memstack.providers.builtin-pg.order", "4")
+          .with("memstack.providers.builtin-pg.config.store", "postgres")
+          .with("memstack.providers.builtin-pg.config.jdbc-url", pgUrl)
+          .with(
+              "memstack.providers.builtin-pg.config.schema",
+              "proof_isolation_builtin_" + Long.toHexString(System.nanoTime()));
+      String pgUser = System.getenv("MEMSTACK_PG_USER");
+      if (pgUser != null && !pgUser.isBlank()) {
+        host.with("memstack.providers.builtin-pg.config.username", pgUser);
+      }
+      String pgPassword = System.getenv("MEMSTACK_PG_PASSWORD");
+      if (pgPassword != null && !pgPassword.isBlank()) {
+        host.with("memstack.providers.builtin-pg.config.password", pgPassword);
+      }
+      BUILTINS.add("builtin-pg");
     } else if ("true".equalsIgnoreCase(System.getenv("CI"))) {
       fail("MEMSTACK_PG_URL is not set on CI (CI=true): run eval \"$(scripts/pgvector-setup.sh)\"");
     } else {
@@ -214,7 +233,8 @@ class IsolationPropertyTest {
   }
 
   private static List<String> providersExpected() {
-    List<String> providers = new ArrayList<>(List.of("builtin", "mem0"));
+    List<String> providers = new ArrayList<>(BUILTINS);
+    providers.add("mem0");
     providers.addAll(VECTORS);
     return providers;
   }

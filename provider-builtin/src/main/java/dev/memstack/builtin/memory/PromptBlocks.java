@@ -22,8 +22,11 @@ import java.util.function.Consumer;
 /**
  * The prompt blocks of the memory: the agent's system prompt block (enabled TEAM and GLOBAL files
  * under the budget) and each owner's block (their enabled PERSONAL files), cached until a commit
- * touches an enabled file, with the contents of enabled and core files cached beside them.
- * Thread-safe.
+ * touches an enabled file, with the contents of enabled and core files cached beside them. A cached
+ * block is also checked against the store's version of its buckets ({@link
+ * WorkspaceStore#version}), so that a write made by another host on a shared store is seen by the
+ * next block; a content is cached by size and update time, which a shared store changes with every
+ * write. Thread-safe.
  */
 final class PromptBlocks {
 
@@ -45,10 +48,18 @@ final class PromptBlocks {
 
   /** A built system prompt block and the keys of the files it shows whole. */
   private record CachedBlock(
-      long agentGeneration, long globalGeneration, String block, Set<String> shown) {}
+      long agentGeneration,
+      long globalGeneration,
+      long teamVersion,
+      long globalVersion,
+      String block,
+      Set<String> shown) {}
 
-  /** A built owner prompt block and the keys of the files it shows whole. */
-  private record OwnerBlock(long generation, String block, Set<String> shown) {}
+  /**
+   * A built owner prompt block and the keys of the files it shows whole; {@code version} is the
+   * store's version of the bucket ({@link WorkspaceStore#version}), which other hosts change.
+   */
+  private record OwnerBlock(long generation, long version, String block, Set<String> shown) {}
 
   private record CachedContent(long size, Instant updateTime, String content) {}
 
@@ -130,15 +141,22 @@ final class PromptBlocks {
     seeder.ensureAgent(agent);
     long agentGeneration = generation(agent).get();
     long global = globalGeneration.get();
+    // read before building: a commit after this read makes the next call build again
+    long teamVersion = store.version(Bucket.team(agent));
+    long globalVersion = store.version(Bucket.global());
     CachedBlock cached = blocks.get(agent);
     if (cached != null
         && cached.agentGeneration() == agentGeneration
-        && cached.globalGeneration() == global) {
+        && cached.globalGeneration() == global
+        && cached.teamVersion() == teamVersion
+        && cached.globalVersion() == globalVersion) {
       return cached;
     }
     Set<String> shown = new HashSet<>();
     String block = buildBlock(agent, shown);
-    CachedBlock built = new CachedBlock(agentGeneration, global, block, Set.copyOf(shown));
+    CachedBlock built =
+        new CachedBlock(
+            agentGeneration, global, teamVersion, globalVersion, block, Set.copyOf(shown));
     blocks.put(agent, built);
     return built;
   }
@@ -150,12 +168,13 @@ final class PromptBlocks {
 
   private OwnerBlock cachedOwnerBlock(AgentId agent, OwnerKey owner) {
     if (owner == null || !settings.perOwner()) {
-      return new OwnerBlock(0, "", Set.of());
+      return new OwnerBlock(0, 0, "", Set.of());
     }
     Bucket personal = Bucket.personal(agent, owner);
     long generation = ownerGeneration(personal).get();
+    long version = store.version(personal);
     OwnerBlock cached = ownerBlocks.get(personal);
-    if (cached != null && cached.generation() == generation) {
+    if (cached != null && cached.generation() == generation && cached.version() == version) {
       return cached;
     }
     List<Part> parts = new ArrayList<>();
@@ -170,7 +189,7 @@ final class PromptBlocks {
       out.append("--- ").append(part.name()).append(" (personal) ---\n").append(part.content());
       shown.add(part.key());
     }
-    OwnerBlock built = new OwnerBlock(generation, out.toString(), Set.copyOf(shown));
+    OwnerBlock built = new OwnerBlock(generation, version, out.toString(), Set.copyOf(shown));
     ownerBlocks.put(personal, built);
     return built;
   }

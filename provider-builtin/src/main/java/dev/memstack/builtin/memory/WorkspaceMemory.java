@@ -1,11 +1,17 @@
 package dev.memstack.builtin.memory;
 
+import dev.memstack.builtin.postgres.PgPromptWatcher;
+import dev.memstack.builtin.postgres.PgSettings;
+import dev.memstack.builtin.postgres.PgWorkspaceDatabase;
+import dev.memstack.builtin.postgres.PostgresWorkspaceStore;
 import dev.memstack.builtin.search.KeywordHit;
 import dev.memstack.builtin.search.KeywordIndex;
 import dev.memstack.builtin.search.LuceneKeywordIndex;
+import dev.memstack.builtin.search.PostgresKeywordIndex;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.BucketTransaction;
 import dev.memstack.builtin.workspace.Change;
+import dev.memstack.builtin.workspace.ChangeListener;
 import dev.memstack.builtin.workspace.FileEntry;
 import dev.memstack.builtin.workspace.FileSystemWorkspaceStore;
 import dev.memstack.builtin.workspace.InvalidWorkspacePathException;
@@ -50,6 +56,7 @@ public final class WorkspaceMemory implements AutoCloseable {
   private final KeywordRecall recall;
   private final TurnNotes turnNotes;
   private final WorkspaceFiles files;
+  private volatile PgPromptWatcher watcher;
 
   /** One file as listed: its bucket and entry. */
   public record Listed(Bucket bucket, FileEntry entry) {}
@@ -77,12 +84,63 @@ public final class WorkspaceMemory implements AutoCloseable {
       Clock clock,
       String source,
       Consumer<AgentId> promptChanged) {
+    return open(settings, StoreSettings.files(), dataDir, clock, source, promptChanged);
+  }
+
+  /**
+   * Opens the memory in the store {@code storeSettings} chooses: files and a Lucene index under
+   * {@code dataDir}, or rows of PostgreSQL (files, keyword index and versions in one database, see
+   * {@link PostgresWorkspaceStore}), whose schema is created or upgraded first.
+   *
+   * @throws IllegalStateException when the database cannot be reached or set up
+   */
+  public static WorkspaceMemory open(
+      BuiltinSettings settings,
+      StoreSettings storeSettings,
+      Path dataDir,
+      Clock clock,
+      String source,
+      Consumer<AgentId> promptChanged) {
+    if (storeSettings.kind() == StoreSettings.Kind.POSTGRES) {
+      PgSettings pg = storeSettings.postgres().orElseThrow();
+      PgWorkspaceDatabase database = PgWorkspaceDatabase.open(pg);
+      try {
+        PostgresKeywordIndex index = new PostgresKeywordIndex(database, settings.snippetChars());
+        WorkspaceMemory memory =
+            new WorkspaceMemory(
+                settings,
+                clock,
+                source,
+                promptChanged,
+                index,
+                listener ->
+                    new PostgresWorkspaceStore(
+                        database, index, clock, WorkspaceRules::isCoreForSearch, listener));
+        if (!pg.promptPollInterval().isZero()) {
+          memory.watcher =
+              new PgPromptWatcher(
+                  (PostgresWorkspaceStore) memory.store, pg.promptPollInterval(), promptChanged);
+        }
+        return memory;
+      } catch (RuntimeException e) {
+        database.close();
+        throw e;
+      }
+    }
     KeywordIndex index =
         new LuceneKeywordIndex(
             dataDir.resolve("index"), settings.snippetChars(), settings.indexCommitInterval());
     try {
       WorkspaceMemory memory =
-          new WorkspaceMemory(settings, dataDir, clock, source, promptChanged, index);
+          new WorkspaceMemory(
+              settings,
+              clock,
+              source,
+              promptChanged,
+              index,
+              listener ->
+                  new FileSystemWorkspaceStore(
+                      dataDir, clock, WorkspaceRules::metaForNewFile, listener));
       memory.upkeep.catchUp();
       return memory;
     } catch (RuntimeException e) {
@@ -93,11 +151,11 @@ public final class WorkspaceMemory implements AutoCloseable {
 
   private WorkspaceMemory(
       BuiltinSettings settings,
-      Path dataDir,
       Clock clock,
       String source,
       Consumer<AgentId> promptChanged,
-      KeywordIndex index) {
+      KeywordIndex index,
+      Function<ChangeListener, WorkspaceStore> stores) {
     this.settings = Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(clock, "clock");
@@ -107,9 +165,7 @@ public final class WorkspaceMemory implements AutoCloseable {
             settings.profileMaxChars(), settings.memoryMaxChars(), settings.fileMaxBytes());
     Templates templates = Templates.load(settings.templatesDir());
     this.index = index;
-    this.store =
-        new FileSystemWorkspaceStore(
-            dataDir, clock, WorkspaceRules::metaForNewFile, this::committed);
+    this.store = stores.apply(this::committed);
     this.seeder = new CoreFileSeeder(store, templates);
     this.prompts = new PromptBlocks(settings, store, templates, seeder, promptChanged);
     this.upkeep = new IndexUpkeep(index, store, prompts);
@@ -126,6 +182,11 @@ public final class WorkspaceMemory implements AutoCloseable {
   /** The store (for snapshots and tests). */
   WorkspaceStore store() {
     return store;
+  }
+
+  /** Why the store cannot serve now, or empty (see {@link WorkspaceStore#unavailable()}). */
+  public java.util.Optional<String> unavailable() {
+    return store.unavailable();
   }
 
   SizeCaps caps() {
@@ -307,6 +368,10 @@ public final class WorkspaceMemory implements AutoCloseable {
 
   @Override
   public void close() {
+    PgPromptWatcher running = watcher;
+    if (running != null) {
+      running.close();
+    }
     try {
       index.commit();
     } catch (RuntimeException e) {

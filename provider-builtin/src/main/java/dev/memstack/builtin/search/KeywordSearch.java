@@ -95,8 +95,41 @@ final class KeywordSearch {
 
   private KeywordHit toHit(String[] stored, double score, Set<String> queryTerms)
       throws IOException {
-    String text = stored[7];
-    int startLine = Integer.parseInt(stored[5]);
+    Scope scope = Scope.valueOf(stored[1]);
+    String agent = stored[2];
+    String owner = stored[3];
+    Bucket bucket =
+        new Bucket(
+            scope,
+            agent.isEmpty() ? null : AgentId.of(agent),
+            owner.isEmpty() ? null : OwnerKey.of(owner));
+    return hit(
+        analyzer,
+        snippetChars,
+        bucket,
+        WorkspacePath.of(stored[4]),
+        Integer.parseInt(stored[5]),
+        stored[7],
+        score,
+        Instant.ofEpochMilli(Long.parseLong(stored[6])),
+        queryTerms);
+  }
+
+  /**
+   * A hit on paragraph {@code text} (which starts at line {@code startLine}): the line and snippet
+   * of the first token that is one of {@code queryTerms}.
+   */
+  static KeywordHit hit(
+      Analyzer analyzer,
+      int snippetChars,
+      Bucket bucket,
+      WorkspacePath path,
+      int startLine,
+      String text,
+      double score,
+      Instant updateTime,
+      Set<String> queryTerms)
+      throws IOException {
     int matchStart = 0;
     int matchEnd = 0;
     try (TokenStream stream = analyzer.tokenStream(F_TEXT, text)) {
@@ -118,22 +151,14 @@ final class KeywordSearch {
         line++;
       }
     }
-    Scope scope = Scope.valueOf(stored[1]);
-    String agent = stored[2];
-    String owner = stored[3];
-    Bucket bucket =
-        new Bucket(
-            scope,
-            agent.isEmpty() ? null : AgentId.of(agent),
-            owner.isEmpty() ? null : OwnerKey.of(owner));
     return new KeywordHit(
         bucket,
-        WorkspacePath.of(stored[4]),
+        path,
         line,
         text,
         snippet(text, matchStart, matchEnd, snippetChars),
         score,
-        Instant.ofEpochMilli(Long.parseLong(stored[6])));
+        updateTime);
   }
 
   /** A window of {@code width} characters of {@code text} around the match, on one line. */

@@ -7,7 +7,7 @@ public final class InvalidWorkspacePathException extends IllegalArgumentExceptio
 
   private final String problem;
 
-  InvalidWorkspacePathException(String problem) {
+  public InvalidWorkspacePathException(String problem) {
     super("filename " + problem);
     this.problem = problem;
   }

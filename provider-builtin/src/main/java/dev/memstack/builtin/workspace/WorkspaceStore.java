@@ -51,6 +51,25 @@ public interface WorkspaceStore extends AutoCloseable {
   /** Every PERSONAL bucket of {@code owner}, in every agent. */
   List<Bucket> personalBuckets(dev.memstack.spi.OwnerKey owner);
 
+  /**
+   * A number that changes with every commit to the bucket made through any store on the same
+   * storage, this process's or another's, for caches built from the bucket's files: a cache is
+   * current while the number it was built at is unchanged. A store that only this process writes
+   * tells every commit to its {@link ChangeListener} and may answer a constant ({@code 0}, the
+   * default); a shared store answers from the storage, cheaply (one indexed read).
+   */
+  default long version(Bucket bucket) {
+    return 0;
+  }
+
+  /**
+   * Why the store cannot serve now (its database unreachable, say), for the provider's health;
+   * empty when it can. The default: empty (a file store's problems show as the data directory's).
+   */
+  default Optional<String> unavailable() {
+    return Optional.empty();
+  }
+
   @Override
   void close();
 }

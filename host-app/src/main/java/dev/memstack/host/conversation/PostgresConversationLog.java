@@ -1,0 +1,193 @@
+package dev.memstack.host.conversation;
+
+import dev.memstack.host.shared.SharedStore;
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.OwnerKey;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The {@link ConversationLog} of shared mode: one row per turn in table {@code
+ * memstack_conversation_turns} of the shared database ({@link SharedStore}, schema component {@code
+ * conversations}), keyed by agent, owner, conversation and turn id, so every host sees the turns
+ * any host accepted and the same conversation and turn id of two owners are two rows that no query
+ * of one owner can reach. Each append inserts the turn (a turn id the owner already has in the
+ * conversation is ignored) and drops the owner's oldest turns of the conversation past {@code
+ * maxTurns}, in one transaction; messages are cut at {@code maxMessageChars} as in the file log.
+ * Erasure deletes the owner's rows and then {@code VACUUM}s the table, so the pages keep no copy.
+ * Thread-safe.
+ */
+public final class PostgresConversationLog implements ConversationLog {
+
+  static final String TABLE = "memstack_conversation_turns";
+
+  /** The schema steps of component {@code conversations}, in order. */
+  static final List<String> SCHEMA =
+      List.of(
+          "CREATE TABLE IF NOT EXISTS "
+              + TABLE
+              + " (agent text NOT NULL, owner text NOT NULL, conversation text NOT NULL,"
+              + " turn_id text NOT NULL, seq bigserial NOT NULL, user_message text NOT NULL,"
+              + " assistant_reply text NOT NULL, trigger_source text NOT NULL,"
+              + " time timestamptz NOT NULL, PRIMARY KEY (agent, owner, conversation, turn_id));\n"
+              + "CREATE INDEX IF NOT EXISTS "
+              + TABLE
+              + "_order_idx ON "
+              + TABLE
+              + " (agent, owner, conversation, seq);\n"
+              + "CREATE INDEX IF NOT EXISTS "
+              + TABLE
+              + "_owner_idx ON "
+              + TABLE
+              + " (owner)");
+
+  private final SharedStore store;
+  private final int maxTurns;
+  private final int maxMessageChars;
+
+  /**
+   * Creates or upgrades the table (once across hosts).
+   *
+   * @throws IllegalStateException naming the database when it cannot be set up
+   */
+  public PostgresConversationLog(SharedStore store, int maxTurns, int maxMessageChars) {
+    this.store = store;
+    this.maxTurns = maxTurns;
+    this.maxMessageChars = maxMessageChars;
+    try {
+      store.migrate("conversations", SCHEMA);
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "cannot create the conversation log in the shared database "
+              + store.describe()
+              + ": "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  @Override
+  public void append(LoggedTurn turn) {
+    try (Connection connection = store.dataSource().getConnection()) {
+      connection.setAutoCommit(false);
+      try {
+        int inserted;
+        try (PreparedStatement insert =
+            connection.prepareStatement(
+                "INSERT INTO "
+                    + TABLE
+                    + " (agent, owner, conversation, turn_id, user_message, assistant_reply,"
+                    + " trigger_source, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                    + " ON CONFLICT DO NOTHING")) {
+          insert.setString(1, turn.agent().value());
+          insert.setString(2, turn.owner().value());
+          insert.setString(3, turn.conversationId());
+          insert.setString(4, turn.turnId());
+          insert.setString(5, cut(turn.userMessage()));
+          insert.setString(6, cut(turn.assistantReply()));
+          insert.setString(7, turn.triggerSource());
+          insert.setTimestamp(8, Timestamp.from(turn.time()));
+          inserted = insert.executeUpdate();
+        }
+        if (inserted > 0) {
+          try (PreparedStatement trim =
+              connection.prepareStatement(
+                  "DELETE FROM "
+                      + TABLE
+                      + " WHERE agent = ? AND owner = ? AND conversation = ? AND seq <= ("
+                      + "SELECT seq FROM "
+                      + TABLE
+                      + " WHERE agent = ? AND owner = ? AND conversation = ?"
+                      + " ORDER BY seq DESC OFFSET ? LIMIT 1)")) {
+            for (int i = 0; i < 2; i++) {
+              trim.setString(1 + 3 * i, turn.agent().value());
+              trim.setString(2 + 3 * i, turn.owner().value());
+              trim.setString(3 + 3 * i, turn.conversationId());
+            }
+            trim.setInt(7, maxTurns);
+            trim.executeUpdate();
+          }
+        }
+        connection.commit();
+      } catch (SQLException | RuntimeException e) {
+        connection.rollback();
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw failure("append a turn", e);
+    }
+  }
+
+  @Override
+  public Optional<List<LoggedTurn>> turns(AgentId agent, OwnerKey owner, String conversationId) {
+    List<LoggedTurn> turns = new ArrayList<>();
+    try (Connection connection = store.dataSource().getConnection();
+        PreparedStatement query =
+            connection.prepareStatement(
+                "SELECT turn_id, user_message, assistant_reply, trigger_source, time FROM "
+                    + TABLE
+                    + " WHERE agent = ? AND owner = ? AND conversation = ? ORDER BY seq")) {
+      query.setString(1, agent.value());
+      query.setString(2, owner.value());
+      query.setString(3, conversationId);
+      try (ResultSet rows = query.executeQuery()) {
+        while (rows.next()) {
+          turns.add(
+              new LoggedTurn(
+                  rows.getString(1),
+                  agent,
+                  owner,
+                  conversationId,
+                  rows.getString(2),
+                  rows.getString(3),
+                  rows.getString(4),
+                  rows.getTimestamp(5).toInstant()));
+        }
+      }
+    } catch (SQLException e) {
+      throw failure("read a conversation", e);
+    }
+    return turns.isEmpty() ? Optional.empty() : Optional.of(turns);
+  }
+
+  @Override
+  public long forget(OwnerKey owner) {
+    long removed;
+    try (Connection connection = store.dataSource().getConnection()) {
+      try (PreparedStatement delete =
+          connection.prepareStatement("DELETE FROM " + TABLE + " WHERE owner = ?")) {
+        delete.setString(1, owner.value());
+        removed = delete.executeUpdate();
+      }
+      if (removed > 0) {
+        // VACUUM cannot run in a transaction; the pool's connections are in autocommit
+        try (Statement vacuum = connection.createStatement()) {
+          vacuum.execute("VACUUM " + TABLE);
+        }
+      }
+    } catch (SQLException e) {
+      throw failure("erase an owner", e);
+    }
+    return removed;
+  }
+
+  private String cut(String text) {
+    return text.length() <= maxMessageChars ? text : text.substring(0, maxMessageChars) + " …";
+  }
+
+  private UncheckedIOException failure(String what, SQLException e) {
+    return new UncheckedIOException(
+        new IOException(
+            "conversation log in " + store.describe() + ": cannot " + what + ": " + e.getMessage(),
+            e));
+  }
+}

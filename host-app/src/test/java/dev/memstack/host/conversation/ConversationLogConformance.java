@@ -1,0 +1,166 @@
+package dev.memstack.host.conversation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.OwnerKey;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract of {@link ConversationLog}, which every log passes: extend it and say how to open a
+ * log on the storage under test (again on the same storage for {@link #reopen}), and how to look
+ * for an erased owner's text in what the log stores.
+ */
+abstract class ConversationLogConformance {
+
+  static final AgentId A1 = AgentId.of("a1");
+  static final OwnerKey USER_1 = OwnerKey.of("user:1");
+  static final OwnerKey USER_2 = OwnerKey.of("user:2");
+
+  /** A log on empty storage (the same storage for every call within one test). */
+  protected abstract ConversationLog open(int maxTurns, int maxMessageChars);
+
+  /** A second log on the same storage, as a restart or another host sees it. */
+  protected ConversationLog reopen(int maxTurns, int maxMessageChars) {
+    return open(maxTurns, maxMessageChars);
+  }
+
+  /** Whether two logs on one storage may be written at once (several hosts on one database). */
+  protected boolean sharedAcrossInstances() {
+    return false;
+  }
+
+  /** How many stored places (files, rows) hold {@code text}. */
+  protected abstract long storedCopies(String text);
+
+  @Test
+  void forgettingAnOwnerRemovesOnlyTheirTurnsFromEveryConversation() {
+    ConversationLog log = open(200, 20_000);
+    log.append(turn("t1", "user:1", "c1"));
+    log.append(turn("t2", "user:2", "c1"));
+    log.append(turn("t3", "user:1", "c2"));
+
+    assertThat(log.forget(USER_1)).isEqualTo(2);
+
+    assertThat(log.turns(A1, USER_2, "c1").orElseThrow())
+        .extracting(LoggedTurn::turnId)
+        .containsExactly("t2");
+    assertThat(log.turns(A1, USER_1, "c1")).isEmpty();
+    assertThat(log.turns(A1, USER_1, "c2")).isEmpty();
+    assertThat(log.forget(USER_1)).isZero();
+    // a new log on the same storage sees the same state
+    assertThat(reopen(200, 20_000).turns(A1, USER_2, "c1").orElseThrow()).hasSize(1);
+  }
+
+  @Test
+  void aTurnIdIsLoggedOnceAndOldTurnsAreDroppedPastTheBound() {
+    ConversationLog log = open(2, 20_000);
+    log.append(turn("t1", "user:1", "c1"));
+    log.append(turn("t1", "user:1", "c1"));
+    log.append(turn("t2", "user:1", "c1"));
+    log.append(turn("t3", "user:1", "c1"));
+    List<LoggedTurn> turns = log.turns(A1, USER_1, "c1").orElseThrow();
+    assertThat(turns).extracting(LoggedTurn::turnId).containsExactly("t2", "t3");
+  }
+
+  @Test
+  void theSameConversationAndTurnIdOfTwoOwnersAreTwoTurnsThatNeitherSeesOfTheOther() {
+    ConversationLog log = open(200, 20_000);
+    log.append(turn("shared-id", "user:1", "c1", "one says hello"));
+    log.append(turn("shared-id", "user:2", "c1", "two says hello"));
+
+    assertThat(log.turns(A1, USER_1, "c1").orElseThrow())
+        .extracting(LoggedTurn::userMessage)
+        .containsExactly("one says hello");
+    assertThat(log.turns(A1, USER_2, "c1").orElseThrow())
+        .extracting(LoggedTurn::userMessage)
+        .containsExactly("two says hello");
+    assertThat(log.turns(AgentId.of("a2"), USER_1, "c1")).isEmpty();
+  }
+
+  @Test
+  void oneOwnerFillingAConversationEvictsNoTurnOfAnother() {
+    ConversationLog log = open(3, 20_000);
+    log.append(turn("keep", "user:2", "c1"));
+    for (int i = 0; i < 10; i++) {
+      log.append(turn("flood-" + i, "user:1", "c1"));
+    }
+
+    assertThat(log.turns(A1, USER_2, "c1").orElseThrow())
+        .extracting(LoggedTurn::turnId)
+        .containsExactly("keep");
+    assertThat(log.turns(A1, USER_1, "c1").orElseThrow())
+        .extracting(LoggedTurn::turnId)
+        .containsExactly("flood-7", "flood-8", "flood-9");
+  }
+
+  @Test
+  void messagesAreCutAndTheTurnKeepsItsFields() {
+    ConversationLog log = open(200, 10);
+    log.append(turn("t1", "user:1", "c1", "0123456789 and more"));
+    LoggedTurn logged = log.turns(A1, USER_1, "c1").orElseThrow().get(0);
+    assertThat(logged.userMessage()).isEqualTo("0123456789 …");
+    assertThat(logged.assistantReply()).isEqualTo("hi");
+    assertThat(logged.triggerSource()).isEqualTo("api");
+    assertThat(logged.time()).isEqualTo(Instant.parse("2026-11-29T10:00:00Z"));
+    assertThat(logged.owner()).isEqualTo(USER_1);
+  }
+
+  @Test
+  void concurrentAppendsOfOneConversationLoseNoTurn() throws Exception {
+    ConversationLog log = open(200, 20_000);
+    ConversationLog other = sharedAcrossInstances() ? reopen(200, 20_000) : log;
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        ConversationLog target = i % 2 == 0 ? log : other;
+        String id = "t" + i;
+        done.add(pool.submit(() -> target.append(turn(id, "user:1", "c1"))));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
+    assertThat(log.turns(A1, USER_1, "c1").orElseThrow()).hasSize(40);
+  }
+
+  @Test
+  void erasureLeavesNoStoredCopyOfTheOwnersText() {
+    ConversationLog log = open(200, 20_000);
+    log.append(turn("t1", "user:1", "c1", "secret-marker-41 of one"));
+    log.append(turn("t2", "user:1", "c2", "secret-marker-41 again"));
+    log.append(turn("t3", "user:2", "c1", "two keeps this"));
+    assertThat(storedCopies("secret-marker-41")).isPositive();
+
+    log.forget(USER_1);
+
+    assertThat(storedCopies("secret-marker-41")).isZero();
+    assertThat(storedCopies("user:1")).isZero();
+    assertThat(storedCopies("two keeps this")).isEqualTo(1);
+  }
+
+  static LoggedTurn turn(String id, String owner, String conversation) {
+    return turn(id, owner, conversation, "hello from " + owner);
+  }
+
+  static LoggedTurn turn(String id, String owner, String conversation, String message) {
+    return new LoggedTurn(
+        id,
+        A1,
+        OwnerKey.of(owner),
+        conversation,
+        message,
+        "hi",
+        "api",
+        Instant.parse("2026-11-29T10:00:00Z"));
+  }
+}

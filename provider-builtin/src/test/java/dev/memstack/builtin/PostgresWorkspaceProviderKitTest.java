@@ -1,0 +1,51 @@
+package dev.memstack.builtin;
+
+import dev.memstack.builtin.postgres.PgTestDatabase;
+import dev.memstack.builtin.postgres.SharedModeContext;
+import dev.memstack.spi.MemoryProvider;
+import dev.memstack.spi.ProviderConfig;
+import dev.memstack.spi.ProviderContext;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+
+/**
+ * The compatibility kit against the builtin provider of a host in shared mode: no {@code store}
+ * key, so the workspace is in the shared PostgreSQL database ({@code MEMSTACK_PG_URL}; skipped by
+ * assumption without it, except on CI). Each test has its own schema. Shared memory is written as
+ * in {@link WorkspaceMemoryProviderKitTest}.
+ */
+class PostgresWorkspaceProviderKitTest extends WorkspaceMemoryProviderKitTest {
+
+  private static final List<String> SCHEMAS = new CopyOnWriteArrayList<>();
+
+  private PgTestDatabase database;
+  private final String schema = PgTestDatabase.newSchema();
+
+  @Override
+  protected ProviderConfig config() {
+    database = PgTestDatabase.fromEnvironment();
+    SCHEMAS.add(schema);
+    return ProviderConfig.of(
+        "memstack.providers." + instanceId() + ".config", Map.of("schema", schema));
+  }
+
+  @Override
+  protected MemoryProvider createProvider(ProviderContext context) {
+    return new BuiltinMemoryProviderFactory()
+        .create(new SharedModeContext(context, database.shared()));
+  }
+
+  @AfterAll
+  static void dropSchemas() {
+    if (System.getenv("MEMSTACK_PG_URL") == null || System.getenv("MEMSTACK_PG_URL").isBlank()) {
+      return;
+    }
+    PgTestDatabase database = PgTestDatabase.fromEnvironment();
+    for (String schema : SCHEMAS) {
+      database.dropSchema(schema);
+    }
+    SCHEMAS.clear();
+  }
+}
