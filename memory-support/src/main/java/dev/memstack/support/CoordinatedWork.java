@@ -18,6 +18,33 @@ public final class CoordinatedWork {
   private CoordinatedWork() {}
 
   /**
+   * The coordination name of per-owner work: {@code <kind>:<agent>|<digest of the owner key>}. The
+   * owner key itself is never written into the shared coordination tables (a cooldown or the lock
+   * of a host that died outlives the owner's erasure until it expires), only the first 128 bits of
+   * its SHA-256, which names the same owner alike on every host. {@code owner} may be {@code null}
+   * (work of no owner): the name then ends with {@code |}.
+   */
+  public static String ownerWork(String kind, String agent, String owner) {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(agent, "agent");
+    if (owner == null) {
+      return kind + ":" + agent + "|";
+    }
+    try {
+      byte[] digest =
+          java.security.MessageDigest.getInstance("SHA-256")
+              .digest(owner.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return kind
+          + ":"
+          + agent
+          + "|"
+          + java.util.HexFormat.of().formatHex(java.util.Arrays.copyOf(digest, 16));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
+  }
+
+  /**
    * The run of a schedule that fires at {@code anchor + k × period} that {@code time} belongs to:
    * the fire time nearest to it, as an ISO instant ({@code 2026-12-01T02:00:00Z}). Two hosts whose
    * timers fire a little apart (up to half a period) name the same slot, so {@link

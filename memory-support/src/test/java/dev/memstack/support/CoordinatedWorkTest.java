@@ -15,6 +15,18 @@ class CoordinatedWorkTest {
   private static final Instant ANCHOR = Instant.parse("1970-01-01T02:00:00Z");
 
   @Test
+  void perOwnerWorkIsNamedByADigestOfTheOwnerNeverByTheKey() {
+    String one = CoordinatedWork.ownerWork("extraction", "a1", "user:alice@example.com");
+    assertThat(one)
+        .startsWith("extraction:a1|")
+        .doesNotContain("alice")
+        .hasSize("extraction:a1|".length() + 32)
+        .isEqualTo(CoordinatedWork.ownerWork("extraction", "a1", "user:alice@example.com"));
+    assertThat(CoordinatedWork.ownerWork("extraction", "a1", "user:bob")).isNotEqualTo(one);
+    assertThat(CoordinatedWork.ownerWork("extraction", "a1", null)).isEqualTo("extraction:a1|");
+  }
+
+  @Test
   void aSlotIsTheNearestFireTimeSoHostsFiringApartNameTheSameRun() {
     Duration day = Duration.ofDays(1);
     assertThat(CoordinatedWork.slotOf(Instant.parse("2026-12-01T02:00:00.350Z"), ANCHOR, day))

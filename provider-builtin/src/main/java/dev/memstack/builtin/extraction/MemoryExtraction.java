@@ -11,6 +11,7 @@ import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ProviderUnavailableException;
 import dev.memstack.spi.TriggerSource;
 import dev.memstack.spi.Turn;
+import dev.memstack.support.CoordinatedWork;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -241,7 +242,8 @@ public final class MemoryExtraction implements AutoCloseable {
     Coordination.Lease shared = null;
     try {
       String sharedName =
-          "extraction:" + agent.value() + "|" + (owner == null ? "" : owner.value());
+          CoordinatedWork.ownerWork(
+              "extraction", agent.value(), owner == null ? null : owner.value());
       if (coordination.shared()) {
         try {
           shared =

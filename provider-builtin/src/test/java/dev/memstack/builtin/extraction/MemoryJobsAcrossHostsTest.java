@@ -9,6 +9,7 @@ import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.TriggerSource;
 import dev.memstack.spi.Turn;
+import dev.memstack.support.CoordinatedWork;
 import dev.memstack.tck.MutableClock;
 import dev.memstack.tck.RecordingCoordination;
 import dev.memstack.tck.TestProviderContext;
@@ -195,7 +196,9 @@ class MemoryJobsAcrossHostsTest {
     MemoryProvider b = host("b");
     twoTurns(b, ALICE);
     Coordination.Lease otherHost =
-        shared.tryLock("extraction:a1|user:1", Duration.ofMinutes(5)).orElseThrow();
+        shared
+            .tryLock(CoordinatedWork.ownerWork("extraction", "a1", "user:1"), Duration.ofMinutes(5))
+            .orElseThrow();
 
     MemoryExtraction.Outcome outcome = extraction(b).run(AGENT, ALICE, "c1", true);
 

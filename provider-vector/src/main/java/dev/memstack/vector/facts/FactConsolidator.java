@@ -212,9 +212,12 @@ public final class FactConsolidator {
     }
   }
 
-  /** The lock of one owner's facts in one agent: {@code facts:<agent>|<owner>}. */
+  /**
+   * The lock of one owner's facts in one agent: {@code facts:<agent>|<digest of the owner>} ({@link
+   * CoordinatedWork#ownerWork}: no owner key in the shared tables).
+   */
   static String lockName(Turn turn) {
-    return "facts:" + turn.agent().value() + "|" + turn.owner().value();
+    return CoordinatedWork.ownerWork("facts", turn.agent().value(), turn.owner().value());
   }
 
   private Report consolidateAll(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.memstack.spi.Coordination;
 import dev.memstack.spi.Turn;
+import dev.memstack.support.CoordinatedWork;
 import dev.memstack.tck.HashingEmbedder;
 import dev.memstack.tck.MutableClock;
 import dev.memstack.tck.RecordingCoordination;
@@ -77,7 +78,10 @@ class FactConsolidatorCoordinationTest {
     assertThat(report.added()).isEqualTo(1);
     assertThat(aliceFacts()).isEqualTo(1);
     assertThat(shared.locksTaken())
-        .containsExactly("facts:helper|user:alice", "facts:helper|user:alice");
+        .containsExactly(
+            CoordinatedWork.ownerWork("facts", "helper", "user:alice"),
+            CoordinatedWork.ownerWork("facts", "helper", "user:alice"))
+        .allSatisfy(name -> assertThat(name).startsWith("facts:helper|").doesNotContain("alice"));
     assertThat(shared.held()).isEmpty();
   }
 
