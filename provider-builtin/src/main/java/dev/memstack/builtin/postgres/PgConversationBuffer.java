@@ -96,11 +96,9 @@ public final class PgConversationBuffer implements ConversationBuffer {
         }
         connection.commit();
         return next;
-      } catch (SQLException | RuntimeException e) {
+      } catch (SQLException | RuntimeException | Error e) {
         rollback(connection);
         throw e;
-      } finally {
-        connection.setAutoCommit(true);
       }
     } catch (SQLException e) {
       throw db.failure("append a turn to a conversation of " + turn.owner(), e);
