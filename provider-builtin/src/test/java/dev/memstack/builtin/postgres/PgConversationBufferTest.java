@@ -121,4 +121,28 @@ class PgConversationBufferTest extends ConversationBufferConformance {
                     + ".builtin_'"))
         .isEqualTo(2);
   }
+
+  @Test
+  @DisplayName("a database at schema version 1 gets the conversations table at the next start")
+  void upgradeFromVersionOne() {
+    // a database as the previous release left it: step 1 applied, no conversations table
+    open(10, 100);
+    opened.forEach(PgWorkspaceDatabase::close);
+    opened.clear();
+    db.execute("DROP TABLE " + schema + ".builtin_conversations");
+    db.execute("DELETE FROM " + schema + ".memstack_schema WHERE version = 2");
+
+    ConversationBuffer upgraded = open(10, 100);
+
+    assertThat(upgraded.append(turn("t1", ALICE, "after the upgrade")).totalMessages())
+        .isEqualTo(2);
+    assertThat(
+            db.count(
+                "SELECT count(*) FROM "
+                    + schema
+                    + ".memstack_schema WHERE component = 'builtin:"
+                    + schema
+                    + ".builtin_'"))
+        .isEqualTo(2);
+  }
 }
