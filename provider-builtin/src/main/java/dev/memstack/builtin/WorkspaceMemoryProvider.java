@@ -2,6 +2,7 @@ package dev.memstack.builtin;
 
 import dev.memstack.builtin.extraction.ConversationBuffer;
 import dev.memstack.builtin.extraction.Dreaming;
+import dev.memstack.builtin.extraction.FileConversationBuffer;
 import dev.memstack.builtin.extraction.MemoryExtraction;
 import dev.memstack.builtin.extraction.MemoryJobSettings;
 import dev.memstack.builtin.extraction.PromptTemplates;
@@ -9,6 +10,7 @@ import dev.memstack.builtin.memory.BuiltinSettings;
 import dev.memstack.builtin.memory.MemoryFiles;
 import dev.memstack.builtin.memory.StoreSettings;
 import dev.memstack.builtin.memory.WorkspaceMemory;
+import dev.memstack.builtin.postgres.PgConversationBuffer;
 import dev.memstack.builtin.tools.MemoryJobTools;
 import dev.memstack.builtin.tools.WorkspaceMemoryTools;
 import dev.memstack.spi.AgentId;
@@ -47,8 +49,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * file tools are described in {@link WorkspaceMemoryTools}. Configuration keys: see {@link
  * BuiltinSettings}. Caveat: files edited by hand while the provider runs are seen at the next
  * restart. With {@code store=postgres} (the default in shared mode, see {@link StoreSettings}) the
- * files and the keyword index are rows of PostgreSQL, and every host on the database sees every
- * write.
+ * files, the keyword index and the conversation buffer are rows of PostgreSQL, and every host on
+ * the database sees every write.
  *
  * <p>With the host's chat model, memory maintains itself: {@link #syncTurn} also keeps the
  * conversation's recent messages ({@link ConversationBuffer}) and, past the gates, schedules a
@@ -97,8 +99,18 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
     MemoryFiles files = new MemoryFiles(memory);
     PromptTemplates prompts = PromptTemplates.load(settings.templatesDir());
     this.conversations =
-        new ConversationBuffer(
-            context.dataDir(), jobs.conversationMaxMessages(), jobs.transcriptMessageChars());
+        memory
+            .database()
+            .<ConversationBuffer>map(
+                db ->
+                    new PgConversationBuffer(
+                        db, jobs.conversationMaxMessages(), jobs.transcriptMessageChars()))
+            .orElseGet(
+                () ->
+                    new FileConversationBuffer(
+                        context.dataDir(),
+                        jobs.conversationMaxMessages(),
+                        jobs.transcriptMessageChars()));
     this.extraction =
         new MemoryExtraction(
             jobs,

@@ -184,6 +184,13 @@ public final class WorkspaceMemory implements AutoCloseable {
     return store;
   }
 
+  /** The database of {@code store=postgres}, or empty with {@code store=files}. */
+  public java.util.Optional<PgWorkspaceDatabase> database() {
+    return store instanceof PostgresWorkspaceStore pg
+        ? java.util.Optional.of(pg.database())
+        : java.util.Optional.empty();
+  }
+
   /** Why the store cannot serve now, or empty (see {@link WorkspaceStore#unavailable()}). */
   public java.util.Optional<String> unavailable() {
     return store.unavailable();

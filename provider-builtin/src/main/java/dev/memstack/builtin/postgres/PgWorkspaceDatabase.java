@@ -27,7 +27,10 @@ import org.slf4j.LoggerFactory;
  * {@code p_files} (one row per file: content, size, enabled, sort order, created and updated time),
  * {@code p_chunks} (one row per paragraph of a file: its text, its tokens as a {@code simple}
  * {@code tsvector} with a GIN index). Every row carries the owner of its bucket (indexed), so an
- * owner is erased with one {@code DELETE} per table.
+ * owner is erased with one {@code DELETE} per table. Step 2 adds {@code p_conversations} (the
+ * conversation buffer, {@link PgConversationBuffer}: one row per owner, agent and SHA-256 of the
+ * conversation id, its kept messages as a {@code jsonb} array and its total message count; the
+ * primary key starts with the owner, so an owner's rows are found by it).
  */
 public final class PgWorkspaceDatabase implements AutoCloseable {
 
@@ -42,6 +45,7 @@ public final class PgWorkspaceDatabase implements AutoCloseable {
   public final String files;
   public final String chunks;
   public final String versions;
+  public final String conversations;
 
   private PgWorkspaceDatabase(PgSettings settings, HikariDataSource pool) {
     this.settings = settings;
@@ -50,6 +54,7 @@ public final class PgWorkspaceDatabase implements AutoCloseable {
     this.files = table("files");
     this.chunks = table("chunks");
     this.versions = table("version_seq");
+    this.conversations = table("conversations");
   }
 
   /**
@@ -182,7 +187,15 @@ public final class PgWorkspaceDatabase implements AutoCloseable {
                 + " ON "
                 + chunks
                 + " (owner) WHERE owner IS NOT NULL");
-    return List.of(step1);
+    String step2 =
+        String.join(
+            ";\n",
+            "CREATE TABLE IF NOT EXISTS "
+                + conversations
+                + " (owner text NOT NULL, agent text NOT NULL, conversation text NOT NULL,"
+                + " messages jsonb NOT NULL, total bigint NOT NULL,"
+                + " updated_at timestamptz NOT NULL, PRIMARY KEY (owner, agent, conversation))");
+    return List.of(step1, step2);
   }
 
   private void migrate() throws SQLException {

@@ -99,7 +99,8 @@ class PostgresWorkspaceStoreTest {
                     + ".memstack_schema WHERE component = 'builtin:"
                     + schema
                     + ".builtin_'"))
-        .isEqualTo(1);
+        .as("one row per schema step")
+        .isEqualTo(2);
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.memstack.builtin.BuiltinMemoryProviderFactory;
+import dev.memstack.builtin.extraction.ConversationBuffer;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.OwnerKey;
@@ -233,6 +234,50 @@ class SharedWorkspaceTest {
   }
 
   @Test
+  @DisplayName("the conversation buffer is shared: the host taking over an owner sees every turn")
+  void conversationBufferIsShared() throws Exception {
+    MemoryProvider a = host("a");
+    MemoryProvider b = host("b");
+    a.syncTurn(
+        new Turn(
+            "t1",
+            AGENT,
+            ALICE,
+            "c1",
+            "I sail on Sundays.",
+            "Noted.",
+            TriggerSource.WEB,
+            clock.instant()));
+    // host a fails; host b takes the owner over and gets the next turn
+    b.syncTurn(
+        new Turn(
+            "t2",
+            AGENT,
+            ALICE,
+            "c1",
+            "My boat is the Skerry.",
+            "Noted.",
+            TriggerSource.WEB,
+            clock.instant()));
+
+    ConversationBuffer.Conversation seen = conversations(b).read(AGENT, ALICE, "c1");
+    assertThat(seen.totalMessages()).isEqualTo(4);
+    assertThat(seen.messages())
+        .extracting(ConversationBuffer.Message::text)
+        .contains("I sail on Sundays.", "My boat is the Skerry.");
+    assertThat(conversations(a).read(AGENT, ALICE, "c1")).isEqualTo(seen);
+    assertThat(conversations(b)).isInstanceOf(PgConversationBuffer.class);
+    assertThat(dir.resolve("a").resolve("conversations")).doesNotExist();
+    assertThat(dir.resolve("b").resolve("conversations")).doesNotExist();
+  }
+
+  private static ConversationBuffer conversations(MemoryProvider provider) throws Exception {
+    var field = provider.getClass().getDeclaredField("conversations");
+    field.setAccessible(true);
+    return (ConversationBuffer) field.get(provider);
+  }
+
+  @Test
   @DisplayName("forgetting an owner on one host leaves no row of the owner and no dead row behind")
   void erasureLeavesNoRow() {
     MemoryProvider a = host("a");
@@ -262,7 +307,14 @@ class SharedWorkspaceTest {
     assertThat(removed).isEqualTo(2);
     assertThat(rowsOf(ALICE)).isZero();
     assertThat(rowsOf(BOB)).isPositive();
-    for (String table : List.of("builtin_buckets", "builtin_files", "builtin_chunks")) {
+    assertThat(
+            db.count(
+                "SELECT count(*) FROM "
+                    + schema
+                    + ".builtin_conversations WHERE owner = 'user:bob'"))
+        .isEqualTo(1);
+    for (String table :
+        List.of("builtin_buckets", "builtin_files", "builtin_chunks", "builtin_conversations")) {
       assertThat(
               db.count(
                   "SELECT count(*) FROM "
@@ -282,6 +334,11 @@ class SharedWorkspaceTest {
                       + "'"))
           .as("dead rows of %s after the vacuum", table)
           .isZero();
+    }
+    for (String host : List.of("a", "b")) {
+      assertThat(dir.resolve(host).resolve("conversations"))
+          .as("conversation files on host %s", host)
+          .doesNotExist();
     }
     assertThat(recall(a, ALICE, "Quince herring")).isEmpty();
     assertThat(recall(a, BOB, "Quince herring")).isNotEmpty();
@@ -335,7 +392,8 @@ class SharedWorkspaceTest {
 
   private long rowsOf(OwnerKey owner) {
     long rows = 0;
-    for (String table : List.of("builtin_buckets", "builtin_files", "builtin_chunks")) {
+    for (String table :
+        List.of("builtin_buckets", "builtin_files", "builtin_chunks", "builtin_conversations")) {
       rows +=
           db.count(
               "SELECT count(*) FROM "
