@@ -2,9 +2,12 @@ package dev.memstack.builtin;
 
 import dev.memstack.builtin.extraction.MemoryJobSettings;
 import dev.memstack.builtin.memory.BuiltinSettings;
+import dev.memstack.builtin.memory.DenseSettings;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.MemoryProviderFactory;
 import dev.memstack.spi.ProviderContext;
+import java.util.HashSet;
+import java.util.Set;
 import org.pf4j.Extension;
 
 /**
@@ -24,9 +27,16 @@ public final class BuiltinMemoryProviderFactory implements MemoryProviderFactory
     return TYPE;
   }
 
+  /** The keys read outside {@link BuiltinSettings}: the memory jobs' and the dense view's. */
+  private static Set<String> otherKeys() {
+    Set<String> keys = new HashSet<>(MemoryJobSettings.KEYS);
+    keys.addAll(DenseSettings.KEYS);
+    return keys;
+  }
+
   @Override
   public MemoryProvider create(ProviderContext context) {
     return new WorkspaceMemoryProvider(
-        context, BuiltinSettings.from(context.config(), MemoryJobSettings.KEYS));
+        context, BuiltinSettings.from(context.config(), otherKeys()));
   }
 }

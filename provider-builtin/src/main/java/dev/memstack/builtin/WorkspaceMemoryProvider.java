@@ -6,6 +6,7 @@ import dev.memstack.builtin.extraction.MemoryExtraction;
 import dev.memstack.builtin.extraction.MemoryJobSettings;
 import dev.memstack.builtin.extraction.PromptTemplates;
 import dev.memstack.builtin.memory.BuiltinSettings;
+import dev.memstack.builtin.memory.DenseSettings;
 import dev.memstack.builtin.memory.MemoryFiles;
 import dev.memstack.builtin.memory.WorkspaceMemory;
 import dev.memstack.builtin.tools.MemoryJobTools;
@@ -78,7 +79,13 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
     MemoryJobSettings jobs = MemoryJobSettings.from(context.config());
     this.memory =
         WorkspaceMemory.open(
-            settings, context.dataDir(), context.clock(), id, context::systemPromptChanged);
+            settings,
+            DenseSettings.from(context.config()),
+            context.embedder(),
+            context.dataDir(),
+            context.clock(),
+            id,
+            context::systemPromptChanged);
     this.tools = new WorkspaceMemoryTools(memory, context.clock());
     MemoryFiles files = new MemoryFiles(memory);
     PromptTemplates prompts = PromptTemplates.load(settings.templatesDir());

@@ -12,6 +12,7 @@ import dev.memstack.builtin.workspace.InvalidWorkspacePathException;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.builtin.workspace.WorkspaceStore;
 import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Embedder;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Recall;
 import dev.memstack.spi.RecallRequest;
@@ -77,12 +78,37 @@ public final class WorkspaceMemory implements AutoCloseable {
       Clock clock,
       String source,
       Consumer<AgentId> promptChanged) {
+    return open(settings, DenseSettings.off(), null, dataDir, clock, source, promptChanged);
+  }
+
+  /**
+   * Opens the memory as {@link #open(BuiltinSettings, Path, Clock, String, Consumer)} does, with
+   * the keyword index's dense view ({@link DenseSettings}) when it is enabled: paragraphs embedded
+   * by {@code embedder} at index time and recall fusing keyword and dense hits.
+   *
+   * @param embedder the host's model; used only when {@code dense} is enabled
+   */
+  public static WorkspaceMemory open(
+      BuiltinSettings settings,
+      DenseSettings dense,
+      Embedder embedder,
+      Path dataDir,
+      Clock clock,
+      String source,
+      Consumer<AgentId> promptChanged) {
+    Objects.requireNonNull(dense, "dense");
+    if (dense.enabled()) {
+      Objects.requireNonNull(embedder, "embedder");
+    }
     KeywordIndex index =
         new LuceneKeywordIndex(
-            dataDir.resolve("index"), settings.snippetChars(), settings.indexCommitInterval());
+            dataDir.resolve("index"),
+            settings.snippetChars(),
+            settings.indexCommitInterval(),
+            dense.enabled() ? embedder : null);
     try {
       WorkspaceMemory memory =
-          new WorkspaceMemory(settings, dataDir, clock, source, promptChanged, index);
+          new WorkspaceMemory(settings, dense, dataDir, clock, source, promptChanged, index);
       memory.upkeep.catchUp();
       return memory;
     } catch (RuntimeException e) {
@@ -93,6 +119,7 @@ public final class WorkspaceMemory implements AutoCloseable {
 
   private WorkspaceMemory(
       BuiltinSettings settings,
+      DenseSettings dense,
       Path dataDir,
       Clock clock,
       String source,
@@ -113,7 +140,7 @@ public final class WorkspaceMemory implements AutoCloseable {
     this.seeder = new CoreFileSeeder(store, templates);
     this.prompts = new PromptBlocks(settings, store, templates, seeder, promptChanged);
     this.upkeep = new IndexUpkeep(index, store, prompts);
-    this.recall = new KeywordRecall(settings, source, clock, store, index, prompts);
+    this.recall = new KeywordRecall(settings, dense, source, clock, store, index, prompts);
     this.turnNotes = new TurnNotes(settings, clock, store, seeder);
     this.files = new WorkspaceFiles(settings, store, caps, seeder);
   }

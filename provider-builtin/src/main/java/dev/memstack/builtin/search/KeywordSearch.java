@@ -1,6 +1,9 @@
 package dev.memstack.builtin.search;
 
+import static dev.memstack.builtin.search.IndexDocuments.F_KEY;
+import static dev.memstack.builtin.search.IndexDocuments.F_KIND;
 import static dev.memstack.builtin.search.IndexDocuments.F_TEXT;
+import static dev.memstack.builtin.search.IndexDocuments.KIND_CHUNK;
 
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
@@ -14,15 +17,20 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.PriorityQueue;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
 
 /**
@@ -86,6 +94,72 @@ final class KeywordSearch {
       hits.add(toHit(stored, hit.score, terms));
     }
     return hits;
+  }
+
+  /**
+   * The {@code limit} paragraphs nearest to {@code vector} in the dense view (see {@link
+   * KeywordIndex#nearest}); a hit's score is its cosine similarity to the query. {@code queryTerms}
+   * only place the snippet.
+   */
+  List<KeywordHit> nearest(
+      IndexSearcher searcher,
+      float[] vector,
+      Set<String> queryTerms,
+      Query inBuckets,
+      int limit,
+      Collection<String> excludedFiles)
+      throws IOException {
+    BooleanQuery.Builder filter =
+        new BooleanQuery.Builder()
+            .add(inBuckets, BooleanClause.Occur.FILTER)
+            .add(new TermQuery(new Term(F_KIND, KIND_CHUNK)), BooleanClause.Occur.FILTER);
+    for (String excluded : excludedFiles) {
+      filter.add(new TermQuery(new Term(F_KEY, excluded)), BooleanClause.Occur.MUST_NOT);
+    }
+    double queryNorm = norm(vector);
+    // exact search: a workspace's paragraphs are few enough to compare with every one, and an
+    // exact list does not change with the order the paragraphs were indexed in
+    PriorityQueue<ScoreDoc> best =
+        new PriorityQueue<>(
+            Comparator.comparingDouble((ScoreDoc d) -> d.score)
+                .thenComparing(d -> d.doc, Comparator.reverseOrder()));
+    IndexDocuments.forEachVector(
+        searcher,
+        filter.build(),
+        (leaf, doc, candidate) -> {
+          if (candidate.length != vector.length) {
+            return; // another model's vector cannot be in this index; never compare it
+          }
+          double dot = 0;
+          for (int i = 0; i < vector.length; i++) {
+            dot += vector[i] * candidate[i];
+          }
+          double norms = queryNorm * norm(candidate);
+          float cosine = norms == 0 ? 0f : (float) (dot / norms);
+          best.add(new ScoreDoc(leaf.docBase + doc, cosine));
+          if (best.size() > limit) {
+            best.poll();
+          }
+        });
+    List<ScoreDoc> ranked = new ArrayList<>(best);
+    ranked.sort(
+        Comparator.comparingDouble((ScoreDoc d) -> d.score)
+            .reversed()
+            .thenComparingInt(d -> d.doc));
+    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+    List<KeywordHit> hits = new ArrayList<>(ranked.size());
+    for (ScoreDoc hit : ranked) {
+      hits.add(toHit(IndexDocuments.storedHit(leaves, hit.doc), hit.score, queryTerms));
+    }
+    return hits;
+  }
+
+  private static double norm(float[] vector) {
+    double sum = 0;
+    for (float value : vector) {
+      sum += value * value;
+    }
+    return Math.sqrt(sum);
   }
 
   /** The best {@code n} hits; no total count is needed, so top-k pruning starts at once. */
