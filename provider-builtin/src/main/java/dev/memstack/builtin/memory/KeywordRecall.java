@@ -96,7 +96,8 @@ final class KeywordRecall {
             fetch,
             settings.searchMaxFiles(),
             settings.coreFileWeight(),
-            excluded);
+            excluded,
+            request.limit());
     List<RecallItem> items = new ArrayList<>();
     if (hybrid) {
       List<KeywordHit> nearest = new ArrayList<>();

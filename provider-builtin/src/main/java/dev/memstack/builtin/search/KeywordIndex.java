@@ -70,6 +70,22 @@ public interface KeywordIndex extends AutoCloseable {
     return List.of();
   }
 
+  /**
+   * {@link #search(Collection, String, int, int, double, Collection)} that places only the first
+   * {@code snippets} hits at their first match (line and snippet); the others keep their
+   * paragraph's first line and start, which saves analysing texts a caller will not show.
+   */
+  default List<KeywordHit> search(
+      Collection<Bucket> buckets,
+      String query,
+      int limit,
+      int maxFiles,
+      double weight,
+      Collection<String> excludedFiles,
+      int snippets) {
+    return search(buckets, query, limit, maxFiles, weight, excludedFiles);
+  }
+
   /** Makes the changes so far searchable, and commits them if the commit interval has passed. */
   void refresh();
 

@@ -47,7 +47,10 @@ final class KeywordSearch {
     this.snippetChars = snippetChars;
   }
 
-  /** The best hits for {@code queryTerms} (see {@link KeywordIndex#search}). */
+  /**
+   * The best hits for {@code queryTerms} (see {@link KeywordIndex#search}); the first {@code
+   * snippets} are placed at their first match, the rest at their paragraph's start.
+   */
   List<KeywordHit> best(
       IndexSearcher searcher,
       Set<String> queryTerms,
@@ -55,7 +58,8 @@ final class KeywordSearch {
       int limit,
       int maxFiles,
       double weight,
-      Collection<String> excludedFiles)
+      Collection<String> excludedFiles,
+      int snippets)
       throws IOException {
     int fetch = limit <= maxFiles ? limit : Math.min(1000, limit * 4);
     Set<String> terms = KeywordQueries.rarest(searcher, queryTerms);
@@ -91,7 +95,7 @@ final class KeywordSearch {
         continue;
       }
       files.add(key);
-      hits.add(toHit(stored, hit.score, terms));
+      hits.add(toHit(stored, hit.score, hits.size() < snippets ? terms : Set.of()));
     }
     return hits;
   }
@@ -149,7 +153,7 @@ final class KeywordSearch {
     List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
     List<KeywordHit> hits = new ArrayList<>(ranked.size());
     for (ScoreDoc hit : ranked) {
-      hits.add(toHit(IndexDocuments.storedHit(leaves, hit.doc), hit.score, queryTerms));
+      hits.add(toHit(IndexDocuments.storedHit(leaves, hit.doc), hit.score, Set.of()));
     }
     return hits;
   }
@@ -173,18 +177,21 @@ final class KeywordSearch {
     int startLine = Integer.parseInt(stored[5]);
     int matchStart = 0;
     int matchEnd = 0;
-    try (TokenStream stream = analyzer.tokenStream(F_TEXT, text)) {
-      CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
-      OffsetAttribute offset = stream.addAttribute(OffsetAttribute.class);
-      stream.reset();
-      while (stream.incrementToken()) {
-        if (queryTerms.contains(term.toString())) {
-          matchStart = offset.startOffset();
-          matchEnd = offset.endOffset();
-          break;
+    // no terms (a dense hit, or one past the snippets asked for): the paragraph's start
+    if (!queryTerms.isEmpty()) {
+      try (TokenStream stream = analyzer.tokenStream(F_TEXT, text)) {
+        CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
+        OffsetAttribute offset = stream.addAttribute(OffsetAttribute.class);
+        stream.reset();
+        while (stream.incrementToken()) {
+          if (queryTerms.contains(term.toString())) {
+            matchStart = offset.startOffset();
+            matchEnd = offset.endOffset();
+            break;
+          }
         }
+        stream.end();
       }
-      stream.end();
     }
     int line = startLine;
     for (int i = 0; i < matchStart; i++) {

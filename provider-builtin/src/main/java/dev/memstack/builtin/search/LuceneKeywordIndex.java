@@ -253,6 +253,18 @@ public final class LuceneKeywordIndex implements KeywordIndex {
       int maxFiles,
       double weight,
       Collection<String> excludedFiles) {
+    return search(buckets, query, limit, maxFiles, weight, excludedFiles, limit);
+  }
+
+  @Override
+  public List<KeywordHit> search(
+      Collection<Bucket> buckets,
+      String query,
+      int limit,
+      int maxFiles,
+      double weight,
+      Collection<String> excludedFiles,
+      int snippets) {
     Set<String> queryTerms = KeywordQueries.terms(analyzer, query);
     if (queryTerms.isEmpty() || buckets.isEmpty() || limit <= 0) {
       return List.of();
@@ -261,7 +273,8 @@ public final class LuceneKeywordIndex implements KeywordIndex {
     try {
       IndexSearcher searcher = acquire();
       try {
-        return search.best(searcher, queryTerms, inBuckets, limit, maxFiles, weight, excludedFiles);
+        return search.best(
+            searcher, queryTerms, inBuckets, limit, maxFiles, weight, excludedFiles, snippets);
       } finally {
         release(searcher);
       }
