@@ -2,6 +2,7 @@ package dev.memstack.builtin;
 
 import dev.memstack.builtin.extraction.MemoryJobSettings;
 import dev.memstack.builtin.memory.BuiltinSettings;
+import dev.memstack.builtin.memory.DenseSettings;
 import dev.memstack.builtin.memory.StoreSettings;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.MemoryProviderFactory;
@@ -32,6 +33,7 @@ public final class BuiltinMemoryProviderFactory implements MemoryProviderFactory
   public MemoryProvider create(ProviderContext context) {
     Set<String> otherKeys = new HashSet<>(MemoryJobSettings.KEYS);
     otherKeys.addAll(StoreSettings.KEYS);
+    otherKeys.addAll(DenseSettings.KEYS);
     BuiltinSettings settings = BuiltinSettings.from(context.config(), otherKeys);
     StoreSettings store =
         StoreSettings.from(context.config(), context.instanceId(), context.sharedDatabase());

@@ -7,6 +7,7 @@ import dev.memstack.builtin.extraction.MemoryExtraction;
 import dev.memstack.builtin.extraction.MemoryJobSettings;
 import dev.memstack.builtin.extraction.PromptTemplates;
 import dev.memstack.builtin.memory.BuiltinSettings;
+import dev.memstack.builtin.memory.DenseSettings;
 import dev.memstack.builtin.memory.MemoryFiles;
 import dev.memstack.builtin.memory.StoreSettings;
 import dev.memstack.builtin.memory.WorkspaceMemory;
@@ -94,7 +95,14 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
     MemoryJobSettings jobs = MemoryJobSettings.from(context.config());
     this.memory =
         WorkspaceMemory.open(
-            settings, store, context.dataDir(), context.clock(), id, context::systemPromptChanged);
+            settings,
+            store,
+            DenseSettings.from(context.config()),
+            context.embedder(),
+            context.dataDir(),
+            context.clock(),
+            id,
+            context::systemPromptChanged);
     this.tools = new WorkspaceMemoryTools(memory, context.clock());
     MemoryFiles files = new MemoryFiles(memory);
     PromptTemplates prompts = PromptTemplates.load(settings.templatesDir());

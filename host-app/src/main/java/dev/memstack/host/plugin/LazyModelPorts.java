@@ -34,19 +34,28 @@ final class LazyModelPorts {
   }
 
   static Embedder embedder(ObjectProvider<Embedder> beans, MeterRegistry registry) {
-    return new LazyEmbedder(beans, registry);
+    return new LazyEmbedder(beans, registry, new QueryVectorCache(QUERY_VECTORS));
   }
+
+  /** Query vectors kept for the providers of one context call and calls soon after it. */
+  static final int QUERY_VECTORS = 256;
 
   static LanguageModel languageModel(ObjectProvider<LanguageModel> beans) {
     return new LazyLanguageModel(beans);
   }
 
-  private record LazyEmbedder(ObjectProvider<Embedder> beans, MeterRegistry registry)
+  /**
+   * Resolves the bean on first use; single query texts go through {@link QueryVectorCache}, so the
+   * providers of one context call embed its query once.
+   */
+  private record LazyEmbedder(
+      ObjectProvider<Embedder> beans, MeterRegistry registry, QueryVectorCache queries)
       implements Embedder {
 
     LazyEmbedder {
       Objects.requireNonNull(beans, "beans");
       Objects.requireNonNull(registry, "registry");
+      Objects.requireNonNull(queries, "queries");
     }
 
     private Embedder target() {
@@ -65,6 +74,9 @@ final class LazyModelPorts {
 
     @Override
     public List<float[]> embed(List<String> texts, Kind kind) {
+      if (kind == Kind.QUERY && texts.size() == 1 && texts.get(0) != null) {
+        return List.of(embedQuery(texts.get(0)));
+      }
       long start = System.nanoTime();
       try {
         return target().embed(texts, kind);
@@ -75,9 +87,11 @@ final class LazyModelPorts {
 
     @Override
     public float[] embedQuery(String text) {
+      Objects.requireNonNull(text, "text");
       long start = System.nanoTime();
       try {
-        return target().embedQuery(text);
+        Embedder target = target();
+        return queries.get(target.modelId() + "\n" + text, key -> target.embedQuery(text));
       } finally {
         record(Kind.QUERY, 1, System.nanoTime() - start);
       }

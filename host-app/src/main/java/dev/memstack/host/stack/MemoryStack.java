@@ -37,12 +37,12 @@ import java.util.stream.Collectors;
  * (weighted reciprocal rank fusion, copies of one memory across providers shown once, cut to the
  * char budget and fenced by {@link MemoryContextFence}); without {@code explain} items carry only
  * the provider's item {@code id} (what feedback names), with it also the provider's metadata and
- * the stack's signals ({@link #RANK}, {@link #SCORE}, {@link #DUPLICATES}). Providers that claim
- * {@code OWNER_PROMPT} are asked for the owner's standing memory beside the system prompt, under
- * the same timeout; it is joined into {@link ContextAnswer#ownerPrompt()}, outside the recall
- * budget. {@link #feedback} hands the owner's confirmation of used items to the providers that take
- * it. Turns are stripped of fenced blocks and handed to the {@link TurnOutbox}. Thread-safe; holds
- * no threads of its own.
+ * the stack's signals ({@link #RANK}, {@link #RANKS}, {@link #SCORE}, {@link #DUPLICATES}).
+ * Providers that claim {@code OWNER_PROMPT} are asked for the owner's standing memory beside the
+ * system prompt, under the same timeout; it is joined into {@link ContextAnswer#ownerPrompt()},
+ * outside the recall budget. {@link #feedback} hands the owner's confirmation of used items to the
+ * providers that take it. Turns are stripped of fenced blocks and handed to the {@link TurnOutbox}.
+ * Thread-safe; holds no threads of its own.
  */
 public final class MemoryStack {
 
@@ -60,6 +60,13 @@ public final class MemoryStack {
    * highest possible one (first in every provider's answer), in 0..1.
    */
   public static final String SCORE = "stack.score";
+
+  /**
+   * Metadata key of every rank behind an item's fused score (explain only): {@code provider:rank}
+   * for each provider that returned a copy of the memory (its 1-based rank in that provider's
+   * answer), comma-separated, the provider of the copy that added most first.
+   */
+  public static final String RANKS = "stack.ranks";
 
   /** Metadata key listing the providers whose duplicate copy was dropped (explain only). */
   public static final String DUPLICATES = "stack.duplicates";

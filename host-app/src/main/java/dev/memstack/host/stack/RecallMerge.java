@@ -27,7 +27,8 @@ import java.util.Set;
  *       other) are shown once and count for every provider that found them.
  *   <li>{@link #present}: without {@code explain} an item keeps only the provider's item {@link
  *       MemoryStack#ITEM_ID id} (what feedback names); with it, the provider's metadata plus {@link
- *       MemoryStack#RANK}, {@link MemoryStack#SCORE} and {@link MemoryStack#DUPLICATES}.
+ *       MemoryStack#RANK}, {@link MemoryStack#RANKS}, {@link MemoryStack#SCORE} and {@link
+ *       MemoryStack#DUPLICATES}.
  *   <li>{@link #fence}: as many items as {@code memstack.stack.context.budget} holds are fenced by
  *       {@link MemoryContextFence}; the first that does not fit is shortened when a short line
  *       still fits.
@@ -53,6 +54,9 @@ final class RecallMerge {
     final String key;
     double score;
     final Set<String> duplicates = new LinkedHashSet<>();
+
+    /** Each provider's best 1-based rank of a copy, in the order the copies were met. */
+    final Map<String, Integer> ranks = new LinkedHashMap<>();
 
     Fused(Ranked first, String key) {
       this.first = first;
@@ -157,6 +161,7 @@ final class RecallMerge {
       if (copyOf == null) {
         Fused memory = new Fused(ranked, key);
         memory.score = contribution;
+        memory.ranks.put(ranked.item().source(), ranked.rank() + 1);
         memories.add(memory);
         byKey.put(key, memory);
       } else {
@@ -165,6 +170,7 @@ final class RecallMerge {
           copyOf.score += contribution; // another provider found it too
         }
         copyOf.duplicates.add(ranked.item().source());
+        copyOf.ranks.putIfAbsent(ranked.item().source(), ranked.rank() + 1);
         if (key.length() < copyOf.shownKey.length()) {
           // the shorter copy is the memory itself, without the longer one's file or markup
           copyOf.shown = ranked;
@@ -227,6 +233,9 @@ final class RecallMerge {
       if (!memory.duplicates.isEmpty()) {
         signals.put(MemoryStack.DUPLICATES, String.join(",", memory.duplicates));
       }
+      List<String> ranks = new ArrayList<>();
+      memory.ranks.forEach((provider, rank) -> ranks.add(provider + ":" + rank));
+      signals.put(MemoryStack.RANKS, String.join(",", ranks));
       metadata = signals;
     }
     return new RecallItem(

@@ -34,6 +34,7 @@ final class KeywordRecall {
   private static final Pattern ENTRY_TIME = Pattern.compile("^### (\\d{2}):(\\d{2}) ");
 
   private final BuiltinSettings settings;
+  private final DenseSettings dense;
   private final String source;
   private final Clock clock;
   private final WorkspaceStore store;
@@ -42,12 +43,14 @@ final class KeywordRecall {
 
   KeywordRecall(
       BuiltinSettings settings,
+      DenseSettings dense,
       String source,
       Clock clock,
       WorkspaceStore store,
       KeywordIndex index,
       PromptBlocks prompts) {
     this.settings = settings;
+    this.dense = dense;
     this.source = source;
     this.clock = clock;
     this.store = store;
@@ -82,15 +85,34 @@ final class KeywordRecall {
         }
       }
     }
-    List<RecallItem> items = new ArrayList<>();
+    boolean hybrid = dense.searched() && index.dense();
+    // hybrid: a floor of candidates per search, so that an item's place does not depend on how
+    // many items were asked for
+    int fetch = hybrid ? Math.max(request.limit(), dense.candidates()) : request.limit();
     List<KeywordHit> hits =
         index.search(
             buckets,
             request.query(),
-            request.limit(),
+            fetch,
             settings.searchMaxFiles(),
             settings.coreFileWeight(),
-            excluded);
+            excluded,
+            request.limit());
+    List<RecallItem> items = new ArrayList<>();
+    if (hybrid) {
+      List<KeywordHit> nearest = new ArrayList<>();
+      for (KeywordHit hit : index.nearest(buckets, request.query(), fetch, excluded)) {
+        if (hit.score() >= dense.threshold()) {
+          nearest.add(hit);
+        }
+      }
+      for (HybridHits.Fused fused : HybridHits.fuse(hits, nearest, dense, request.limit())) {
+        if (request.maySee(fused.hit().bucket().scope(), fused.hit().bucket().owner())) {
+          items.add(toItem(fused));
+        }
+      }
+      return Recall.of(items);
+    }
     for (KeywordHit hit : hits) {
       if (items.size() < request.limit()
           && request.maySee(hit.bucket().scope(), hit.bucket().owner())) {
@@ -99,6 +121,30 @@ final class KeywordRecall {
     }
     items.sort(Comparator.comparingDouble(RecallItem::score).reversed());
     return Recall.of(items);
+  }
+
+  /** A hybrid hit as a recall item: the keyword item's metadata plus the fusion's signals. */
+  private RecallItem toItem(HybridHits.Fused fused) {
+    RecallItem item = toItem(fused.hit());
+    Map<String, String> metadata = new LinkedHashMap<>(item.metadata());
+    if (fused.keywordRank() == 0) {
+      metadata.remove("keywordScore");
+    } else {
+      metadata.put("keywordRank", Integer.toString(fused.keywordRank()));
+    }
+    if (fused.denseRank() > 0) {
+      metadata.put("denseRank", Integer.toString(fused.denseRank()));
+      metadata.put("denseScore", String.format(Locale.ROOT, "%.4f", fused.denseScore()));
+    }
+    metadata.put("fused", String.format(Locale.ROOT, "%.4f", fused.score()));
+    return new RecallItem(
+        item.text(),
+        fused.score(),
+        item.scope(),
+        item.owner(),
+        item.source(),
+        item.createdAt(),
+        metadata);
   }
 
   private RecallItem toItem(KeywordHit hit) {

@@ -18,6 +18,7 @@ import dev.memstack.builtin.workspace.InvalidWorkspacePathException;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.builtin.workspace.WorkspaceStore;
 import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Embedder;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Recall;
 import dev.memstack.spi.RecallRequest;
@@ -84,16 +85,37 @@ public final class WorkspaceMemory implements AutoCloseable {
       Clock clock,
       String source,
       Consumer<AgentId> promptChanged) {
-    return open(settings, StoreSettings.files(), dataDir, clock, source, promptChanged);
+    return open(
+        settings,
+        StoreSettings.files(),
+        DenseSettings.off(),
+        null,
+        dataDir,
+        clock,
+        source,
+        promptChanged);
   }
 
   /**
-   * Opens the memory in the store {@code storeSettings} chooses: files and a Lucene index under
-   * {@code dataDir}, or rows of PostgreSQL (files, keyword index and versions in one database, see
-   * {@link PostgresWorkspaceStore}), whose schema is created or upgraded first.
+   * Opens the memory as {@link #open(BuiltinSettings, Path, Clock, String, Consumer)} does, with
+   * the keyword index's dense view ({@link DenseSettings}) when it is enabled: paragraphs embedded
+   * by {@code embedder} at index time and recall fusing keyword and dense hits.
    *
-   * @throws IllegalStateException when the database cannot be reached or set up
+   * @param embedder the host's model; used only when {@code dense} is enabled
    */
+  public static WorkspaceMemory open(
+      BuiltinSettings settings,
+      DenseSettings dense,
+      Embedder embedder,
+      Path dataDir,
+      Clock clock,
+      String source,
+      Consumer<AgentId> promptChanged) {
+    return open(
+        settings, StoreSettings.files(), dense, embedder, dataDir, clock, source, promptChanged);
+  }
+
+  /** As the full form, without the dense view. */
   public static WorkspaceMemory open(
       BuiltinSettings settings,
       StoreSettings storeSettings,
@@ -101,6 +123,33 @@ public final class WorkspaceMemory implements AutoCloseable {
       Clock clock,
       String source,
       Consumer<AgentId> promptChanged) {
+    return open(
+        settings, storeSettings, DenseSettings.off(), null, dataDir, clock, source, promptChanged);
+  }
+
+  /**
+   * Opens the memory in the store {@code storeSettings} chooses: files and a Lucene index under
+   * {@code dataDir}, or rows of PostgreSQL (files, keyword index and versions in one database, see
+   * {@link PostgresWorkspaceStore}), whose schema is created or upgraded first.
+   *
+   * <p>The dense view ({@code dense}, paragraphs embedded by {@code embedder}) belongs to the
+   * Lucene index; on PostgreSQL recall is keyword only.
+   *
+   * @throws IllegalStateException when the database cannot be reached or set up
+   */
+  public static WorkspaceMemory open(
+      BuiltinSettings settings,
+      StoreSettings storeSettings,
+      DenseSettings dense,
+      Embedder embedder,
+      Path dataDir,
+      Clock clock,
+      String source,
+      Consumer<AgentId> promptChanged) {
+    Objects.requireNonNull(dense, "dense");
+    if (dense.enabled() && storeSettings.kind() != StoreSettings.Kind.POSTGRES) {
+      Objects.requireNonNull(embedder, "embedder");
+    }
     if (storeSettings.kind() == StoreSettings.Kind.POSTGRES) {
       PgSettings pg = storeSettings.postgres().orElseThrow();
       PgWorkspaceDatabase database = PgWorkspaceDatabase.open(pg);
@@ -109,6 +158,7 @@ public final class WorkspaceMemory implements AutoCloseable {
         WorkspaceMemory memory =
             new WorkspaceMemory(
                 settings,
+                DenseSettings.off(),
                 clock,
                 source,
                 promptChanged,
@@ -129,11 +179,15 @@ public final class WorkspaceMemory implements AutoCloseable {
     }
     KeywordIndex index =
         new LuceneKeywordIndex(
-            dataDir.resolve("index"), settings.snippetChars(), settings.indexCommitInterval());
+            dataDir.resolve("index"),
+            settings.snippetChars(),
+            settings.indexCommitInterval(),
+            dense.enabled() ? embedder : null);
     try {
       WorkspaceMemory memory =
           new WorkspaceMemory(
               settings,
+              dense,
               clock,
               source,
               promptChanged,
@@ -151,6 +205,7 @@ public final class WorkspaceMemory implements AutoCloseable {
 
   private WorkspaceMemory(
       BuiltinSettings settings,
+      DenseSettings dense,
       Clock clock,
       String source,
       Consumer<AgentId> promptChanged,
@@ -169,7 +224,7 @@ public final class WorkspaceMemory implements AutoCloseable {
     this.seeder = new CoreFileSeeder(store, templates);
     this.prompts = new PromptBlocks(settings, store, templates, seeder, promptChanged);
     this.upkeep = new IndexUpkeep(index, store, prompts);
-    this.recall = new KeywordRecall(settings, source, clock, store, index, prompts);
+    this.recall = new KeywordRecall(settings, dense, source, clock, store, index, prompts);
     this.turnNotes = new TurnNotes(settings, clock, store, seeder);
     this.files = new WorkspaceFiles(settings, store, caps, seeder);
   }

@@ -4,8 +4,12 @@ import dev.memstack.builtin.search.Paragraphs.Chunk;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -16,6 +20,16 @@ import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -33,6 +47,7 @@ final class IndexDocuments {
   static final String F_HIT = "hit";
   static final String F_SIZE = "size";
   static final String F_MTIME = "mtime";
+  static final String F_VECTOR = "vector";
   static final String KIND_CHUNK = "chunk";
   static final String KIND_FILE = "file";
 
@@ -54,15 +69,22 @@ final class IndexDocuments {
     return file;
   }
 
-  /** One paragraph of a file: its text, hit data, and weight class (core files or the others). */
+  /**
+   * One paragraph of a file: its text, hit data, weight class (core files or the others) and, with
+   * the dense view on, its vector ({@code null}: none).
+   */
   static Document chunk(
       Bucket bucket,
       String key,
       WorkspacePath path,
       Chunk chunk,
       Instant updateTime,
-      boolean core) {
+      boolean core,
+      float[] vector) {
     Document doc = base(bucket, key, KIND_CHUNK);
+    if (vector != null) {
+      doc.add(new BinaryDocValuesField(F_VECTOR, new BytesRef(encodeVector(vector))));
+    }
     doc.add(new TextField(F_TEXT, chunk.text(), Field.Store.NO));
     doc.add(
         new BinaryDocValuesField(
@@ -102,6 +124,77 @@ final class IndexDocuments {
         Integer.toString(chunk.line()),
         Long.toString(updateTime.toEpochMilli()),
         chunk.text());
+  }
+
+  /**
+   * The vectors of a file's paragraphs in the dense view, by the text that was embedded ({@link
+   * DenseView#text}); empty when the file is not indexed or has no vectors.
+   */
+  static Map<String, float[]> vectorsOf(IndexSearcher searcher, String fileKey) throws IOException {
+    Query chunks =
+        new BooleanQuery.Builder()
+            .add(new TermQuery(key(fileKey)), BooleanClause.Occur.FILTER)
+            .add(new TermQuery(new Term(F_KIND, KIND_CHUNK)), BooleanClause.Occur.FILTER)
+            .build();
+    Map<String, float[]> vectors = new HashMap<>();
+    forEachVector(
+        searcher,
+        chunks,
+        (leaf, doc, vector) -> {
+          BinaryDocValues hits = leaf.reader().getBinaryDocValues(F_HIT);
+          if (hits != null && hits.advanceExact(doc)) {
+            String text = hits.binaryValue().utf8ToString().split("\0", 8)[7];
+            vectors.put(DenseView.text(text), vector);
+          }
+        });
+    return vectors;
+  }
+
+  /** Receives the vector of each live document {@link #forEachVector} visits. */
+  interface VectorVisitor {
+    /** {@code doc} is the leaf's own document number. */
+    void visit(LeafReaderContext leaf, int doc, float[] vector) throws IOException;
+  }
+
+  /** Visits the vector of every live document that matches {@code query} and has one. */
+  static void forEachVector(IndexSearcher searcher, Query query, VectorVisitor visitor)
+      throws IOException {
+    Weight weight = searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1);
+    for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+      Scorer scorer = weight.scorer(leaf);
+      BinaryDocValues values = leaf.reader().getBinaryDocValues(F_VECTOR);
+      if (scorer == null || values == null) {
+        continue;
+      }
+      Bits live = leaf.reader().getLiveDocs();
+      DocIdSetIterator docs = scorer.iterator();
+      for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
+        if ((live == null || live.get(doc)) && values.advanceExact(doc)) {
+          visitor.visit(leaf, doc, decodeVector(values.binaryValue()));
+        }
+      }
+    }
+  }
+
+  /** A vector as little-endian float32 bytes. */
+  static byte[] encodeVector(float[] vector) {
+    ByteBuffer bytes =
+        ByteBuffer.allocate(vector.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    for (float value : vector) {
+      bytes.putFloat(value);
+    }
+    return bytes.array();
+  }
+
+  /** The vector {@link #encodeVector} wrote. */
+  static float[] decodeVector(BytesRef bytes) {
+    ByteBuffer buffer =
+        ByteBuffer.wrap(bytes.bytes, bytes.offset, bytes.length).order(ByteOrder.LITTLE_ENDIAN);
+    float[] vector = new float[bytes.length / Float.BYTES];
+    for (int i = 0; i < vector.length; i++) {
+      vector[i] = buffer.getFloat();
+    }
+    return vector;
   }
 
   /** The hit data of paragraph {@code doc}, in the order of {@link #encodeHit}. */

@@ -55,6 +55,37 @@ public interface KeywordIndex extends AutoCloseable {
       double weight,
       Collection<String> excludedFiles);
 
+  /** Whether the index keeps a dense view of its paragraphs, searched by {@link #nearest}. */
+  default boolean dense() {
+    return false;
+  }
+
+  /**
+   * The paragraphs nearest to {@code query} in meaning (the dense view: cosine similarity of the
+   * embedded query and paragraph, best first; a hit's score is that cosine), in the given buckets;
+   * empty for an index without the view.
+   */
+  default List<KeywordHit> nearest(
+      Collection<Bucket> buckets, String query, int limit, Collection<String> excludedFiles) {
+    return List.of();
+  }
+
+  /**
+   * {@link #search(Collection, String, int, int, double, Collection)} that places only the first
+   * {@code snippets} hits at their first match (line and snippet); the others keep their
+   * paragraph's first line and start, which saves analysing texts a caller will not show.
+   */
+  default List<KeywordHit> search(
+      Collection<Bucket> buckets,
+      String query,
+      int limit,
+      int maxFiles,
+      double weight,
+      Collection<String> excludedFiles,
+      int snippets) {
+    return search(buckets, query, limit, maxFiles, weight, excludedFiles);
+  }
+
   /** Makes the changes so far searchable, and commits them if the commit interval has passed. */
   void refresh();
 

@@ -1,6 +1,9 @@
 package dev.memstack.builtin.search;
 
+import static dev.memstack.builtin.search.IndexDocuments.F_KEY;
+import static dev.memstack.builtin.search.IndexDocuments.F_KIND;
 import static dev.memstack.builtin.search.IndexDocuments.F_TEXT;
+import static dev.memstack.builtin.search.IndexDocuments.KIND_CHUNK;
 
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
@@ -14,15 +17,20 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.PriorityQueue;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
 
 /**
@@ -39,7 +47,10 @@ final class KeywordSearch {
     this.snippetChars = snippetChars;
   }
 
-  /** The best hits for {@code queryTerms} (see {@link KeywordIndex#search}). */
+  /**
+   * The best hits for {@code queryTerms} (see {@link KeywordIndex#search}); the first {@code
+   * snippets} are placed at their first match, the rest at their paragraph's start.
+   */
   List<KeywordHit> best(
       IndexSearcher searcher,
       Set<String> queryTerms,
@@ -47,7 +58,8 @@ final class KeywordSearch {
       int limit,
       int maxFiles,
       double weight,
-      Collection<String> excludedFiles)
+      Collection<String> excludedFiles,
+      int snippets)
       throws IOException {
     int fetch = limit <= maxFiles ? limit : Math.min(1000, limit * 4);
     Set<String> terms = KeywordQueries.rarest(searcher, queryTerms);
@@ -83,9 +95,75 @@ final class KeywordSearch {
         continue;
       }
       files.add(key);
-      hits.add(toHit(stored, hit.score, terms));
+      hits.add(toHit(stored, hit.score, hits.size() < snippets ? terms : Set.of()));
     }
     return hits;
+  }
+
+  /**
+   * The {@code limit} paragraphs nearest to {@code vector} in the dense view (see {@link
+   * KeywordIndex#nearest}); a hit's score is its cosine similarity to the query. {@code queryTerms}
+   * only place the snippet.
+   */
+  List<KeywordHit> nearest(
+      IndexSearcher searcher,
+      float[] vector,
+      Set<String> queryTerms,
+      Query inBuckets,
+      int limit,
+      Collection<String> excludedFiles)
+      throws IOException {
+    BooleanQuery.Builder filter =
+        new BooleanQuery.Builder()
+            .add(inBuckets, BooleanClause.Occur.FILTER)
+            .add(new TermQuery(new Term(F_KIND, KIND_CHUNK)), BooleanClause.Occur.FILTER);
+    for (String excluded : excludedFiles) {
+      filter.add(new TermQuery(new Term(F_KEY, excluded)), BooleanClause.Occur.MUST_NOT);
+    }
+    double queryNorm = norm(vector);
+    // exact search: a workspace's paragraphs are few enough to compare with every one, and an
+    // exact list does not change with the order the paragraphs were indexed in
+    PriorityQueue<ScoreDoc> best =
+        new PriorityQueue<>(
+            Comparator.comparingDouble((ScoreDoc d) -> d.score)
+                .thenComparing(d -> d.doc, Comparator.reverseOrder()));
+    IndexDocuments.forEachVector(
+        searcher,
+        filter.build(),
+        (leaf, doc, candidate) -> {
+          if (candidate.length != vector.length) {
+            return; // another model's vector cannot be in this index; never compare it
+          }
+          double dot = 0;
+          for (int i = 0; i < vector.length; i++) {
+            dot += vector[i] * candidate[i];
+          }
+          double norms = queryNorm * norm(candidate);
+          float cosine = norms == 0 ? 0f : (float) (dot / norms);
+          best.add(new ScoreDoc(leaf.docBase + doc, cosine));
+          if (best.size() > limit) {
+            best.poll();
+          }
+        });
+    List<ScoreDoc> ranked = new ArrayList<>(best);
+    ranked.sort(
+        Comparator.comparingDouble((ScoreDoc d) -> d.score)
+            .reversed()
+            .thenComparingInt(d -> d.doc));
+    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+    List<KeywordHit> hits = new ArrayList<>(ranked.size());
+    for (ScoreDoc hit : ranked) {
+      hits.add(toHit(IndexDocuments.storedHit(leaves, hit.doc), hit.score, Set.of()));
+    }
+    return hits;
+  }
+
+  private static double norm(float[] vector) {
+    double sum = 0;
+    for (float value : vector) {
+      sum += value * value;
+    }
+    return Math.sqrt(sum);
   }
 
   /** The best {@code n} hits; no total count is needed, so top-k pruning starts at once. */
@@ -132,18 +210,21 @@ final class KeywordSearch {
       throws IOException {
     int matchStart = 0;
     int matchEnd = 0;
-    try (TokenStream stream = analyzer.tokenStream(F_TEXT, text)) {
-      CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
-      OffsetAttribute offset = stream.addAttribute(OffsetAttribute.class);
-      stream.reset();
-      while (stream.incrementToken()) {
-        if (queryTerms.contains(term.toString())) {
-          matchStart = offset.startOffset();
-          matchEnd = offset.endOffset();
-          break;
+    // no terms (a dense hit, or one past the snippets asked for): the paragraph's start
+    if (!queryTerms.isEmpty()) {
+      try (TokenStream stream = analyzer.tokenStream(F_TEXT, text)) {
+        CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
+        OffsetAttribute offset = stream.addAttribute(OffsetAttribute.class);
+        stream.reset();
+        while (stream.incrementToken()) {
+          if (queryTerms.contains(term.toString())) {
+            matchStart = offset.startOffset();
+            matchEnd = offset.endOffset();
+            break;
+          }
         }
+        stream.end();
       }
-      stream.end();
     }
     int line = startLine;
     for (int i = 0; i < matchStart; i++) {

@@ -4,6 +4,7 @@ import dev.memstack.builtin.search.RecoveringWriter.Delete;
 import dev.memstack.builtin.search.RecoveringWriter.Update;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
+import dev.memstack.spi.Embedder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -78,6 +79,7 @@ public final class LuceneKeywordIndex implements KeywordIndex {
   private final IndexThread indexThread;
   private final RecoveringWriter writer;
   private final KeywordSearch search;
+  private final DenseView dense;
   private final AtomicBoolean closing = new AtomicBoolean();
 
   /**
@@ -87,7 +89,24 @@ public final class LuceneKeywordIndex implements KeywordIndex {
    * @param commitInterval least time between two commits caused by writes
    */
   public LuceneKeywordIndex(Path dir, int snippetChars, Duration commitInterval) {
-    this(dir, snippetChars, commitInterval, DEFAULT_LOCK_WAIT);
+    this(dir, snippetChars, commitInterval, DEFAULT_LOCK_WAIT, null);
+  }
+
+  /**
+   * Opens (or creates) the index in {@code dir} with the dense view: every paragraph is also
+   * embedded by {@code embedder} ({@link DenseView}) and {@link #nearest} searches the vectors. An
+   * index built without the view, or with another model, is emptied and rebuilt from the files by
+   * the caller.
+   *
+   * @param embedder the host's model, or {@code null} for the keyword index alone
+   */
+  public LuceneKeywordIndex(
+      Path dir, int snippetChars, Duration commitInterval, Embedder embedder) {
+    this(dir, snippetChars, commitInterval, DEFAULT_LOCK_WAIT, embedder);
+  }
+
+  LuceneKeywordIndex(Path dir, int snippetChars, Duration commitInterval, Duration lockWait) {
+    this(dir, snippetChars, commitInterval, lockWait, null);
   }
 
   /**
@@ -96,13 +115,20 @@ public final class LuceneKeywordIndex implements KeywordIndex {
    * @throws UncheckedIOException when the index cannot be opened, e.g. because another writer still
    *     holds it after {@code lockWait}
    */
-  LuceneKeywordIndex(Path dir, int snippetChars, Duration commitInterval, Duration lockWait) {
+  LuceneKeywordIndex(
+      Path dir, int snippetChars, Duration commitInterval, Duration lockWait, Embedder embedder) {
     this.path = dir;
     this.search = new KeywordSearch(analyzer, snippetChars);
+    this.dense = embedder == null ? null : new DenseView(embedder);
+    String version =
+        dense == null
+            ? WorkspaceAnalyzer.VERSION
+            : WorkspaceAnalyzer.VERSION + "+dense:" + dense.modelId();
     this.indexThread = new IndexThread(dir);
     try {
       this.writer =
-          indexThread.call(() -> new RecoveringWriter(dir, analyzer, commitInterval, lockWait));
+          indexThread.call(
+              () -> new RecoveringWriter(dir, analyzer, version, commitInterval, lockWait));
       indexThread.call(writer::warmUp);
     } catch (RuntimeException e) {
       indexThread.shutdown();
@@ -121,10 +147,62 @@ public final class LuceneKeywordIndex implements KeywordIndex {
     String key = KeywordIndex.fileKey(bucket, path);
     List<Document> docs = new ArrayList<>();
     docs.add(IndexDocuments.file(bucket, key, stamp));
-    for (Paragraphs.Chunk chunk : Paragraphs.chunks(content)) {
-      docs.add(IndexDocuments.chunk(bucket, key, path, chunk, updateTime, weighted));
+    List<Paragraphs.Chunk> chunks = Paragraphs.chunks(content);
+    List<float[]> vectors = dense == null ? null : dense.vectors(chunks, previousVectors(key));
+    for (int i = 0; i < chunks.size(); i++) {
+      docs.add(
+          IndexDocuments.chunk(
+              bucket,
+              key,
+              path,
+              chunks.get(i),
+              updateTime,
+              weighted,
+              vectors == null ? null : vectors.get(i)));
     }
     apply(new Update(IndexDocuments.key(key), docs), "cannot index " + key);
+  }
+
+  /**
+   * The vectors the file's paragraphs have in the index now (searchable ones), by embedded text.
+   */
+  private Map<String, float[]> previousVectors(String key) {
+    try {
+      IndexSearcher searcher = acquire();
+      try {
+        return IndexDocuments.vectorsOf(searcher, key);
+      } finally {
+        release(searcher);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the keyword index", e);
+    }
+  }
+
+  @Override
+  public boolean dense() {
+    return dense != null;
+  }
+
+  @Override
+  public List<KeywordHit> nearest(
+      Collection<Bucket> buckets, String query, int limit, Collection<String> excludedFiles) {
+    if (dense == null || query.isBlank() || buckets.isEmpty() || limit <= 0) {
+      return List.of();
+    }
+    Set<String> queryTerms = KeywordQueries.terms(analyzer, query);
+    float[] vector = dense.query(query);
+    Query inBuckets = KeywordQueries.inBuckets(buckets);
+    try {
+      IndexSearcher searcher = acquire();
+      try {
+        return search.nearest(searcher, vector, queryTerms, inBuckets, limit, excludedFiles);
+      } finally {
+        release(searcher);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot search the keyword index", e);
+    }
   }
 
   @Override
@@ -175,6 +253,18 @@ public final class LuceneKeywordIndex implements KeywordIndex {
       int maxFiles,
       double weight,
       Collection<String> excludedFiles) {
+    return search(buckets, query, limit, maxFiles, weight, excludedFiles, limit);
+  }
+
+  @Override
+  public List<KeywordHit> search(
+      Collection<Bucket> buckets,
+      String query,
+      int limit,
+      int maxFiles,
+      double weight,
+      Collection<String> excludedFiles,
+      int snippets) {
     Set<String> queryTerms = KeywordQueries.terms(analyzer, query);
     if (queryTerms.isEmpty() || buckets.isEmpty() || limit <= 0) {
       return List.of();
@@ -183,7 +273,8 @@ public final class LuceneKeywordIndex implements KeywordIndex {
     try {
       IndexSearcher searcher = acquire();
       try {
-        return search.best(searcher, queryTerms, inBuckets, limit, maxFiles, weight, excludedFiles);
+        return search.best(
+            searcher, queryTerms, inBuckets, limit, maxFiles, weight, excludedFiles, snippets);
       } finally {
         release(searcher);
       }

@@ -64,6 +64,7 @@ final class RecoveringWriter {
   private static final Logger log = LoggerFactory.getLogger(LuceneKeywordIndex.class);
 
   private final Analyzer analyzer;
+  private final String version;
   private final Path path;
   private final Directory directory;
   private final long commitIntervalNanos;
@@ -108,7 +109,18 @@ final class RecoveringWriter {
   /** Opens the directory and the writer (index thread). */
   RecoveringWriter(Path dir, Analyzer analyzer, Duration commitInterval, Duration lockWait)
       throws IOException {
+    this(dir, analyzer, WorkspaceAnalyzer.VERSION, commitInterval, lockWait);
+  }
+
+  /**
+   * Opens the directory and the writer (index thread); an index whose commit data names another
+   * {@code version} (analyzer and dense view, see {@link LuceneKeywordIndex}) is emptied.
+   */
+  RecoveringWriter(
+      Path dir, Analyzer analyzer, String version, Duration commitInterval, Duration lockWait)
+      throws IOException {
     this.analyzer = analyzer;
+    this.version = version;
     this.path = dir;
     this.commitIntervalNanos = commitInterval.toNanos();
     this.lockWait = lockWait;
@@ -202,12 +214,12 @@ final class RecoveringWriter {
       for (Map.Entry<String, String> entry : opened.getLiveCommitData()) {
         data.put(entry.getKey(), entry.getValue());
       }
-      if (!WorkspaceAnalyzer.VERSION.equals(data.get(ANALYZER_KEY))) {
+      if (!version.equals(data.get(ANALYZER_KEY))) {
         if (opened.getDocStats().numDocs > 0) {
           log.info("the keyword index was built by another analyzer; rebuilding it");
         }
         opened.deleteAll();
-        opened.setLiveCommitData(Map.of(ANALYZER_KEY, WorkspaceAnalyzer.VERSION).entrySet());
+        opened.setLiveCommitData(Map.of(ANALYZER_KEY, version).entrySet());
         opened.commit();
       }
       return opened;
@@ -304,7 +316,7 @@ final class RecoveringWriter {
         "cannot commit the keyword index",
         () -> {
           IndexWriter writer = current.writer();
-          writer.setLiveCommitData(Map.of(ANALYZER_KEY, WorkspaceAnalyzer.VERSION).entrySet());
+          writer.setLiveCommitData(Map.of(ANALYZER_KEY, version).entrySet());
           writer.commit();
           return null;
         });

@@ -1,0 +1,70 @@
+package dev.memstack.builtin.memory;
+
+import dev.memstack.spi.ProviderConfig;
+import dev.memstack.spi.ProviderConfigException;
+import java.util.Set;
+
+/**
+ * The builtin provider's dense view settings ({@code config.*}), validated at start: whether the
+ * keyword index also embeds every paragraph with the host's model, and how recall fuses the two
+ * lists, weighted reciprocal rank fusion {@code 1 / (k + keyword rank) + weight / (k + dense
+ * rank)}. Every key is optional.
+ *
+ * @param enabled {@code dense} (default {@code true}): embed paragraphs and recall by meaning too;
+ *     {@code false} recalls by keywords alone (no embedding work at ingest)
+ * @param weight {@code dense-weight} (default 3.0, 0-100): weight of the dense list against the
+ *     keyword list's 1
+ * @param fusionK {@code dense-fusion-k} (default 20, 1-1000): the {@code k} of the fusion
+ * @param threshold {@code dense-threshold} (default 0.3, -1..1): least cosine similarity of a dense
+ *     hit to the query (as the vector provider's {@code threshold}), so that a query that matches
+ *     nothing is not answered with whatever happens to be nearest
+ * @param candidates {@code dense-candidates} (default 100, 1-1000): hits of each search fused, at
+ *     least (more when a request asks for more items), so that an item's place does not depend on
+ *     the request's limit
+ */
+public record DenseSettings(
+    boolean enabled, double weight, int fusionK, double threshold, int candidates) {
+
+  /** Every key these settings read. */
+  public static final Set<String> KEYS =
+      Set.of("dense", "dense-weight", "dense-fusion-k", "dense-threshold", "dense-candidates");
+
+  /** The defaults (as measured on REALTALK, bench/RESULTS.md). */
+  public static DenseSettings defaults() {
+    return from(ProviderConfig.empty(""));
+  }
+
+  /**
+   * Reads and validates the keys.
+   *
+   * @throws ProviderConfigException naming the first invalid key
+   */
+  public static DenseSettings from(ProviderConfig config) {
+    double weight = config.decimal("dense-weight", 3.0);
+    if (!(weight >= 0 && weight <= 100)) {
+      throw new ProviderConfigException(
+          config.fullKey("dense-weight"), "must be between 0 and 100, got " + weight);
+    }
+    double threshold = config.decimal("dense-threshold", 0.3);
+    if (!(threshold >= -1 && threshold <= 1)) {
+      throw new ProviderConfigException(
+          config.fullKey("dense-threshold"), "must be between -1 and 1, got " + threshold);
+    }
+    return new DenseSettings(
+        config.bool("dense", true),
+        weight,
+        config.integer("dense-fusion-k", 20, 1, 1000),
+        threshold,
+        config.integer("dense-candidates", 100, 1, 1000));
+  }
+
+  /** No dense view: the keyword index alone. */
+  public static DenseSettings off() {
+    return new DenseSettings(false, 0, 20, 0.3, 100);
+  }
+
+  /** Whether recall searches the dense view: enabled with a weight above 0. */
+  boolean searched() {
+    return enabled && weight > 0;
+  }
+}
