@@ -579,44 +579,13 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
           null, "the turn journal cannot be written right now; try again later");
     }
     long deadline = System.nanoTime() + settings.eraseWait().toNanos();
-    List<ProviderErasure> outcomes = new ArrayList<>();
-    for (String id : recipients) {
-      int droppedPending = dropped.getOrDefault(id, 0);
-      if (unsupported.contains(id)) {
-        outcomes.add(
-            new ProviderErasure(
-                id,
-                ProviderErasure.UNSUPPORTED,
-                0,
-                droppedPending,
-                "provider "
-                    + id
-                    + " cannot forget owners; its pending turns of the owner"
-                    + " were dropped"));
-        continue;
-      }
-      Attempt attempt = await(attempts.get(id), deadline);
-      if (attempt == null) {
-        outcomes.add(
-            new ProviderErasure(
-                id,
-                ProviderErasure.QUEUED,
-                0,
-                droppedPending,
-                "provider "
-                    + id
-                    + " did not answer within "
-                    + settings.eraseWait().toMillis()
-                    + " ms (busy or backing off); the erasure stays queued"));
-        continue;
-      }
-      outcomes.add(
-          new ProviderErasure(
-              id, attempt.outcome(), attempt.removed(), droppedPending, attempt.detail()));
-    }
-    log.info(
-        "Erased an owner: {}", outcomes.stream().map(o -> o.id() + "=" + o.outcome()).toList());
-    return new OwnerErasure(owner, outcomes);
+    return outcomes(
+        owner,
+        recipients,
+        unsupported,
+        dropped,
+        id -> await(attempts.get(id), deadline),
+        "busy or backing off");
   }
 
   /**
@@ -651,6 +620,34 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
           null, "the turn journal cannot be written right now; try again later");
     }
     long deadline = System.nanoTime() + settings.eraseWait().toNanos();
+    long position = entry.position();
+    return outcomes(
+        owner,
+        recipients,
+        unsupported,
+        dropped,
+        id ->
+            awaitShared(
+                attempts.get(id),
+                SharedJournal.laneId(id, SharedJournal.shardOf(owner.value(), shared.shards())),
+                owner.value(),
+                position,
+                deadline),
+        "busy, backing off or not running");
+  }
+
+  /**
+   * The erasure's answer, provider by provider: {@code unsupported} for those that cannot forget,
+   * {@code queued} for those whose {@code attempt} is {@code null} (not done by the deadline, for
+   * the reason {@code busy}), otherwise the attempt's outcome; each with its dropped pending turns.
+   */
+  private OwnerErasure outcomes(
+      OwnerKey owner,
+      List<String> recipients,
+      Set<String> unsupported,
+      Map<String, Integer> dropped,
+      java.util.function.Function<String, Attempt> attempt,
+      String busy) {
     List<ProviderErasure> outcomes = new ArrayList<>();
     for (String id : recipients) {
       int droppedPending = dropped.getOrDefault(id, 0);
@@ -663,14 +660,12 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
                 droppedPending,
                 "provider "
                     + id
-                    + " cannot forget owners; its pending turns of the owner were"
-                    + " dropped"));
+                    + " cannot forget owners; its pending turns of the owner"
+                    + " were dropped"));
         continue;
       }
-      String lane = SharedJournal.laneId(id, SharedJournal.shardOf(owner.value(), shared.shards()));
-      Attempt attempt =
-          awaitShared(attempts.get(id), lane, owner.value(), entry.position(), deadline);
-      if (attempt == null) {
+      Attempt done = attempt.apply(id);
+      if (done == null) {
         outcomes.add(
             new ProviderErasure(
                 id,
@@ -681,12 +676,13 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
                     + id
                     + " did not answer within "
                     + settings.eraseWait().toMillis()
-                    + " ms (busy, backing off or not running); the erasure stays queued"));
+                    + " ms ("
+                    + busy
+                    + "); the erasure stays queued"));
         continue;
       }
       outcomes.add(
-          new ProviderErasure(
-              id, attempt.outcome(), attempt.removed(), droppedPending, attempt.detail()));
+          new ProviderErasure(id, done.outcome(), done.removed(), droppedPending, done.detail()));
     }
     log.info(
         "Erased an owner: {}", outcomes.stream().map(o -> o.id() + "=" + o.outcome()).toList());
