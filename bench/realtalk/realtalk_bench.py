@@ -4,7 +4,8 @@
 Ingests every message of the REALTALK conversations as a turn (one owner per conversation), waits
 until the outbox has delivered everything, then asks every question of categories 1-3 as a context
 call and scores recall@5 and recall@10 against the questions' evidence messages: for the stack
-(the answer as returned) and for each provider (its items in an explain call with limit 50).
+(the answer as returned), for each provider (its items in an explain call with limit 50) and
+for each provider alone (the same calls restricted to that provider by the request's `providers`).
 See bench/realtalk/README.md for the protocol. Python 3 standard library only.
 
     python3 realtalk_bench.py DATA_DIR --base-url http://127.0.0.1:8080 --token TOKEN \
@@ -357,11 +358,13 @@ def ingest(api, chats, agent, clients):
 # Questions
 
 
-def ask(api, agent, question, limit, explain=False):
+def ask(api, agent, question, limit, explain=False, providers=None):
     body = {"ownerKey": question["owner"], "conversationId": QUESTIONS_CONVERSATION,
             "query": question["question"], "limit": limit}
     if explain:
         body["explain"] = True
+    if providers:
+        body["providers"] = providers
     path = f"/api/v1/agents/{urllib.parse.quote(agent)}/memory/context"
     status, answer, _, took = api.call("POST", path, body)
     if status != 200 or answer is None:
@@ -369,14 +372,23 @@ def ask(api, agent, question, limit, explain=False):
     return answer, took
 
 
-def run_pass(api, agent, questions, clients):
-    """Three context calls per question: limit 5, limit 10, limit 50 with explain."""
+def run_pass(api, agent, questions, clients, alone=True):
+    """Three context calls per question: limit 5, limit 10, limit 50 with explain; with `alone`,
+    also limit 5 and limit 10 from each answering provider on its own (the request's `providers`),
+    which is what that provider recalls without the others, in the same run on the same data."""
 
     def one(question):
         five, took = ask(api, agent, question, 5)
         ten, _ = ask(api, agent, question, 10)
         explain, _ = ask(api, agent, question, EXPLAIN_LIMIT, explain=True)
-        return question, five, took, ten, explain
+        solo = {}
+        if alone:
+            answering = [r["id"] for r in five.get("providers", []) if r["status"] == "ok"]
+            if len(answering) > 1:
+                for provider in answering:
+                    solo[provider] = (ask(api, agent, question, 5, providers=[provider])[0],
+                                      ask(api, agent, question, 10, providers=[provider])[0])
+        return question, five, took, ten, explain, solo
 
     with concurrent.futures.ThreadPoolExecutor(clients) as pool:
         return list(pool.map(one, questions))
@@ -390,7 +402,7 @@ def score_pass(results, providers):
     observations = {"answers": 0, "items_limit10": 0, "file_blocks_limit10": 0,
                     "answers_with_duplicate_text_limit10": 0, "items_by_provider_limit50": {},
                     "explain_chars": [], "explain_items": []}
-    for question, five, took, ten, explain in results:
+    for question, five, took, ten, explain, solo in results:
         latencies.append(took * 1000)
         for report in five.get("providers", []):
             statuses.setdefault(report["id"], {}).setdefault(report["status"], 0)
@@ -398,7 +410,11 @@ def score_pass(results, providers):
             if report["status"] == "ok":
                 took_by_provider.setdefault(report["id"], []).append(report.get("tookMs", 0))
         row = {"index": question["index"], "category": question["category"],
-               "stack": {}, "strict_stack": {}, "providers": {}}
+               "stack": {}, "strict_stack": {}, "providers": {}, "alone": {}}
+        for provider, (solo_five, solo_ten) in solo.items():
+            row["alone"][provider] = {
+                5: recall_at(solo_five.get("recall", []), question["gold"], 5),
+                10: recall_at(solo_ten.get("recall", []), question["gold"], 10)}
         for k, answer in ((5, five), (10, ten)):
             items = answer.get("recall", [])
             row["stack"][k] = recall_at(items, question["gold"], k)
@@ -457,6 +473,9 @@ def summarise(rows, providers, subset=None):
     summary = {"questions": len(chosen), "stack": block(lambda r: r["stack"]),
                "stack_speaker_anchored": block(lambda r: r["strict_stack"])}
     summary["providers"] = {p: block(lambda r, p=p: r["providers"][p]) for p in providers}
+    alone = sorted({p for r in chosen for p in r["alone"]})
+    summary["alone"] = {p: block(lambda r, p=p: r["alone"][p]) for p in alone
+                        if all(p in r["alone"] for r in chosen)}
     return summary
 
 
@@ -464,7 +483,7 @@ def feedback(api, agent, questions, results, state):
     """For the even-index questions: the limit-50 items that contain a gold message, as 'used'."""
     path = f"/api/v1/agents/{urllib.parse.quote(agent)}/memory/feedback"
     sent = items = 0
-    for question, _, _, _, explain in results:
+    for question, _, _, _, explain, _ in results:
         if question["index"] % 2 != 0:
             continue
         used = []
@@ -516,6 +535,8 @@ def print_summary(title, summary):
     line("stack", summary["stack"])
     for provider, block in summary["providers"].items():
         line(f"  {provider} (limit 50)", block)
+    for provider, block in summary.get("alone", {}).items():
+        line(f"  {provider} alone", block)
     line("stack, speaker+text", summary["stack_speaker_anchored"])
 
 
@@ -536,6 +557,8 @@ def main():
     parser.add_argument("--skip-ingest", "--questions-only", dest="skip_ingest",
                         action="store_true", help="the host has the turns already")
     parser.add_argument("--ingest-only", action="store_true", help="ingest and stop")
+    parser.add_argument("--no-alone", action="store_true",
+                        help="do not also ask each provider on its own (the 'alone' figures)")
     parser.add_argument("--out", help="write every figure to this JSON file")
     parser.add_argument("--label", default="", help="free text stored in the JSON")
     args = parser.parse_args()
@@ -579,11 +602,11 @@ def main():
     providers = None
     for number in range(1, args.passes + 1):
         start = time.perf_counter()
-        results = run_pass(api, args.agent, questions, args.query_clients)
+        results = run_pass(api, args.agent, questions, args.query_clients, not args.no_alone)
         seconds = time.perf_counter() - start
         if providers is None:
             seen = []
-            for _, five, _, _, explain in results:
+            for _, five, _, _, explain, _ in results:
                 for report in five.get("providers", []):
                     if report["status"] != "disabled" and report["id"] not in seen:
                         seen.append(report["id"])

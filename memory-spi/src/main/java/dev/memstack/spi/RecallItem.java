@@ -15,6 +15,9 @@ import java.util.Objects;
  * @param createdAt when the memory was written; {@code null} when unknown
  * @param metadata extra string facts (file, line, type, signals behind the rank); never {@code
  *     null}, copied and unmodifiable
+ * @param vector the embedding the provider holds for this memory, so that the host can rank every
+ *     provider's items on one scale without embedding them again; {@code null} when the provider
+ *     has none (the default). Never sent to clients. Since 0.4.0.
  */
 public record RecallItem(
     String text,
@@ -23,7 +26,8 @@ public record RecallItem(
     OwnerKey owner,
     String source,
     Instant createdAt,
-    Map<String, String> metadata) {
+    Map<String, String> metadata,
+    RecallVector vector) {
 
   /**
    * @throws IllegalArgumentException if the text is blank, the score not finite, or a PERSONAL item
@@ -45,13 +49,34 @@ public record RecallItem(
     metadata = metadata == null ? Map.of() : Map.copyOf(metadata);
   }
 
+  /** An item without a vector (the form of SPI 0.1 to 0.3). */
+  public RecallItem(
+      String text,
+      double score,
+      Scope scope,
+      OwnerKey owner,
+      String source,
+      Instant createdAt,
+      Map<String, String> metadata) {
+    this(text, score, scope, owner, source, createdAt, metadata, null);
+  }
+
   /** A copy with another score. */
   public RecallItem withScore(double newScore) {
-    return new RecallItem(text, newScore, scope, owner, source, createdAt, metadata);
+    return new RecallItem(text, newScore, scope, owner, source, createdAt, metadata, vector);
+  }
+
+  /**
+   * A copy carrying {@code newVector} ({@code null} for none).
+   *
+   * @since 0.4.0
+   */
+  public RecallItem withVector(RecallVector newVector) {
+    return new RecallItem(text, score, scope, owner, source, createdAt, metadata, newVector);
   }
 
   /** A copy with another text. */
   public RecallItem withText(String newText) {
-    return new RecallItem(newText, score, scope, owner, source, createdAt, metadata);
+    return new RecallItem(newText, score, scope, owner, source, createdAt, metadata, vector);
   }
 }

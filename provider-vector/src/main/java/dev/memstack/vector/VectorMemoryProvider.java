@@ -10,6 +10,7 @@ import dev.memstack.spi.ProviderHealth;
 import dev.memstack.spi.Recall;
 import dev.memstack.spi.RecallItem;
 import dev.memstack.spi.RecallRequest;
+import dev.memstack.spi.RecallVector;
 import dev.memstack.spi.Scope;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
@@ -65,6 +66,9 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * store.
  */
 public final class VectorMemoryProvider implements MemoryProvider {
+
+  private static final org.slf4j.Logger log =
+      org.slf4j.LoggerFactory.getLogger(VectorMemoryProvider.class);
 
   static final Set<Capability> CAPABILITIES =
       Set.of(
@@ -203,11 +207,36 @@ public final class VectorMemoryProvider implements MemoryProvider {
             MemoryFilters.eq(MemoryVectorStore.STATUS, MemoryStatus.ACTIVE.name()));
     List<RecallRanker.Ranked> ranked =
         guarded(() -> rank(request.query(), filter, request.owner(), limit));
+    Map<String, float[]> vectors = vectorsOf(ranked);
     List<RecallItem> items = new ArrayList<>(ranked.size());
     for (RecallRanker.Ranked r : ranked) {
-      items.add(item(r));
+      RecallItem item = item(r);
+      float[] vector = vectors.get(r.document().getId());
+      items.add(
+          vector == null ? item : item.withVector(new RecallVector(embedder.modelId(), vector)));
     }
     return Recall.of(items); // records nothing: being shown is not evidence of being useful
+  }
+
+  /**
+   * The stored vectors of the ranked records, handed over with the items so that the host can score
+   * them beside other providers' items without embedding them again; none when the store cannot
+   * read them (then the items go without).
+   */
+  private Map<String, float[]> vectorsOf(List<RecallRanker.Ranked> ranked) {
+    if (ranked.isEmpty()) {
+      return Map.of();
+    }
+    List<String> ids = new ArrayList<>(ranked.size());
+    for (RecallRanker.Ranked r : ranked) {
+      ids.add(r.document().getId());
+    }
+    try {
+      return store.vectors(ids);
+    } catch (RuntimeException e) {
+      log.warn("Could not read the vectors of {} recalled records: {}", ids.size(), e.toString());
+      return Map.of();
+    }
   }
 
   /** Ranks without feedback (the tools' recall). */

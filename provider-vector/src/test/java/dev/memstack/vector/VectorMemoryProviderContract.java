@@ -303,6 +303,25 @@ public abstract class VectorMemoryProviderContract {
     }
 
     @Test
+    @DisplayName("every recalled item carries its stored vector, of the host's model")
+    void itemsCarryTheirVectors() {
+      MemoryProvider provider = provider();
+      provider.syncTurn(said("v-1", "pets", "Our beagle Biscuit came home with us in May"));
+      provider.syncTurn(said("v-2", "pets", "Biscuit sleeps on the sofa all afternoon"));
+
+      List<RecallItem> items = recall(provider, AGENT, USER_1, "Biscuit");
+
+      assertThat(items).hasSizeGreaterThanOrEqualTo(2);
+      for (RecallItem item : items) {
+        assertThat(item.vector()).as(item.text()).isNotNull();
+        assertThat(item.vector().model()).isEqualTo(embedder.modelId());
+        assertThat(item.vector().dimension()).isEqualTo(embedder.dimension());
+      }
+      // each is its own record's vector: two different texts, two different vectors
+      assertThat(items.get(0).vector()).isNotEqualTo(items.get(1).vector());
+    }
+
+    @Test
     @DisplayName("lifts a memory whose conversation neighbour matches the query too")
     void liftsAMemoryWhoseConversationNeighbourMatches() {
       MemoryProvider provider = provider();

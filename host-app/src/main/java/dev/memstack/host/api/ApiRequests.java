@@ -62,7 +62,14 @@ public final class ApiRequests {
       @Schema(
               description = "`true` keeps each item's ranking signals in its `metadata`.",
               example = "false")
-          Boolean explain) {}
+          Boolean explain,
+      @Schema(
+              description =
+                  "Recall only from these provider instances (ids, e.g. `[\"vector\"]`); absent"
+                      + " means every enabled one. The others are reported `skipped`; the"
+                      + " system and owner prompts come from every provider either way.",
+              example = "[\"vector\"]")
+          java.util.List<String> providers) {}
 
   /** {@code POST /api/v1/agents/{agentId}/memory/turns}. */
   @Schema(

@@ -144,6 +144,15 @@ public class MemoryController {
     String query = json.requiredString("query");
     int limit = json.optionalInt("limit", 0);
     boolean explain = json.optionalBoolean("explain", false);
+    Set<String> providers = providers(json.node().get("providers"));
+    if (providers != null) {
+      JsonBody.parse(
+          "providers",
+          () -> {
+            stack.checkProviders(providers);
+            return providers;
+          });
+    }
     if (limit != 0) {
       JsonBody.parse("limit", () -> RecallRequest.of(agent, owner, "").withLimit(limit));
     }
@@ -154,7 +163,8 @@ public class MemoryController {
     JsonBody.parse("query", () -> recallRequest(agent, owner, null, query));
     ContextQuery contextQuery =
         JsonBody.parse(
-            "body", () -> new ContextQuery(agent, owner, conversationId, query, limit, explain));
+            "body",
+            () -> new ContextQuery(agent, owner, conversationId, query, limit, explain, providers));
     ContextAnswer answer = stack.context(contextQuery);
     return new ContextResponse(
         answer.systemPrompt(),
@@ -162,6 +172,33 @@ public class MemoryController {
         answer.recall().stream().map(RecallView::of).toList(),
         answer.context(),
         answer.providers().stream().map(ReportView::of).toList());
+  }
+
+  /** Most provider ids one context call may name. */
+  private static final int MAX_PROVIDERS = 64;
+
+  /** A context call's {@code providers}: absent ({@code null}), or a non-empty array of ids. */
+  private static Set<String> providers(JsonNode node) {
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    if (!node.isArray() || node.isEmpty() || node.size() > MAX_PROVIDERS) {
+      throw new BadRequestException(
+          "providers",
+          "providers must be a non-empty array of at most "
+              + MAX_PROVIDERS
+              + " provider instance ids");
+    }
+    Set<String> ids = new java.util.LinkedHashSet<>();
+    for (int i = 0; i < node.size(); i++) {
+      JsonNode id = node.get(i);
+      if (!id.isTextual() || id.asText().isBlank()) {
+        throw new BadRequestException(
+            "providers", "providers[" + i + "] must be a provider instance id (a string)");
+      }
+      ids.add(id.asText());
+    }
+    return ids;
   }
 
   /**

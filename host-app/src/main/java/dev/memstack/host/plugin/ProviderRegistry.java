@@ -46,6 +46,7 @@ public final class ProviderRegistry implements StackMembers {
   private static final Logger log = LoggerFactory.getLogger(ProviderRegistry.class);
 
   private final PluginCatalog catalog;
+  private final Embedder embedder;
   private final ProviderInstances instances;
   private final MemberView view;
   private final Duration closeGrace;
@@ -85,16 +86,23 @@ public final class ProviderRegistry implements StackMembers {
     this.catalog = new PluginCatalog(plugins);
     this.closeGrace = properties.plugins().closeGracePeriod();
     this.view = new MemberView(systemPromptCache);
+    this.embedder = LazyModelPorts.embedder(embedders);
     this.instances =
         new ProviderInstances(
             properties.providers(),
             catalog,
             properties.dataDir().toAbsolutePath().normalize(),
             clock,
-            LazyModelPorts.embedder(embedders),
+            embedder,
             LazyModelPorts.languageModel(languageModels),
             promptInvalidation,
             coordination);
+  }
+
+  /** The embedder handed to the providers (it keeps the query vectors they computed). */
+  @Override
+  public Optional<Embedder> queryEmbedder() {
+    return Optional.of(embedder);
   }
 
   /**

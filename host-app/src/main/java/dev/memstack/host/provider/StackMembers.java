@@ -1,5 +1,6 @@
 package dev.memstack.host.provider;
 
+import dev.memstack.spi.Embedder;
 import java.util.List;
 import java.util.Optional;
 
@@ -31,4 +32,13 @@ public interface StackMembers {
    * members of such a view do not change.
    */
   default void onChange(Runnable listener) {}
+
+  /**
+   * The embedder the members were given, so that the stack can score their items against the query
+   * with the same model (and the query vector they just computed). The default is none: the stack
+   * then ranks by the members' own ranks alone.
+   */
+  default Optional<Embedder> queryEmbedder() {
+    return Optional.empty();
+  }
 }

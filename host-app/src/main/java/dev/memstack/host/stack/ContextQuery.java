@@ -4,6 +4,7 @@ import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.RecallRequest;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A context call: what the stack should recall for one message.
@@ -15,6 +16,8 @@ import java.util.Objects;
  * @param limit the most recall items in the answer, 1 to {@value RecallRequest#MAX_LIMIT}; {@code
  *     0} means the configured default ({@code memstack.stack.context.default-limit})
  * @param explain whether each item keeps the provider's ranking signals in its metadata
+ * @param providers the provider instances (ids) to recall from, {@code null} for every enabled one;
+ *     the system and owner prompts come from every provider either way
  */
 public record ContextQuery(
     AgentId agent,
@@ -22,9 +25,32 @@ public record ContextQuery(
     String conversationId,
     String query,
     int limit,
-    boolean explain) {
+    boolean explain,
+    Set<String> providers) {
+
+  /** A query that recalls from every enabled provider. */
+  public ContextQuery(
+      AgentId agent,
+      OwnerKey owner,
+      String conversationId,
+      String query,
+      int limit,
+      boolean explain) {
+    this(agent, owner, conversationId, query, limit, explain, null);
+  }
 
   public ContextQuery {
+    if (providers != null) {
+      if (providers.isEmpty()) {
+        throw new IllegalArgumentException("providers must name at least one provider instance");
+      }
+      for (String id : providers) {
+        if (id == null || id.isBlank()) {
+          throw new IllegalArgumentException("providers must not hold a blank id");
+        }
+      }
+      providers = Set.copyOf(providers);
+    }
     Objects.requireNonNull(agent, "agent");
     Objects.requireNonNull(query, "query");
     if (query.length() > RecallRequest.MAX_QUERY_LENGTH) {

@@ -22,6 +22,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -68,8 +70,23 @@ public final class MemoryStack {
    */
   public static final String RANKS = "stack.ranks";
 
+  /**
+   * Metadata key of the host's cosine of the item to the query under its embedding model, the best
+   * of the memory's copies (explain only; absent when the item was not scored).
+   */
+  public static final String RELEVANCE = "stack.relevance";
+
+  /**
+   * Metadata key of the item's 1-based rank by {@link #RELEVANCE} among the scored memories of the
+   * answer (explain only).
+   */
+  public static final String RELEVANCE_RANK = "stack.relevanceRank";
+
   /** Metadata key listing the providers whose duplicate copy was dropped (explain only). */
   public static final String DUPLICATES = "stack.duplicates";
+
+  /** Passage vectors of items that came without one, kept by text across calls. */
+  private static final int RELEVANCE_CACHE = 4096;
 
   private record Problem(String status, String detail) {}
 
@@ -80,6 +97,7 @@ public final class MemoryStack {
   private final Clock clock;
   private final RequestCalls calls;
   private final RecallMerge recallMerge;
+  private final StackRelevance relevance;
 
   public MemoryStack(
       StackMembers members,
@@ -104,6 +122,12 @@ public final class MemoryStack {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.calls = Objects.requireNonNull(calls, "calls");
     this.recallMerge = new RecallMerge(properties.fusion(), properties.context().budget());
+    this.relevance =
+        new StackRelevance(
+            members.queryEmbedder().orElse(null),
+            properties.fusion().relevanceEmbeds(),
+            RELEVANCE_CACHE,
+            System::nanoTime);
   }
 
   /**
@@ -115,7 +139,9 @@ public final class MemoryStack {
     long start = System.nanoTime();
     long overall = start + properties.context().deadline().toNanos();
     Instant now = clock.instant();
-    List<StackMember> stack = members.enabled();
+    List<StackMember> all = members.enabled();
+    checkProviders(query.providers(), all);
+    List<StackMember> stack = recalling(all, query.providers());
     int limit = query.limit() == 0 ? properties.context().defaultLimit() : query.limit();
 
     long recallDeadline =
@@ -131,9 +157,9 @@ public final class MemoryStack {
             now.plusNanos(recallDeadline - start));
     // The request is built (and so checked) before any call starts: every call started below is
     // awaited, so each breaker that let a call through gets its verdict.
-    PromptBuild prompt = new PromptBuild(query.agent(), stack, now);
+    PromptBuild prompt = new PromptBuild(query.agent(), all, now);
     prompt.start();
-    List<StackMember> ownerMembers = ownerPromptMembers(stack);
+    List<StackMember> ownerMembers = ownerPromptMembers(all);
     List<RequestCalls.Pending<String>> ownerCalls = new ArrayList<>(ownerMembers.size());
     for (StackMember member : ownerMembers) {
       ownerCalls.add(
@@ -174,17 +200,68 @@ public final class MemoryStack {
     String systemPrompt = prompt.finish(promptDeadline);
     Map<String, Problem> problems = new HashMap<>(prompt.problems);
     String ownerPrompt = ownerPrompt(ownerMembers, ownerCalls, promptDeadline, problems);
+    for (StackMember member : all) {
+      if (!stack.contains(member)) {
+        reports.add(new ProviderReport(member.id(), ProviderReport.SKIPPED, 0, null));
+      }
+    }
     reports = withPromptProblems(reports, problems);
     for (String id : members.disabled()) {
-      if (stack.stream().noneMatch(m -> m.id().equals(id))) {
+      if (all.stream().noneMatch(m -> m.id().equals(id))) {
         reports.add(new ProviderReport(id, ProviderReport.DISABLED, 0, null));
       }
     }
 
-    List<RecallItem> merged = recallMerge.merge(stack, answers, limit, query.explain());
+    List<double[]> relevance =
+        properties.fusion().relevanceWeight() == 0
+            ? null
+            : this.relevance.score(query.query(), answers, overall);
+    List<RecallItem> merged = recallMerge.merge(stack, answers, relevance, limit, query.explain());
     List<RecallItem> recall = new ArrayList<>();
     String context = recallMerge.fence(merged, recall);
     return new ContextAnswer(systemPrompt, ownerPrompt, recall, context, reports);
+  }
+
+  /**
+   * Checks that every id of a call's {@code providers} is a configured provider instance (running
+   * or not).
+   *
+   * @throws IllegalArgumentException naming the first unknown id and the configured ones
+   */
+  public void checkProviders(Set<String> providers) {
+    checkProviders(providers, members.enabled());
+  }
+
+  private void checkProviders(Set<String> providers, List<StackMember> enabled) {
+    if (providers == null) {
+      return;
+    }
+    Set<String> known = new TreeSet<>(members.disabled());
+    enabled.forEach(m -> known.add(m.id()));
+    for (String id : new TreeSet<>(providers)) {
+      if (!known.contains(id)) {
+        throw new IllegalArgumentException(
+            "providers names '"
+                + id
+                + "', which is not a configured provider instance (configured: "
+                + String.join(", ", known)
+                + ")");
+      }
+    }
+  }
+
+  /** The members a call recalls from: all, or those {@code providers} names. */
+  private static List<StackMember> recalling(List<StackMember> all, Set<String> providers) {
+    if (providers == null) {
+      return all;
+    }
+    List<StackMember> chosen = new ArrayList<>();
+    for (StackMember member : all) {
+      if (providers.contains(member.id())) {
+        chosen.add(member);
+      }
+    }
+    return chosen;
   }
 
   /** The members that claim {@link Capability#OWNER_PROMPT}. */
@@ -444,7 +521,7 @@ public final class MemoryStack {
       Problem problem = problems.get(report.id());
       if (problem == null) {
         merged.add(report);
-      } else if (report.ok()) {
+      } else if (report.ok() || ProviderReport.SKIPPED.equals(report.status())) {
         merged.add(
             new ProviderReport(report.id(), problem.status(), report.tookMs(), problem.detail()));
       } else {

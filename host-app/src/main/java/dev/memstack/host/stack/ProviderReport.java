@@ -8,8 +8,9 @@ import java.util.Set;
  *
  * @param id the provider instance id, never {@code null}
  * @param status {@code ok}, {@code timeout} (late, left out), {@code error} (threw, or too many of
- *     its calls are still running), {@code open} (circuit breaker open, not called) or {@code
- *     disabled} (configured but not running)
+ *     its calls are still running), {@code open} (circuit breaker open, not called), {@code
+ *     disabled} (configured but not running) or {@code skipped} (running, but not among the
+ *     providers the call asked to recall from)
  * @param tookMs how long the host waited for it, in milliseconds ({@code 0} when not called)
  * @param detail a short reason when the status is not {@code ok}; {@code null} otherwise. Exception
  *     class and message only, never configuration values.
@@ -21,8 +22,9 @@ public record ProviderReport(String id, String status, long tookMs, String detai
   public static final String ERROR = "error";
   public static final String OPEN = "open";
   public static final String DISABLED = "disabled";
+  public static final String SKIPPED = "skipped";
 
-  private static final Set<String> STATUSES = Set.of(OK, TIMEOUT, ERROR, OPEN, DISABLED);
+  private static final Set<String> STATUSES = Set.of(OK, TIMEOUT, ERROR, OPEN, DISABLED, SKIPPED);
 
   public ProviderReport {
     Objects.requireNonNull(id, "id");

@@ -44,7 +44,7 @@ final class RecallMerge {
   /**
    * One item of one provider's answer: the provider's position in the stack and the item's rank.
    */
-  private record Ranked(int member, int rank, RecallItem item) {}
+  private record Ranked(int member, int rank, RecallItem item, double relevance) {}
 
   /** One memory as the merge sees it: the best-placed copy and what every copy contributed. */
   private static final class Fused {
@@ -53,6 +53,13 @@ final class RecallMerge {
     String shownKey;
     final String key;
     double score;
+
+    /** The best cosine of a copy to the query ({@link StackRelevance}), NaN when none scored. */
+    double relevance = Double.NaN;
+
+    /** 1-based rank by relevance among the scored memories, 0 when unscored. */
+    int relevanceRank;
+
     final Set<String> duplicates = new LinkedHashSet<>();
 
     /** Each provider's best 1-based rank of a copy, in the order the copies were met. */
@@ -112,7 +119,8 @@ final class RecallMerge {
               item.owner(),
               member.id(),
               item.createdAt(),
-              item.metadata()));
+              item.metadata(),
+              item.vector()));
     }
     return hidden;
   }
@@ -127,15 +135,28 @@ final class RecallMerge {
    * the memories are taken by fused score (a tie goes to the better provider rank, then to the
    * provider earlier in the stack), at most {@code limit}.
    *
+   * <p>With {@code relevance} (the host's cosine of each item to the query, {@link StackRelevance})
+   * and a {@link StackProperties.Fusion#relevanceWeight() relevance weight}, the memories also form
+   * one more ranked list, by the best cosine of any of their copies, which adds {@code
+   * relevance-weight / (relevance-k + rank)} to each scored memory: one scale across providers
+   * beside their own ranks.
+   *
    * @param answers the visible items of each member of {@code stack}, in stack order
+   * @param relevance the cosine of each item of {@code answers} (same shape; NaN for unscored), or
+   *     {@code null} for none
    */
   List<RecallItem> merge(
-      List<StackMember> stack, List<List<RecallItem>> answers, int limit, boolean explain) {
+      List<StackMember> stack,
+      List<List<RecallItem>> answers,
+      List<double[]> relevance,
+      int limit,
+      boolean explain) {
     List<Ranked> all = new ArrayList<>();
     for (int m = 0; m < answers.size(); m++) {
       List<RecallItem> answer = answers.get(m);
       for (int r = 0; r < answer.size(); r++) {
-        all.add(new Ranked(m, r, answer.get(r)));
+        double cosine = relevance == null ? Double.NaN : relevance.get(m)[r];
+        all.add(new Ranked(m, r, answer.get(r), cosine));
       }
     }
     // best contributions first, so that each memory is represented by its best-placed copy
@@ -161,6 +182,7 @@ final class RecallMerge {
       if (copyOf == null) {
         Fused memory = new Fused(ranked, key);
         memory.score = contribution;
+        memory.relevance = ranked.relevance();
         memory.ranks.put(ranked.item().source(), ranked.rank() + 1);
         memories.add(memory);
         byKey.put(key, memory);
@@ -168,6 +190,10 @@ final class RecallMerge {
         if (!copyOf.duplicates.contains(ranked.item().source())
             && ranked.member() != copyOf.first.member()) {
           copyOf.score += contribution; // another provider found it too
+        }
+        if (!Double.isNaN(ranked.relevance())
+            && (Double.isNaN(copyOf.relevance) || ranked.relevance() > copyOf.relevance)) {
+          copyOf.relevance = ranked.relevance(); // the best copy's cosine stands for the memory
         }
         copyOf.duplicates.add(ranked.item().source());
         copyOf.ranks.putIfAbsent(ranked.item().source(), ranked.rank() + 1);
@@ -178,6 +204,7 @@ final class RecallMerge {
         }
       }
     }
+    boolean scored = addRelevance(memories);
     memories.sort(
         Comparator.comparingDouble((Fused f) -> -f.score)
             .thenComparingInt(f -> f.first.rank())
@@ -185,6 +212,9 @@ final class RecallMerge {
     double best = 0;
     for (int m = 0; m < stack.size(); m++) {
       best += contribution(stack.get(m).id(), 0);
+    }
+    if (scored) {
+      best += fusion.relevanceWeight() / (fusion.relevanceK() + 1);
     }
     List<RecallItem> merged = new ArrayList<>();
     for (Fused memory : memories) {
@@ -196,6 +226,30 @@ final class RecallMerge {
       merged.add(present(memory, best, explain));
     }
     return merged;
+  }
+
+  /**
+   * Ranks the scored memories by relevance and adds each its share; whether any memory was scored
+   * (and the weight is not 0).
+   */
+  private boolean addRelevance(List<Fused> memories) {
+    if (fusion.relevanceWeight() == 0) {
+      return false;
+    }
+    List<Fused> scored = new ArrayList<>();
+    for (Fused memory : memories) {
+      if (!Double.isNaN(memory.relevance)) {
+        scored.add(memory);
+      }
+    }
+    // stable: equal cosines keep the order of their best provider contribution
+    scored.sort(Comparator.comparingDouble((Fused f) -> -f.relevance));
+    for (int r = 0; r < scored.size(); r++) {
+      Fused memory = scored.get(r);
+      memory.relevanceRank = r + 1;
+      memory.score += fusion.relevanceWeight() / (fusion.relevanceK() + r + 1);
+    }
+    return !scored.isEmpty();
   }
 
   /** What an item at 0-based {@code rank} of {@code provider}'s answer adds to its memory. */
@@ -236,6 +290,10 @@ final class RecallMerge {
       List<String> ranks = new ArrayList<>();
       memory.ranks.forEach((provider, rank) -> ranks.add(provider + ":" + rank));
       signals.put(MemoryStack.RANKS, String.join(",", ranks));
+      if (!Double.isNaN(memory.relevance)) {
+        signals.put(MemoryStack.RELEVANCE, String.format(Locale.ROOT, "%.4f", memory.relevance));
+        signals.put(MemoryStack.RELEVANCE_RANK, Integer.toString(memory.relevanceRank));
+      }
       metadata = signals;
     }
     return new RecallItem(

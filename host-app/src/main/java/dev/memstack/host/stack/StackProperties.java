@@ -108,11 +108,21 @@ public record StackProperties(
    *     REALTALK").
    * @param overFetch Each provider is asked for this many times the items the answer shows (at most
    *     200), so that the fusion chooses among more than each provider's first few.
+   * @param relevanceWeight Weight of the host's own list: every candidate of every provider ranked
+   *     by its cosine to the query under the host's embedding model (the vector its provider
+   *     attached, or the item's text embedded by the host), in 0..10; 0 turns host scoring off.
+   * @param relevanceK The rank offset of the host's relevance list.
+   * @param relevanceEmbeds Most items without an attached vector whose text the host embeds per
+   *     context call (one at a time, only while the call's deadline leaves time; vectors are kept
+   *     by text for later calls); 0 scores only items that carry a vector.
    */
   public record Fusion(
       @DefaultValue("20") double k,
       @DefaultValue java.util.Map<String, Double> weights,
-      @DefaultValue("3") int overFetch) {
+      @DefaultValue("3") int overFetch,
+      @DefaultValue("0") double relevanceWeight,
+      @DefaultValue("20") double relevanceK,
+      @DefaultValue("8") int relevanceEmbeds) {
 
     public Fusion {
       if (overFetch == 0) {
@@ -124,6 +134,21 @@ public record StackProperties(
       }
       if (!(k >= 1 && k <= 1000)) {
         throw new IllegalArgumentException("memstack.stack.fusion.k must be 1-1000, got: " + k);
+      }
+      if (!(relevanceWeight >= 0 && relevanceWeight <= 10)) {
+        throw new IllegalArgumentException(
+            "memstack.stack.fusion.relevance-weight must be 0-10, got: " + relevanceWeight);
+      }
+      if (relevanceK == 0) {
+        relevanceK = 20;
+      }
+      if (!(relevanceK >= 1 && relevanceK <= 1000)) {
+        throw new IllegalArgumentException(
+            "memstack.stack.fusion.relevance-k must be 1-1000, got: " + relevanceK);
+      }
+      if (relevanceEmbeds < 0 || relevanceEmbeds > 50) {
+        throw new IllegalArgumentException(
+            "memstack.stack.fusion.relevance-embeds must be 0-50, got: " + relevanceEmbeds);
       }
       weights = weights == null ? java.util.Map.of() : java.util.Map.copyOf(weights);
       weights.forEach(
@@ -141,7 +166,7 @@ public record StackProperties(
     }
 
     public static Fusion defaults() {
-      return new Fusion(20, null, 3);
+      return new Fusion(20, null, 3, 0, 20, 8);
     }
   }
 

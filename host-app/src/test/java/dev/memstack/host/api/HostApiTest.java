@@ -231,6 +231,38 @@ class HostApiTest {
     return Files.exists(turns) ? Files.readString(turns) : "";
   }
 
+  @Test
+  void aContextCallMayRecallFromNamedProvidersOnly() {
+    Answer answer =
+        api.post(
+                "/api/v1/agents/a1/memory/context",
+                "{\"ownerKey\":\"user:1\",\"query\":\"hello\",\"providers\":[\"fixture\"]}")
+            .expect(200);
+    JsonNode providers = answer.json().get("providers");
+    assertThat(byId(providers, "id", "fixture").get("status").asString()).isEqualTo("ok");
+    assertThat(byId(providers, "id", "builtin").get("status").asString()).isEqualTo("skipped");
+    assertThat(byId(providers, "id", "vector").get("status").asString()).isEqualTo("skipped");
+    assertThat(texts(answer.json().get("recall"), "provider")).containsOnly("fixture");
+    // the shared memory still comes from builtin
+    assertThat(answer.json().get("systemPrompt").asString()).contains("--- AGENTS.md ---");
+  }
+
+  @Test
+  void badProvidersAreBadRequestsNamingProviders() {
+    for (String providers : List.of("\"fixture\"", "[]", "[1]", "[\" \"]", "[\"nosuch\"]")) {
+      Answer answer =
+          api.post(
+              "/api/v1/agents/a1/memory/context",
+              "{\"ownerKey\":\"user:1\",\"query\":\"q\",\"providers\":" + providers + "}");
+      assertBadRequest(answer, "providers");
+    }
+    Answer unknown =
+        api.post(
+            "/api/v1/agents/a1/memory/context",
+            "{\"ownerKey\":\"user:1\",\"query\":\"q\",\"providers\":[\"nosuch\"]}");
+    assertThat(unknown.json().get("message").asString()).contains("'nosuch'").contains("builtin");
+  }
+
   // ---- bad requests
 
   @Test

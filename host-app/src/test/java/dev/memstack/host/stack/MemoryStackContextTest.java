@@ -658,7 +658,8 @@ class MemoryStackContextTest {
     members.add(weak);
     members.add(strong);
     stack(
-        timing(2_000, 1_500, 4).withFusion(new StackProperties.Fusion(20, Map.of("weak", 0.5), 3)));
+        timing(2_000, 1_500, 4)
+            .withFusion(new StackProperties.Fusion(20, Map.of("weak", 0.5), 3, 0.5, 20, 8)));
 
     assertThat(stack.context(query("q")).recall())
         .extracting(RecallItem::text)

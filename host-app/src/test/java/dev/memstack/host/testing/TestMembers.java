@@ -86,6 +86,14 @@ public class TestMembers implements StackMembers {
     return List.copyOf(disabledIds);
   }
 
+  /** The embedder {@link #queryEmbedder()} reports; none by default. */
+  public volatile dev.memstack.spi.Embedder embedder;
+
+  @Override
+  public Optional<dev.memstack.spi.Embedder> queryEmbedder() {
+    return Optional.ofNullable(embedder);
+  }
+
   private StackMember member(MemoryProvider provider, String type, String pluginId, int order) {
     return new StackMember(
         provider.id(),

@@ -11,6 +11,7 @@ import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Recall;
 import dev.memstack.spi.RecallItem;
 import dev.memstack.spi.RecallRequest;
+import dev.memstack.spi.RecallVector;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -106,9 +107,17 @@ final class KeywordRecall {
           nearest.add(hit);
         }
       }
+      String model = index.denseModel();
       for (HybridHits.Fused fused : HybridHits.fuse(hits, nearest, dense, request.limit())) {
         if (request.maySee(fused.hit().bucket().scope(), fused.hit().bucket().owner())) {
-          items.add(toItem(fused));
+          RecallItem item = toItem(fused);
+          float[] vector = fused.hit().vector();
+          // the paragraph's vector travels with it, so the host can score it beside other
+          // providers' items without embedding it again
+          items.add(
+              vector == null || model == null
+                  ? item
+                  : item.withVector(new RecallVector(model, vector)));
         }
       }
       return Recall.of(items);

@@ -197,6 +197,16 @@ final class IndexDocuments {
     return vector;
   }
 
+  /** The dense-view vector of paragraph {@code doc}, or {@code null} when it has none. */
+  static float[] storedVector(List<LeafReaderContext> leaves, int doc) throws IOException {
+    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+    BinaryDocValues values = leaf.reader().getBinaryDocValues(F_VECTOR);
+    if (values == null || !values.advanceExact(doc - leaf.docBase)) {
+      return null;
+    }
+    return decodeVector(values.binaryValue());
+  }
+
   /** The hit data of paragraph {@code doc}, in the order of {@link #encodeHit}. */
   static String[] storedHit(List<LeafReaderContext> leaves, int doc) throws IOException {
     LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));

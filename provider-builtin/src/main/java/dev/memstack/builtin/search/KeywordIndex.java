@@ -61,6 +61,14 @@ public interface KeywordIndex extends AutoCloseable {
   }
 
   /**
+   * The embedding model of the dense view's vectors ({@link KeywordHit#vector()}), or {@code null}
+   * for an index without the view.
+   */
+  default String denseModel() {
+    return null;
+  }
+
+  /**
    * The paragraphs nearest to {@code query} in meaning (the dense view: cosine similarity of the
    * embedded query and paragraph, best first; a hit's score is that cosine), in the given buckets;
    * empty for an index without the view.

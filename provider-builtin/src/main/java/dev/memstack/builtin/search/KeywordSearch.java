@@ -95,7 +95,9 @@ final class KeywordSearch {
         continue;
       }
       files.add(key);
-      hits.add(toHit(stored, hit.score, hits.size() < snippets ? terms : Set.of()));
+      hits.add(
+          toHit(stored, hit.score, hits.size() < snippets ? terms : Set.of())
+              .withVector(IndexDocuments.storedVector(leaves, hit.doc)));
     }
     return hits;
   }
@@ -123,9 +125,9 @@ final class KeywordSearch {
     double queryNorm = norm(vector);
     // exact search: a workspace's paragraphs are few enough to compare with every one, and an
     // exact list does not change with the order the paragraphs were indexed in
-    PriorityQueue<ScoreDoc> best =
+    PriorityQueue<Near> best =
         new PriorityQueue<>(
-            Comparator.comparingDouble((ScoreDoc d) -> d.score)
+            Comparator.comparingDouble((Near d) -> d.score)
                 .thenComparing(d -> d.doc, Comparator.reverseOrder()));
     IndexDocuments.forEachVector(
         searcher,
@@ -140,23 +142,26 @@ final class KeywordSearch {
           }
           double norms = queryNorm * norm(candidate);
           float cosine = norms == 0 ? 0f : (float) (dot / norms);
-          best.add(new ScoreDoc(leaf.docBase + doc, cosine));
+          best.add(new Near(leaf.docBase + doc, cosine, candidate));
           if (best.size() > limit) {
             best.poll();
           }
         });
-    List<ScoreDoc> ranked = new ArrayList<>(best);
+    List<Near> ranked = new ArrayList<>(best);
     ranked.sort(
-        Comparator.comparingDouble((ScoreDoc d) -> d.score)
-            .reversed()
-            .thenComparingInt(d -> d.doc));
+        Comparator.comparingDouble((Near d) -> d.score).reversed().thenComparingInt(d -> d.doc));
     List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
     List<KeywordHit> hits = new ArrayList<>(ranked.size());
-    for (ScoreDoc hit : ranked) {
-      hits.add(toHit(IndexDocuments.storedHit(leaves, hit.doc), hit.score, Set.of()));
+    for (Near hit : ranked) {
+      hits.add(
+          toHit(IndexDocuments.storedHit(leaves, hit.doc), hit.score, Set.of())
+              .withVector(hit.vector));
     }
     return hits;
   }
+
+  /** A candidate of the exact dense search: its document, cosine and vector. */
+  private record Near(int doc, float score, float[] vector) {}
 
   private static double norm(float[] vector) {
     double sum = 0;

@@ -185,6 +185,11 @@ public final class LuceneKeywordIndex implements KeywordIndex {
   }
 
   @Override
+  public String denseModel() {
+    return dense == null ? null : dense.modelId();
+  }
+
+  @Override
   public List<KeywordHit> nearest(
       Collection<Bucket> buckets, String query, int limit, Collection<String> excludedFiles) {
     if (dense == null || query.isBlank() || buckets.isEmpty() || limit <= 0) {

@@ -123,6 +123,32 @@ class DenseRecallTest {
   }
 
   @Test
+  @DisplayName(
+      "every hybrid item carries its paragraph's vector of the dense view, keyword-only too")
+  void itemsCarryTheirVectors() {
+    try (WorkspaceMemory memory = open(DenseSettings.defaults())) {
+      memory.syncTurns(
+          List.of(
+              turn("t1", "we adopted a puppy last week", 0), turn("t2", "the week was long", 1)));
+
+      List<RecallItem> items = recall(memory, "the puppy this week");
+
+      RecallItem puppy =
+          items.stream().filter(i -> i.text().contains("puppy")).findFirst().orElseThrow();
+      RecallItem week =
+          items.stream().filter(i -> i.text().contains("was long")).findFirst().orElseThrow();
+      assertThat(week.metadata()).doesNotContainKey("denseRank"); // found by its words alone
+      for (RecallItem item : List.of(puppy, week)) {
+        assertThat(item.vector()).as(item.text()).isNotNull();
+        assertThat(item.vector().model()).isEqualTo("concepts-4");
+      }
+      // the dense view embeds the entry as "User: <message>": the puppy concept is in its vector
+      assertThat(puppy.vector().values()[0]).isEqualTo(1f);
+      assertThat(week.vector().values()[0]).isZero();
+    }
+  }
+
+  @Test
   @DisplayName("a paragraph found by both searches shows both ranks and comes first")
   void bothSignals() {
     try (WorkspaceMemory memory = open(DenseSettings.defaults())) {

@@ -196,6 +196,11 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
   }
 
   @Override
+  public Map<String, float[]> vectors(Collection<String> ids) {
+    return searches.vectors(ids);
+  }
+
+  @Override
   public Optional<Document> get(String id) {
     return searches.get(id);
   }

@@ -221,6 +221,41 @@ final class LuceneSearches {
    * (the usual case: it changes on a refresh), else by a term lookup of the id per segment; no
    * query, scoring or sorting for what is a handful of primary-key reads.
    */
+  /** The stored unit vectors of the live records {@code ids}, by id. */
+  Map<String, float[]> vectors(Collection<String> ids) {
+    if (ids.isEmpty()) {
+      return Map.of();
+    }
+    return index.read(
+        (searcher, ix) -> {
+          Map<String, float[]> found = new LinkedHashMap<>();
+          for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+            Terms terms = leaf.reader().terms(MemoryVectorStore.ID);
+            if (terms == null) {
+              continue;
+            }
+            TermsEnum seek = terms.iterator();
+            Bits live = leaf.reader().getLiveDocs();
+            PostingsEnum postings = null;
+            for (String id : ids) {
+              if (found.containsKey(id) || !seek.seekExact(new BytesRef(id))) {
+                continue;
+              }
+              postings = seek.postings(postings, PostingsEnum.NONE);
+              for (int doc = postings.nextDoc();
+                  doc != DocIdSetIterator.NO_MORE_DOCS;
+                  doc = postings.nextDoc()) {
+                if (live == null || live.get(doc)) {
+                  found.put(id, LuceneRecords.storedVector(searcher, leaf.docBase + doc));
+                  break;
+                }
+              }
+            }
+          }
+          return found;
+        });
+  }
+
   Map<String, Document> documents(List<MemoryVectorStore.Hit> hits) {
     return index.read(
         (searcher, ix) -> {

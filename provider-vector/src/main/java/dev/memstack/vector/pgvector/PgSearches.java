@@ -7,8 +7,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -286,6 +288,31 @@ final class PgSearches {
       return table.select(connection, "t.id = ?", List.of(id), false);
     } catch (SQLException e) {
       throw table.failure("get " + id, e);
+    }
+  }
+
+  /** The stored vectors of {@code ids}, by id. */
+  Map<String, float[]> vectors(Collection<String> ids) {
+    Objects.requireNonNull(ids, "ids");
+    if (ids.isEmpty()) {
+      return Map.of();
+    }
+    try (Connection connection = table.dataSource.getConnection();
+        PreparedStatement query =
+            connection.prepareStatement(
+                "SELECT id, embedding::text FROM "
+                    + table.schema.table()
+                    + " WHERE id = ANY (?) AND embedding IS NOT NULL")) {
+      query.setArray(1, PgTable.textArray(connection, ids));
+      Map<String, float[]> found = new LinkedHashMap<>();
+      try (ResultSet rows = query.executeQuery()) {
+        while (rows.next()) {
+          found.put(rows.getString(1), PgVectors.parse(rows.getString(2)));
+        }
+      }
+      return found;
+    } catch (SQLException e) {
+      throw table.failure("read the vectors of " + ids.size() + " ids", e);
     }
   }
 

@@ -165,6 +165,11 @@ public final class PgVectorMemoryStore implements MemoryVectorStore {
   }
 
   @Override
+  public Map<String, float[]> vectors(Collection<String> ids) {
+    return searches.vectors(ids);
+  }
+
+  @Override
   public Optional<Document> get(String id) {
     return searches.get(id);
   }

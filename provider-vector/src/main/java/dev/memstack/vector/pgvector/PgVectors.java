@@ -30,4 +30,22 @@ final class PgVectors {
     }
     return text.append(']').toString();
   }
+
+  /** The vector of pgvector's text form {@code [0.1,-0.2,...]}. */
+  static float[] parse(String text) {
+    String body = text.strip();
+    if (body.length() < 2 || body.charAt(0) != '[' || body.charAt(body.length() - 1) != ']') {
+      throw new IllegalArgumentException("not a vector: " + body);
+    }
+    body = body.substring(1, body.length() - 1);
+    if (body.isBlank()) {
+      return new float[0];
+    }
+    String[] parts = body.split(",");
+    float[] vector = new float[parts.length];
+    for (int i = 0; i < parts.length; i++) {
+      vector[i] = Float.parseFloat(parts[i].strip());
+    }
+    return vector;
+  }
 }

@@ -136,6 +136,15 @@ public interface MemoryVectorStore extends VectorStore, AutoCloseable {
     return found;
   }
 
+  /**
+   * The stored vectors of {@code ids} (records without one, or no longer stored, are absent), as
+   * the store compares them (a store may keep them normalised). The default is none: the provider
+   * then hands its items over without their vectors.
+   */
+  default Map<String, float[]> vectors(Collection<String> ids) {
+    return Map.of();
+  }
+
   /** One document by id. */
   Optional<Document> get(String id);
 

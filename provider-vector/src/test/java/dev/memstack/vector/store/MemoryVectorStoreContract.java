@@ -183,6 +183,31 @@ public abstract class MemoryVectorStoreContract {
     }
 
     @Test
+    @DisplayName("hands out the stored vectors of live records, unit length, by id")
+    void handsOutStoredVectors() {
+      MemoryVectorStore store = open();
+      store.add(docs(personal("r1", ALICE, "one", T0), personal("r2", ALICE, "two", T0)));
+      store.delete(List.of("r2"));
+
+      Map<String, float[]> vectors = store.vectors(List.of("r1", "r2", "nope"));
+
+      assertThat(vectors).containsOnlyKeys("r1");
+      float[] vector = vectors.get("r1");
+      assertThat(vector).hasSize(embedder.dimension());
+      double norm = 0;
+      for (float v : vector) {
+        norm += v * v;
+      }
+      assertThat(norm).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-4));
+      // it is the vector the store searches with: the record finds itself at cosine 1
+      List<Document> nearest = store.vectorSearch(vector, null, 1, 0.0);
+      assertThat(ids(nearest)).containsExactly("r1");
+      assertThat(nearest.get(0).getScore())
+          .isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-4));
+      assertThat(store.vectors(List.of())).isEmpty();
+    }
+
+    @Test
     @DisplayName("tells which ids exist")
     void tellsWhichIdsExist() {
       MemoryVectorStore store = open();

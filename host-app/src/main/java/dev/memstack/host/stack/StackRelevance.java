@@ -1,0 +1,163 @@
+package dev.memstack.host.stack;
+
+import dev.memstack.spi.Embedder;
+import dev.memstack.spi.RecallItem;
+import dev.memstack.spi.RecallVector;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One relevance on one scale for every provider's candidates: the cosine of each item to the query
+ * under the host's embedding model. An item scores with the vector its provider attached ({@link
+ * RecallItem#vector()}, when it is of the host's model and dimension); an item without one scores
+ * with the vector of its text kept by text from an earlier call, or embedded now, one text at a
+ * time (never batched: batching changes a quantised model's vectors) and at most {@code maxEmbeds}
+ * per call, only while the call has time left before its deadline. The rest stay unscored ({@link
+ * Double#NaN}) and rank by their providers alone.
+ *
+ * <p>The query vector comes from the embedder the providers use, which keeps the vector of a query
+ * they just embedded: scoring costs no second query embedding. When no item carries a vector and
+ * none can be embedded, nothing is embedded at all. A failing embedder leaves every item unscored.
+ * Thread-safe.
+ */
+final class StackRelevance {
+
+  private static final Logger log = LoggerFactory.getLogger(StackRelevance.class);
+
+  /** Time one passage embedding is assumed to take when deciding whether one more fits. */
+  private static final long EMBED_NANOS = 20_000_000L;
+
+  private final Embedder embedder;
+  private final int maxEmbeds;
+  private final LongSupplier nanoTime;
+  private final Map<String, float[]> passages;
+
+  /**
+   * @param embedder the host's embedder as the providers use it, or {@code null} for none (then
+   *     nothing is scored)
+   * @param maxEmbeds most item texts embedded per call (0: only attached or kept vectors count)
+   * @param cacheSize most passage vectors kept, by text
+   */
+  StackRelevance(Embedder embedder, int maxEmbeds, int cacheSize, LongSupplier nanoTime) {
+    this.embedder = embedder;
+    this.maxEmbeds = maxEmbeds;
+    this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+    int capacity = Math.max(1, cacheSize);
+    this.passages =
+        new LinkedHashMap<>(16, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
+            return size() > capacity;
+          }
+        };
+  }
+
+  /** Scores nothing. */
+  static StackRelevance none() {
+    return new StackRelevance(null, 0, 1, System::nanoTime);
+  }
+
+  /**
+   * The cosine of every item of {@code answers} to {@code query}, in the same shape ({@link
+   * Double#NaN} for an item left unscored).
+   *
+   * @param deadlineNanos the {@link System#nanoTime()} by which the call must be answered
+   */
+  List<double[]> score(String query, List<List<RecallItem>> answers, long deadlineNanos) {
+    List<double[]> scores = new ArrayList<>(answers.size());
+    for (List<RecallItem> answer : answers) {
+      double[] none = new double[answer.size()];
+      Arrays.fill(none, Double.NaN);
+      scores.add(none);
+    }
+    if (embedder == null || query == null || query.isBlank()) {
+      return scores;
+    }
+    try {
+      String model = embedder.modelId();
+      int dimension = embedder.dimension();
+      boolean any = false;
+      for (List<RecallItem> answer : answers) {
+        for (RecallItem item : answer) {
+          any |= usable(item.vector(), model, dimension);
+        }
+      }
+      if (!any && maxEmbeds == 0) {
+        return scores;
+      }
+      float[] queryVector = embedder.embedQuery(query);
+      int embedded = 0;
+      for (int a = 0; a < answers.size(); a++) {
+        List<RecallItem> answer = answers.get(a);
+        for (int i = 0; i < answer.size(); i++) {
+          RecallItem item = answer.get(i);
+          float[] vector = null;
+          if (usable(item.vector(), model, dimension)) {
+            vector = item.vector().values();
+          } else {
+            vector = kept(model, item.text());
+            if (vector == null
+                && embedded < maxEmbeds
+                && nanoTime.getAsLong() + EMBED_NANOS < deadlineNanos) {
+              vector = embedder.embed(List.of(item.text()), Embedder.Kind.PASSAGE).get(0);
+              embedded++;
+              keep(model, item.text(), vector);
+            }
+          }
+          if (vector != null && vector.length == queryVector.length) {
+            scores.get(a)[i] = cosine(queryVector, vector);
+          }
+        }
+      }
+    } catch (RuntimeException e) {
+      log.warn(
+          "Scoring recall items against the query failed, ranking by providers: {}", e.toString());
+      for (double[] answer : scores) {
+        Arrays.fill(answer, Double.NaN);
+      }
+    }
+    return scores;
+  }
+
+  private static boolean usable(RecallVector vector, String model, int dimension) {
+    return vector != null && vector.model().equals(model) && vector.dimension() == dimension;
+  }
+
+  private float[] kept(String model, String text) {
+    synchronized (passages) {
+      return passages.get(model + "\n" + text);
+    }
+  }
+
+  private void keep(String model, String text, float[] vector) {
+    synchronized (passages) {
+      passages.put(model + "\n" + text, vector);
+    }
+  }
+
+  /** How many passage vectors are kept now (for tests). */
+  int kept() {
+    synchronized (passages) {
+      return passages.size();
+    }
+  }
+
+  static double cosine(float[] a, float[] b) {
+    double dot = 0;
+    double na = 0;
+    double nb = 0;
+    for (int i = 0; i < a.length; i++) {
+      dot += (double) a[i] * b[i];
+      na += (double) a[i] * a[i];
+      nb += (double) b[i] * b[i];
+    }
+    return na == 0 || nb == 0 ? 0 : dot / Math.sqrt(na * nb);
+  }
+}

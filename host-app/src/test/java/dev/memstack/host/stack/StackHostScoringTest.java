@@ -1,0 +1,89 @@
+package dev.memstack.host.stack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.memstack.host.outbox.OutboxProperties;
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.Recall;
+import dev.memstack.spi.RecallItem;
+import dev.memstack.spi.RecallVector;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The host's own relevance list ({@code memstack.stack.fusion.relevance-weight}): every provider's
+ * candidates ranked by their cosine to the query, fused beside the providers' ranks.
+ */
+class StackHostScoringTest {
+
+  private static final AgentId AGENT = AgentId.of("a1");
+  private static final OwnerKey OWNER = OwnerKey.of("user:1");
+
+  @AutoClose private final StackHarness harness = new StackHarness();
+  private final StackRelevanceTest.TwoDimensions model = new StackRelevanceTest.TwoDimensions();
+
+  private MemoryStack stack(double relevanceWeight) {
+    harness.members.embedder = model;
+    StackProperties properties =
+        StackProperties.defaults()
+            .withFusion(new StackProperties.Fusion(20, Map.of(), 3, relevanceWeight, 1, 8));
+    return harness.start(
+        properties, OutboxProperties.defaults(), new SystemPromptCache(), Clock.systemUTC());
+  }
+
+  /** Two providers of equal weight; "close" is second in its list but points the query's way. */
+  private void twoProviders() {
+    FakeProvider left = new FakeProvider("left");
+    left.recall =
+        request ->
+            Recall.of(
+                List.of(
+                    carrying(left.item("far from the question", 0.9), 0f, 1f),
+                    carrying(left.item("close to the question", 0.8), 1f, 0.1f)));
+    FakeProvider right = new FakeProvider("right");
+    right.recall =
+        request -> Recall.of(List.of(carrying(right.item("also far away", 0.9), 0.1f, 1f)));
+    harness.members.add(left);
+    harness.members.add(right);
+  }
+
+  private static RecallItem carrying(RecallItem item, float... vector) {
+    return item.withVector(new RecallVector("two-d", vector));
+  }
+
+  private static List<String> texts(ContextAnswer answer) {
+    return answer.recall().stream().map(RecallItem::text).toList();
+  }
+
+  @Test
+  @DisplayName("with a relevance weight, the item nearest the query rises above first-ranked ones")
+  void relevanceReorders() {
+    twoProviders();
+
+    ContextAnswer answer = stack(2).context(new ContextQuery(AGENT, OWNER, null, "q", 3, true));
+
+    assertThat(texts(answer).get(0)).isEqualTo("close to the question");
+    RecallItem close = answer.recall().get(0);
+    assertThat(close.metadata()).containsEntry(MemoryStack.RELEVANCE_RANK, "1");
+    assertThat(Double.parseDouble(close.metadata().get(MemoryStack.RELEVANCE))).isGreaterThan(0.99);
+    assertThat(close.vector()).as("vectors never leave the stack").isNull();
+    assertThat(model.embedded).as("attached vectors need no embedding").isEmpty();
+  }
+
+  @Test
+  @DisplayName("with weight 0 the providers' ranks alone decide and nothing is embedded")
+  void weightZeroIsRanksAlone() {
+    twoProviders();
+
+    ContextAnswer answer = stack(0).context(new ContextQuery(AGENT, OWNER, null, "q", 3, true));
+
+    assertThat(texts(answer).get(2)).isEqualTo("close to the question");
+    assertThat(answer.recall().get(0).metadata()).doesNotContainKey(MemoryStack.RELEVANCE);
+    assertThat(model.queries).isZero();
+  }
+}
