@@ -21,13 +21,42 @@ import java.util.Set;
  * @param candidates {@code dense-candidates} (default 100, 1-1000): hits of each search fused, at
  *     least (more when a request asks for more items), so that an item's place does not depend on
  *     the request's limit
+ * @param keywordLead {@code dense-keyword-lead} (default {@value #DEFAULT_KEYWORD_LEAD}, 0 or
+ *     1-100): when the keyword list's first hit scores at least this many times its second (or is
+ *     its only hit), it is placed first of the fused list, whatever the dense list holds: BM25's
+ *     clear winner is a name, a code or a rare word that the query and that paragraph alone share,
+ *     which the embedding may not know; 0 turns it off (plain fusion)
  */
 public record DenseSettings(
-    boolean enabled, double weight, int fusionK, double threshold, int candidates) {
+    boolean enabled,
+    double weight,
+    int fusionK,
+    double threshold,
+    int candidates,
+    double keywordLead) {
+
+  /**
+   * The default {@code dense-keyword-lead}: twice the second hit's BM25 score. Ordinary questions,
+   * whose words many paragraphs share, rarely give BM25's first hit such a lead (1.0 to 1.4 over
+   * the everyday questions of the host's rare-token test), so they are fused by rank as before.
+   */
+  public static final double DEFAULT_KEYWORD_LEAD = 2.0;
 
   /** Every key these settings read. */
   public static final Set<String> KEYS =
-      Set.of("dense", "dense-weight", "dense-fusion-k", "dense-threshold", "dense-candidates");
+      Set.of(
+          "dense",
+          "dense-weight",
+          "dense-fusion-k",
+          "dense-threshold",
+          "dense-candidates",
+          "dense-keyword-lead");
+
+  /** The settings with the default {@code dense-keyword-lead}. */
+  public DenseSettings(
+      boolean enabled, double weight, int fusionK, double threshold, int candidates) {
+    this(enabled, weight, fusionK, threshold, candidates, DEFAULT_KEYWORD_LEAD);
+  }
 
   /** The defaults (as measured on REALTALK, bench/RESULTS.md). */
   public static DenseSettings defaults() {
@@ -50,21 +79,40 @@ public record DenseSettings(
       throw new ProviderConfigException(
           config.fullKey("dense-threshold"), "must be between -1 and 1, got " + threshold);
     }
+    double keywordLead = config.decimal("dense-keyword-lead", DEFAULT_KEYWORD_LEAD);
+    if (!(keywordLead == 0 || keywordLead >= 1 && keywordLead <= 100)) {
+      throw new ProviderConfigException(
+          config.fullKey("dense-keyword-lead"),
+          "must be 0 or between 1 and 100, got " + keywordLead);
+    }
     return new DenseSettings(
         config.bool("dense", true),
         weight,
         config.integer("dense-fusion-k", 20, 1, 1000),
         threshold,
-        config.integer("dense-candidates", 100, 1, 1000));
+        config.integer("dense-candidates", 100, 1, 1000),
+        keywordLead);
   }
 
   /** No dense view: the keyword index alone. */
   public static DenseSettings off() {
-    return new DenseSettings(false, 0, 20, 0.3, 100);
+    return new DenseSettings(false, 0, 20, 0.3, 100, 0);
   }
 
   /** Whether recall searches the dense view: enabled with a weight above 0. */
   boolean searched() {
     return enabled && weight > 0;
+  }
+
+  /**
+   * Whether the keyword list's first hit, scoring {@code first}, leads it by {@link #keywordLead}:
+   * {@code first >= keywordLead × second}, {@code second} the second hit's score (or {@code null}:
+   * the first is the only hit).
+   */
+  boolean leads(double first, Double second) {
+    if (keywordLead == 0 || !(first > 0)) {
+      return false;
+    }
+    return second == null || first >= keywordLead * second;
   }
 }

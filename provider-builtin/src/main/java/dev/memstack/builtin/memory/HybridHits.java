@@ -13,15 +13,29 @@ import java.util.Map;
  * ({@link DenseSettings}): a paragraph scores {@code 1 / (k + keyword rank) + weight / (k + dense
  * rank)} over the lists it is in, divided by the most a paragraph first in both can score, so the
  * fused score lies in (0, 1]. Ties go to the better keyword rank, then the better dense rank.
+ *
+ * <p>One exception keeps names, codes and rare words BM25's: when the keyword list's first hit
+ * leads it clearly ({@link DenseSettings#keywordLead}: a BM25 score at least that many times the
+ * second hit's, or the only hit), it scores as much as the best fused paragraph and, winning the
+ * tie by its keyword rank, comes first. By rank alone it would score {@code 1 / (k + 1)} when the
+ * dense list does not have it, behind every dense hit ranked better than {@code weight × (k + 1) −
+ * k} (the 42 first at the defaults).
  */
 final class HybridHits {
 
   /**
    * One fused paragraph: the hit to show (the keyword hit when there is one: it carries the match's
-   * line and snippet), its 1-based rank in each list (0: not in it), the dense cosine and the fused
-   * score.
+   * line and snippet), its 1-based rank in each list (0: not in it), the dense cosine, the fused
+   * score and whether it is the keyword list's clear first placed first ({@link
+   * DenseSettings#keywordLead}).
    */
-  record Fused(KeywordHit hit, int keywordRank, int denseRank, double denseScore, double score) {}
+  record Fused(
+      KeywordHit hit,
+      int keywordRank,
+      int denseRank,
+      double denseScore,
+      double score,
+      boolean keywordLead) {}
 
   private HybridHits() {}
 
@@ -49,6 +63,10 @@ final class HybridHits {
         cosines.put(key, hit.score());
       }
     }
+    boolean lead =
+        !keyword.isEmpty()
+            && settings.leads(
+                keyword.get(0).score(), keyword.size() > 1 ? keyword.get(1).score() : null);
     List<Fused> fused = new ArrayList<>(hits.size());
     for (Map.Entry<String, KeywordHit> entry : hits.entrySet()) {
       int[] rank = ranks.get(entry.getKey());
@@ -65,7 +83,20 @@ final class HybridHits {
               rank[0],
               rank[1],
               cosines.getOrDefault(entry.getKey(), 0.0),
-              Math.min(1.0, score / best)));
+              Math.min(1.0, score / best),
+              false));
+    }
+    if (lead) {
+      // BM25's clear winner scores as much as the best paragraph, and wins the tie by its rank
+      double top = fused.stream().mapToDouble(Fused::score).max().orElse(0);
+      for (int i = 0; i < fused.size(); i++) {
+        Fused f = fused.get(i);
+        if (f.keywordRank() == 1) {
+          fused.set(
+              i,
+              new Fused(f.hit(), 1, f.denseRank(), f.denseScore(), Math.max(f.score(), top), true));
+        }
+      }
     }
     fused.sort(
         Comparator.comparingDouble((Fused f) -> -f.score())

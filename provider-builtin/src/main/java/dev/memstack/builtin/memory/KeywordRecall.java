@@ -145,6 +145,9 @@ final class KeywordRecall {
       metadata.put("denseRank", Integer.toString(fused.denseRank()));
       metadata.put("denseScore", String.format(Locale.ROOT, "%.4f", fused.denseScore()));
     }
+    if (fused.keywordLead()) {
+      metadata.put("keywordLead", "true");
+    }
     metadata.put("fused", String.format(Locale.ROOT, "%.4f", fused.score()));
     return new RecallItem(
         item.text(),
