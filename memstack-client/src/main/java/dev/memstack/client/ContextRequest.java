@@ -1,6 +1,7 @@
 package dev.memstack.client;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -11,10 +12,23 @@ import java.util.Objects;
  * @param query the text to recall for, usually the user's message; may be empty, never {@code null}
  * @param limit most recall items, 1-200; {@code 0} means the host's default
  * @param explain whether each item keeps its ranking signals in {@code metadata}
+ * @param providers the provider instances to recall from ({@code ["vector"]}); {@code null} for
+ *     every enabled one. The others are reported {@code skipped}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ContextRequest(
-    String ownerKey, String conversationId, String query, int limit, boolean explain) {
+    String ownerKey,
+    String conversationId,
+    String query,
+    int limit,
+    boolean explain,
+    List<String> providers) {
+
+  /** A request that recalls from every enabled provider. */
+  public ContextRequest(
+      String ownerKey, String conversationId, String query, int limit, boolean explain) {
+    this(ownerKey, conversationId, query, limit, explain, null);
+  }
 
   /** The host's longest query, in characters. */
   public static final int MAX_QUERY_LENGTH = 32_768;
@@ -26,6 +40,12 @@ public record ContextRequest(
       throw new IllegalArgumentException(
           "limit must be 0 (the host's default) to 200, got: " + limit);
     }
+    if (providers != null) {
+      if (providers.isEmpty()) {
+        throw new IllegalArgumentException("providers must name at least one provider instance");
+      }
+      providers = List.copyOf(providers);
+    }
   }
 
   /** A request with the host's default limit and no explanation. */
@@ -35,6 +55,11 @@ public record ContextRequest(
 
   /** A copy with another limit. */
   public ContextRequest withLimit(int newLimit) {
-    return new ContextRequest(ownerKey, conversationId, query, newLimit, explain);
+    return new ContextRequest(ownerKey, conversationId, query, newLimit, explain, providers);
+  }
+
+  /** A copy that recalls from {@code ids} only. */
+  public ContextRequest withProviders(String... ids) {
+    return new ContextRequest(ownerKey, conversationId, query, limit, explain, List.of(ids));
   }
 }

@@ -47,6 +47,27 @@ class MemstackClientTest {
   class Calls {
 
     @Test
+    void aContextCallMayNameTheProvidersToRecallFrom() {
+      host.on(
+          "POST",
+          CONTEXT,
+          Reply.json(
+              200,
+              "{\"systemPrompt\":\"\",\"ownerPrompt\":\"\",\"recall\":[],\"context\":\"\","
+                  + "\"providers\":[{\"id\":\"vector\",\"status\":\"ok\",\"tookMs\":3},"
+                  + "{\"id\":\"builtin\",\"status\":\"skipped\",\"tookMs\":0}]}"));
+
+      ContextAnswer answer =
+          client.context(ContextRequest.of("user:1", null, "what tea?").withProviders("vector"));
+
+      assertThat(json.readTree(host.received("POST", CONTEXT).get(0).body()).get("providers"))
+          .isEqualTo(json.readTree("[\"vector\"]"));
+      assertThat(answer.providers().get(1).status()).isEqualTo("skipped");
+      assertThatThrownBy(() -> ContextRequest.of("user:1", null, "q").withProviders())
+          .hasMessageContaining("at least one");
+    }
+
+    @Test
     void aContextCallSendsTheTokenAndTheRequestAndReadsEveryPartOfTheAnswer() {
       host.on(
           "POST",
