@@ -18,6 +18,9 @@ import java.util.Objects;
  * @param limit the most items the provider should return, 1 to {@value #MAX_LIMIT}
  * @param deadline when the host stops waiting; a provider should give up before it, never {@code
  *     null}
+ * @param vectors whether the host scores the items itself: a provider that holds an item's vector
+ *     of the host's model should then attach it ({@link RecallItem#withVector}); when {@code false}
+ *     (the default) no vector is looked at, so a provider need not read any. Since 0.4.0.
  */
 public record RecallRequest(
     AgentId agent,
@@ -25,7 +28,19 @@ public record RecallRequest(
     String conversationId,
     String query,
     int limit,
-    Instant deadline) {
+    Instant deadline,
+    boolean vectors) {
+
+  /** A request that asks for no vectors (the form of SPI 0.1 to 0.3). */
+  public RecallRequest(
+      AgentId agent,
+      OwnerKey owner,
+      String conversationId,
+      String query,
+      int limit,
+      Instant deadline) {
+    this(agent, owner, conversationId, query, limit, deadline, false);
+  }
 
   /** Largest accepted {@link #limit()}. */
   public static final int MAX_LIMIT = 200;
@@ -57,7 +72,16 @@ public record RecallRequest(
 
   /** A copy with another limit. */
   public RecallRequest withLimit(int newLimit) {
-    return new RecallRequest(agent, owner, conversationId, query, newLimit, deadline);
+    return new RecallRequest(agent, owner, conversationId, query, newLimit, deadline, vectors);
+  }
+
+  /**
+   * A copy that asks for the items' vectors, or not.
+   *
+   * @since 0.4.0
+   */
+  public RecallRequest withVectors(boolean wanted) {
+    return new RecallRequest(agent, owner, conversationId, query, limit, deadline, wanted);
   }
 
   /**

@@ -207,7 +207,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
             MemoryFilters.eq(MemoryVectorStore.STATUS, MemoryStatus.ACTIVE.name()));
     List<RecallRanker.Ranked> ranked =
         guarded(() -> rank(request.query(), filter, request.owner(), limit));
-    Map<String, float[]> vectors = vectorsOf(ranked);
+    Map<String, float[]> vectors = request.vectors() ? vectorsOf(ranked) : Map.of();
     List<RecallItem> items = new ArrayList<>(ranked.size());
     for (RecallRanker.Ranked r : ranked) {
       RecallItem item = item(r);

@@ -303,13 +303,20 @@ public abstract class VectorMemoryProviderContract {
     }
 
     @Test
-    @DisplayName("every recalled item carries its stored vector, of the host's model")
+    @DisplayName(
+        "asked for vectors, every recalled item carries its stored vector, of the host's model")
     void itemsCarryTheirVectors() {
       MemoryProvider provider = provider();
       provider.syncTurn(said("v-1", "pets", "Our beagle Biscuit came home with us in May"));
       provider.syncTurn(said("v-2", "pets", "Biscuit sleeps on the sofa all afternoon"));
 
-      List<RecallItem> items = recall(provider, AGENT, USER_1, "Biscuit");
+      RecallRequest asking =
+          new RecallRequest(AGENT, USER_1, null, "Biscuit", 10, Instant.now().plusSeconds(10));
+      assertThat(provider.prefetch(asking).items())
+          .as("no vector is read unless the host asks")
+          .isNotEmpty()
+          .allMatch(i -> i.vector() == null);
+      List<RecallItem> items = provider.prefetch(asking.withVectors(true)).items();
 
       assertThat(items).hasSizeGreaterThanOrEqualTo(2);
       for (RecallItem item : items) {

@@ -154,7 +154,8 @@ public final class MemoryStack {
             query.conversationId(),
             query.query(),
             askFor,
-            now.plusNanos(recallDeadline - start));
+            now.plusNanos(recallDeadline - start),
+            properties.fusion().relevanceWeight() > 0);
     // The request is built (and so checked) before any call starts: every call started below is
     // awaited, so each breaker that let a call through gets its verdict.
     PromptBuild prompt = new PromptBuild(query.agent(), all, now);

@@ -37,14 +37,19 @@ class StackHostScoringTest {
   }
 
   /** Two providers of equal weight; "close" is second in its list but points the query's way. */
+  private final java.util.List<Boolean> askedForVectors =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
+
   private void twoProviders() {
     FakeProvider left = new FakeProvider("left");
     left.recall =
-        request ->
-            Recall.of(
-                List.of(
-                    carrying(left.item("far from the question", 0.9), 0f, 1f),
-                    carrying(left.item("close to the question", 0.8), 1f, 0.1f)));
+        request -> {
+          askedForVectors.add(request.vectors());
+          return Recall.of(
+              List.of(
+                  carrying(left.item("far from the question", 0.9), 0f, 1f),
+                  carrying(left.item("close to the question", 0.8), 1f, 0.1f)));
+        };
     FakeProvider right = new FakeProvider("right");
     right.recall =
         request -> Recall.of(List.of(carrying(right.item("also far away", 0.9), 0.1f, 1f)));
@@ -73,6 +78,7 @@ class StackHostScoringTest {
     assertThat(Double.parseDouble(close.metadata().get(MemoryStack.RELEVANCE))).isGreaterThan(0.99);
     assertThat(close.vector()).as("vectors never leave the stack").isNull();
     assertThat(model.embedded).as("attached vectors need no embedding").isEmpty();
+    assertThat(askedForVectors).containsExactly(true);
   }
 
   @Test
@@ -85,5 +91,6 @@ class StackHostScoringTest {
     assertThat(texts(answer).get(2)).isEqualTo("close to the question");
     assertThat(answer.recall().get(0).metadata()).doesNotContainKey(MemoryStack.RELEVANCE);
     assertThat(model.queries).isZero();
+    assertThat(askedForVectors).as("no provider reads vectors for nothing").containsExactly(false);
   }
 }

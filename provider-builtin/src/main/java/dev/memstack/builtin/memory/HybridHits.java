@@ -56,7 +56,10 @@ final class HybridHits {
     for (int r = 0; r < nearest.size(); r++) {
       KeywordHit hit = nearest.get(r);
       String key = key(hit);
-      hits.putIfAbsent(key, hit);
+      KeywordHit known = hits.putIfAbsent(key, hit);
+      if (known != null && known.vector() == null && hit.vector() != null) {
+        hits.put(key, known.withVector(hit.vector())); // the keyword hit shows, with this vector
+      }
       int[] rank = ranks.computeIfAbsent(key, x -> new int[2]);
       if (rank[1] == 0) {
         rank[1] = r + 1;

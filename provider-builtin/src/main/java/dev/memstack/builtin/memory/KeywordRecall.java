@@ -107,7 +107,7 @@ final class KeywordRecall {
           nearest.add(hit);
         }
       }
-      String model = index.denseModel();
+      String model = request.vectors() ? index.denseModel() : null;
       for (HybridHits.Fused fused : HybridHits.fuse(hits, nearest, dense, request.limit())) {
         if (request.maySee(fused.hit().bucket().scope(), fused.hit().bucket().owner())) {
           RecallItem item = toItem(fused);

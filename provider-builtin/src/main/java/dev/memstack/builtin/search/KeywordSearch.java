@@ -95,9 +95,12 @@ final class KeywordSearch {
         continue;
       }
       files.add(key);
+      // the first hits (the ones a request can show) carry their dense vector; the rest, when
+      // shown, get it from the dense list or go without
+      boolean shown = hits.size() < snippets;
+      KeywordHit keywordHit = toHit(stored, hit.score, shown ? terms : Set.of());
       hits.add(
-          toHit(stored, hit.score, hits.size() < snippets ? terms : Set.of())
-              .withVector(IndexDocuments.storedVector(leaves, hit.doc)));
+          shown ? keywordHit.withVector(IndexDocuments.storedVector(leaves, hit.doc)) : keywordHit);
     }
     return hits;
   }

@@ -131,7 +131,13 @@ class DenseRecallTest {
           List.of(
               turn("t1", "we adopted a puppy last week", 0), turn("t2", "the week was long", 1)));
 
-      List<RecallItem> items = recall(memory, "the puppy this week");
+      RecallRequest asking =
+          new RecallRequest(
+              AGENT, OWNER, "c1", "the puppy this week", 10, Instant.now().plusSeconds(10));
+      assertThat(memory.prefetch(asking).items())
+          .as("no vector is read unless the host asks")
+          .allMatch(i -> i.vector() == null);
+      List<RecallItem> items = memory.prefetch(asking.withVectors(true)).items();
 
       RecallItem puppy =
           items.stream().filter(i -> i.text().contains("puppy")).findFirst().orElseThrow();
