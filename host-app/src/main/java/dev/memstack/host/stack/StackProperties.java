@@ -117,7 +117,7 @@ public record StackProperties(
    *     by text for later calls); 0 scores only items that carry a vector.
    */
   public record Fusion(
-      @DefaultValue("20") double k,
+      @DefaultValue("10") double k,
       @DefaultValue java.util.Map<String, Double> weights,
       @DefaultValue("3") int overFetch,
       @DefaultValue("0") double relevanceWeight,
@@ -166,7 +166,7 @@ public record StackProperties(
     }
 
     public static Fusion defaults() {
-      return new Fusion(20, null, 3, 0, 20, 8);
+      return new Fusion(10, null, 3, 0, 20, 8);
     }
   }
 
