@@ -543,6 +543,29 @@ public abstract class MemoryProviderCompatibilityKit {
     }
 
     @Test
+    @DisplayName("asked for vectors, attaches only vectors of the host's model and dimension")
+    void attachesOnlyTheHostsVectors() {
+      sync(sharedWordTurns(ALICE, 6).toArray(Turn[]::new));
+      String model = context.embedder().modelId();
+      int dimension = context.embedder().dimension();
+
+      List<RecallItem> items =
+          provider.prefetch(request(AGENT, ALICE, SHARED_WORD, 10).withVectors(true)).items();
+
+      assertWellFormed(items, ALICE, 10);
+      for (RecallItem item : items) {
+        if (item.vector() != null) {
+          assertThat(item.vector().model())
+              .as("model of the vector attached to '%s'", item.text())
+              .isEqualTo(model);
+          assertThat(item.vector().dimension())
+              .as("dimension of the vector attached to '%s'", item.text())
+              .isEqualTo(dimension);
+        }
+      }
+    }
+
+    @Test
     @DisplayName("accepts a blank query without throwing")
     void acceptsABlankQueryWithoutThrowing() {
       sync(aliceTurn(AGENT), bobTurn(AGENT));

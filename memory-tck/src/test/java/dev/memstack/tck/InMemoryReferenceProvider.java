@@ -41,6 +41,8 @@ class InMemoryReferenceProvider implements MemoryProvider {
   /** A rule the provider breaks on purpose. */
   enum Flaw {
     NONE,
+    /** Attaches its vectors, asked for them, under another model's id. */
+    FOREIGN_VECTORS,
     /** Returns every owner's PERSONAL memory of the agent. */
     LEAKS_PERSONAL,
     /** Stores a turn again each time it is delivered. */
@@ -161,9 +163,15 @@ class InMemoryReferenceProvider implements MemoryProvider {
             flaw == Flaw.SHARES_FEEDBACK
                 ? similarity + used
                 : similarity * (1 + 0.03 * Math.min(1.0, used / 15.0));
-        items.add(
+        RecallItem item =
             new RecallItem(
-                e.text(), score, e.scope(), e.owner(), id(), e.createdAt(), Map.of("id", e.key())));
+                e.text(), score, e.scope(), e.owner(), id(), e.createdAt(), Map.of("id", e.key()));
+        if (request.vectors()) {
+          String model =
+              flaw == Flaw.FOREIGN_VECTORS ? "another-model" : context.embedder().modelId();
+          item = item.withVector(new dev.memstack.spi.RecallVector(model, e.vector()));
+        }
+        items.add(item);
       }
     }
     items.sort(

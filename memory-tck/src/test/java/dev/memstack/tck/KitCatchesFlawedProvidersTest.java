@@ -99,6 +99,11 @@ class KitCatchesFlawedProvidersTest {
   }
 
   @Test
+  void theVectorTestFailsOnAProviderThatAttachesAnotherModelsVectors() {
+    assertThat(failed(run(ForeignVectorsKit.class))).containsExactly("attachesOnlyTheHostsVectors");
+  }
+
+  @Test
   void theCoordinationTestsFailOnProvidersThatLeanOnItOrKeepItsLocks() {
     assertThat(failed(run(RecallNeedsCoordinationKit.class)))
         .containsExactly("keepsAnsweringWhileCoordinationIsRefused");
@@ -238,6 +243,15 @@ class KitCatchesFlawedProvidersTest {
     protected MemoryProvider createProvider(ProviderContext context) {
       return new InMemoryReferenceProvider(
           context, Flaw.WORKS_AFTER_CLOSE, InMemoryReferenceProvider.ALL_CAPABILITIES);
+    }
+  }
+
+  @ExtendWith(OnlyWhenLaunchedBySelfTest.class)
+  static class ForeignVectorsKit extends FlawedKit {
+    @Override
+    protected MemoryProvider createProvider(ProviderContext context) {
+      return new InMemoryReferenceProvider(
+          context, Flaw.FOREIGN_VECTORS, InMemoryReferenceProvider.ALL_CAPABILITIES);
     }
   }
 
