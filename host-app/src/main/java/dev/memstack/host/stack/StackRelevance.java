@@ -98,21 +98,22 @@ final class StackRelevance {
         List<RecallItem> answer = answers.get(a);
         for (int i = 0; i < answer.size(); i++) {
           RecallItem item = answer.get(i);
-          float[] vector = null;
+          RecallVector vector = null;
           if (usable(item.vector(), model, dimension)) {
-            vector = item.vector().values();
+            vector = item.vector();
           } else {
-            vector = kept(model, item.text());
-            if (vector == null
+            float[] values = kept(model, item.text());
+            if (values == null
                 && embedded < maxEmbeds
                 && nanoTime.getAsLong() + EMBED_NANOS < deadlineNanos) {
-              vector = embedder.embed(List.of(item.text()), Embedder.Kind.PASSAGE).get(0);
+              values = embedder.embed(List.of(item.text()), Embedder.Kind.PASSAGE).get(0);
               embedded++;
-              keep(model, item.text(), vector);
+              keep(model, item.text(), values);
             }
+            vector = values == null ? null : new RecallVector(model, values);
           }
-          if (vector != null && vector.length == queryVector.length) {
-            scores.get(a)[i] = cosine(queryVector, vector);
+          if (vector != null && vector.dimension() == queryVector.length) {
+            scores.get(a)[i] = vector.cosine(queryVector);
           }
         }
       }
@@ -147,17 +148,5 @@ final class StackRelevance {
     synchronized (passages) {
       return passages.size();
     }
-  }
-
-  static double cosine(float[] a, float[] b) {
-    double dot = 0;
-    double na = 0;
-    double nb = 0;
-    for (int i = 0; i < a.length; i++) {
-      dot += (double) a[i] * b[i];
-      na += (double) a[i] * a[i];
-      nb += (double) b[i] * b[i];
-    }
-    return na == 0 || nb == 0 ? 0 : dot / Math.sqrt(na * nb);
   }
 }

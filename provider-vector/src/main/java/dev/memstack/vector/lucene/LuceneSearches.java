@@ -216,11 +216,6 @@ final class LuceneSearches {
         });
   }
 
-  /**
-   * The documents of {@code hits}: by doc id when the searcher is still the one that found them
-   * (the usual case: it changes on a refresh), else by a term lookup of the id per segment; no
-   * query, scoring or sorting for what is a handful of primary-key reads.
-   */
   /** The stored unit vectors of the live records {@code ids}, by id. */
   Map<String, float[]> vectors(Collection<String> ids) {
     if (ids.isEmpty()) {
@@ -229,33 +224,59 @@ final class LuceneSearches {
     return index.read(
         (searcher, ix) -> {
           Map<String, float[]> found = new LinkedHashMap<>();
-          for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-            Terms terms = leaf.reader().terms(MemoryVectorStore.ID);
-            if (terms == null) {
-              continue;
-            }
-            TermsEnum seek = terms.iterator();
-            Bits live = leaf.reader().getLiveDocs();
-            PostingsEnum postings = null;
-            for (String id : ids) {
-              if (found.containsKey(id) || !seek.seekExact(new BytesRef(id))) {
-                continue;
-              }
-              postings = seek.postings(postings, PostingsEnum.NONE);
-              for (int doc = postings.nextDoc();
-                  doc != DocIdSetIterator.NO_MORE_DOCS;
-                  doc = postings.nextDoc()) {
-                if (live == null || live.get(doc)) {
-                  found.put(id, LuceneRecords.storedVector(searcher, leaf.docBase + doc));
-                  break;
-                }
-              }
-            }
-          }
+          seekLive(
+              searcher,
+              ids,
+              found.keySet(),
+              (id, leaf, doc) ->
+                  found.put(id, LuceneRecords.storedVector(searcher, leaf.docBase + doc)));
           return found;
         });
   }
 
+  /** Receives the live document of one id: its segment and the segment's document number. */
+  private interface LiveDoc {
+    void found(String id, LeafReaderContext leaf, int doc) throws IOException;
+  }
+
+  /**
+   * Looks up the live document of each of {@code ids} not in {@code skip} by its id term, segment
+   * by segment (a primary-key read: no query, scoring or sorting); {@code skip} may grow as
+   * documents are found.
+   */
+  private static void seekLive(
+      IndexSearcher searcher, Collection<String> ids, Set<String> skip, LiveDoc visitor)
+      throws IOException {
+    for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+      Terms terms = leaf.reader().terms(MemoryVectorStore.ID);
+      if (terms == null) {
+        continue;
+      }
+      TermsEnum seek = terms.iterator();
+      Bits live = leaf.reader().getLiveDocs();
+      PostingsEnum postings = null;
+      for (String id : ids) {
+        if (skip.contains(id) || !seek.seekExact(new BytesRef(id))) {
+          continue;
+        }
+        postings = seek.postings(postings, PostingsEnum.NONE);
+        for (int doc = postings.nextDoc();
+            doc != DocIdSetIterator.NO_MORE_DOCS;
+            doc = postings.nextDoc()) {
+          if (live == null || live.get(doc)) {
+            visitor.found(id, leaf, doc);
+            break;
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * The documents of {@code hits}: by doc id when the searcher is still the one that found them
+   * (the usual case: it changes on a refresh), else by a term lookup of the id per segment; no
+   * query, scoring or sorting for what is a handful of primary-key reads.
+   */
   Map<String, Document> documents(List<MemoryVectorStore.Hit> hits) {
     return index.read(
         (searcher, ix) -> {
@@ -274,30 +295,15 @@ final class LuceneSearches {
           if (ids.isEmpty()) {
             return found;
           }
-          for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-            Terms terms = leaf.reader().terms(MemoryVectorStore.ID);
-            if (terms == null) {
-              continue;
-            }
-            TermsEnum seek = terms.iterator();
-            Bits live = leaf.reader().getLiveDocs();
-            StoredFields fields = leaf.reader().storedFields();
-            PostingsEnum postings = null;
-            for (String id : ids) {
-              if (found.containsKey(id) || !seek.seekExact(new BytesRef(id))) {
-                continue;
-              }
-              postings = seek.postings(postings, PostingsEnum.NONE);
-              for (int doc = postings.nextDoc();
-                  doc != DocIdSetIterator.NO_MORE_DOCS;
-                  doc = postings.nextDoc()) {
-                if (live == null || live.get(doc)) {
-                  found.put(id, LuceneRecords.toSpring(fields.document(doc), ix.modelId, null));
-                  break;
-                }
-              }
-            }
-          }
+          seekLive(
+              searcher,
+              ids,
+              found.keySet(),
+              (id, leaf, doc) ->
+                  found.put(
+                      id,
+                      LuceneRecords.toSpring(
+                          leaf.reader().storedFields().document(doc), ix.modelId, null)));
           return found;
         });
   }

@@ -8,7 +8,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -293,48 +292,51 @@ final class PgSearches {
 
   /** The stored vectors of {@code ids}, by id. */
   Map<String, float[]> vectors(Collection<String> ids) {
+    return byIds(
+        "SELECT id, embedding::text FROM "
+            + table.schema.table()
+            + " WHERE id = ANY (?) AND embedding IS NOT NULL",
+        ids,
+        rows -> PgVectors.parse(rows.getString(2)),
+        "read the vectors of");
+  }
+
+  Set<String> existingIds(Collection<String> ids) {
+    return byIds(
+            "SELECT id FROM " + table.schema.table() + " WHERE id = ANY (?)",
+            ids,
+            rows -> Boolean.TRUE,
+            "look up")
+        .keySet();
+  }
+
+  /** Reads one value of a row. */
+  private interface RowValue<V> {
+    V of(ResultSet rows) throws SQLException;
+  }
+
+  /**
+   * Runs {@code select} (its one parameter: the ids as a text array; its first column: the id) and
+   * collects {@code value} of each row by id, in row order.
+   */
+  private <V> Map<String, V> byIds(
+      String select, Collection<String> ids, RowValue<V> value, String what) {
     Objects.requireNonNull(ids, "ids");
     if (ids.isEmpty()) {
       return Map.of();
     }
     try (Connection connection = table.dataSource.getConnection();
-        PreparedStatement query =
-            connection.prepareStatement(
-                "SELECT id, embedding::text FROM "
-                    + table.schema.table()
-                    + " WHERE id = ANY (?) AND embedding IS NOT NULL")) {
+        PreparedStatement query = connection.prepareStatement(select)) {
       query.setArray(1, PgTable.textArray(connection, ids));
-      Map<String, float[]> found = new LinkedHashMap<>();
+      Map<String, V> found = new LinkedHashMap<>();
       try (ResultSet rows = query.executeQuery()) {
         while (rows.next()) {
-          found.put(rows.getString(1), PgVectors.parse(rows.getString(2)));
+          found.put(rows.getString(1), value.of(rows));
         }
       }
       return found;
     } catch (SQLException e) {
-      throw table.failure("read the vectors of " + ids.size() + " ids", e);
-    }
-  }
-
-  Set<String> existingIds(Collection<String> ids) {
-    Objects.requireNonNull(ids, "ids");
-    if (ids.isEmpty()) {
-      return Set.of();
-    }
-    try (Connection connection = table.dataSource.getConnection();
-        PreparedStatement query =
-            connection.prepareStatement(
-                "SELECT id FROM " + table.schema.table() + " WHERE id = ANY (?)")) {
-      query.setArray(1, PgTable.textArray(connection, ids));
-      Set<String> found = new LinkedHashSet<>();
-      try (ResultSet rows = query.executeQuery()) {
-        while (rows.next()) {
-          found.add(rows.getString(1));
-        }
-      }
-      return found;
-    } catch (SQLException e) {
-      throw table.failure("look up " + ids.size() + " ids", e);
+      throw table.failure(what + " " + ids.size() + " ids", e);
     }
   }
 
