@@ -144,7 +144,7 @@ final class IndexDocuments {
           BinaryDocValues hits = leaf.reader().getBinaryDocValues(F_HIT);
           if (hits != null && hits.advanceExact(doc)) {
             String text = hits.binaryValue().utf8ToString().split("\0", 8)[7];
-            vectors.put(DenseView.text(text), vector);
+            vectors.put(DenseView.text(text), vector.clone());
           }
         });
     return vectors;
@@ -152,14 +152,21 @@ final class IndexDocuments {
 
   /** Receives the vector of each live document {@link #forEachVector} visits. */
   interface VectorVisitor {
-    /** {@code doc} is the leaf's own document number. */
+    /**
+     * {@code doc} is the leaf's own document number; {@code vector} is reused for the next document
+     * (one scan decodes thousands of vectors): copy it to keep it.
+     */
     void visit(LeafReaderContext leaf, int doc, float[] vector) throws IOException;
   }
 
-  /** Visits the vector of every live document that matches {@code query} and has one. */
+  /**
+   * Visits the vector of every live document that matches {@code query} and has one, decoded into
+   * one reused array (a vector of another length gets its own).
+   */
   static void forEachVector(IndexSearcher searcher, Query query, VectorVisitor visitor)
       throws IOException {
     Weight weight = searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1);
+    float[] scratch = null;
     for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
       Scorer scorer = weight.scorer(leaf);
       BinaryDocValues values = leaf.reader().getBinaryDocValues(F_VECTOR);
@@ -170,7 +177,13 @@ final class IndexDocuments {
       DocIdSetIterator docs = scorer.iterator();
       for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
         if ((live == null || live.get(doc)) && values.advanceExact(doc)) {
-          visitor.visit(leaf, doc, decodeVector(values.binaryValue()));
+          BytesRef bytes = values.binaryValue();
+          int length = bytes.length / Float.BYTES;
+          if (scratch == null || scratch.length != length) {
+            scratch = new float[length];
+          }
+          decodeVector(bytes, scratch);
+          visitor.visit(leaf, doc, scratch);
         }
       }
     }
@@ -188,13 +201,17 @@ final class IndexDocuments {
 
   /** The vector {@link #encodeVector} wrote. */
   static float[] decodeVector(BytesRef bytes) {
-    ByteBuffer buffer =
-        ByteBuffer.wrap(bytes.bytes, bytes.offset, bytes.length).order(ByteOrder.LITTLE_ENDIAN);
     float[] vector = new float[bytes.length / Float.BYTES];
-    for (int i = 0; i < vector.length; i++) {
-      vector[i] = buffer.getFloat();
-    }
+    decodeVector(bytes, vector);
     return vector;
+  }
+
+  /** Decodes the vector {@link #encodeVector} wrote into {@code into} (of its length). */
+  static void decodeVector(BytesRef bytes, float[] into) {
+    ByteBuffer.wrap(bytes.bytes, bytes.offset, into.length * Float.BYTES)
+        .order(ByteOrder.LITTLE_ENDIAN)
+        .asFloatBuffer()
+        .get(into);
   }
 
   /** The dense-view vector of paragraph {@code doc}, or {@code null} when it has none. */

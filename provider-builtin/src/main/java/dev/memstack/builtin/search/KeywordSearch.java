@@ -118,6 +118,9 @@ final class KeywordSearch {
       int limit,
       Collection<String> excludedFiles)
       throws IOException {
+    if (limit <= 0) {
+      return List.of();
+    }
     BooleanQuery.Builder filter =
         new BooleanQuery.Builder()
             .add(inBuckets, BooleanClause.Occur.FILTER)
@@ -140,14 +143,20 @@ final class KeywordSearch {
             return; // another model's vector cannot be in this index; never compare it
           }
           double dot = 0;
+          double squares = 0;
           for (int i = 0; i < vector.length; i++) {
             dot += vector[i] * candidate[i];
+            squares += candidate[i] * candidate[i];
           }
-          double norms = queryNorm * norm(candidate);
+          double norms = queryNorm * Math.sqrt(squares);
           float cosine = norms == 0 ? 0f : (float) (dot / norms);
-          best.add(new Near(leaf.docBase + doc, cosine, candidate));
-          if (best.size() > limit) {
-            best.poll();
+          // documents come in increasing order, so a tie with the worst kept one loses: only a
+          // better one enters (and only then is the reused vector copied)
+          if (best.size() < limit || cosine > best.peek().score) {
+            best.add(new Near(leaf.docBase + doc, cosine, candidate.clone()));
+            if (best.size() > limit) {
+              best.poll();
+            }
           }
         });
     List<Near> ranked = new ArrayList<>(best);
