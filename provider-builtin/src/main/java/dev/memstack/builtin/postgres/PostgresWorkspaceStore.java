@@ -8,6 +8,7 @@ import dev.memstack.builtin.workspace.ChangeListener;
 import dev.memstack.builtin.workspace.FileEntry;
 import dev.memstack.builtin.workspace.FileMeta;
 import dev.memstack.builtin.workspace.InvalidWorkspacePathException;
+import dev.memstack.builtin.workspace.OverlayTransaction;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.builtin.workspace.WorkspaceStore;
 import dev.memstack.spi.AgentId;
@@ -379,7 +380,7 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
   }
 
   private List<Change> write(Connection connection, PgBucketTransaction tx) throws SQLException {
-    Bucket bucket = tx.bucket;
+    Bucket bucket = tx.bucket();
     String agent = bucket.agent() == null ? null : bucket.agent().value();
     String owner = bucket.owner() == null ? null : bucket.owner().value();
     try (PreparedStatement upsert =
@@ -408,8 +409,8 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
                 + " ON CONFLICT (bucket, path) DO UPDATE SET content = EXCLUDED.content,"
                 + " size = EXCLUDED.size, enabled = EXCLUDED.enabled,"
                 + " sort_order = EXCLUDED.sort_order, updated_at = EXCLUDED.updated_at")) {
-      for (Map.Entry<WorkspacePath, PgBucketTransaction.PendingWrite> write :
-          tx.writes.entrySet()) {
+      for (Map.Entry<WorkspacePath, OverlayTransaction.PendingWrite> write :
+          tx.writes().entrySet()) {
         FileEntry entry = after.get(write.getKey());
         file.setString(1, bucket.key());
         file.setString(2, write.getKey().value());
@@ -424,7 +425,7 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
         file.setTimestamp(11, Timestamp.from(entry.updateTime()));
         file.addBatch();
       }
-      if (!tx.writes.isEmpty()) {
+      if (!tx.writes().isEmpty()) {
         file.executeBatch();
       }
     }
@@ -433,18 +434,18 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
             "UPDATE "
                 + db.files
                 + " SET enabled = ?, sort_order = ? WHERE bucket = ? AND path = ?")) {
-      for (Map.Entry<WorkspacePath, FileMeta> change : tx.metaChanges.entrySet()) {
+      for (Map.Entry<WorkspacePath, FileMeta> change : tx.metaChanges().entrySet()) {
         meta.setBoolean(1, change.getValue().enabled());
         meta.setInt(2, change.getValue().sortOrder());
         meta.setString(3, bucket.key());
         meta.setString(4, change.getKey().value());
         meta.addBatch();
       }
-      if (!tx.metaChanges.isEmpty()) {
+      if (!tx.metaChanges().isEmpty()) {
         meta.executeBatch();
       }
     }
-    for (Map.Entry<WorkspacePath, PgBucketTransaction.PendingWrite> write : tx.writes.entrySet()) {
+    for (Map.Entry<WorkspacePath, OverlayTransaction.PendingWrite> write : tx.writes().entrySet()) {
       WorkspacePath path = write.getKey();
       index.write(
           connection,
@@ -454,20 +455,7 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
           after.get(path).updateTime(),
           weighted.test(path));
     }
-    List<Change> changes = new ArrayList<>();
-    Set<WorkspacePath> touched = new LinkedHashSet<>(tx.writes.keySet());
-    touched.addAll(tx.metaChanges.keySet());
-    for (WorkspacePath path : touched) {
-      PgBucketTransaction.PendingWrite write = tx.writes.get(path);
-      changes.add(
-          new Change(
-              bucket,
-              path,
-              tx.base.get(path),
-              after.get(path),
-              write == null ? null : write.content()));
-    }
-    return changes;
+    return tx.changes(after);
   }
 
   @Override

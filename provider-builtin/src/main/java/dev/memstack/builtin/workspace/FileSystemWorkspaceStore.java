@@ -372,14 +372,14 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
     if (tx.isEmpty()) {
       return;
     }
-    Bucket bucket = tx.bucket;
+    Bucket bucket = tx.bucket();
     Path dir = directory(bucket);
     NavigableMap<WorkspacePath, FileEntry> after = tx.merged();
     boolean seeded = tx.seeded();
     boolean metaChanged =
-        !tx.metaChanges.isEmpty()
-            || seeded != tx.base.seeded()
-            || tx.writes.keySet().stream().anyMatch(p -> !tx.base.files().containsKey(p));
+        !tx.metaChanges().isEmpty()
+            || seeded != tx.baseSeeded()
+            || tx.writes().keySet().stream().anyMatch(p -> !tx.base().containsKey(p));
 
     List<Path> createdDirs = new ArrayList<>();
     Map<WorkspacePath, Path> temps = new LinkedHashMap<>();
@@ -390,16 +390,18 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
     boolean metaWritten = false;
     try {
       createDirectories(dir, createdDirs);
-      for (Map.Entry<WorkspacePath, PendingTransaction.PendingWrite> write : tx.writes.entrySet()) {
+      for (Map.Entry<WorkspacePath, OverlayTransaction.PendingWrite> write :
+          tx.writes().entrySet()) {
         Path target = dir.resolve(write.getKey().value());
         createDirectories(target.getParent(), createdDirs);
-        temps.put(write.getKey(), AtomicFiles.writeTemp(target, write.getValue().bytes(), tx.now));
+        temps.put(
+            write.getKey(), AtomicFiles.writeTemp(target, write.getValue().bytes(), tx.now()));
       }
       if (metaChanged) {
         if (Files.exists(metaFile, LinkOption.NOFOLLOW_LINKS)) {
           oldMeta = Files.readAllBytes(metaFile);
         }
-        AtomicFiles.write(metaFile, metaFiles.bytes(bucket, seeded, after), tx.now);
+        AtomicFiles.write(metaFile, metaFiles.bytes(bucket, seeded, after), tx.now());
         metaWritten = true;
       }
       Set<Path> parents = new LinkedHashSet<>();
@@ -432,19 +434,7 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
     }
 
     states.put(bucket, BucketState.of(new TreeMap<>(after), seeded));
-    List<Change> changes = new ArrayList<>();
-    Set<WorkspacePath> touched = new LinkedHashSet<>(tx.writes.keySet());
-    touched.addAll(tx.metaChanges.keySet());
-    for (WorkspacePath path : touched) {
-      PendingTransaction.PendingWrite write = tx.writes.get(path);
-      changes.add(
-          new Change(
-              bucket,
-              path,
-              tx.base.files().get(path),
-              after.get(path),
-              write == null ? null : write.content()));
-    }
+    List<Change> changes = tx.changes(after);
     if (!changes.isEmpty()) {
       tell(bucket, changes);
     }
