@@ -1,0 +1,107 @@
+package dev.memstack.support;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.UUID;
+
+/**
+ * Crash-safe file writing: a hidden temporary file in the target's directory, flushed to disk, read
+ * back and compared, then moved over the target in one atomic step, and the directory flushed. A
+ * crash leaves either the old or the new file, never a torn one; leftover temporary files are
+ * hidden ({@code .name.<random>.tmp}); whoever owns the directory removes them when it next loads
+ * it. One helper for every module that writes files (plugins bundle this library).
+ */
+public final class AtomicFiles {
+
+  public static final String TEMP_SUFFIX = ".tmp";
+  public static final String BACKUP_SUFFIX = ".bak";
+
+  private AtomicFiles() {}
+
+  /** Writes {@code bytes} to a new hidden temporary file beside {@code target} and verifies it. */
+  public static Path writeTemp(Path target, byte[] bytes, Instant modified) throws IOException {
+    Path temp = sibling(target, TEMP_SUFFIX);
+    try (FileChannel channel =
+        FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      ByteBuffer buffer = ByteBuffer.wrap(bytes);
+      while (buffer.hasRemaining()) {
+        channel.write(buffer);
+      }
+      channel.force(true);
+    }
+    try {
+      byte[] back = Files.readAllBytes(temp);
+      if (!Arrays.equals(back, bytes)) {
+        throw new IOException(
+            "read-back of " + temp.getFileName() + " differs from what was written");
+      }
+      Files.setLastModifiedTime(temp, FileTime.from(modified));
+      return temp;
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(temp);
+      throw e;
+    }
+  }
+
+  /** Writes {@code bytes} to {@code target} atomically (temp, flush, verify, move, flush dir). */
+  public static void write(Path target, byte[] bytes, Instant modified) throws IOException {
+    Path temp = writeTemp(target, bytes, modified);
+    try {
+      move(temp, target);
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(temp);
+      throw e;
+    }
+    syncDirectory(target.getParent());
+  }
+
+  /** A hidden sibling name of {@code target} that does not exist yet. */
+  public static Path sibling(Path target, String suffix) {
+    String name = target.getFileName().toString();
+    return target.resolveSibling(
+        "." + name + "." + UUID.randomUUID().toString().substring(0, 8) + suffix);
+  }
+
+  /**
+   * Writes {@code bytes} to {@code target} atomically with the current time as its modification
+   * time.
+   */
+  public static void write(Path target, byte[] bytes) throws IOException {
+    write(target, bytes, Instant.now());
+  }
+
+  /** Writes {@code text} as UTF-8 to {@code target} atomically. */
+  public static void writeString(Path target, String text) throws IOException {
+    write(target, text.getBytes(java.nio.charset.StandardCharsets.UTF_8), Instant.now());
+  }
+
+  /**
+   * Moves atomically, replacing the target (a plain replacing move where atomic moves are
+   * unsupported).
+   */
+  public static void move(Path from, Path to) throws IOException {
+    try {
+      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
+  /** Flushes a directory's entries to disk where the platform allows it. */
+  public static void syncDirectory(Path directory) {
+    try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
+      channel.force(true);
+    } catch (IOException | UnsupportedOperationException e) {
+      // Some platforms cannot open or flush a directory; the rename itself is still atomic.
+    }
+  }
+}
