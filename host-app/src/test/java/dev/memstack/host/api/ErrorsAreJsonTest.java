@@ -1,0 +1,159 @@
+package dev.memstack.host.api;
+
+import static dev.memstack.host.security.TestTokens.ADMIN;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.memstack.host.testing.HostClient;
+import dev.memstack.host.testing.HostClient.Answer;
+import dev.memstack.host.testing.HostFolder;
+import dev.memstack.host.testing.HostTest;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Every error the host sends is the documented {@code ApiError} JSON: what Tomcat refuses before
+ * any filter (encoded slash, backslash or NUL, raw characters HTTP forbids, a negative {@code
+ * Content-Length}, oversized headers or URLs, {@code CONNECT}), {@code /error} asked directly,
+ * {@code TRACE}, wildcard content types (415, not 500) and dot segments in actuator paths — sent
+ * over a raw socket where an HTTP client would refuse to send them.
+ */
+@HostTest
+class ErrorsAreJsonTest {
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  @RegisterExtension
+  static final HostFolder HOST = HostFolder.fixtureOnly("errors-json").adminToken();
+
+  @Autowired HostClient api;
+
+  @LocalServerPort int port;
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "GET /api/v1/a%2Fb HTTP/1.1",
+        "GET /api/v1/a%5Cb HTTP/1.1",
+        "GET /api/v1/a%00b HTTP/1.1",
+        "GET /api/v1/a\\b HTTP/1.1",
+        "GET /api/v1/a<b HTTP/1.1",
+        "GET /api/v1/a|b HTTP/1.1",
+        "CONNECT 127.0.0.1:80 HTTP/1.1",
+        "TRACE /api/v1/plugins HTTP/1.1",
+        "GET /error HTTP/1.1",
+        "POST /error HTTP/1.1",
+        "DELETE /error HTTP/1.1",
+        "GET /actuator/health/./providers HTTP/1.1",
+        "GET /actuator/health/../prometheus HTTP/1.1",
+        "GET /actuator/nope HTTP/1.1",
+        "BREW /api/v1/plugins HTTP/1.1",
+      })
+  void refusedRequestsAnswerApiErrorJson(String requestLine) throws IOException {
+    Raw answer = raw(requestLine, "Authorization: Bearer " + ADMIN);
+    assertApiError(answer);
+  }
+
+  @Test
+  void aNegativeContentLengthIsApiErrorJson() throws IOException {
+    assertApiError(
+        raw(
+            "POST /api/v1/agents/a1/memory/context HTTP/1.1",
+            "Authorization: Bearer " + ADMIN,
+            "Content-Type: application/json",
+            "Content-Length: -1"));
+  }
+
+  @Test
+  void oversizedHeadersAndUrlsAreApiErrorJson() throws IOException {
+    assertApiError(raw("GET /api/v1/plugins HTTP/1.1", "X-Big: " + "a".repeat(9000)));
+    assertApiError(raw("GET /api/v1/plugins?q=" + "a".repeat(9000) + " HTTP/1.1"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"*/*", "application/*", "not a type"})
+  void wildcardContentTypesAre415(String type) {
+    for (String path :
+        List.of("/api/v1/agents/a1/memory/context", "/api/v1/agents/a1/memory/turns")) {
+      Answer answer =
+          api.send(
+              api.request(path)
+                  .header("Content-Type", type)
+                  .POST(HttpRequest.BodyPublishers.ofString("{\"ownerKey\":\"user:1\"}")));
+      assertThat(answer.status()).as(answer.body()).isEqualTo(415);
+      assertThat(answer.error()).isEqualTo("unsupported_media_type");
+    }
+  }
+
+  private static void assertApiError(Raw answer) {
+    assertThat(answer.status).as(answer.text).isBetween(400, 599);
+    assertThat(answer.headers.toLowerCase()).contains("content-type: application/json");
+    JsonNode body = JSON.readTree(answer.body);
+    assertThat(body.get("error").asString()).as(answer.text).isNotBlank();
+    assertThat(body.get("message").asString()).isNotBlank();
+    assertThat(answer.body)
+        .doesNotContain("<html")
+        .doesNotContain("999")
+        .doesNotContain("Exception")
+        .doesNotContain("\tat ")
+        .doesNotContain("Tomcat");
+  }
+
+  private record Raw(int status, String headers, String body, String text) {}
+
+  /** Sends a request byte for byte, with {@code Connection: close}, and reads the whole answer. */
+  private Raw raw(String requestLine, String... headers) throws IOException {
+    StringBuilder request = new StringBuilder(requestLine).append("\r\n");
+    request.append("Host: 127.0.0.1:").append(port).append("\r\n");
+    for (String header : headers) {
+      request.append(header).append("\r\n");
+    }
+    request.append("Connection: close\r\n\r\n");
+    try (Socket socket = new Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(20_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(request.toString().getBytes(StandardCharsets.ISO_8859_1));
+      out.flush();
+      InputStream in = socket.getInputStream();
+      ByteArrayOutputStream all = new ByteArrayOutputStream();
+      in.transferTo(all);
+      String text = all.toString(StandardCharsets.UTF_8);
+      int split = text.indexOf("\r\n\r\n");
+      String head = split < 0 ? text : text.substring(0, split);
+      String body = split < 0 ? "" : dechunk(head, text.substring(split + 4));
+      int status = Integer.parseInt(head.substring(9, 12));
+      return new Raw(status, head, body, text);
+    }
+  }
+
+  private static String dechunk(String head, String body) {
+    if (!head.toLowerCase().contains("transfer-encoding: chunked")) {
+      return body;
+    }
+    StringBuilder out = new StringBuilder();
+    int at = 0;
+    while (at < body.length()) {
+      int line = body.indexOf("\r\n", at);
+      int size = Integer.parseInt(body.substring(at, line).trim(), 16);
+      if (size == 0) {
+        break;
+      }
+      out.append(body, line + 2, line + 2 + size);
+      at = line + 2 + size + 2;
+    }
+    return out.toString();
+  }
+}
