@@ -11,10 +11,13 @@ import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Refuses, with an {@link ApiError} body and before any handler mapping sees them (Spring's and
- * Actuator's would fail with a server error): a path with a {@code .} or {@code ..} segment (400,
- * field {@code path}), and a {@code Content-Type} that is a wildcard ({@code *}{@code /*}, {@code
- * application/*}) or cannot be parsed (415).
+ * Refuses, with an {@link ApiError} body and before any handler mapping sees them: a path with a
+ * {@code .} or {@code ..} segment, a {@code ;} (path parameters, which Spring would drop: {@code
+ * a;b} served as {@code a}) or bytes that are not UTF-8 (an overlong {@code %C0%AF} read as {@code
+ * /}) (400, field {@code path}); a query parameter given twice (400, the parameter as field: Spring
+ * would join the values with a comma into a new owner key) or a query string that is not UTF-8; and
+ * a {@code Content-Type} that is a wildcard ({@code *}{@code /*}, {@code application/*}) or cannot
+ * be parsed (415).
  */
 public final class RequestGuardFilter extends OncePerRequestFilter {
 
@@ -22,55 +25,44 @@ public final class RequestGuardFilter extends OncePerRequestFilter {
   protected void doFilterInternal(
       HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
-    if (hasDotSegment(request.getRequestURI())) {
-      refuse(
-          response,
-          HttpServletResponse.SC_BAD_REQUEST,
-          ApiError.BAD_REQUEST,
-          "path",
-          "the path must not contain '.' or '..' segments");
+    String problem = RequestChecks.pathProblem(request.getRequestURI());
+    String field = "path";
+    if (problem == null) {
+      String repeated = RequestChecks.repeatedParameter(request.getQueryString());
+      if (repeated != null) {
+        field = repeated;
+        problem = repeated + " is given more than once";
+      } else if (!RequestChecks.validUtf8(request.getQueryString())) {
+        field = "query";
+        problem = "the query string is not valid percent-encoded UTF-8";
+      }
+    }
+    if (problem != null) {
+      refuse(response, HttpServletResponse.SC_BAD_REQUEST, ApiError.BAD_REQUEST, field, problem);
       return;
     }
     String header = request.getContentType();
     if (header != null && !header.isBlank()) {
-      String problem = null;
+      String typeProblem = null;
       try {
         MediaType type = MediaType.parseMediaType(header);
         if (type.isWildcardType() || type.isWildcardSubtype()) {
-          problem = "Content-Type must name one type, not a wildcard";
+          typeProblem = "Content-Type must name one type, not a wildcard";
         }
       } catch (InvalidMediaTypeException e) {
-        problem = "Content-Type cannot be read";
+        typeProblem = "Content-Type cannot be read";
       }
-      if (problem != null) {
+      if (typeProblem != null) {
         refuse(
             response,
             HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE,
             ApiError.UNSUPPORTED_MEDIA_TYPE,
             "Content-Type",
-            problem + "; send application/json");
+            typeProblem + "; send application/json");
         return;
       }
     }
     chain.doFilter(request, response);
-  }
-
-  /**
-   * Whether the raw (undecoded) path has a {@code .} or {@code ..} segment, also percent-encoded.
-   */
-  static boolean hasDotSegment(String uri) {
-    if (uri == null) {
-      return false;
-    }
-    String path = uri.replace("%2e", ".").replace("%2E", ".");
-    for (String segment : path.split("/", -1)) {
-      int semicolon = segment.indexOf(';');
-      String name = semicolon < 0 ? segment : segment.substring(0, semicolon);
-      if (name.equals(".") || name.equals("..")) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static void refuse(
@@ -79,9 +71,9 @@ public final class RequestGuardFilter extends OncePerRequestFilter {
     byte[] body =
         ("{\"error\":\""
                 + error
-                + "\",\"field\":\""
-                + field
-                + "\",\"message\":"
+                + "\",\"field\":"
+                + JsonErrorReportValve.quote(field)
+                + ",\"message\":"
                 + JsonErrorReportValve.quote(message)
                 + "}")
             .getBytes(StandardCharsets.UTF_8);

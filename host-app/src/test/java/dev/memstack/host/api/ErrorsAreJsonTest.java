@@ -61,6 +61,12 @@ class ErrorsAreJsonTest {
         "GET /actuator/health/../prometheus HTTP/1.1",
         "GET /actuator/nope HTTP/1.1",
         "BREW /api/v1/plugins HTTP/1.1",
+        "GET /api/v1/plugins;x=1 HTTP/1.1",
+        "GET /api/v1/agents/a;b/conversations/c1?ownerKey=user:1 HTTP/1.1",
+        "GET /api/v1/a%C0%AFb HTTP/1.1",
+        "GET /api/v1/plugins/%ED%A0%80 HTTP/1.1",
+        "GET /api/v1/plugins?x=%C0%AF HTTP/1.1",
+        "GET /api/v1/plugins?x=%E2%82 HTTP/1.1",
       })
   void refusedRequestsAnswerApiErrorJson(String requestLine) throws IOException {
     Raw answer = raw(requestLine, "Authorization: Bearer " + ADMIN);
@@ -81,6 +87,27 @@ class ErrorsAreJsonTest {
   void oversizedHeadersAndUrlsAreApiErrorJson() throws IOException {
     assertApiError(raw("GET /api/v1/plugins HTTP/1.1", "X-Big: " + "a".repeat(9000)));
     assertApiError(raw("GET /api/v1/plugins?q=" + "a".repeat(9000) + " HTTP/1.1"));
+  }
+
+  @Test
+  void aRepeatedQueryParameterIsRefusedNotJoined() throws IOException {
+    Raw answer =
+        raw(
+            "GET /api/v1/agents/a1/conversations/c1?ownerKey=api:7&ownerKey=user:9 HTTP/1.1",
+            "Authorization: Bearer " + ADMIN);
+    assertApiError(answer);
+    assertThat(answer.status).isEqualTo(400);
+    assertThat(JSON.readTree(answer.body).get("field").asString()).isEqualTo("ownerKey");
+  }
+
+  @Test
+  void aDuplicateJsonKeyIsA400NamingIt() {
+    Answer answer =
+        api.post(
+            "/api/v1/agents/a1/memory/context",
+            "{\"ownerKey\":\"user:1\",\"query\":\"a\",\"query\":\"b\"}");
+    assertThat(answer.status()).as(answer.body()).isEqualTo(400);
+    assertThat(answer.json().get("message").asString()).contains("query");
   }
 
   @ParameterizedTest
