@@ -304,7 +304,8 @@ final class FoldedText {
           Map.entry("\u276C", "<"),
           Map.entry("\u276D", ">"),
           Map.entry("\u2770", "<"),
-          Map.entry("\u2771", ">"));
+          Map.entry("\u2771", ">"),
+          Map.entry("\u03C7", "x"));
 
   /** The Latin letter a Unicode name spells: small capitals, squared and negative letters. */
   private static final Pattern LETTER_NAME =
@@ -346,8 +347,13 @@ final class FoldedText {
         && (byName = byName(nfkc.codePointAt(0))) != null) {
       return byName;
     }
+    // the skeleton of the code point itself first: NFKC turns lunate sigma (U+03F2), a c, into ς
+    String ascii = ASCII_OF_SKELETON.get(withoutMarks(SPOOF.getSkeleton(text)));
+    if (ascii != null) {
+      return ascii;
+    }
     String skeleton = withoutMarks(SPOOF.getSkeleton(nfkc));
-    String ascii = ASCII_OF_SKELETON.get(skeleton);
+    ascii = ASCII_OF_SKELETON.get(skeleton);
     if (ascii == null) {
       ascii = READS_AS.get(skeleton);
     }
