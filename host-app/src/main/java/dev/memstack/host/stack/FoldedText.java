@@ -5,9 +5,11 @@ import com.ibm.icu.lang.UProperty;
 import com.ibm.icu.text.SpoofChecker;
 import java.text.Normalizer;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -323,6 +325,13 @@ final class FoldedText {
               + "|(?:.* )?(?:LEFT|RIGHT) ARROWHEAD"
               + "|(?:FULLWIDTH |SMALL |MUCH |VERY MUCH )?(LESS|GREATER)-THAN(?: SIGN| WITH DOT)?");
 
+  private static final Set<Character.UnicodeScript> SCRIPTS_KEPT =
+      EnumSet.of(
+          Character.UnicodeScript.HAN,
+          Character.UnicodeScript.HIRAGANA,
+          Character.UnicodeScript.KATAKANA,
+          Character.UnicodeScript.HANGUL);
+
   private static String computeFold(int codePoint) {
     int type = Character.getType(codePoint);
     if (type == Character.FORMAT
@@ -333,6 +342,10 @@ final class FoldedText {
     }
     if (Character.isWhitespace(codePoint) || Character.isSpaceChar(codePoint)) {
       return " ";
+    }
+    if (SCRIPTS_KEPT.contains(Character.UnicodeScript.of(codePoint))) {
+      // ideographs, kana and hangul: none reads as a bracket or a letter of the tag
+      return null;
     }
     String byName = byName(codePoint);
     if (byName != null) {
@@ -348,11 +361,12 @@ final class FoldedText {
       return byName;
     }
     // the skeleton of the code point itself first: NFKC turns lunate sigma (U+03F2), a c, into ς
-    String ascii = ASCII_OF_SKELETON.get(withoutMarks(SPOOF.getSkeleton(text)));
+    String ownSkeleton = withoutMarks(SPOOF.getSkeleton(text));
+    String ascii = ASCII_OF_SKELETON.get(ownSkeleton);
     if (ascii != null) {
       return ascii;
     }
-    String skeleton = withoutMarks(SPOOF.getSkeleton(nfkc));
+    String skeleton = nfkc.equals(text) ? ownSkeleton : withoutMarks(SPOOF.getSkeleton(nfkc));
     ascii = ASCII_OF_SKELETON.get(skeleton);
     if (ascii == null) {
       ascii = READS_AS.get(skeleton);
@@ -365,6 +379,11 @@ final class FoldedText {
 
   /** What the Unicode name of {@code codePoint} says it reads as: a Latin letter or a bracket. */
   private static String byName(int codePoint) {
+    Character.UnicodeScript script = Character.UnicodeScript.of(codePoint);
+    if (script != Character.UnicodeScript.LATIN && script != Character.UnicodeScript.COMMON) {
+      // the letters and brackets named here are all Latin or common; looking a name up is slow
+      return null;
+    }
     String name = UCharacter.getName(codePoint);
     if (name == null) {
       return null;
