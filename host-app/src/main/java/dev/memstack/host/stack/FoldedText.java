@@ -20,12 +20,22 @@ import java.util.regex.Pattern;
  * original keeps every character that no match covers (CJK punctuation such as {@code ，} stays as
  * it was, where NFKC would rewrite it to {@code ,}).
  *
- * <p>Folding, one code point at a time: format characters (Unicode category Cf: zero-width space,
- * soft hyphen, zero-width joiner, word joiner, byte order mark...) and combining marks are dropped;
- * ASCII stays as it is; any other code point becomes its NFKC form when that is ASCII (fullwidth
- * {@code ＜／＞}, ideographic space), else the ASCII character whose UTS #39 confusable skeleton
- * (ICU4J {@link SpoofChecker#getSkeleton}) it shares (Greek {@code ο}, Cyrillic {@code о} and
- * {@code е}), else its skeleton when that is ASCII, else itself. Immutable.
+ * <p>Decoding: each escape a model reads through ({@link FenceEscapes}: HTML/XML entities,
+ * percent-encoding, backslash escapes) becomes the character it stands for, mapped to the whole
+ * escape in the original; the pass repeats while it decodes anything (at most {@value #MAX_PASSES}
+ * passes), so double encoding ({@code &amp;lt;}, {@code %253C}) is undone too. Each pass is linear
+ * in the text.
+ *
+ * <p>Folding, one code point at a time (and cached per code point): format and other
+ * default-ignorable characters (zero-width space, soft hyphen, joiners, word joiner, byte order
+ * mark, Hangul filler...) and combining marks are dropped; every Unicode space becomes a space;
+ * ASCII, ideographs, kana and hangul stay as they are; Latin and common characters whose Unicode
+ * name says they are a Latin letter (small capital {@code ᴍ}, enclosed {@code 🅜}) or an angle
+ * bracket ({@code 〈 《 ⟨ ‹ ❮ ˂}) become that letter or {@code <}/{@code >}; any other code point
+ * becomes its NFKC form when that is ASCII (fullwidth {@code ＜／＞}, mathematical letters,
+ * ideographic space), else the ASCII character whose UTS #39 confusable skeleton (ICU4J {@link
+ * SpoofChecker#getSkeleton}) it shares (Greek {@code ο}, Cyrillic {@code о} and {@code е}), else
+ * its skeleton when that is ASCII, else itself. Immutable.
  */
 final class FoldedText {
 
