@@ -1,10 +1,15 @@
 package dev.memstack.host.stack;
 
+import com.ibm.icu.lang.UCharacter;
+import com.ibm.icu.lang.UProperty;
 import com.ibm.icu.text.SpoofChecker;
 import java.text.Normalizer;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -15,12 +20,22 @@ import java.util.regex.Pattern;
  * original keeps every character that no match covers (CJK punctuation such as {@code ，} stays as
  * it was, where NFKC would rewrite it to {@code ,}).
  *
- * <p>Folding, one code point at a time: format characters (Unicode category Cf: zero-width space,
- * soft hyphen, zero-width joiner, word joiner, byte order mark...) and combining marks are dropped;
- * ASCII stays as it is; any other code point becomes its NFKC form when that is ASCII (fullwidth
- * {@code ＜／＞}, ideographic space), else the ASCII character whose UTS #39 confusable skeleton
- * (ICU4J {@link SpoofChecker#getSkeleton}) it shares (Greek {@code ο}, Cyrillic {@code о} and
- * {@code е}), else its skeleton when that is ASCII, else itself. Immutable.
+ * <p>Decoding: each escape a model reads through ({@link FenceEscapes}: HTML/XML entities,
+ * percent-encoding, backslash escapes) becomes the character it stands for, mapped to the whole
+ * escape in the original; the pass repeats while it decodes anything (at most {@value #MAX_PASSES}
+ * passes), so double encoding ({@code &amp;lt;}, {@code %253C}) is undone too. Each pass is linear
+ * in the text.
+ *
+ * <p>Folding, one code point at a time (and cached per code point): format and other
+ * default-ignorable characters (zero-width space, soft hyphen, joiners, word joiner, byte order
+ * mark, Hangul filler...) and combining marks are dropped; every Unicode space becomes a space;
+ * ASCII, ideographs, kana and hangul stay as they are; Latin and common characters whose Unicode
+ * name says they are a Latin letter (small capital {@code ᴍ}, enclosed {@code 🅜}) or an angle
+ * bracket ({@code 〈 《 ⟨ ‹ ❮ ˂}) become that letter or {@code <}/{@code >}; any other code point
+ * becomes its NFKC form when that is ASCII (fullwidth {@code ＜／＞}, mathematical letters,
+ * ideographic space), else the ASCII character whose UTS #39 confusable skeleton (ICU4J {@link
+ * SpoofChecker#getSkeleton}) it shares (Greek {@code ο}, Cyrillic {@code о} and {@code е}), else
+ * its skeleton when that is ASCII, else itself. Immutable.
  */
 final class FoldedText {
 
@@ -28,11 +43,6 @@ final class FoldedText {
 
   /** The printable ASCII character of each skeleton; letters win over digits and punctuation. */
   private static final Map<String, String> ASCII_OF_SKELETON = asciiOfSkeleton();
-
-  /** Folds of non-ASCII code points seen so far; bounded so hostile text cannot grow it. */
-  private static final Map<Integer, String> FOLDS = new ConcurrentHashMap<>();
-
-  private static final int MAX_CACHED_FOLDS = 8192;
 
   private final String original;
   private final String folded;
@@ -50,30 +60,126 @@ final class FoldedText {
     this.ends = ends;
   }
 
+  /** The most passes over a text: one per level of encoding undone ({@code &amp;amp;lt;}: 3). */
+  private static final int MAX_PASSES = 8;
+
   /** The folded copy of {@code original}. */
   static FoldedText of(String original) {
-    if (isAscii(original)) {
-      // nothing to fold: the copy is the original, position for position
+    if (isPlain(original)) {
+      // nothing to fold or decode: the copy is the original, position for position
       return new FoldedText(original, original, null, null);
     }
-    Builder out = new Builder(original.length());
-    for (int i = 0; i < original.length(); ) {
-      int codePoint = original.codePointAt(i);
-      int next = i + Character.charCount(codePoint);
-      String fold = codePoint < 0x80 ? null : fold(codePoint);
-      if (fold == null) {
-        // kept as it is, both UTF-16 units of a supplementary code point
-        for (int j = i; j < next; j++) {
-          out.put(original.charAt(j), i, next);
+    String text = original;
+    int[] starts = null;
+    int[] ends = null;
+    boolean changed = false;
+    for (int pass = 0; pass < MAX_PASSES; pass++) {
+      Builder out = new Builder(text.length());
+      boolean decoded = false;
+      for (int i = 0; i < text.length(); ) {
+        char c = text.charAt(i);
+        long escape = FenceEscapes.starts(c) ? FenceEscapes.decode(text, i) : -1;
+        int codePoint;
+        int next;
+        if (escape >= 0) {
+          codePoint = (int) (escape >>> 32);
+          next = i + (int) escape;
+          decoded = true;
+        } else {
+          codePoint = text.codePointAt(i);
+          next = i + Character.charCount(codePoint);
         }
+        int start = starts == null ? i : starts[i];
+        int end = ends == null ? next : ends[next - 1];
+        String fold = codePoint < 0x80 ? null : fold(codePoint);
+        if (fold == null) {
+          if (escape >= 0) {
+            out.put(codePoint, start, end);
+          } else {
+            // kept as it is, both UTF-16 units of a supplementary code point
+            for (int j = i; j < next; j++) {
+              out.put(text.charAt(j), start, end);
+            }
+          }
+        } else {
+          changed = true;
+          for (int j = 0; j < fold.length(); j++) {
+            out.put(fold.charAt(j), start, end);
+          }
+        }
+        i = next;
+      }
+      changed |= decoded;
+      text = out.text.toString();
+      starts = out.starts;
+      ends = out.ends;
+      if (!decoded) {
+        break;
+      }
+    }
+    if (!changed) {
+      return new FoldedText(original, original, null, null);
+    }
+    return new FoldedText(original, text, starts, ends);
+  }
+
+  /** Whether {@code text} is ASCII without an escape: its fold is itself. */
+  private static boolean isPlain(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c >= 0x80 || FenceEscapes.starts(c)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether {@code text} may hold a fence tag at all: whether it has a character that is, or can
+   * fold or decode to, {@code <} or {@code >}. Every tag pattern needs one, so a text without any
+   * is left alone without being folded. Costs one table look-up per character.
+   */
+  static boolean mayHoldTag(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < 0x80) {
+        if (c == '<' || c == '>' || FenceEscapes.starts(c)) {
+          return true;
+        }
+      } else if (Character.isSurrogate(c)) {
+        int codePoint = text.codePointAt(i);
+        if (isCandidate(fold(codePoint))) {
+          return true;
+        }
+        i += Character.charCount(codePoint) - 1;
       } else {
-        for (int j = 0; j < fold.length(); j++) {
-          out.put(fold.charAt(j), i, next);
+        byte known = CANDIDATES[c];
+        if (known == 0) {
+          known = isCandidate(fold(c)) ? (byte) 2 : (byte) 1;
+          CANDIDATES[c] = known;
+        }
+        if (known == 2) {
+          return true;
         }
       }
-      i = next;
     }
-    return new FoldedText(original, out.text.toString(), out.starts, out.ends);
+    return false;
+  }
+
+  /** Per BMP character: 0 not yet known, 1 folds to nothing a tag needs, 2 it may. */
+  private static final byte[] CANDIDATES = new byte[0x10000];
+
+  private static boolean isCandidate(String fold) {
+    if (fold == null) {
+      return false;
+    }
+    for (int i = 0; i < fold.length(); i++) {
+      char c = fold.charAt(i);
+      if (c == '<' || c == '>' || FenceEscapes.starts(c)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The folded characters and, per character, the original range it came from. */
@@ -86,6 +192,15 @@ final class FoldedText {
       text = new StringBuilder(length);
       starts = new int[length];
       ends = new int[length];
+    }
+
+    void put(int codePoint, int start, int end) {
+      if (Character.isBmpCodePoint(codePoint)) {
+        put((char) codePoint, start, end);
+      } else {
+        put(Character.highSurrogate(codePoint), start, end);
+        put(Character.lowSurrogate(codePoint), start, end);
+      }
     }
 
     void put(char c, int start, int end) {
@@ -164,38 +279,138 @@ final class FoldedText {
    * else its ASCII look-alike.
    */
   static String fold(int codePoint) {
-    String cached = FOLDS.get(codePoint);
+    String cached =
+        codePoint < BMP_FOLDS.length ? BMP_FOLDS[codePoint] : SUPPLEMENTARY_FOLDS.get(codePoint);
     if (cached != null) {
-      return cached.equals(KEEP) ? null : cached;
+      return cached == KEEP ? null : cached;
     }
     String fold = computeFold(codePoint);
-    if (FOLDS.size() < MAX_CACHED_FOLDS) {
-      FOLDS.put(codePoint, fold == null ? KEEP : fold);
+    String value = fold == null ? KEEP : fold;
+    if (codePoint < BMP_FOLDS.length) {
+      // a benign race: every thread computes the same immutable string
+      BMP_FOLDS[codePoint] = value;
+    } else if (SUPPLEMENTARY_FOLDS.size() < MAX_CACHED_FOLDS) {
+      SUPPLEMENTARY_FOLDS.put(codePoint, value);
     }
     return fold;
   }
 
-  /** Cache value of a code point kept as it is (a lone surrogate can never be a fold). */
-  private static final String KEEP = "\uD800";
+  /** Cache value of a code point kept as it is (compared by identity). */
+  private static final String KEEP = new String("keep");
+
+  /** Folds of BMP code points seen so far, by code point. */
+  private static final String[] BMP_FOLDS = new String[0x10000];
+
+  /** Folds of supplementary code points seen so far; bounded so hostile text cannot grow it. */
+  private static final Map<Integer, String> SUPPLEMENTARY_FOLDS = new ConcurrentHashMap<>();
+
+  private static final int MAX_CACHED_FOLDS = 8192;
+
+  /**
+   * Skeletons that are no ASCII character but read as one: {@code ʍ} is the skeleton of small
+   * capital {@code ᴍ} and Cyrillic {@code м}, {@code ❬} of {@code 〈} and {@code ⟨}.
+   */
+  private static final Map<String, String> READS_AS =
+      Map.ofEntries(
+          Map.entry("\u028D", "m"),
+          Map.entry("\u276C", "<"),
+          Map.entry("\u276D", ">"),
+          Map.entry("\u2770", "<"),
+          Map.entry("\u2771", ">"),
+          Map.entry("\u03C7", "x"));
+
+  /** The Latin letter a Unicode name spells: small capitals, squared and negative letters. */
+  private static final Pattern LETTER_NAME =
+      Pattern.compile(
+          "(?:NEGATIVE )?(?:CIRCLED |SQUARED |PARENTHESIZED )?"
+              + "(?:LATIN (?:CAPITAL |SMALL )?LETTER (?:SMALL CAPITAL )?|MODIFIER LETTER"
+              + " (?:CAPITAL |SMALL )(?:CAPITAL )?|LATIN SUBSCRIPT (?:CAPITAL |SMALL )LETTER"
+              + " |REGIONAL INDICATOR SYMBOL LETTER )([A-Z])(?: WITH .*)?");
+
+  /** Angle brackets and quotation marks by name: {@code 《}, {@code ⟪}, {@code ❮}, {@code ⧼}. */
+  private static final Pattern BRACKET_NAME =
+      Pattern.compile(
+          "(?!.*VERTICAL)(?:.* )?(LEFT|RIGHT)(?:-POINTING)?(?: .*)? ANGLE"
+              + " (?:BRACKET|QUOTATION MARK)(?: .*)?"
+              + "|(?:.* )?(?:LEFT|RIGHT) ARROWHEAD"
+              + "|(?:FULLWIDTH |SMALL |MUCH |VERY MUCH )?(LESS|GREATER)-THAN(?: SIGN| WITH DOT)?");
+
+  private static final Set<Character.UnicodeScript> SCRIPTS_KEPT =
+      EnumSet.of(
+          Character.UnicodeScript.HAN,
+          Character.UnicodeScript.HIRAGANA,
+          Character.UnicodeScript.KATAKANA,
+          Character.UnicodeScript.HANGUL);
 
   private static String computeFold(int codePoint) {
     int type = Character.getType(codePoint);
     if (type == Character.FORMAT
         || type == Character.NON_SPACING_MARK
-        || type == Character.ENCLOSING_MARK) {
+        || type == Character.ENCLOSING_MARK
+        || UCharacter.hasBinaryProperty(codePoint, UProperty.DEFAULT_IGNORABLE_CODE_POINT)) {
       return "";
+    }
+    if (Character.isWhitespace(codePoint) || Character.isSpaceChar(codePoint)) {
+      return " ";
+    }
+    if (SCRIPTS_KEPT.contains(Character.UnicodeScript.of(codePoint))) {
+      // ideographs, kana and hangul: none reads as a bracket or a letter of the tag
+      return null;
+    }
+    String byName = byName(codePoint);
+    if (byName != null) {
+      return byName;
     }
     String text = new String(Character.toChars(codePoint));
     String nfkc = withoutMarks(Normalizer.normalize(text, Normalizer.Form.NFKC));
     if (isAscii(nfkc)) {
       return nfkc;
     }
-    String skeleton = withoutMarks(SPOOF.getSkeleton(nfkc));
-    String ascii = ASCII_OF_SKELETON.get(skeleton);
+    if (nfkc.codePointCount(0, nfkc.length()) == 1
+        && (byName = byName(nfkc.codePointAt(0))) != null) {
+      return byName;
+    }
+    // the skeleton of the code point itself first: NFKC turns lunate sigma (U+03F2), a c, into ς
+    String ownSkeleton = withoutMarks(SPOOF.getSkeleton(text));
+    String ascii = ASCII_OF_SKELETON.get(ownSkeleton);
+    if (ascii != null) {
+      return ascii;
+    }
+    String skeleton = nfkc.equals(text) ? ownSkeleton : withoutMarks(SPOOF.getSkeleton(nfkc));
+    ascii = ASCII_OF_SKELETON.get(skeleton);
+    if (ascii == null) {
+      ascii = READS_AS.get(skeleton);
+    }
     if (ascii != null) {
       return ascii;
     }
     return isAscii(skeleton) && !skeleton.isEmpty() ? skeleton : null;
+  }
+
+  /** What the Unicode name of {@code codePoint} says it reads as: a Latin letter or a bracket. */
+  private static String byName(int codePoint) {
+    Character.UnicodeScript script = Character.UnicodeScript.of(codePoint);
+    if (script != Character.UnicodeScript.LATIN && script != Character.UnicodeScript.COMMON) {
+      // the letters and brackets named here are all Latin or common; looking a name up is slow
+      return null;
+    }
+    String name = UCharacter.getName(codePoint);
+    if (name == null) {
+      return null;
+    }
+    Matcher letter = LETTER_NAME.matcher(name);
+    if (letter.matches()) {
+      return letter.group(1).toLowerCase(Locale.ROOT);
+    }
+    Matcher bracket = BRACKET_NAME.matcher(name);
+    if (bracket.matches()) {
+      String side = bracket.group(1) != null ? bracket.group(1) : bracket.group(2);
+      if (side == null) {
+        side = name.contains("LEFT") ? "LEFT" : "RIGHT";
+      }
+      return side.equals("LEFT") || side.equals("LESS") ? "<" : ">";
+    }
+    return null;
   }
 
   private static String withoutMarks(String text) {
