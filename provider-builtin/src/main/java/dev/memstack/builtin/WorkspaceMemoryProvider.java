@@ -1,17 +1,17 @@
 package dev.memstack.builtin;
 
-import dev.memstack.builtin.extraction.ConversationBuffer;
 import dev.memstack.builtin.extraction.Dreaming;
-import dev.memstack.builtin.extraction.FileConversationBuffer;
 import dev.memstack.builtin.extraction.MemoryExtraction;
 import dev.memstack.builtin.extraction.MemoryJobSettings;
 import dev.memstack.builtin.extraction.PromptTemplates;
 import dev.memstack.builtin.memory.BuiltinSettings;
 import dev.memstack.builtin.memory.DenseSettings;
 import dev.memstack.builtin.memory.MemoryFiles;
-import dev.memstack.builtin.memory.StoreSettings;
 import dev.memstack.builtin.memory.WorkspaceMemory;
-import dev.memstack.builtin.postgres.PgConversationBuffer;
+import dev.memstack.builtin.store.ConversationBuffer;
+import dev.memstack.builtin.store.StoreSettings;
+import dev.memstack.builtin.store.files.FileConversationBuffer;
+import dev.memstack.builtin.store.postgres.PgConversationBuffer;
 import dev.memstack.builtin.tools.MemoryJobTools;
 import dev.memstack.builtin.tools.WorkspaceMemoryTools;
 import dev.memstack.spi.AgentId;

@@ -1,7 +1,7 @@
 package dev.memstack.builtin;
 
-import dev.memstack.builtin.postgres.PgTestDatabase;
-import dev.memstack.builtin.postgres.SharedModeContext;
+import dev.memstack.builtin.store.postgres.PgTestDatabase;
+import dev.memstack.builtin.store.postgres.SharedModeContext;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.ProviderConfig;
 import dev.memstack.spi.ProviderContext;

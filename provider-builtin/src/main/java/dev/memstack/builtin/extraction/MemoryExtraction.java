@@ -2,6 +2,7 @@ package dev.memstack.builtin.extraction;
 
 import dev.memstack.builtin.memory.MemoryFiles;
 import dev.memstack.builtin.memory.SizeCaps;
+import dev.memstack.builtin.store.ConversationBuffer;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;

@@ -1,11 +1,11 @@
 package dev.memstack.builtin.memory;
 
-import dev.memstack.builtin.search.FileStamp;
-import dev.memstack.builtin.search.KeywordIndex;
+import dev.memstack.builtin.store.Change;
+import dev.memstack.builtin.store.FileEntry;
+import dev.memstack.builtin.store.FileStamp;
+import dev.memstack.builtin.store.KeywordIndex;
+import dev.memstack.builtin.store.WorkspaceStore;
 import dev.memstack.builtin.workspace.Bucket;
-import dev.memstack.builtin.workspace.Change;
-import dev.memstack.builtin.workspace.FileEntry;
-import dev.memstack.builtin.workspace.WorkspaceStore;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -2,7 +2,7 @@ package dev.memstack.builtin.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.memstack.builtin.search.KeywordHit;
+import dev.memstack.builtin.store.KeywordHit;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
