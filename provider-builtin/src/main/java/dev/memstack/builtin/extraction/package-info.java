@@ -3,4 +3,4 @@
  * and nightly dreaming that folds daily notes into MEMORY.md and keeps a DREAMS.md journal, both on
  * the host's chat model.
  */
-package dev.memstack.builtin;
+package dev.memstack.builtin.extraction;

@@ -98,7 +98,8 @@ public final class KeywordTexts {
         text,
         snippet(text, matchStart, matchEnd, snippetChars),
         score,
-        updateTime);
+        updateTime,
+        null);
   }
 
   /** A window of {@code width} characters of {@code text} around the match, on one line. */

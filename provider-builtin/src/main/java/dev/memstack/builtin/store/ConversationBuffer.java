@@ -1,6 +1,5 @@
 package dev.memstack.builtin.store;
 
-import dev.memstack.builtin.store.files.FileConversationBuffer;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Turn;
@@ -21,7 +20,7 @@ import java.util.Objects;
  * kept) and each message cut at {@code messageMaxChars}. A turn already among the kept messages is
  * not added again. Implementations are thread-safe.
  *
- * <p>Two implementations, chosen with the store: {@link FileConversationBuffer} (JSON files under
+ * <p>Two implementations, chosen with the store: {@code FileConversationBuffer} (JSON files under
  * the data directory, {@code store=files}) and {@code PgConversationBuffer} (rows of the store's
  * database, {@code store=postgres}, shared by every host on it).
  */

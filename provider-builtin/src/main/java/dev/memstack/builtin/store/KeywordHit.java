@@ -27,18 +27,6 @@ public record KeywordHit(
     Instant updateTime,
     float[] vector) {
 
-  /** A hit without a vector. */
-  public KeywordHit(
-      Bucket bucket,
-      WorkspacePath path,
-      int line,
-      String text,
-      String snippet,
-      double score,
-      Instant updateTime) {
-    this(bucket, path, line, text, snippet, score, updateTime, null);
-  }
-
   /** A copy carrying {@code newVector}. */
   public KeywordHit withVector(float[] newVector) {
     return new KeywordHit(bucket, path, line, text, snippet, score, updateTime, newVector);

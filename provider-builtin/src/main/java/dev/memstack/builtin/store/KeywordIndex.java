@@ -2,39 +2,32 @@ package dev.memstack.builtin.store;
 
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
-import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
+import java.util.function.Predicate;
 
 /**
- * A keyword index of workspace files, kept in step with the store by its writers. Thread-safe;
- * changes are searchable as soon as the changing call returns.
+ * A keyword index of workspace files, kept in step with the store: by the store's listener ({@link
+ * #committed}) or by the store itself, in the transaction of each commit. Thread-safe; changes are
+ * searchable as soon as the changing call returns.
  */
 public interface KeywordIndex extends AutoCloseable {
 
   /**
-   * Indexes a file's content, replacing whatever was indexed for it. Searchable after the next
-   * {@link #refresh()}.
+   * Brings the index in step with one commit of the store (the changes a {@link ChangeListener}
+   * hears, under the bucket's lock); searchable when this returns. An index the store writes in its
+   * own transactions has nothing to do.
    *
-   * @param weighted whether hits in the file count {@code weight} times (core files)
+   * @param weighted which files' hits count {@code weight} times (core files)
    */
-  void replace(
-      Bucket bucket,
-      WorkspacePath path,
-      String content,
-      FileStamp stamp,
-      Instant updateTime,
-      boolean weighted);
+  void committed(Bucket bucket, List<Change> changes, Predicate<WorkspacePath> weighted);
 
-  /** Removes a file. */
-  void remove(Bucket bucket, WorkspacePath path);
-
-  /** Removes a file by its {@link #fileKey} (for files that are gone from the store). */
-  void removeByKey(String fileKey);
-
-  /** The versions of every indexed file, by {@link #fileKey}. */
-  Map<String, FileStamp> stamps();
+  /**
+   * On open, after the store: indexes again what changed in {@code store} behind the index's back
+   * (files edited by hand, a crash before a commit of the index) and drops files now gone. An index
+   * the store writes in its own transactions is always in step and has nothing to do.
+   */
+  void catchUp(WorkspaceStore store, Predicate<WorkspacePath> weighted);
 
   /**
    * The best hits for {@code query} in the given buckets, highest score first: BM25, times the
@@ -93,9 +86,6 @@ public interface KeywordIndex extends AutoCloseable {
       int snippets) {
     return search(buckets, query, limit, maxFiles, weight, excludedFiles);
   }
-
-  /** Makes the changes so far searchable, and commits them if the commit interval has passed. */
-  void refresh();
 
   /**
    * Removes what removed and replaced files left in the index files: merges every segment that

@@ -8,8 +8,9 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Where workspace files live. The file-system implementation is the default; a database-backed one
- * can be added beside it for hosts that share state.
+ * Where workspace files live: the port of the file adapter ({@code store.files}, the default) and
+ * the PostgreSQL one ({@code store.postgres}, for hosts that share state), picked by {@link
+ * Stores}; both pass the same contract test.
  *
  * <p>Thread-safe. Reads see the last committed state of a bucket. Changes go through {@link
  * #update(Bucket, Function)}, which serialises writers of one bucket and applies a transaction's

@@ -1,6 +1,6 @@
 package dev.memstack.builtin.bench;
 
-import dev.memstack.builtin.store.FileStamp;
+import dev.memstack.builtin.store.files.FileStamp;
 import dev.memstack.builtin.store.files.LuceneKeywordIndex;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;

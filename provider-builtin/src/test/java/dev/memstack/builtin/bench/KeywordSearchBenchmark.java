@@ -2,9 +2,9 @@ package dev.memstack.builtin.bench;
 
 import dev.memstack.builtin.memory.WorkspaceRules;
 import dev.memstack.builtin.store.FileMeta;
-import dev.memstack.builtin.store.FileStamp;
 import dev.memstack.builtin.store.KeywordHit;
 import dev.memstack.builtin.store.PgSettings;
+import dev.memstack.builtin.store.files.FileStamp;
 import dev.memstack.builtin.store.files.LuceneKeywordIndex;
 import dev.memstack.builtin.store.postgres.PgWorkspaceDatabase;
 import dev.memstack.builtin.store.postgres.PostgresKeywordIndex;

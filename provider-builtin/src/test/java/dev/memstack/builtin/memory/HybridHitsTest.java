@@ -17,7 +17,7 @@ class HybridHitsTest {
 
   private static KeywordHit hit(String text, double score) {
     return new KeywordHit(
-        TEAM, WorkspacePath.of("memory/2026-04-01.md"), 1, text, text, score, Instant.EPOCH);
+        TEAM, WorkspacePath.of("memory/2026-04-01.md"), 1, text, text, score, Instant.EPOCH, null);
   }
 
   private static DenseSettings settings(double weight) {

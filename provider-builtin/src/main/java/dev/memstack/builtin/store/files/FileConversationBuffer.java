@@ -1,18 +1,16 @@
 package dev.memstack.builtin.store.files;
 
 import dev.memstack.builtin.store.ConversationBuffer;
+import dev.memstack.builtin.store.ConversationJson;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Turn;
+import dev.memstack.support.AtomicFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,14 +18,13 @@ import java.util.stream.Stream;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The {@link ConversationBuffer} of {@code store=files}: one JSON file per agent, owner and
  * conversation under {@code <data-dir>/conversations/<agent>/<owner>/<sha-256 of the conversation
- * id>.json}, written atomically (temporary file, then rename). Appends of one conversation are
- * serialized within this process only: the files belong to one host. Thread-safe.
+ * id>.json}, written atomically ({@link AtomicFiles}). Appends of one conversation are serialized
+ * within this process only: the files belong to one host. Thread-safe.
  */
 public final class FileConversationBuffer implements ConversationBuffer {
 
@@ -111,16 +108,7 @@ public final class FileConversationBuffer implements ConversationBuffer {
     }
     try {
       JsonNode node = json.readTree(Files.readString(file, StandardCharsets.UTF_8));
-      List<Message> messages = new ArrayList<>();
-      for (JsonNode m : node.path("messages")) {
-        messages.add(
-            new Message(
-                m.path("turnId").asString(),
-                m.path("role").asString(),
-                m.path("text").asString(),
-                m.path("truncated").asBoolean(false),
-                Instant.parse(m.path("time").asString())));
-      }
+      List<Message> messages = ConversationJson.read(node.path("messages"));
       return new Conversation(node.path("totalMessages").asLong(messages.size()), messages);
     } catch (IOException | RuntimeException e) {
       throw new UncheckedIOException(
@@ -135,24 +123,10 @@ public final class FileConversationBuffer implements ConversationBuffer {
     node.put("ownerKey", turn.owner().value());
     node.put("conversationId", turn.conversationId());
     node.put("totalMessages", conversation.totalMessages());
-    ArrayNode array = node.putArray("messages");
-    for (Message m : conversation.messages()) {
-      ObjectNode item = array.addObject();
-      item.put("turnId", m.turnId());
-      item.put("role", m.role());
-      item.put("text", m.text());
-      item.put("truncated", m.truncated());
-      item.put("time", m.time().toString());
-    }
+    ConversationJson.write(node.putArray("messages"), conversation.messages());
     try {
       Files.createDirectories(file.getParent());
-      Path temp = file.resolveSibling(file.getFileName() + ".tmp");
-      Files.writeString(temp, json.writeValueAsString(node), StandardCharsets.UTF_8);
-      try {
-        Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
-      }
+      AtomicFiles.writeString(file, json.writeValueAsString(node));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the conversation file " + file, e);
     }

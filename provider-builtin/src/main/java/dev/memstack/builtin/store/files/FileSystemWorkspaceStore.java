@@ -6,13 +6,13 @@ import dev.memstack.builtin.store.ChangeListener;
 import dev.memstack.builtin.store.FileEntry;
 import dev.memstack.builtin.store.FileMeta;
 import dev.memstack.builtin.store.OverlayTransaction;
+import dev.memstack.builtin.store.StoreRules;
 import dev.memstack.builtin.store.WorkspaceStore;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.InvalidWorkspacePathException;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
-import dev.memstack.spi.Scope;
 import dev.memstack.support.AtomicFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -77,7 +77,7 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
   public static final String META_FILE = ".workspace.json";
 
   /** The directory of an agent that holds its owners' PERSONAL buckets. */
-  public static final String OWNERS_DIR = "owners";
+  public static final String OWNERS_DIR = StoreRules.OWNERS_DIR;
 
   private static final Logger log = LoggerFactory.getLogger(FileSystemWorkspaceStore.class);
   private static final String TRASH_DIR = ".trash";
@@ -197,13 +197,8 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
       }
       deleteRecursively(moved);
       states.put(bucket, BucketState.EMPTY);
-      List<Change> changes = new ArrayList<>();
-      for (FileEntry entry : state.files().values()) {
-        changes.add(new Change(bucket, entry.path(), entry, null, null));
-      }
-      if (!changes.isEmpty()) {
-        tell(bucket, changes);
-      }
+      List<Change> changes = StoreRules.removed(bucket, state.files().values());
+      StoreRules.tell(listener, bucket, changes);
       return changes.size();
     } finally {
       lock.unlock();
@@ -253,12 +248,7 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
    * @throws InvalidWorkspacePathException if the name is reserved or leads outside
    */
   Path target(Bucket bucket, WorkspacePath path) {
-    if (bucket.scope() == Scope.TEAM
-        && !path.atRoot()
-        && path.segments().get(0).equals(OWNERS_DIR)) {
-      throw new InvalidWorkspacePathException(
-          "must not start with '" + OWNERS_DIR + "/' in team scope (reserved for personal files)");
-    }
+    StoreRules.checkNotReserved(bucket, path);
     Path dir = directory(bucket);
     Path target = dir.resolve(path.value());
     // A commit replaces a file by moving it aside and the new content in: a check made without
@@ -445,10 +435,7 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
     }
 
     states.put(bucket, BucketState.of(new TreeMap<>(after), seeded));
-    List<Change> changes = tx.changes(after);
-    if (!changes.isEmpty()) {
-      tell(bucket, changes);
-    }
+    StoreRules.tell(listener, bucket, tx.changes(after));
   }
 
   private void rollback(
@@ -501,14 +488,6 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
     for (int i = missing.size() - 1; i >= 0; i--) {
       Files.createDirectory(missing.get(i));
       created.add(missing.get(i));
-    }
-  }
-
-  private void tell(Bucket bucket, List<Change> changes) {
-    try {
-      listener.committed(bucket, List.copyOf(changes));
-    } catch (RuntimeException e) {
-      log.error("a listener failed after a commit to {}", bucket, e);
     }
   }
 

@@ -2,7 +2,6 @@ package dev.memstack.builtin.store.files;
 
 import dev.memstack.builtin.search.KeywordTexts;
 import dev.memstack.builtin.search.Paragraphs.Chunk;
-import dev.memstack.builtin.store.FileStamp;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import java.io.IOException;

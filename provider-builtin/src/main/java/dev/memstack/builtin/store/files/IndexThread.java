@@ -1,5 +1,6 @@
 package dev.memstack.builtin.store.files;
 
+import dev.memstack.builtin.concurrent.DaemonThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -31,7 +32,6 @@ final class IndexThread {
 
   IndexThread(Path dir) {
     this.path = dir;
-    ClassLoader loader = IndexThread.class.getClassLoader();
     Path instance = dir.toAbsolutePath().getParent();
     String name =
         "memstack-builtin-index"
@@ -40,17 +40,7 @@ final class IndexThread {
                 : "-" + instance.getFileName());
     this.executor =
         new ThreadPoolExecutor(
-            1,
-            1,
-            60,
-            TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(),
-            task -> {
-              Thread thread = new Thread(task, name);
-              thread.setDaemon(true);
-              thread.setContextClassLoader(loader);
-              return thread;
-            });
+            1, 1, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), DaemonThreads.named(name));
     executor.allowCoreThreadTimeOut(true);
   }
 

@@ -3,9 +3,11 @@ package dev.memstack.builtin.store.files;
 import dev.memstack.builtin.search.KeywordTexts;
 import dev.memstack.builtin.search.Paragraphs;
 import dev.memstack.builtin.search.WorkspaceAnalyzer;
-import dev.memstack.builtin.store.FileStamp;
+import dev.memstack.builtin.store.Change;
+import dev.memstack.builtin.store.FileEntry;
 import dev.memstack.builtin.store.KeywordHit;
 import dev.memstack.builtin.store.KeywordIndex;
+import dev.memstack.builtin.store.WorkspaceStore;
 import dev.memstack.builtin.store.files.RecoveringWriter.Delete;
 import dev.memstack.builtin.store.files.RecoveringWriter.Update;
 import dev.memstack.builtin.workspace.Bucket;
@@ -21,9 +23,11 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.IndexReader;
@@ -143,6 +147,71 @@ public final class LuceneKeywordIndex implements KeywordIndex {
   }
 
   @Override
+  public void committed(Bucket bucket, List<Change> changes, Predicate<WorkspacePath> weighted) {
+    for (Change change : changes) {
+      if (change.after() == null) {
+        remove(bucket, change.path());
+      } else if (change.content() != null) {
+        FileEntry after = change.after();
+        replace(
+            bucket,
+            change.path(),
+            change.content(),
+            FileStamp.of(after),
+            after.updateTime(),
+            weighted.test(change.path()));
+      }
+    }
+    refresh();
+  }
+
+  /**
+   * Compares the stamp (size and update time) of every file of the store with the one indexed, and
+   * indexes again the files that differ; removes the files the store no longer has.
+   */
+  @Override
+  public void catchUp(WorkspaceStore store, Predicate<WorkspacePath> weighted) {
+    long started = System.nanoTime();
+    Map<String, FileStamp> indexed = new HashMap<>(stamps());
+    int reindexed = 0;
+    for (Bucket bucket : store.buckets()) {
+      for (FileEntry entry : store.list(bucket)) {
+        FileStamp known = indexed.remove(KeywordIndex.fileKey(bucket, entry.path()));
+        if (!FileStamp.of(entry).equals(known)) {
+          Optional<String> content = store.read(bucket, entry.path());
+          if (content.isPresent()) {
+            replace(
+                bucket,
+                entry.path(),
+                content.get(),
+                FileStamp.of(entry),
+                entry.updateTime(),
+                weighted.test(entry.path()));
+            reindexed++;
+          }
+        }
+      }
+    }
+    for (String gone : indexed.keySet()) {
+      removeByKey(gone);
+    }
+    if (reindexed > 0 || !indexed.isEmpty()) {
+      refresh();
+      commit();
+      log.info(
+          "keyword index brought up to date: {} files re-indexed, {} removed, in {} ms",
+          reindexed,
+          indexed.size(),
+          (System.nanoTime() - started) / 1_000_000);
+    }
+  }
+
+  /**
+   * Indexes a file's content, replacing whatever was indexed for it. Searchable after the next
+   * {@link #refresh()}.
+   *
+   * @param weighted whether hits in the file count {@code weight} times (core files)
+   */
   public void replace(
       Bucket bucket,
       WorkspacePath path,
@@ -216,12 +285,12 @@ public final class LuceneKeywordIndex implements KeywordIndex {
     }
   }
 
-  @Override
+  /** Removes a file; searchable after the next {@link #refresh()}. */
   public void remove(Bucket bucket, WorkspacePath path) {
     removeByKey(KeywordIndex.fileKey(bucket, path));
   }
 
-  @Override
+  /** Removes a file by its {@link KeywordIndex#fileKey}. */
   public void removeByKey(String fileKey) {
     apply(new Delete(IndexDocuments.key(fileKey)), "cannot remove " + fileKey + " from the index");
   }
@@ -234,7 +303,7 @@ public final class LuceneKeywordIndex implements KeywordIndex {
         });
   }
 
-  @Override
+  /** The versions of every indexed file, by {@link KeywordIndex#fileKey}. */
   public Map<String, FileStamp> stamps() {
     Map<String, FileStamp> stamps = new HashMap<>();
     try {
@@ -294,7 +363,7 @@ public final class LuceneKeywordIndex implements KeywordIndex {
     }
   }
 
-  @Override
+  /** Makes the changes so far searchable, and commits them if the commit interval has passed. */
   public void refresh() {
     indexThread.call(
         () -> {

@@ -1,6 +1,7 @@
 package dev.memstack.builtin.store.postgres;
 
 import dev.memstack.builtin.store.ConversationBuffer;
+import dev.memstack.builtin.store.ConversationJson;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Turn;
@@ -9,17 +10,13 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The {@link ConversationBuffer} of {@code store=postgres}: one row of {@code
@@ -159,16 +156,7 @@ public final class PgConversationBuffer implements ConversationBuffer {
 
   private List<Message> read(String text) {
     try {
-      List<Message> messages = new ArrayList<>();
-      for (JsonNode m : json.readTree(text)) {
-        messages.add(
-            new Message(
-                m.path("turnId").asString(),
-                m.path("role").asString(),
-                m.path("text").asString(),
-                m.path("truncated").asBoolean(false),
-                Instant.parse(m.path("time").asString())));
-      }
+      List<Message> messages = ConversationJson.read(json.readTree(text));
       return messages;
     } catch (JacksonException | java.time.format.DateTimeParseException e) {
       throw new IllegalStateException(
@@ -184,14 +172,7 @@ public final class PgConversationBuffer implements ConversationBuffer {
 
   private String write(List<Message> messages) {
     ArrayNode array = json.createArrayNode();
-    for (Message m : messages) {
-      ObjectNode item = array.addObject();
-      item.put("turnId", m.turnId());
-      item.put("role", m.role());
-      item.put("text", m.text());
-      item.put("truncated", m.truncated());
-      item.put("time", m.time().toString());
-    }
+    ConversationJson.write(array, messages);
     return json.writeValueAsString(array);
   }
 

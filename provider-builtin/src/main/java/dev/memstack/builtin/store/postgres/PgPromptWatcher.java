@@ -1,5 +1,6 @@
 package dev.memstack.builtin.store.postgres;
 
+import dev.memstack.builtin.concurrent.DaemonThreads;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Scope;
@@ -39,15 +40,9 @@ public final class PgPromptWatcher implements AutoCloseable {
       PostgresWorkspaceStore store, Duration interval, Consumer<AgentId> promptChanged) {
     this.store = Objects.requireNonNull(store, "store");
     this.promptChanged = Objects.requireNonNull(promptChanged, "promptChanged");
-    ClassLoader loader = PgPromptWatcher.class.getClassLoader();
     this.executor =
         Executors.newSingleThreadScheduledExecutor(
-            task -> {
-              Thread thread = new Thread(task, "memstack-builtin-prompt-watcher");
-              thread.setDaemon(true);
-              thread.setContextClassLoader(loader);
-              return thread;
-            });
+            DaemonThreads.named("memstack-builtin-prompt-watcher"));
     long millis = Math.max(1, interval.toMillis());
     executor.scheduleWithFixedDelay(this::poll, 0, millis, TimeUnit.MILLISECONDS);
   }

@@ -3,9 +3,10 @@ package dev.memstack.builtin.store.postgres;
 import dev.memstack.builtin.search.KeywordTexts;
 import dev.memstack.builtin.search.Paragraphs;
 import dev.memstack.builtin.search.WorkspaceAnalyzer;
-import dev.memstack.builtin.store.FileStamp;
+import dev.memstack.builtin.store.Change;
 import dev.memstack.builtin.store.KeywordHit;
 import dev.memstack.builtin.store.KeywordIndex;
+import dev.memstack.builtin.store.WorkspaceStore;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
@@ -29,6 +30,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
@@ -51,9 +53,8 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
  * multiplied by the weight. Rows are filtered to the caller's buckets and, besides, to rows without
  * owner or of the owners of those buckets, so no other owner's paragraph can be returned.
  *
- * <p>{@link #replace}, {@link #remove} and {@link #removeByKey} do nothing (the store writes the
- * rows in its own transactions), {@link #refresh} and {@link #commit} have nothing to do, {@link
- * #expungeDeletes} vacuums the tables. Thread-safe.
+ * <p>{@link #committed} and {@link #catchUp} do nothing (the store writes the rows in its own
+ * transactions), nor does {@link #commit}; {@link #expungeDeletes} vacuums the tables. Thread-safe.
  */
 public final class PostgresKeywordIndex implements KeywordIndex {
 
@@ -216,27 +217,11 @@ public final class PostgresKeywordIndex implements KeywordIndex {
 
   /** Does nothing: the store writes the rows in the transaction of the change. */
   @Override
-  public void replace(
-      Bucket bucket,
-      WorkspacePath path,
-      String content,
-      FileStamp stamp,
-      Instant updateTime,
-      boolean weighted) {}
+  public void committed(Bucket bucket, List<Change> changes, Predicate<WorkspacePath> weighted) {}
 
-  /** Does nothing: the store deletes the rows with the file's. */
+  /** Does nothing: the rows are always in step with the files. */
   @Override
-  public void remove(Bucket bucket, WorkspacePath path) {}
-
-  /** Does nothing: the store deletes the rows with the file's. */
-  @Override
-  public void removeByKey(String fileKey) {}
-
-  /** None: the rows are always in step with the files, there is nothing to catch up. */
-  @Override
-  public Map<String, FileStamp> stamps() {
-    return Map.of();
-  }
+  public void catchUp(WorkspaceStore store, Predicate<WorkspacePath> weighted) {}
 
   @Override
   public List<KeywordHit> search(
@@ -358,9 +343,6 @@ public final class PostgresKeywordIndex implements KeywordIndex {
         + " c USING (bucket, path, chunk)"
         + " ORDER BY sc.score DESC, c.bucket, c.path, c.chunk LIMIT ?";
   }
-
-  @Override
-  public void refresh() {}
 
   /** Vacuums the tables, so that deleted rows leave nothing on the pages. */
   @Override

@@ -6,6 +6,7 @@ import dev.memstack.builtin.store.ChangeListener;
 import dev.memstack.builtin.store.FileEntry;
 import dev.memstack.builtin.store.FileMeta;
 import dev.memstack.builtin.store.OverlayTransaction;
+import dev.memstack.builtin.store.StoreRules;
 import dev.memstack.builtin.store.WorkspaceStore;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.InvalidWorkspacePathException;
@@ -34,6 +35,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,7 +61,6 @@ import org.slf4j.LoggerFactory;
 public final class PostgresWorkspaceStore implements WorkspaceStore {
 
   private static final Logger log = LoggerFactory.getLogger(PostgresWorkspaceStore.class);
-  private static final String OWNERS_DIR = "owners";
 
   private final PgWorkspaceDatabase db;
   private final PostgresKeywordIndex index;
@@ -81,11 +82,14 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
       Clock clock,
       Predicate<WorkspacePath> weighted,
       ChangeListener listener) {
-    this.db = Objects.requireNonNull(db, "db");
-    this.index = Objects.requireNonNull(index, "index");
-    this.clock = Objects.requireNonNull(clock, "clock");
-    this.weighted = Objects.requireNonNull(weighted, "weighted");
-    this.listener = Objects.requireNonNull(listener, "listener");
+    if (Stream.of(db, index, clock, weighted, listener).anyMatch(Objects::isNull)) {
+      throw new NullPointerException("a PostgreSQL workspace store needs all its parts");
+    }
+    this.db = db;
+    this.index = index;
+    this.clock = clock;
+    this.weighted = weighted;
+    this.listener = listener;
   }
 
   /** The database. */
@@ -149,12 +153,7 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
    *     or the other way round
    */
   void checkPath(Bucket bucket, WorkspacePath path, Collection<WorkspacePath> existing) {
-    if (bucket.scope() == Scope.TEAM
-        && !path.atRoot()
-        && path.segments().get(0).equals(OWNERS_DIR)) {
-      throw new InvalidWorkspacePathException(
-          "must not start with '" + OWNERS_DIR + "/' in team scope (reserved for personal files)");
-    }
+    StoreRules.checkNotReserved(bucket, path);
     String directory = path.value() + "/";
     Set<String> names = new java.util.HashSet<>();
     for (WorkspacePath other : existing) {
@@ -351,9 +350,7 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
       } catch (SQLException e) {
         throw db.failure("write to " + bucket, e);
       }
-      if (!changes.isEmpty()) {
-        tell(bucket, changes);
-      }
+      StoreRules.tell(listener, bucket, changes);
       return result;
     } finally {
       lock.unlock();
@@ -462,14 +459,12 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
     ReentrantLock lock = locks.computeIfAbsent(bucket, b -> new ReentrantLock());
     lock.lock();
     try {
-      List<Change> changes = new ArrayList<>();
+      List<Change> changes;
       try (Connection connection = db.dataSource().getConnection()) {
         connection.setAutoCommit(false);
         try {
           lockBucket(connection, bucket);
-          for (FileEntry entry : entries(connection, bucket).values()) {
-            changes.add(new Change(bucket, entry.path(), entry, null, null));
-          }
+          changes = StoreRules.removed(bucket, entries(connection, bucket).values());
           for (String table : List.of(db.chunks, db.files, db.buckets)) {
             try (PreparedStatement delete =
                 connection.prepareStatement("DELETE FROM " + table + " WHERE bucket = ?")) {
@@ -485,9 +480,7 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
       } catch (SQLException e) {
         throw db.failure("remove " + bucket, e);
       }
-      if (!changes.isEmpty()) {
-        tell(bucket, changes);
-      }
+      StoreRules.tell(listener, bucket, changes);
       return changes.size();
     } finally {
       lock.unlock();
@@ -499,14 +492,6 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
       connection.rollback();
     } catch (SQLException e) {
       log.warn("rollback failed: {}", e.toString());
-    }
-  }
-
-  private void tell(Bucket bucket, List<Change> changes) {
-    try {
-      listener.committed(bucket, List.copyOf(changes));
-    } catch (RuntimeException e) {
-      log.error("a listener failed after a commit to {}", bucket, e);
     }
   }
 

@@ -3,125 +3,102 @@ package dev.memstack.builtin.store.files;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.memstack.builtin.store.Change;
-import dev.memstack.builtin.store.FileEntry;
+import dev.memstack.builtin.store.ChangeListener;
 import dev.memstack.builtin.store.FileMeta;
-import dev.memstack.builtin.workspace.Bucket;
+import dev.memstack.builtin.store.WorkspaceStore;
+import dev.memstack.builtin.store.WorkspaceStoreConformance;
 import dev.memstack.builtin.workspace.InvalidWorkspacePathException;
-import dev.memstack.builtin.workspace.WorkspacePath;
-import dev.memstack.spi.AgentId;
-import dev.memstack.spi.OwnerKey;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class FileSystemWorkspaceStoreTest {
-
-  static final Instant NOW = Instant.parse("2026-04-01T10:00:00.123Z");
+/** The file store: the workspace contract, and what only files on a disk have. */
+@DisplayName("FileSystemWorkspaceStore")
+class FileSystemWorkspaceStoreTest extends WorkspaceStoreConformance {
 
   @TempDir Path dir;
-  List<Change> changes = new ArrayList<>();
-  FileSystemWorkspaceStore store;
-  Bucket team = Bucket.team(AgentId.of("a1"));
 
-  @BeforeEach
-  void open() {
-    store =
-        new FileSystemWorkspaceStore(
-            dir, Clock.fixed(NOW, ZoneOffset.UTC), p -> new FileMeta(false, 50), this::record);
-  }
-
-  private void record(Bucket bucket, List<Change> committed) {
-    changes.addAll(committed);
+  @Override
+  protected WorkspaceStore open(Clock clock, ChangeListener listener) {
+    return new FileSystemWorkspaceStore(dir, clock, p -> new FileMeta(false, 50), listener);
   }
 
   @Test
-  @DisplayName("writes several files in one commit with their metadata and update time")
-  void writesSeveralFilesInOneCommit() throws Exception {
+  @DisplayName("keeps files as Markdown under agents/ and their metadata in .workspace.json")
+  void keepsPlainFilesAndTheirMetadata() throws Exception {
+    WorkspaceStore store = store();
     store.update(
-        team,
+        TEAM,
         tx -> {
-          tx.write(WorkspacePath.of("A.md"), "alpha", new FileMeta(true, 1));
-          tx.write(WorkspacePath.of("memory/2026-04-01.md"), "note", new FileMeta(false, 9));
+          tx.write(path("A.md"), "alpha", new FileMeta(true, 1));
+          tx.write(path("memory/2026-04-01.md"), "note", new FileMeta(false, 9));
           return null;
         });
+    write(store, ALICE, "MEMORY.md", "mine");
 
     assertThat(Files.readString(dir.resolve("agents/a1/A.md"))).isEqualTo("alpha");
-    assertThat(store.list(team))
-        .containsExactly(
-            new FileEntry(WorkspacePath.of("A.md"), true, 1, 5, NOW),
-            new FileEntry(WorkspacePath.of("memory/2026-04-01.md"), false, 9, 4, NOW));
     assertThat(Files.readString(dir.resolve("agents/a1/.workspace.json")))
         .contains("\"A.md\"")
         .contains("\"sortOrder\" : 9");
-    assertThat(changes).hasSize(2).allMatch(c -> c.before() == null && c.content() != null);
+    assertThat(dir.resolve("agents/a1/owners/user%3Aalice/MEMORY.md")).hasContent("mine");
+    store.delete(ALICE);
+    assertThat(dir.resolve("agents/a1/owners/user%3Aalice")).doesNotExist();
   }
 
   @Test
-  @DisplayName("writes nothing when the work throws")
-  void writesNothingWhenTheWorkThrows() throws Exception {
+  @DisplayName("a failed transaction leaves no directory behind")
+  void aFailedTransactionLeavesNoDirectory() {
     assertThatThrownBy(
             () ->
-                store.update(
-                    team,
-                    tx -> {
-                      tx.write(WorkspacePath.of("A.md"), "alpha", new FileMeta(true, 1));
-                      throw new IllegalStateException("changed my mind");
-                    }))
+                store()
+                    .update(
+                        TEAM,
+                        tx -> {
+                          tx.write(path("A.md"), "alpha", new FileMeta(true, 1));
+                          throw new IllegalStateException("changed my mind");
+                        }))
         .hasMessage("changed my mind");
-
     assertThat(dir.resolve("agents")).doesNotExist();
-    assertThat(store.list(team)).isEmpty();
-    assertThat(changes).isEmpty();
+  }
+
+  @Test
+  @DisplayName("picks up a file added by hand, with the default metadata")
+  void picksUpFilesAddedByHand() throws Exception {
+    Files.createDirectories(dir.resolve("agents/a1"));
+    Files.writeString(dir.resolve("agents/a1/hand.md"), "by hand");
+
+    assertThat(store().list(TEAM))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.path()).isEqualTo(path("hand.md"));
+              assertThat(e.sortOrder()).isEqualTo(50);
+            });
   }
 
   @Test
   @DisplayName("refuses names that lead out through a symbolic link, reading or writing")
   void refusesSymbolicLinksLeadingOut() throws Exception {
+    WorkspaceStore store = store();
     Path outside = Files.createDirectories(dir.resolve("outside"));
     Files.writeString(outside.resolve("secret.md"), "secret");
     Files.createDirectories(dir.resolve("agents/a1"));
     Files.createSymbolicLink(dir.resolve("agents/a1/link"), outside);
     Files.createSymbolicLink(dir.resolve("agents/a1/file.md"), outside.resolve("secret.md"));
 
-    assertThatThrownBy(() -> store.checkPath(team, WorkspacePath.of("link/new.md")))
+    assertThatThrownBy(() -> store.checkPath(TEAM, path("link/new.md")))
         .isInstanceOf(InvalidWorkspacePathException.class)
         .hasMessageContaining("symbolic link");
-    assertThatThrownBy(() -> store.checkPath(team, WorkspacePath.of("file.md")))
+    assertThatThrownBy(() -> store.checkPath(TEAM, path("file.md")))
         .hasMessageContaining("symbolic link");
-    assertThat(store.list(team)).isEmpty();
-    assertThat(store.read(team, WorkspacePath.of("file.md"))).isEmpty();
+    assertThat(store.list(TEAM)).isEmpty();
+    assertThat(store.read(TEAM, path("file.md"))).isEmpty();
     try (Stream<Path> files = Files.list(outside)) {
       assertThat(files).hasSize(1);
     }
-  }
-
-  @Test
-  @DisplayName("reserves owners/ in team scope and keeps personal buckets apart")
-  void reservesOwnersInTeamScope() throws Exception {
-    Bucket personal = Bucket.personal(AgentId.of("a1"), OwnerKey.of("user:1"));
-    store.update(
-        personal,
-        tx -> {
-          tx.write(WorkspacePath.of("MEMORY.md"), "mine", new FileMeta(true, 3));
-          return null;
-        });
-
-    assertThatThrownBy(() -> store.checkPath(team, WorkspacePath.of("owners/user%3A1/MEMORY.md")))
-        .isInstanceOf(InvalidWorkspacePathException.class);
-    assertThat(store.list(team)).isEmpty();
-    assertThat(store.buckets()).containsExactly(team, personal);
-    assertThat(store.personalBuckets(OwnerKey.of("user:1"))).containsExactly(personal);
-    assertThat(store.delete(personal)).isEqualTo(1);
-    assertThat(dir.resolve("agents/a1/owners/user%3A1")).doesNotExist();
   }
 }

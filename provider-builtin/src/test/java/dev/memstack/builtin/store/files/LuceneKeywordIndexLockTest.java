@@ -3,7 +3,6 @@ package dev.memstack.builtin.store.files;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.memstack.builtin.store.FileStamp;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;

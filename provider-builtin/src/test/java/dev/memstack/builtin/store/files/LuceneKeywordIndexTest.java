@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.memstack.builtin.search.Paragraphs;
 import dev.memstack.builtin.search.WorkspaceAnalyzer;
-import dev.memstack.builtin.store.FileStamp;
 import dev.memstack.builtin.store.KeywordHit;
 import dev.memstack.builtin.store.KeywordIndex;
 import dev.memstack.builtin.workspace.Bucket;

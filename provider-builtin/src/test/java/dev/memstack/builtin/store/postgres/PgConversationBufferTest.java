@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.memstack.builtin.store.ConversationBuffer;
 import dev.memstack.builtin.store.ConversationBufferConformance;
+import dev.memstack.testing.TestPostgres;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -18,14 +19,14 @@ import org.junit.jupiter.api.Test;
 @DisplayName("PgConversationBuffer")
 class PgConversationBufferTest extends ConversationBufferConformance {
 
-  PgTestDatabase db;
+  TestPostgres db;
   String schema;
   final List<PgWorkspaceDatabase> opened = new ArrayList<>();
 
   @BeforeEach
   void database() {
-    db = PgTestDatabase.fromEnvironment();
-    schema = PgTestDatabase.newSchema();
+    db = TestPostgres.fromEnvironment();
+    schema = BuiltinPostgres.schema(db);
   }
 
   @AfterEach
@@ -38,7 +39,7 @@ class PgConversationBufferTest extends ConversationBufferConformance {
 
   @Override
   protected ConversationBuffer open(int maxMessages, int messageMaxChars) {
-    PgWorkspaceDatabase database = PgWorkspaceDatabase.open(db.settings(schema));
+    PgWorkspaceDatabase database = PgWorkspaceDatabase.open(BuiltinPostgres.settings(db, schema));
     opened.add(database);
     return new PgConversationBuffer(database, maxMessages, messageMaxChars);
   }

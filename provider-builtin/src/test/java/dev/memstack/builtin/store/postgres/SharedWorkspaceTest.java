@@ -17,6 +17,7 @@ import dev.memstack.spi.TriggerSource;
 import dev.memstack.spi.Turn;
 import dev.memstack.tck.MutableClock;
 import dev.memstack.tck.TestProviderContext;
+import dev.memstack.testing.TestPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,7 +45,7 @@ class SharedWorkspaceTest {
   static final OwnerKey BOB = OwnerKey.of("user:bob");
 
   @TempDir Path dir;
-  PgTestDatabase db;
+  TestPostgres db;
   String schema;
   final MutableClock clock = MutableClock.at(Instant.parse("2026-04-01T09:30:00Z"));
   final List<MemoryProvider> open = new ArrayList<>();
@@ -52,8 +53,8 @@ class SharedWorkspaceTest {
 
   @BeforeEach
   void database() {
-    db = PgTestDatabase.fromEnvironment();
-    schema = PgTestDatabase.newSchema();
+    db = TestPostgres.fromEnvironment();
+    schema = BuiltinPostgres.schema(db);
   }
 
   @AfterEach
@@ -77,7 +78,8 @@ class SharedWorkspaceTest {
             .build();
     contexts.add(context);
     MemoryProvider provider =
-        new BuiltinMemoryProviderFactory().create(new SharedModeContext(context, db.shared()));
+        new BuiltinMemoryProviderFactory()
+            .create(new SharedModeContext(context, BuiltinPostgres.shared(db)));
     open.add(provider);
     return provider;
   }
@@ -119,7 +121,7 @@ class SharedWorkspaceTest {
     db.execute("CREATE DATABASE " + scratch);
     try {
       String url = db.url().replaceFirst("/[^/?]+(\\?|$)", "/" + scratch + "$1");
-      Map<String, String> config = new java.util.HashMap<>(db.config(schema));
+      Map<String, String> config = new java.util.HashMap<>(BuiltinPostgres.config(db, schema));
       config.put("jdbc-url", url);
       MemoryProvider provider = host("scratch", config);
       assertThat(provider.health().status()).isEqualTo(ProviderHealth.Status.UP);
