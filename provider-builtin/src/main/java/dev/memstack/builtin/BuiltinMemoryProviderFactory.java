@@ -3,7 +3,7 @@ package dev.memstack.builtin;
 import dev.memstack.builtin.extraction.MemoryJobSettings;
 import dev.memstack.builtin.memory.BuiltinSettings;
 import dev.memstack.builtin.memory.DenseSettings;
-import dev.memstack.builtin.memory.StoreSettings;
+import dev.memstack.builtin.store.StoreSettings;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.MemoryProviderFactory;
 import dev.memstack.spi.ProviderContext;

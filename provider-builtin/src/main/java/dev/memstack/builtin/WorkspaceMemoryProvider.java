@@ -1,17 +1,16 @@
 package dev.memstack.builtin;
 
-import dev.memstack.builtin.extraction.ConversationBuffer;
 import dev.memstack.builtin.extraction.Dreaming;
-import dev.memstack.builtin.extraction.FileConversationBuffer;
 import dev.memstack.builtin.extraction.MemoryExtraction;
+import dev.memstack.builtin.extraction.MemoryJobParts;
 import dev.memstack.builtin.extraction.MemoryJobSettings;
 import dev.memstack.builtin.extraction.PromptTemplates;
 import dev.memstack.builtin.memory.BuiltinSettings;
 import dev.memstack.builtin.memory.DenseSettings;
 import dev.memstack.builtin.memory.MemoryFiles;
-import dev.memstack.builtin.memory.StoreSettings;
 import dev.memstack.builtin.memory.WorkspaceMemory;
-import dev.memstack.builtin.postgres.PgConversationBuffer;
+import dev.memstack.builtin.store.ConversationBuffer;
+import dev.memstack.builtin.store.StoreSettings;
 import dev.memstack.builtin.tools.MemoryJobTools;
 import dev.memstack.builtin.tools.WorkspaceMemoryTools;
 import dev.memstack.spi.AgentId;
@@ -107,30 +106,12 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
     MemoryFiles files = new MemoryFiles(memory);
     PromptTemplates prompts = PromptTemplates.load(settings.templatesDir());
     this.conversations =
-        memory
-            .database()
-            .<ConversationBuffer>map(
-                db ->
-                    new PgConversationBuffer(
-                        db, jobs.conversationMaxMessages(), jobs.transcriptMessageChars()))
-            .orElseGet(
-                () ->
-                    new FileConversationBuffer(
-                        context.dataDir(),
-                        jobs.conversationMaxMessages(),
-                        jobs.transcriptMessageChars()));
-    this.extraction =
-        new MemoryExtraction(
-            jobs,
-            files,
-            conversations,
-            prompts,
-            context.languageModel(),
-            context.clock(),
-            context.coordination());
-    this.dreaming =
-        new Dreaming(
+        memory.conversationBuffer(jobs.conversationMaxMessages(), jobs.transcriptMessageChars());
+    MemoryJobParts parts =
+        new MemoryJobParts(
             jobs, files, prompts, context.languageModel(), context.clock(), context.coordination());
+    this.extraction = new MemoryExtraction(parts, conversations);
+    this.dreaming = new Dreaming(parts);
     this.jobTools = new MemoryJobTools(extraction, dreaming, files, context.languageModel());
     List<ToolSpec> all = new ArrayList<>(tools.specs());
     all.addAll(jobTools.specs());

@@ -1,10 +1,11 @@
 package dev.memstack.builtin;
 
-import dev.memstack.builtin.postgres.PgTestDatabase;
-import dev.memstack.builtin.postgres.SharedModeContext;
+import dev.memstack.builtin.store.postgres.BuiltinPostgres;
+import dev.memstack.builtin.store.postgres.SharedModeContext;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.ProviderConfig;
 import dev.memstack.spi.ProviderContext;
+import dev.memstack.testing.TestPostgres;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -20,12 +21,12 @@ class PostgresWorkspaceProviderKitTest extends WorkspaceMemoryProviderKitTest {
 
   private static final List<String> SCHEMAS = new CopyOnWriteArrayList<>();
 
-  private PgTestDatabase database;
-  private final String schema = PgTestDatabase.newSchema();
+  private TestPostgres database;
 
   @Override
   protected ProviderConfig config() {
-    database = PgTestDatabase.fromEnvironment();
+    database = TestPostgres.fromEnvironment();
+    String schema = BuiltinPostgres.schema(database);
     SCHEMAS.add(schema);
     return ProviderConfig.of(
         "memstack.providers." + instanceId() + ".config", Map.of("schema", schema));
@@ -34,15 +35,15 @@ class PostgresWorkspaceProviderKitTest extends WorkspaceMemoryProviderKitTest {
   @Override
   protected MemoryProvider createProvider(ProviderContext context) {
     return new BuiltinMemoryProviderFactory()
-        .create(new SharedModeContext(context, database.shared()));
+        .create(new SharedModeContext(context, BuiltinPostgres.shared(database)));
   }
 
   @AfterAll
   static void dropSchemas() {
-    if (System.getenv("MEMSTACK_PG_URL") == null || System.getenv("MEMSTACK_PG_URL").isBlank()) {
+    if (!TestPostgres.configured()) {
       return;
     }
-    PgTestDatabase database = PgTestDatabase.fromEnvironment();
+    TestPostgres database = TestPostgres.fromEnvironment();
     for (String schema : SCHEMAS) {
       database.dropSchema(schema);
     }

@@ -1,5 +1,6 @@
 package dev.memstack.builtin.extraction;
 
+import dev.memstack.builtin.concurrent.DaemonThreads;
 import dev.memstack.builtin.memory.MemoryFiles;
 import dev.memstack.builtin.memory.SizeCaps;
 import dev.memstack.builtin.workspace.Bucket;
@@ -10,7 +11,6 @@ import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ProviderUnavailableException;
 import dev.memstack.spi.Scope;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -85,57 +85,26 @@ public final class Dreaming implements AutoCloseable {
     }
   }
 
-  private final MemoryJobSettings settings;
-  private final MemoryFiles files;
-  private final PromptTemplates templates;
-  private final LanguageModel model;
-  private final Clock clock;
-  private final Coordination coordination;
+  private final MemoryJobParts parts;
   private final Map<AgentId, Instant> nextRuns = new ConcurrentHashMap<>();
   private final Map<AgentId, Run> lastRuns = new ConcurrentHashMap<>();
   private final Map<AgentId, String> ownerCursors = new ConcurrentHashMap<>();
   private final Map<AgentId, ReentrantLock> locks = new ConcurrentHashMap<>();
   private volatile ScheduledExecutorService scheduler;
 
-  public Dreaming(
-      MemoryJobSettings settings,
-      MemoryFiles files,
-      PromptTemplates templates,
-      LanguageModel model,
-      Clock clock) {
-    this(settings, files, templates, model, clock, Coordination.local(clock));
-  }
-
-  public Dreaming(
-      MemoryJobSettings settings,
-      MemoryFiles files,
-      PromptTemplates templates,
-      LanguageModel model,
-      Clock clock,
-      Coordination coordination) {
-    this.coordination = Objects.requireNonNull(coordination, "coordination");
-    this.settings = Objects.requireNonNull(settings, "settings");
-    this.files = Objects.requireNonNull(files, "files");
-    this.templates = Objects.requireNonNull(templates, "templates");
-    this.model = Objects.requireNonNull(model, "model");
-    this.clock = Objects.requireNonNull(clock, "clock");
+  public Dreaming(MemoryJobParts parts) {
+    this.parts = Objects.requireNonNull(parts, "parts");
   }
 
   /** Starts the scheduler thread (when dreaming is enabled). */
   public void start() {
-    if (!settings.emergenceEnabled() || scheduler != null) {
+    if (!parts.settings().emergenceEnabled() || scheduler != null) {
       return;
     }
-    ClassLoader loader = Dreaming.class.getClassLoader();
     ScheduledExecutorService thread =
         Executors.newSingleThreadScheduledExecutor(
-            runnable -> {
-              Thread t = new Thread(runnable, "memstack-builtin-dreaming");
-              t.setDaemon(true);
-              t.setContextClassLoader(loader);
-              return t;
-            });
-    long every = settings.scheduleCheckInterval().toMillis();
+            DaemonThreads.named("memstack-builtin-dreaming"));
+    long every = parts.settings().scheduleCheckInterval().toMillis();
     thread.scheduleWithFixedDelay(
         () -> {
           try {
@@ -157,12 +126,12 @@ public final class Dreaming implements AutoCloseable {
    * @return how many agents ran
    */
   public int tick() {
-    if (!settings.emergenceEnabled() || !model.available()) {
+    if (!parts.settings().emergenceEnabled() || !parts.model().available()) {
       return 0;
     }
-    Instant now = clock.instant();
+    Instant now = parts.clock().instant();
     int ran = 0;
-    for (AgentId agent : files.agents()) {
+    for (AgentId agent : parts.files().agents()) {
       Instant next = nextRuns.computeIfAbsent(agent, a -> nextAfter(now));
       if (!now.isBefore(next)) {
         Attempt attempt = attempt(agent, null, "scheduled", next.toString());
@@ -181,7 +150,7 @@ public final class Dreaming implements AutoCloseable {
   }
 
   private Instant nextAfter(Instant time) {
-    return settings.emergenceCron().next(time.atZone(clock.getZone())).toInstant();
+    return parts.settings().emergenceCron().next(time.atZone(parts.clock().getZone())).toInstant();
   }
 
   /**
@@ -209,7 +178,7 @@ public final class Dreaming implements AutoCloseable {
    * one, until the lease passes) is skipped, as a single host skips a slot while it still dreams.
    */
   private Attempt attempt(AgentId agent, OwnerKey owner, String trigger, String slot) {
-    if (!model.available()) {
+    if (!parts.model().available()) {
       return Attempt.NONE;
     }
     ReentrantLock lock = locks.computeIfAbsent(agent, a -> new ReentrantLock());
@@ -218,9 +187,10 @@ public final class Dreaming implements AutoCloseable {
     }
     Coordination.Lease shared = null;
     try {
-      if (coordination.shared()) {
+      if (parts.coordination().shared()) {
         try {
-          shared = coordination.tryLock("dreaming:" + agent.value(), sharedLease()).orElse(null);
+          shared =
+              parts.coordination().tryLock("dreaming:" + agent.value(), sharedLease()).orElse(null);
         } catch (ProviderUnavailableException e) {
           log.warn("dreaming of agent {} not started: {}", agent, e.getMessage());
           return Attempt.UNREACHABLE;
@@ -231,7 +201,7 @@ public final class Dreaming implements AutoCloseable {
         if (slot != null) {
           boolean claimed;
           try {
-            claimed = coordination.claimRun("dreaming:" + agent.value(), slot);
+            claimed = parts.coordination().claimRun("dreaming:" + agent.value(), slot);
           } catch (ProviderUnavailableException e) {
             log.warn("dreaming of agent {} at {} not started: {}", agent, slot, e.getMessage());
             return Attempt.UNREACHABLE;
@@ -245,10 +215,10 @@ public final class Dreaming implements AutoCloseable {
       boolean manual = trigger.equals("manual");
       List<BucketRun> results = new ArrayList<>();
       if (owner != null) {
-        results.add(dream(files.ownerBucket(agent, owner), trigger, true));
+        results.add(dream(parts.files().ownerBucket(agent, owner), trigger, true));
       } else {
         results.add(dream(Bucket.team(agent), trigger, manual));
-        if (files.perOwner()) {
+        if (parts.files().perOwner()) {
           for (OwnerKey next : ownersThisRun(agent)) {
             renew(shared, agent);
             BucketRun result = dream(Bucket.personal(agent, next), trigger, false);
@@ -258,7 +228,7 @@ public final class Dreaming implements AutoCloseable {
           }
         }
       }
-      Run run = new Run(clock.instant(), trigger, summary(results), results);
+      Run run = new Run(parts.clock().instant(), trigger, summary(results), results);
       lastRuns.put(agent, run);
       return new Attempt(Optional.of(run), false);
     } finally {
@@ -274,7 +244,7 @@ public final class Dreaming implements AutoCloseable {
    * bucket, so a host that dies in a run holds the agent's dreaming for at most this long.
    */
   private Duration sharedLease() {
-    return settings.modelTimeout().plusSeconds(30);
+    return parts.settings().modelTimeout().plusSeconds(30);
   }
 
   private static void renew(Coordination.Lease lease, AgentId agent) {
@@ -292,15 +262,15 @@ public final class Dreaming implements AutoCloseable {
 
   /** The owners to dream this run, continuing after the last owner of the previous run. */
   private List<OwnerKey> ownersThisRun(AgentId agent) {
-    List<OwnerKey> owners = files.owners(agent);
-    int max = settings.emergenceMaxOwners();
+    List<OwnerKey> owners = parts.files().owners(agent);
+    int max = parts.settings().emergenceMaxOwners();
     if (max == 0 || owners.size() <= max) {
       return owners;
     }
-    if (coordination.shared()) {
+    if (parts.coordination().shared()) {
       // the hosts take turns at dreaming: continue where the last run on any host ended
       try {
-        long end = coordination.addAndGet("dreaming-owners:" + agent.value(), max);
+        long end = parts.coordination().addAndGet("dreaming-owners:" + agent.value(), max);
         int from = (int) Math.floorMod(end - max, (long) owners.size());
         List<OwnerKey> chosen = new ArrayList<>();
         for (int i = 0; i < max; i++) {
@@ -330,11 +300,11 @@ public final class Dreaming implements AutoCloseable {
   }
 
   private BucketRun dream(Bucket bucket, String trigger, boolean askWithoutNotes) {
-    ZonedDateTime now = clock.instant().atZone(clock.getZone());
+    ZonedDateTime now = parts.clock().instant().atZone(parts.clock().getZone());
     LocalDate today = now.toLocalDate();
-    LocalDate from = today.minusDays(settings.emergenceDayRange() - 1L);
-    List<MemoryFiles.DailyNote> notes = files.dailyNotes(bucket, from, today);
-    String memory = files.readOrEmpty(bucket, MEMORY);
+    LocalDate from = today.minusDays(parts.settings().emergenceDayRange() - 1L);
+    List<MemoryFiles.DailyNote> notes = parts.files().dailyNotes(bucket, from, today);
+    String memory = parts.files().readOrEmpty(bucket, MEMORY);
     String scope = bucket.scope() == Scope.PERSONAL ? "personal " + bucket.owner() : "team";
     String read =
         "MEMORY.md ("
@@ -365,22 +335,26 @@ public final class Dreaming implements AutoCloseable {
       noteText.append(note.content().strip()).append("\n\n");
     }
     String user =
-        templates.render(
-            PromptTemplates.EMERGENCE_USER,
-            Map.of(
-                "date", today.toString(),
-                "scope", scope,
-                "memory", memory.strip(),
-                "day_range", Integer.toString(settings.emergenceDayRange()),
-                "note_count", Integer.toString(notes.size()),
-                "daily_notes", noteText.isEmpty() ? "(none)" : noteText.toString().strip()));
+        parts
+            .templates()
+            .render(
+                PromptTemplates.EMERGENCE_USER,
+                Map.of(
+                    "date", today.toString(),
+                    "scope", scope,
+                    "memory", memory.strip(),
+                    "day_range", Integer.toString(parts.settings().emergenceDayRange()),
+                    "note_count", Integer.toString(notes.size()),
+                    "daily_notes", noteText.isEmpty() ? "(none)" : noteText.toString().strip()));
     String answer;
     try {
       answer =
-          model.complete(
-              templates.render(PromptTemplates.EMERGENCE_SYSTEM, Map.of()),
-              user,
-              settings.modelTimeout());
+          parts
+              .model()
+              .complete(
+                  parts.templates().render(PromptTemplates.EMERGENCE_SYSTEM, Map.of()),
+                  user,
+                  parts.settings().modelTimeout());
     } catch (RuntimeException e) {
       String reason =
           e instanceof LanguageModel.NoLanguageModelException
@@ -421,7 +395,8 @@ public final class Dreaming implements AutoCloseable {
       return new BucketRun(
           bucket.scopeName(), bucket.owner(), "unchanged", reason, notes.size(), false, false);
     }
-    SizeCaps.Capped capped = files.replace(bucket, MEMORY, emergence.memoryContent() + "\n");
+    SizeCaps.Capped capped =
+        parts.files().replace(bucket, MEMORY, emergence.memoryContent() + "\n");
     String changed =
         "MEMORY.md replaced ("
             + memory.length()
@@ -462,8 +437,12 @@ public final class Dreaming implements AutoCloseable {
             + MemoryExtraction.oneLine(patterns, 1000)
             + "\n- Changed: "
             + MemoryExtraction.oneLine(changed, 300);
-    files.rewrite(
-        bucket, DREAMS, current -> DreamsJournal.append(current, entry, settings.dreamsMaxChars()));
+    parts
+        .files()
+        .rewrite(
+            bucket,
+            DREAMS,
+            current -> DreamsJournal.append(current, entry, parts.settings().dreamsMaxChars()));
   }
 
   private static String summary(List<BucketRun> results) {
@@ -489,25 +468,25 @@ public final class Dreaming implements AutoCloseable {
 
   /** The agent's next scheduled run, or empty when the schedule is off or has no model. */
   public Optional<Instant> nextRun(AgentId agent) {
-    if (!settings.emergenceEnabled() || !model.available()) {
+    if (!parts.settings().emergenceEnabled() || !parts.model().available()) {
       return Optional.empty();
     }
-    return Optional.of(nextRuns.getOrDefault(agent, nextAfter(clock.instant())));
+    return Optional.of(nextRuns.getOrDefault(agent, nextAfter(parts.clock().instant())));
   }
 
   /** The newest entry of the bucket's DREAMS.md, or {@code null}. */
   public String newestEntry(Bucket bucket) {
-    return files.read(bucket, DREAMS).map(DreamsJournal::newest).orElse(null);
+    return parts.files().read(bucket, DREAMS).map(DreamsJournal::newest).orElse(null);
   }
 
   /** Whether dreaming is scheduled at all. */
   public boolean enabled() {
-    return settings.emergenceEnabled();
+    return parts.settings().emergenceEnabled();
   }
 
   /** The schedule expression. */
   public String cron() {
-    return settings.emergenceCron().toString();
+    return parts.settings().emergenceCron().toString();
   }
 
   @Override

@@ -1,7 +1,8 @@
 package dev.memstack.builtin.extraction;
 
-import dev.memstack.builtin.memory.MemoryFiles;
+import dev.memstack.builtin.concurrent.DaemonThreads;
 import dev.memstack.builtin.memory.SizeCaps;
+import dev.memstack.builtin.store.ConversationBuffer;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
@@ -12,7 +13,6 @@ import dev.memstack.spi.ProviderUnavailableException;
 import dev.memstack.spi.TriggerSource;
 import dev.memstack.spi.Turn;
 import dev.memstack.support.CoordinatedWork;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -28,7 +28,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -102,44 +101,18 @@ public final class MemoryExtraction implements AutoCloseable {
     }
   }
 
-  private final MemoryJobSettings settings;
-  private final MemoryFiles files;
   private final ConversationBuffer conversations;
-  private final PromptTemplates templates;
-  private final LanguageModel model;
-  private final Clock clock;
-  private final Coordination coordination;
+  private final MemoryJobParts parts;
   private final Map<String, Instant> lastRuns = new ConcurrentHashMap<>();
   private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
   private final ThreadPoolExecutor executor;
 
-  public MemoryExtraction(
-      MemoryJobSettings settings,
-      MemoryFiles files,
-      ConversationBuffer conversations,
-      PromptTemplates templates,
-      LanguageModel model,
-      Clock clock) {
-    this(settings, files, conversations, templates, model, clock, Coordination.local(clock));
-  }
-
-  public MemoryExtraction(
-      MemoryJobSettings settings,
-      MemoryFiles files,
-      ConversationBuffer conversations,
-      PromptTemplates templates,
-      LanguageModel model,
-      Clock clock,
-      Coordination coordination) {
-    this.coordination = Objects.requireNonNull(coordination, "coordination");
-    this.settings = Objects.requireNonNull(settings, "settings");
-    this.files = Objects.requireNonNull(files, "files");
+  /**
+   * @param conversations the conversation buffer the transcripts come from
+   */
+  public MemoryExtraction(MemoryJobParts parts, ConversationBuffer conversations) {
+    this.parts = Objects.requireNonNull(parts, "parts");
     this.conversations = Objects.requireNonNull(conversations, "conversations");
-    this.templates = Objects.requireNonNull(templates, "templates");
-    this.model = Objects.requireNonNull(model, "model");
-    this.clock = Objects.requireNonNull(clock, "clock");
-    ClassLoader loader = MemoryExtraction.class.getClassLoader();
-    AtomicInteger count = new AtomicInteger();
     this.executor =
         new ThreadPoolExecutor(
             2,
@@ -147,13 +120,7 @@ public final class MemoryExtraction implements AutoCloseable {
             30,
             TimeUnit.SECONDS,
             new ArrayBlockingQueue<>(64),
-            runnable -> {
-              Thread thread =
-                  new Thread(runnable, "memstack-builtin-extraction-" + count.incrementAndGet());
-              thread.setDaemon(true);
-              thread.setContextClassLoader(loader);
-              return thread;
-            },
+            DaemonThreads.numbered("memstack-builtin-extraction-"),
             (runnable, pool) ->
                 log.warn("memory extraction queue is full; an extraction after a turn is dropped"));
     this.executor.allowCoreThreadTimeOut(true);
@@ -189,37 +156,37 @@ public final class MemoryExtraction implements AutoCloseable {
 
   /** The gates of an automatic run; empty when they all pass. */
   Optional<String> gate(Turn turn, ConversationBuffer.Conversation conversation) {
-    if (!settings.autoSummarize()) {
+    if (!parts.settings().autoSummarize()) {
       return Optional.of("auto-summarize-enabled is off");
     }
-    if (settings.skipCronConversations() && turn.triggerSource() == TriggerSource.CRON) {
+    if (parts.settings().skipCronConversations() && turn.triggerSource() == TriggerSource.CRON) {
       return Optional.of("turns of scheduled jobs are skipped (skip-cron-conversations)");
     }
-    if (!model.available()) {
+    if (!parts.model().available()) {
       return Optional.of("no chat model configured");
     }
-    if (conversation.totalMessages() < settings.minMessages()) {
+    if (conversation.totalMessages() < parts.settings().minMessages()) {
       return Optional.of(
           "the conversation has "
               + conversation.totalMessages()
               + " messages, fewer than min-messages-for-summarize "
-              + settings.minMessages());
+              + parts.settings().minMessages());
     }
     int length = turn.userMessage().strip().length();
-    if (length < settings.minUserMessageLength()) {
+    if (length < parts.settings().minUserMessageLength()) {
       return Optional.of(
           "the last user message has "
               + length
               + " characters, fewer than min-user-message-length "
-              + settings.minUserMessageLength());
+              + parts.settings().minUserMessageLength());
     }
     return cooling(key(turn.agent(), turn.owner()));
   }
 
   private Optional<String> cooling(String key) {
     Instant last = lastRuns.get(key);
-    if (last != null && clock.instant().isBefore(last.plus(settings.cooldown()))) {
-      return Optional.of("cooling down until " + last.plus(settings.cooldown()));
+    if (last != null && parts.clock().instant().isBefore(last.plus(parts.settings().cooldown()))) {
+      return Optional.of("cooling down until " + last.plus(parts.settings().cooldown()));
     }
     return Optional.empty();
   }
@@ -230,7 +197,7 @@ public final class MemoryExtraction implements AutoCloseable {
    * @param manual a manual run ignores the cooldown (it still sets it) and needs one message only
    */
   public Outcome run(AgentId agent, OwnerKey owner, String conversationId, boolean manual) {
-    if (!model.available()) {
+    if (!parts.model().available()) {
       return Outcome.of(Status.NO_MODEL, "no chat model configured", 0);
     }
     String key = key(agent, owner);
@@ -244,11 +211,12 @@ public final class MemoryExtraction implements AutoCloseable {
       String sharedName =
           CoordinatedWork.ownerWork(
               "extraction", agent.value(), owner == null ? null : owner.value());
-      if (coordination.shared()) {
+      if (parts.coordination().shared()) {
         try {
           shared =
-              coordination
-                  .tryLock(sharedName, settings.modelTimeout().plus(Duration.ofMinutes(1)))
+              parts
+                  .coordination()
+                  .tryLock(sharedName, parts.settings().modelTimeout().plus(Duration.ofMinutes(1)))
                   .orElse(null);
         } catch (ProviderUnavailableException e) {
           return Outcome.of(Status.SKIPPED, "coordination unavailable: " + e.getMessage(), 0);
@@ -268,7 +236,7 @@ public final class MemoryExtraction implements AutoCloseable {
       }
       ConversationBuffer.Conversation conversation =
           conversations.read(agent, owner, conversationId);
-      int needed = manual ? 1 : settings.minMessages();
+      int needed = manual ? 1 : parts.settings().minMessages();
       if (conversation.messages().size() < needed) {
         return Outcome.of(
             Status.SKIPPED,
@@ -283,10 +251,10 @@ public final class MemoryExtraction implements AutoCloseable {
                 + " needed",
             conversation.messages().size());
       }
-      if (shared != null && !settings.cooldown().isZero()) {
+      if (shared != null && !parts.settings().cooldown().isZero()) {
         boolean started;
         try {
-          started = coordination.tryStartCooldown(sharedName, settings.cooldown());
+          started = parts.coordination().tryStartCooldown(sharedName, parts.settings().cooldown());
         } catch (ProviderUnavailableException e) {
           return Outcome.of(Status.SKIPPED, "coordination unavailable: " + e.getMessage(), 0);
         }
@@ -301,7 +269,7 @@ public final class MemoryExtraction implements AutoCloseable {
               0);
         }
       }
-      lastRuns.put(key, clock.instant());
+      lastRuns.put(key, parts.clock().instant());
       return extract(agent, owner, conversationId, conversation);
     } finally {
       if (shared != null) {
@@ -316,27 +284,31 @@ public final class MemoryExtraction implements AutoCloseable {
       OwnerKey owner,
       String conversationId,
       ConversationBuffer.Conversation conversation) {
-    Bucket bucket = files.ownerBucket(agent, owner);
-    ZonedDateTime now = clock.instant().atZone(clock.getZone());
+    Bucket bucket = parts.files().ownerBucket(agent, owner);
+    ZonedDateTime now = parts.clock().instant().atZone(parts.clock().getZone());
     LocalDate today = now.toLocalDate();
     List<ConversationBuffer.Message> messages = conversation.messages();
     List<ConversationBuffer.Message> recent =
         messages.subList(
-            Math.max(0, messages.size() - settings.maxTranscriptMessages()), messages.size());
+            Math.max(0, messages.size() - parts.settings().maxTranscriptMessages()),
+            messages.size());
     String user =
-        templates.render(
-            PromptTemplates.SUMMARIZE_USER,
-            Map.of(
-                "date", today.toString(),
-                "profile", files.readOrEmpty(bucket, PROFILE).strip(),
-                "memory", files.readOrEmpty(bucket, MEMORY).strip(),
-                "daily_note", files.readOrEmpty(bucket, WorkspacePath.dailyNote(today)).strip(),
-                "message_count", Integer.toString(recent.size()),
-                "transcript", transcript(recent)));
-    String system = templates.render(PromptTemplates.SUMMARIZE_SYSTEM, Map.of());
+        parts
+            .templates()
+            .render(
+                PromptTemplates.SUMMARIZE_USER,
+                Map.of(
+                    "date", today.toString(),
+                    "profile", parts.files().readOrEmpty(bucket, PROFILE).strip(),
+                    "memory", parts.files().readOrEmpty(bucket, MEMORY).strip(),
+                    "daily_note",
+                        parts.files().readOrEmpty(bucket, WorkspacePath.dailyNote(today)).strip(),
+                    "message_count", Integer.toString(recent.size()),
+                    "transcript", transcript(recent)));
+    String system = parts.templates().render(PromptTemplates.SUMMARIZE_SYSTEM, Map.of());
     String answer;
     try {
-      answer = model.complete(system, user, settings.modelTimeout());
+      answer = parts.model().complete(system, user, parts.settings().modelTimeout());
     } catch (LanguageModel.NoLanguageModelException e) {
       return Outcome.of(Status.NO_MODEL, "no chat model configured", recent.size());
     } catch (RuntimeException e) {
@@ -370,14 +342,15 @@ public final class MemoryExtraction implements AutoCloseable {
     List<String> written = new ArrayList<>();
     List<String> truncated = new ArrayList<>();
     if (!summary.profileUpdate().isBlank()) {
-      SizeCaps.Capped capped = files.replace(bucket, PROFILE, summary.profileUpdate() + "\n");
+      SizeCaps.Capped capped =
+          parts.files().replace(bucket, PROFILE, summary.profileUpdate() + "\n");
       written.add(PROFILE.value());
       if (capped.truncated()) {
         truncated.add(PROFILE.value());
       }
     }
     if (!summary.memoryUpdate().isBlank()) {
-      SizeCaps.Capped capped = files.replace(bucket, MEMORY, summary.memoryUpdate() + "\n");
+      SizeCaps.Capped capped = parts.files().replace(bucket, MEMORY, summary.memoryUpdate() + "\n");
       written.add(MEMORY.value());
       if (capped.truncated()) {
         truncated.add(MEMORY.value());
@@ -391,7 +364,7 @@ public final class MemoryExtraction implements AutoCloseable {
               + oneLine(conversationId, 64)
               + "\n"
               + summary.dailyEntry().strip();
-      if (files.appendToDailyNote(bucket, today, entry)) {
+      if (parts.files().appendToDailyNote(bucket, today, entry)) {
         written.add(WorkspacePath.dailyNote(today).value());
       } else {
         log.warn("daily note {} of {} is full; the extracted entry is not written", today, bucket);
@@ -410,9 +383,10 @@ public final class MemoryExtraction implements AutoCloseable {
     StringBuilder out = new StringBuilder();
     for (ConversationBuffer.Message message : messages) {
       String text = message.text();
-      boolean cut = message.truncated() || text.length() > settings.transcriptMessageChars();
-      if (text.length() > settings.transcriptMessageChars()) {
-        text = text.substring(0, settings.transcriptMessageChars());
+      boolean cut =
+          message.truncated() || text.length() > parts.settings().transcriptMessageChars();
+      if (text.length() > parts.settings().transcriptMessageChars()) {
+        text = text.substring(0, parts.settings().transcriptMessageChars());
       }
       out.append(message.role().equals("user") ? "User: " : "Assistant: ")
           .append(text.strip())

@@ -1,9 +1,9 @@
 package dev.memstack.builtin.memory;
 
+import dev.memstack.builtin.store.BucketTransaction;
+import dev.memstack.builtin.store.WorkspaceStore;
 import dev.memstack.builtin.workspace.Bucket;
-import dev.memstack.builtin.workspace.BucketTransaction;
 import dev.memstack.builtin.workspace.WorkspacePath;
-import dev.memstack.builtin.workspace.WorkspaceStore;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Scope;
 import java.util.function.Function;

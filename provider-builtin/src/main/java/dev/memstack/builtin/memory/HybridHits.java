@@ -1,6 +1,6 @@
 package dev.memstack.builtin.memory;
 
-import dev.memstack.builtin.search.KeywordHit;
+import dev.memstack.builtin.store.KeywordHit;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import java.util.ArrayList;
 import java.util.Comparator;

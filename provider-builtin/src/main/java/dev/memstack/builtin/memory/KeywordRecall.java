@@ -1,11 +1,11 @@
 package dev.memstack.builtin.memory;
 
-import dev.memstack.builtin.search.KeywordHit;
-import dev.memstack.builtin.search.KeywordIndex;
+import dev.memstack.builtin.store.FileEntry;
+import dev.memstack.builtin.store.KeywordHit;
+import dev.memstack.builtin.store.KeywordIndex;
+import dev.memstack.builtin.store.WorkspaceStore;
 import dev.memstack.builtin.workspace.Bucket;
-import dev.memstack.builtin.workspace.FileEntry;
 import dev.memstack.builtin.workspace.WorkspacePath;
-import dev.memstack.builtin.workspace.WorkspaceStore;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Recall;
@@ -28,36 +28,19 @@ import java.util.regex.Pattern;
 
 /**
  * Per-turn recall and the search tool over the keyword index: the buckets an owner may see, the
- * files no prompt block already carries, and keyword hits as recall items. Thread-safe.
+ * files no prompt block already carries, and keyword hits as recall items. Thread-safe; its parts
+ * are the memory's.
  */
-final class KeywordRecall {
+record KeywordRecall(
+    BuiltinSettings settings,
+    DenseSettings dense,
+    String source,
+    Clock clock,
+    WorkspaceStore store,
+    KeywordIndex index,
+    PromptBlocks prompts) {
 
   private static final Pattern ENTRY_TIME = Pattern.compile("^### (\\d{2}):(\\d{2}) ");
-
-  private final BuiltinSettings settings;
-  private final DenseSettings dense;
-  private final String source;
-  private final Clock clock;
-  private final WorkspaceStore store;
-  private final KeywordIndex index;
-  private final PromptBlocks prompts;
-
-  KeywordRecall(
-      BuiltinSettings settings,
-      DenseSettings dense,
-      String source,
-      Clock clock,
-      WorkspaceStore store,
-      KeywordIndex index,
-      PromptBlocks prompts) {
-    this.settings = settings;
-    this.dense = dense;
-    this.source = source;
-    this.clock = clock;
-    this.store = store;
-    this.index = index;
-    this.prompts = prompts;
-  }
 
   /** The buckets {@code owner} may see in {@code agent}: GLOBAL, TEAM and their own PERSONAL. */
   List<Bucket> visibleBuckets(AgentId agent, OwnerKey owner) {

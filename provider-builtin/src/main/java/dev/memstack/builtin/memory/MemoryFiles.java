@@ -1,7 +1,7 @@
 package dev.memstack.builtin.memory;
 
+import dev.memstack.builtin.store.FileEntry;
 import dev.memstack.builtin.workspace.Bucket;
-import dev.memstack.builtin.workspace.FileEntry;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;

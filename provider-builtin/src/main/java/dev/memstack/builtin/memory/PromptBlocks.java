@@ -1,10 +1,10 @@
 package dev.memstack.builtin.memory;
 
-import dev.memstack.builtin.search.KeywordIndex;
+import dev.memstack.builtin.store.FileEntry;
+import dev.memstack.builtin.store.KeywordIndex;
+import dev.memstack.builtin.store.WorkspaceStore;
 import dev.memstack.builtin.workspace.Bucket;
-import dev.memstack.builtin.workspace.FileEntry;
 import dev.memstack.builtin.workspace.WorkspacePath;
-import dev.memstack.builtin.workspace.WorkspaceStore;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Scope;

@@ -1,9 +1,9 @@
 package dev.memstack.builtin.memory;
 
+import dev.memstack.builtin.store.BucketTransaction;
+import dev.memstack.builtin.store.WorkspaceStore;
 import dev.memstack.builtin.workspace.Bucket;
-import dev.memstack.builtin.workspace.BucketTransaction;
 import dev.memstack.builtin.workspace.WorkspacePath;
-import dev.memstack.builtin.workspace.WorkspaceStore;
 import dev.memstack.spi.TriggerSource;
 import dev.memstack.spi.Turn;
 import java.nio.charset.StandardCharsets;
@@ -26,23 +26,12 @@ import org.slf4j.LoggerFactory;
  * Turn sync: appends each turn to the daily note of its day, one transaction per bucket, skipping
  * turns whose entry is there already. Thread-safe.
  */
-final class TurnNotes {
+record TurnNotes(
+    BuiltinSettings settings, Clock clock, WorkspaceStore store, CoreFileSeeder seeder) {
 
   // the log lines are the memory's
   private static final Logger log = LoggerFactory.getLogger(WorkspaceMemory.class);
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm", Locale.ROOT);
-
-  private final BuiltinSettings settings;
-  private final Clock clock;
-  private final WorkspaceStore store;
-  private final CoreFileSeeder seeder;
-
-  TurnNotes(BuiltinSettings settings, Clock clock, WorkspaceStore store, CoreFileSeeder seeder) {
-    this.settings = settings;
-    this.clock = clock;
-    this.store = store;
-    this.seeder = seeder;
-  }
 
   /** Appends the turns (see {@link WorkspaceMemory#syncTurns}); the ids of those written. */
   Set<String> syncTurns(List<Turn> turns) {

@@ -1,22 +1,18 @@
 package dev.memstack.builtin.memory;
 
-import dev.memstack.builtin.postgres.PgPromptWatcher;
-import dev.memstack.builtin.postgres.PgSettings;
-import dev.memstack.builtin.postgres.PgWorkspaceDatabase;
-import dev.memstack.builtin.postgres.PostgresWorkspaceStore;
-import dev.memstack.builtin.search.KeywordHit;
-import dev.memstack.builtin.search.KeywordIndex;
-import dev.memstack.builtin.search.LuceneKeywordIndex;
-import dev.memstack.builtin.search.PostgresKeywordIndex;
+import dev.memstack.builtin.store.BucketTransaction;
+import dev.memstack.builtin.store.Change;
+import dev.memstack.builtin.store.ConversationBuffer;
+import dev.memstack.builtin.store.FileEntry;
+import dev.memstack.builtin.store.KeywordHit;
+import dev.memstack.builtin.store.KeywordIndex;
+import dev.memstack.builtin.store.StoreAdapters;
+import dev.memstack.builtin.store.StoreSettings;
+import dev.memstack.builtin.store.Stores;
+import dev.memstack.builtin.store.WorkspaceStore;
 import dev.memstack.builtin.workspace.Bucket;
-import dev.memstack.builtin.workspace.BucketTransaction;
-import dev.memstack.builtin.workspace.Change;
-import dev.memstack.builtin.workspace.ChangeListener;
-import dev.memstack.builtin.workspace.FileEntry;
-import dev.memstack.builtin.workspace.FileSystemWorkspaceStore;
 import dev.memstack.builtin.workspace.InvalidWorkspacePathException;
 import dev.memstack.builtin.workspace.WorkspacePath;
-import dev.memstack.builtin.workspace.WorkspaceStore;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Embedder;
 import dev.memstack.spi.OwnerKey;
@@ -40,8 +36,8 @@ import org.slf4j.LoggerFactory;
  * scopes, applies the size caps, builds the cached system prompt block, answers per-turn recall,
  * appends turns to daily notes and erases owners. Thread-safe. This class wires the parts and is
  * the one entry point of the provider, the tools and the jobs; the work is done by {@link
- * CoreFileSeeder}, {@link IndexUpkeep}, {@link PromptBlocks}, {@link KeywordRecall}, {@link
- * TurnNotes} and {@link WorkspaceFiles}.
+ * CoreFileSeeder}, {@link PromptBlocks}, {@link KeywordRecall}, {@link TurnNotes} and {@link
+ * WorkspaceFiles}.
  */
 public final class WorkspaceMemory implements AutoCloseable {
 
@@ -53,11 +49,11 @@ public final class WorkspaceMemory implements AutoCloseable {
   private final WorkspaceStore store;
   private final CoreFileSeeder seeder;
   private final PromptBlocks prompts;
-  private final IndexUpkeep upkeep;
   private final KeywordRecall recall;
   private final TurnNotes turnNotes;
   private final WorkspaceFiles files;
-  private volatile PgPromptWatcher watcher;
+  private final StoreAdapters adapters;
+  private final AutoCloseable watcher;
 
   /** One file as listed: its bucket and entry. */
   public record Listed(Bucket bucket, FileEntry entry) {}
@@ -73,68 +69,16 @@ public final class WorkspaceMemory implements AutoCloseable {
   public record Edited(Bucket bucket, FileEntry entry, int replacements, boolean truncated) {}
 
   /**
-   * Opens the memory under {@code dataDir}: files under {@code agents/} and {@code global/}, the
-   * keyword index under {@code index/}, which is brought up to date with the files first.
-   *
-   * @param source the provider instance id, stamped on recall items
-   * @param promptChanged told when an agent's system prompt block changed ({@code null} = all)
-   */
-  public static WorkspaceMemory open(
-      BuiltinSettings settings,
-      Path dataDir,
-      Clock clock,
-      String source,
-      Consumer<AgentId> promptChanged) {
-    return open(
-        settings,
-        StoreSettings.files(),
-        DenseSettings.off(),
-        null,
-        dataDir,
-        clock,
-        source,
-        promptChanged);
-  }
-
-  /**
-   * Opens the memory as {@link #open(BuiltinSettings, Path, Clock, String, Consumer)} does, with
-   * the keyword index's dense view ({@link DenseSettings}) when it is enabled: paragraphs embedded
-   * by {@code embedder} at index time and recall fusing keyword and dense hits.
-   *
-   * @param embedder the host's model; used only when {@code dense} is enabled
-   */
-  public static WorkspaceMemory open(
-      BuiltinSettings settings,
-      DenseSettings dense,
-      Embedder embedder,
-      Path dataDir,
-      Clock clock,
-      String source,
-      Consumer<AgentId> promptChanged) {
-    return open(
-        settings, StoreSettings.files(), dense, embedder, dataDir, clock, source, promptChanged);
-  }
-
-  /** As the full form, without the dense view. */
-  public static WorkspaceMemory open(
-      BuiltinSettings settings,
-      StoreSettings storeSettings,
-      Path dataDir,
-      Clock clock,
-      String source,
-      Consumer<AgentId> promptChanged) {
-    return open(
-        settings, storeSettings, DenseSettings.off(), null, dataDir, clock, source, promptChanged);
-  }
-
-  /**
-   * Opens the memory in the store {@code storeSettings} chooses: files and a Lucene index under
-   * {@code dataDir}, or rows of PostgreSQL (files, keyword index and versions in one database, see
-   * {@link PostgresWorkspaceStore}), whose schema is created or upgraded first.
+   * Opens the memory in the store {@code storeSettings} chooses ({@link Stores}): files and a
+   * Lucene index under {@code dataDir}, or rows of PostgreSQL (files, keyword index and versions in
+   * one database), whose schema is created or upgraded first. The index is brought up to date with
+   * the files first.
    *
    * <p>The dense view ({@code dense}, paragraphs embedded by {@code embedder}) belongs to the
    * Lucene index; on PostgreSQL recall is keyword only.
    *
+   * @param source the provider instance id, stamped on recall items
+   * @param promptChanged told when an agent's system prompt block changed ({@code null} = all)
    * @throws IllegalStateException when the database cannot be reached or set up
    */
   public static WorkspaceMemory open(
@@ -146,59 +90,32 @@ public final class WorkspaceMemory implements AutoCloseable {
       Clock clock,
       String source,
       Consumer<AgentId> promptChanged) {
-    Objects.requireNonNull(dense, "dense");
-    if (dense.enabled() && storeSettings.kind() != StoreSettings.Kind.POSTGRES) {
+    boolean denseView = dense.enabled() && storeSettings.kind() == StoreSettings.Kind.FILES;
+    if (denseView) {
       Objects.requireNonNull(embedder, "embedder");
     }
-    if (storeSettings.kind() == StoreSettings.Kind.POSTGRES) {
-      PgSettings pg = storeSettings.postgres().orElseThrow();
-      PgWorkspaceDatabase database = PgWorkspaceDatabase.open(pg);
-      try {
-        PostgresKeywordIndex index = new PostgresKeywordIndex(database, settings.snippetChars());
-        WorkspaceMemory memory =
-            new WorkspaceMemory(
-                settings,
-                DenseSettings.off(),
+    StoreAdapters adapters =
+        Stores.open(
+            storeSettings,
+            new Stores.Needs(
+                dataDir,
                 clock,
-                source,
-                promptChanged,
-                index,
-                listener ->
-                    new PostgresWorkspaceStore(
-                        database, index, clock, WorkspaceRules::isCoreForSearch, listener));
-        if (!pg.promptPollInterval().isZero()) {
-          memory.watcher =
-              new PgPromptWatcher(
-                  (PostgresWorkspaceStore) memory.store, pg.promptPollInterval(), promptChanged);
-        }
-        return memory;
-      } catch (RuntimeException e) {
-        database.close();
-        throw e;
-      }
-    }
-    KeywordIndex index =
-        new LuceneKeywordIndex(
-            dataDir.resolve("index"),
-            settings.snippetChars(),
-            settings.indexCommitInterval(),
-            dense.enabled() ? embedder : null);
+                settings.snippetChars(),
+                settings.indexCommitInterval(),
+                denseView ? embedder : null,
+                WorkspaceRules::metaForNewFile,
+                WorkspaceRules::isCoreForSearch));
     try {
-      WorkspaceMemory memory =
-          new WorkspaceMemory(
-              settings,
-              dense,
-              clock,
-              source,
-              promptChanged,
-              index,
-              listener ->
-                  new FileSystemWorkspaceStore(
-                      dataDir, clock, WorkspaceRules::metaForNewFile, listener));
-      memory.upkeep.catchUp();
-      return memory;
+      return new WorkspaceMemory(
+          settings,
+          denseView ? dense : DenseSettings.off(),
+          clock,
+          source,
+          promptChanged,
+          adapters);
     } catch (RuntimeException e) {
-      index.close();
+      adapters.keywordIndex().close();
+      adapters.close();
       throw e;
     }
   }
@@ -209,8 +126,7 @@ public final class WorkspaceMemory implements AutoCloseable {
       Clock clock,
       String source,
       Consumer<AgentId> promptChanged,
-      KeywordIndex index,
-      Function<ChangeListener, WorkspaceStore> stores) {
+      StoreAdapters adapters) {
     this.settings = Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(clock, "clock");
@@ -219,14 +135,16 @@ public final class WorkspaceMemory implements AutoCloseable {
         new SizeCaps(
             settings.profileMaxChars(), settings.memoryMaxChars(), settings.fileMaxBytes());
     Templates templates = Templates.load(settings.templatesDir());
-    this.index = index;
-    this.store = stores.apply(this::committed);
+    this.adapters = adapters;
+    this.index = adapters.keywordIndex();
+    this.store = adapters.workspaceStore(this::committed);
     this.seeder = new CoreFileSeeder(store, templates);
     this.prompts = new PromptBlocks(settings, store, templates, seeder, promptChanged);
-    this.upkeep = new IndexUpkeep(index, store, prompts);
     this.recall = new KeywordRecall(settings, dense, source, clock, store, index, prompts);
     this.turnNotes = new TurnNotes(settings, clock, store, seeder);
     this.files = new WorkspaceFiles(settings, store, caps, seeder);
+    index.catchUp(store, WorkspaceRules::isCoreForSearch);
+    this.watcher = adapters.watchPrompts(promptChanged);
   }
 
   /** The settings in force. */
@@ -239,11 +157,9 @@ public final class WorkspaceMemory implements AutoCloseable {
     return store;
   }
 
-  /** The database of {@code store=postgres}, or empty with {@code store=files}. */
-  public java.util.Optional<PgWorkspaceDatabase> database() {
-    return store instanceof PostgresWorkspaceStore pg
-        ? java.util.Optional.of(pg.database())
-        : java.util.Optional.empty();
+  /** A conversation buffer on the store's storage (see {@link StoreAdapters}). */
+  public ConversationBuffer conversationBuffer(int maxMessages, int messageMaxChars) {
+    return adapters.conversationBuffer(maxMessages, messageMaxChars);
   }
 
   /** Why the store cannot serve now, or empty (see {@link WorkspaceStore#unavailable()}). */
@@ -255,8 +171,20 @@ public final class WorkspaceMemory implements AutoCloseable {
     return caps;
   }
 
+  /**
+   * Keeps the keyword index and the prompt caches in step with one commit (under the bucket's
+   * lock).
+   */
   private void committed(Bucket bucket, List<Change> changes) {
-    upkeep.committed(bucket, changes);
+    index.committed(bucket, changes, WorkspaceRules::isCoreForSearch);
+    boolean promptTouched = false;
+    for (Change change : changes) {
+      prompts.fileChanged(bucket, change.path());
+      promptTouched |= change.touchesEnabled();
+    }
+    if (promptTouched) {
+      prompts.enabledFilesChanged(bucket);
+    }
   }
 
   // ---------------------------------------------------------------- seeding
@@ -430,9 +358,10 @@ public final class WorkspaceMemory implements AutoCloseable {
 
   @Override
   public void close() {
-    PgPromptWatcher running = watcher;
-    if (running != null) {
-      running.close();
+    try {
+      watcher.close();
+    } catch (Exception e) {
+      log.warn("stopping the prompt watcher failed: {}", e.toString());
     }
     try {
       index.commit();
@@ -441,5 +370,6 @@ public final class WorkspaceMemory implements AutoCloseable {
     }
     index.close();
     store.close();
+    adapters.close();
   }
 }

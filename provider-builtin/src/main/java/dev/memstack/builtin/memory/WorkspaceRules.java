@@ -1,6 +1,6 @@
 package dev.memstack.builtin.memory;
 
-import dev.memstack.builtin.workspace.FileMeta;
+import dev.memstack.builtin.store.FileMeta;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import java.util.List;
 import java.util.Set;

@@ -8,22 +8,22 @@ import java.util.regex.Pattern;
  * How a file is cut for the keyword index: into paragraphs (runs of non-blank lines, at most
  * {@value #CHUNK_MAX_LINES} lines or {@value #CHUNK_MAX_CHARS} characters), HTML comments removed.
  */
-final class Paragraphs {
+public final class Paragraphs {
 
-  static final int CHUNK_MAX_LINES = 12;
-  static final int CHUNK_MAX_CHARS = 1000;
+  public static final int CHUNK_MAX_LINES = 12;
+  public static final int CHUNK_MAX_CHARS = 1000;
 
   private static final Pattern HTML_COMMENT = Pattern.compile("<!--.*?-->");
 
   /** One paragraph and its first line (1-based). */
-  record Chunk(int line, String text) {}
+  public record Chunk(int line, String text) {}
 
   private Paragraphs() {}
 
   /**
    * Paragraphs of {@code content}: runs of non-blank lines, HTML comments removed, split if long.
    */
-  static List<Chunk> chunks(String content) {
+  public static List<Chunk> chunks(String content) {
     List<Chunk> chunks = new ArrayList<>();
     String[] lines = content.split("\n", -1);
     StringBuilder text = new StringBuilder();

@@ -1,5 +1,5 @@
 /**
- * Keyword search over workspace files with Apache Lucene: BM25 over paragraph chunks, CJK text as
- * two-character windows, filtered to the buckets a caller may see.
+ * What both keyword indexes do alike with text: how a file is cut into paragraphs, how text is
+ * analysed (whole Latin words, CJK bigrams), a query's terms and a hit's line and snippet.
  */
 package dev.memstack.builtin.search;

@@ -2,9 +2,9 @@ package dev.memstack.builtin.tools;
 
 import dev.memstack.builtin.memory.MemorySnapshots;
 import dev.memstack.builtin.memory.WorkspaceMemory;
-import dev.memstack.builtin.search.KeywordHit;
+import dev.memstack.builtin.store.FileEntry;
+import dev.memstack.builtin.store.KeywordHit;
 import dev.memstack.builtin.workspace.Bucket;
-import dev.memstack.builtin.workspace.FileEntry;
 import dev.memstack.builtin.workspace.InvalidWorkspacePathException;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;

@@ -1,5 +1,5 @@
 /**
- * Workspace files on disk: validated relative file names, the buckets they live in (TEAM, PERSONAL,
- * GLOBAL), and a store that writes them atomically inside a path sandbox.
+ * Workspace names: validated relative file names ({@code WorkspacePath}) and the buckets files live
+ * in (TEAM, PERSONAL, GLOBAL); no storage.
  */
 package dev.memstack.builtin.workspace;

@@ -1,7 +1,7 @@
 package dev.memstack.builtin.bench;
 
-import dev.memstack.builtin.search.FileStamp;
-import dev.memstack.builtin.search.LuceneKeywordIndex;
+import dev.memstack.builtin.store.files.FileStamp;
+import dev.memstack.builtin.store.files.LuceneKeywordIndex;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;

@@ -1,15 +1,15 @@
 package dev.memstack.builtin.bench;
 
 import dev.memstack.builtin.memory.WorkspaceRules;
-import dev.memstack.builtin.postgres.PgSettings;
-import dev.memstack.builtin.postgres.PgWorkspaceDatabase;
-import dev.memstack.builtin.postgres.PostgresWorkspaceStore;
-import dev.memstack.builtin.search.FileStamp;
-import dev.memstack.builtin.search.KeywordHit;
-import dev.memstack.builtin.search.LuceneKeywordIndex;
-import dev.memstack.builtin.search.PostgresKeywordIndex;
+import dev.memstack.builtin.store.FileMeta;
+import dev.memstack.builtin.store.KeywordHit;
+import dev.memstack.builtin.store.PgSettings;
+import dev.memstack.builtin.store.files.FileStamp;
+import dev.memstack.builtin.store.files.LuceneKeywordIndex;
+import dev.memstack.builtin.store.postgres.PgWorkspaceDatabase;
+import dev.memstack.builtin.store.postgres.PostgresKeywordIndex;
+import dev.memstack.builtin.store.postgres.PostgresWorkspaceStore;
 import dev.memstack.builtin.workspace.Bucket;
-import dev.memstack.builtin.workspace.FileMeta;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;

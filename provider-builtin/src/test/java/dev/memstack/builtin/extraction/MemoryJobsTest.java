@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.memstack.builtin.BuiltinMemoryProviderFactory;
-import dev.memstack.builtin.workspace.OwnerDirectoryName;
+import dev.memstack.builtin.store.files.OwnerDirectoryName;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.MemoryProvider;

@@ -78,6 +78,7 @@ class DenseRecallTest {
   private WorkspaceMemory open(DenseSettings dense) {
     return WorkspaceMemory.open(
         BuiltinSettings.defaults(),
+        dev.memstack.builtin.store.StoreSettings.files(),
         dense,
         embedder,
         dir,

@@ -3,7 +3,7 @@ package dev.memstack.builtin.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.memstack.builtin.search.KeywordHit;
+import dev.memstack.builtin.store.KeywordHit;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
@@ -30,7 +30,7 @@ class HybridHitsKeywordLeadTest {
 
   private static KeywordHit hit(String text, double score) {
     return new KeywordHit(
-        TEAM, WorkspacePath.of("memory/2026-04-01.md"), 1, text, text, score, Instant.EPOCH);
+        TEAM, WorkspacePath.of("memory/2026-04-01.md"), 1, text, text, score, Instant.EPOCH, null);
   }
 
   /** Ten keyword hits, {@code first} scoring {@code firstScore}, the others 5.0 down to 4.1. */

@@ -2,7 +2,7 @@ package dev.memstack.builtin.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.memstack.builtin.search.KeywordHit;
+import dev.memstack.builtin.store.KeywordHit;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
@@ -17,7 +17,7 @@ class HybridHitsTest {
 
   private static KeywordHit hit(String text, double score) {
     return new KeywordHit(
-        TEAM, WorkspacePath.of("memory/2026-04-01.md"), 1, text, text, score, Instant.EPOCH);
+        TEAM, WorkspacePath.of("memory/2026-04-01.md"), 1, text, text, score, Instant.EPOCH, null);
   }
 
   private static DenseSettings settings(double weight) {

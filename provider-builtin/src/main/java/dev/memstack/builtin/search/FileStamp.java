@@ -1,7 +1,0 @@
-package dev.memstack.builtin.search;
-
-/**
- * What the index remembers of an indexed file's version, to tell at start whether the file changed
- * since: its size and modification time in milliseconds.
- */
-public record FileStamp(long size, long modifiedMillis) {}

@@ -1,0 +1,237 @@
+package dev.memstack.builtin.store.files;
+
+import dev.memstack.builtin.search.KeywordTexts;
+import dev.memstack.builtin.search.Paragraphs.Chunk;
+import dev.memstack.builtin.workspace.Bucket;
+import dev.memstack.builtin.workspace.WorkspacePath;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.lucene.document.BinaryDocValuesField;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * The keyword index's schema: the fields of a file's documents (one record of its size and
+ * modification time, one document per paragraph), and the hit data kept beside each paragraph.
+ */
+final class IndexDocuments {
+
+  static final String F_KEY = "key";
+  static final String F_KIND = "kind";
+  static final String F_BUCKET = "bucket";
+  static final String F_TEXT = KeywordTexts.FIELD;
+  static final String F_CLASS = "class";
+  static final String CLASS_CORE = "core";
+  static final String F_HIT = "hit";
+  static final String F_SIZE = "size";
+  static final String F_MTIME = "mtime";
+  static final String F_VECTOR = "vector";
+  static final String KIND_CHUNK = "chunk";
+  static final String KIND_FILE = "file";
+
+  /** The commit data key of the analyzer version the index was built with. */
+  static final String ANALYZER_KEY = "analyzer";
+
+  private IndexDocuments() {}
+
+  /** The term that selects every document of a file. */
+  static Term key(String fileKey) {
+    return new Term(F_KEY, fileKey);
+  }
+
+  /** The record of a file: its key and bucket, size and modification time. */
+  static Document file(Bucket bucket, String key, FileStamp stamp) {
+    Document file = base(bucket, key, KIND_FILE);
+    file.add(new StoredField(F_SIZE, stamp.size()));
+    file.add(new StoredField(F_MTIME, stamp.modifiedMillis()));
+    return file;
+  }
+
+  /**
+   * One paragraph of a file: its text, hit data, weight class (core files or the others) and, with
+   * the dense view on, its vector ({@code null}: none).
+   */
+  static Document chunk(
+      Bucket bucket,
+      String key,
+      WorkspacePath path,
+      Chunk chunk,
+      Instant updateTime,
+      boolean core,
+      float[] vector) {
+    Document doc = base(bucket, key, KIND_CHUNK);
+    if (vector != null) {
+      doc.add(new BinaryDocValuesField(F_VECTOR, new BytesRef(encodeVector(vector))));
+    }
+    doc.add(new TextField(F_TEXT, chunk.text(), Field.Store.NO));
+    doc.add(
+        new BinaryDocValuesField(
+            F_HIT, new BytesRef(encodeHit(key, bucket, path, chunk, updateTime))));
+    doc.add(new StringField(F_CLASS, core ? CLASS_CORE : "other", Field.Store.NO));
+    return doc;
+  }
+
+  /** The stamp kept in a file's record. */
+  static FileStamp stamp(Document file) {
+    return new FileStamp(
+        file.getField(F_SIZE).numericValue().longValue(),
+        file.getField(F_MTIME).numericValue().longValue());
+  }
+
+  private static Document base(Bucket bucket, String key, String kind) {
+    Document doc = new Document();
+    doc.add(new StringField(F_KEY, key, Field.Store.YES));
+    doc.add(new StringField(F_KIND, kind, Field.Store.NO));
+    doc.add(new StringField(F_BUCKET, bucket.key(), Field.Store.NO));
+    return doc;
+  }
+
+  /**
+   * What a hit shows, kept in binary doc values (small compressed blocks, fast to read one by one)
+   * rather than stored fields: key, scope, agent, owner, path, line, update time, text.
+   */
+  private static String encodeHit(
+      String key, Bucket bucket, WorkspacePath path, Chunk chunk, Instant updateTime) {
+    return String.join(
+        "\0",
+        key,
+        bucket.scope().name(),
+        bucket.agent() == null ? "" : bucket.agent().value(),
+        bucket.owner() == null ? "" : bucket.owner().value(),
+        path.value(),
+        Integer.toString(chunk.line()),
+        Long.toString(updateTime.toEpochMilli()),
+        chunk.text());
+  }
+
+  /**
+   * The vectors of a file's paragraphs in the dense view, by the text that was embedded ({@link
+   * DenseView#text}); empty when the file is not indexed or has no vectors.
+   */
+  static Map<String, float[]> vectorsOf(IndexSearcher searcher, String fileKey) throws IOException {
+    Query chunks =
+        new BooleanQuery.Builder()
+            .add(new TermQuery(key(fileKey)), BooleanClause.Occur.FILTER)
+            .add(new TermQuery(new Term(F_KIND, KIND_CHUNK)), BooleanClause.Occur.FILTER)
+            .build();
+    Map<String, float[]> vectors = new HashMap<>();
+    forEachVector(
+        searcher,
+        chunks,
+        (leaf, doc, vector) -> {
+          BinaryDocValues hits = leaf.reader().getBinaryDocValues(F_HIT);
+          if (hits != null && hits.advanceExact(doc)) {
+            String text = hits.binaryValue().utf8ToString().split("\0", 8)[7];
+            vectors.put(DenseView.text(text), vector.clone());
+          }
+        });
+    return vectors;
+  }
+
+  /** Receives the vector of each live document {@link #forEachVector} visits. */
+  interface VectorVisitor {
+    /**
+     * {@code doc} is the leaf's own document number; {@code vector} is reused for the next document
+     * (one scan decodes thousands of vectors): copy it to keep it.
+     */
+    void visit(LeafReaderContext leaf, int doc, float[] vector) throws IOException;
+  }
+
+  /**
+   * Visits the vector of every live document that matches {@code query} and has one, decoded into
+   * one reused array (a vector of another length gets its own).
+   */
+  static void forEachVector(IndexSearcher searcher, Query query, VectorVisitor visitor)
+      throws IOException {
+    Weight weight = searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1);
+    float[] scratch = null;
+    for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+      Scorer scorer = weight.scorer(leaf);
+      BinaryDocValues values = leaf.reader().getBinaryDocValues(F_VECTOR);
+      if (scorer == null || values == null) {
+        continue;
+      }
+      Bits live = leaf.reader().getLiveDocs();
+      DocIdSetIterator docs = scorer.iterator();
+      for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
+        if ((live == null || live.get(doc)) && values.advanceExact(doc)) {
+          BytesRef bytes = values.binaryValue();
+          int length = bytes.length / Float.BYTES;
+          if (scratch == null || scratch.length != length) {
+            scratch = new float[length];
+          }
+          decodeVector(bytes, scratch);
+          visitor.visit(leaf, doc, scratch);
+        }
+      }
+    }
+  }
+
+  /** A vector as little-endian float32 bytes. */
+  static byte[] encodeVector(float[] vector) {
+    ByteBuffer bytes =
+        ByteBuffer.allocate(vector.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    for (float value : vector) {
+      bytes.putFloat(value);
+    }
+    return bytes.array();
+  }
+
+  /** The vector {@link #encodeVector} wrote. */
+  static float[] decodeVector(BytesRef bytes) {
+    float[] vector = new float[bytes.length / Float.BYTES];
+    decodeVector(bytes, vector);
+    return vector;
+  }
+
+  /** Decodes the vector {@link #encodeVector} wrote into {@code into} (of its length). */
+  static void decodeVector(BytesRef bytes, float[] into) {
+    ByteBuffer.wrap(bytes.bytes, bytes.offset, into.length * Float.BYTES)
+        .order(ByteOrder.LITTLE_ENDIAN)
+        .asFloatBuffer()
+        .get(into);
+  }
+
+  /** The dense-view vector of paragraph {@code doc}, or {@code null} when it has none. */
+  static float[] storedVector(List<LeafReaderContext> leaves, int doc) throws IOException {
+    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+    BinaryDocValues values = leaf.reader().getBinaryDocValues(F_VECTOR);
+    if (values == null || !values.advanceExact(doc - leaf.docBase)) {
+      return null;
+    }
+    return decodeVector(values.binaryValue());
+  }
+
+  /** The hit data of paragraph {@code doc}, in the order of {@link #encodeHit}. */
+  static String[] storedHit(List<LeafReaderContext> leaves, int doc) throws IOException {
+    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+    BinaryDocValues values = leaf.reader().getBinaryDocValues(F_HIT);
+    if (values == null || !values.advanceExact(doc - leaf.docBase)) {
+      throw new IOException("index entry " + doc + " has no hit data");
+    }
+    return values.binaryValue().utf8ToString().split("\0", 8);
+  }
+}
