@@ -2,7 +2,6 @@ package dev.memstack.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.memstack.spi.Capability;
 import dev.memstack.spi.RecallItem;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
@@ -20,15 +19,11 @@ abstract class AgentIsolationChecks extends CheckGroup {
   void aTurnSyncedForOneAgentIsNeverRecalledForAnother() {
     sync(aliceTurn(AGENT));
 
-    if (has(Capability.RECALLS_TURNS)) {
-      assertThat(recall(AGENT, ALICE, ALICE_PHRASE, 10))
-          .as("the agent the turn belongs to recalls it (control)")
-          .anyMatch(item -> mentions(item, ALICE_PHRASE));
-    }
-    List<RecallItem> other = recall(OTHER_AGENT, ALICE, ALICE_PHRASE, 10);
-    assertThat(other)
-        .as("recall of another agent for the same owner")
-        .noneMatch(item -> mentions(item, ALICE_PHRASE));
+    assertRecalledIfItRecallsTurns(
+        AGENT, ALICE, ALICE_PHRASE, 10, "the agent the turn belongs to recalls it (control)");
+    List<RecallItem> other =
+        assertNotRecalled(
+            OTHER_AGENT, ALICE, ALICE_PHRASE, 10, "recall of another agent for the same owner");
     assertThat(provider().systemPromptBlock(OTHER_AGENT)).doesNotContainIgnoringCase(ALICE_PHRASE);
   }
 }

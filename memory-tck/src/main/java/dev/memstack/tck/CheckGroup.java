@@ -142,6 +142,39 @@ abstract class CheckGroup {
     return turns;
   }
 
+  /**
+   * Asserts that {@code owner}'s recall in {@code agent} for {@code phrase} finds an item that
+   * mentions it; returns the items.
+   */
+  List<RecallItem> assertRecalled(
+      AgentId agent, OwnerKey owner, String phrase, int limit, String description, Object... args) {
+    List<RecallItem> items = recall(agent, owner, phrase, limit);
+    assertThat(items).as(description, args).anyMatch(item -> mentions(item, phrase));
+    return items;
+  }
+
+  /**
+   * Asserts that no item of {@code owner}'s recall in {@code agent} for {@code phrase} mentions it;
+   * returns the items.
+   */
+  List<RecallItem> assertNotRecalled(
+      AgentId agent, OwnerKey owner, String phrase, int limit, String description, Object... args) {
+    List<RecallItem> items = recall(agent, owner, phrase, limit);
+    assertThat(items).as(description, args).noneMatch(item -> mentions(item, phrase));
+    return items;
+  }
+
+  /**
+   * {@link #assertRecalled} where the provider claims {@link Capability#RECALLS_TURNS}: the control
+   * that a check which finds nothing elsewhere is not passed by a provider that finds nothing.
+   */
+  void assertRecalledIfItRecallsTurns(
+      AgentId agent, OwnerKey owner, String phrase, int limit, String description) {
+    if (has(Capability.RECALLS_TURNS)) {
+      assertRecalled(agent, owner, phrase, limit, description);
+    }
+  }
+
   /** Checks the basic contract every answer keeps, whatever the query. */
   void assertWellFormed(List<RecallItem> items, OwnerKey requester, int limit) {
     assertThat(items).as("items of a recall limited to %d", limit).hasSizeLessThanOrEqualTo(limit);

@@ -3,7 +3,6 @@ package dev.memstack.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
-import dev.memstack.spi.Capability;
 import dev.memstack.spi.ProviderUnavailableException;
 import dev.memstack.spi.Turn;
 import org.junit.jupiter.api.DisplayName;
@@ -42,11 +41,8 @@ abstract class CoordinationPortChecks extends CheckGroup {
     coordination.refuseAll(false);
     provider().syncTurn(turn);
     awaitIndexed(provider());
-    if (has(Capability.RECALLS_TURNS)) {
-      assertThat(recall(AGENT, ALICE, ALICE_PHRASE, 5))
-          .as("the turn, once the coordination answers again")
-          .anyMatch(item -> mentions(item, ALICE_PHRASE));
-    }
+    assertRecalledIfItRecallsTurns(
+        AGENT, ALICE, ALICE_PHRASE, 5, "the turn, once the coordination answers again");
   }
 
   @Test

@@ -31,9 +31,7 @@ abstract class ForgetChecks extends CheckGroup {
     sync(aliceTurn(AGENT), aliceTurn(OTHER_AGENT), bobTurn(AGENT));
     boolean recallsTurns = has(Capability.RECALLS_TURNS);
     if (recallsTurns) {
-      assertThat(recall(AGENT, ALICE, ALICE_PHRASE, 10))
-          .as("alice's turn before forget (control)")
-          .anyMatch(item -> mentions(item, ALICE_PHRASE));
+      assertRecalled(AGENT, ALICE, ALICE_PHRASE, 10, "alice's turn before forget (control)");
     }
 
     long removed = provider().forget(ALICE);
@@ -47,9 +45,7 @@ abstract class ForgetChecks extends CheckGroup {
           .noneMatch(item -> item.scope() == Scope.PERSONAL && ALICE.equals(item.owner()));
     }
     if (recallsTurns) {
-      assertThat(recall(AGENT, BOB, BOB_PHRASE, 10))
-          .as("bob's recall after alice was forgotten")
-          .anyMatch(item -> mentions(item, BOB_PHRASE));
+      assertRecalled(AGENT, BOB, BOB_PHRASE, 10, "bob's recall after alice was forgotten");
     }
   }
 

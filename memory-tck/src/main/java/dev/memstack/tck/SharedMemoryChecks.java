@@ -40,23 +40,21 @@ abstract class SharedMemoryChecks extends CheckGroup {
   @Test
   @DisplayName("team memory is visible to every owner of the agent")
   void teamMemoryIsVisibleToEveryOwnerOfTheAgent() {
-    writeSharedAndWait(AGENT, Scope.TEAM, TEAM_FACT);
-
-    for (OwnerKey owner : new OwnerKey[] {ALICE, BOB, null}) {
-      assertThat(visible(AGENT, owner, "cobalt walrus"))
-          .as("team memory visible to %s in recall or system prompt block", owner)
-          .isTrue();
-    }
+    assertVisibleToEveryOwner(Scope.TEAM, TEAM_FACT, "cobalt walrus");
   }
 
   @Test
   @DisplayName("global memory is visible to every owner of the agent")
   void globalMemoryIsVisibleToEveryOwnerOfTheAgent() {
-    writeSharedAndWait(AGENT, Scope.GLOBAL, GLOBAL_FACT);
+    assertVisibleToEveryOwner(Scope.GLOBAL, GLOBAL_FACT, "violet lighthouse");
+  }
+
+  private void assertVisibleToEveryOwner(Scope scope, String fact, String phrase) {
+    writeSharedAndWait(AGENT, scope, fact);
 
     for (OwnerKey owner : new OwnerKey[] {ALICE, BOB, null}) {
-      assertThat(visible(AGENT, owner, "violet lighthouse"))
-          .as("global memory visible to %s in recall or system prompt block", owner)
+      assertThat(visible(AGENT, owner, phrase))
+          .as("%s memory visible to %s in recall or system prompt block", scope, owner)
           .isTrue();
     }
   }
@@ -66,8 +64,7 @@ abstract class SharedMemoryChecks extends CheckGroup {
   void teamMemoryOfOneAgentStaysOutOfAnotherAgentsMemory() {
     writeSharedAndWait(AGENT, Scope.TEAM, TEAM_FACT);
 
-    assertThat(recall(OTHER_AGENT, ALICE, "cobalt walrus", 10))
-        .noneMatch(item -> mentions(item, "cobalt walrus"));
+    assertNotRecalled(OTHER_AGENT, ALICE, "cobalt walrus", 10, "another agent's recall");
     assertThat(provider().systemPromptBlock(OTHER_AGENT))
         .doesNotContainIgnoringCase("cobalt walrus");
   }

@@ -63,16 +63,15 @@ abstract class TurnRecallChecks extends CheckGroup {
         aliceTurn(AGENT),
         turn(AGENT, ALICE, "The weather was grey and windy today.", "Stay warm."));
 
-    assertThat(recall(AGENT, ALICE, ALICE_PHRASE, 10))
-        .as("alice recalls her turn from the batch")
-        .anyMatch(item -> mentions(item, ALICE_PHRASE));
-    assertThat(recall(AGENT, BOB, BOB_PHRASE, 10))
-        .as("bob recalls his turn from the batch")
-        .anyMatch(item -> mentions(item, BOB_PHRASE));
-    List<RecallItem> bobs = recall(AGENT, BOB, ALICE_PHRASE, 10);
-    assertThat(bobs)
-        .as("bob's recall for alice's words after a batch holding both")
-        .noneMatch(item -> mentions(item, ALICE_PHRASE));
+    assertRecalled(AGENT, ALICE, ALICE_PHRASE, 10, "alice recalls her turn from the batch");
+    assertRecalled(AGENT, BOB, BOB_PHRASE, 10, "bob recalls his turn from the batch");
+    List<RecallItem> bobs =
+        assertNotRecalled(
+            AGENT,
+            BOB,
+            ALICE_PHRASE,
+            10,
+            "bob's recall for alice's words after a batch holding both");
     assertWellFormed(bobs, BOB, 10);
   }
 
@@ -95,23 +94,19 @@ abstract class TurnRecallChecks extends CheckGroup {
             alicesAgain.userMessage(),
             alicesAgain.assistantReply()));
 
-    List<RecallItem> alicesItems = recall(AGENT, ALICE, ALICE_PHRASE, 10);
-    assertThat(alicesItems)
-        .as("alice recalls her turn, whose id bob used too")
-        .anyMatch(item -> mentions(item, ALICE_PHRASE));
-    assertThat(recall(AGENT, BOB, BOB_PHRASE, 10))
-        .as("bob recalls his turn of the id alice used first")
-        .anyMatch(item -> mentions(item, BOB_PHRASE));
-    assertThat(recall(OTHER_AGENT, ALICE, ALICE_PHRASE, 10))
-        .as("alice recalls the turn of the same id in another agent")
-        .anyMatch(item -> mentions(item, ALICE_PHRASE));
-    List<RecallItem> bobsItems = recall(AGENT, BOB, ALICE_PHRASE, 10);
-    assertThat(bobsItems)
-        .as("bob's recall for alice's words")
-        .noneMatch(item -> mentions(item, ALICE_PHRASE));
-    assertThat(recall(AGENT, ALICE, BOB_PHRASE, 10))
-        .as("alice's recall for bob's words")
-        .noneMatch(item -> mentions(item, BOB_PHRASE));
+    List<RecallItem> alicesItems =
+        assertRecalled(
+            AGENT, ALICE, ALICE_PHRASE, 10, "alice recalls her turn, whose id bob used too");
+    assertRecalled(AGENT, BOB, BOB_PHRASE, 10, "bob recalls his turn of the id alice used first");
+    assertRecalled(
+        OTHER_AGENT,
+        ALICE,
+        ALICE_PHRASE,
+        10,
+        "alice recalls the turn of the same id in another agent");
+    List<RecallItem> bobsItems =
+        assertNotRecalled(AGENT, BOB, ALICE_PHRASE, 10, "bob's recall for alice's words");
+    assertNotRecalled(AGENT, ALICE, BOB_PHRASE, 10, "alice's recall for bob's words");
     assertWellFormed(alicesItems, ALICE, 10);
     assertWellFormed(bobsItems, BOB, 10);
   }
