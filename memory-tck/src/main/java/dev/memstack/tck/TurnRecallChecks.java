@@ -45,9 +45,7 @@ abstract class TurnRecallChecks extends CheckGroup {
   @DisplayName("stores a turn delivered twice only once")
   void storesATurnDeliveredTwiceOnlyOnce() {
     Turn turn = aliceTurn(AGENT);
-    sync(turn);
-    long once = countMentions(recall(AGENT, ALICE, ALICE_PHRASE, 50), ALICE_PHRASE);
-    assertThat(once).as("items for one delivery").isPositive();
+    long once = syncedOnce(turn);
 
     sync(turn);
     sync(turn);
@@ -115,9 +113,7 @@ abstract class TurnRecallChecks extends CheckGroup {
   @DisplayName("stores a turn once when batches repeat it or overlap a single delivery")
   void storesATurnOnceWhenBatchesRepeatIt() {
     Turn turn = aliceTurn(AGENT);
-    sync(turn);
-    long once = countMentions(recall(AGENT, ALICE, ALICE_PHRASE, 50), ALICE_PHRASE);
-    assertThat(once).as("items for one delivery").isPositive();
+    long once = syncedOnce(turn);
 
     Turn other = turn(AGENT, ALICE, "The weather was grey and windy today.", "Stay warm.");
     syncBatch(other, turn, turn);
@@ -125,5 +121,13 @@ abstract class TurnRecallChecks extends CheckGroup {
     assertThat(countMentions(recall(AGENT, ALICE, ALICE_PHRASE, 50), ALICE_PHRASE))
         .as("items after the same turn id came again in batches")
         .isEqualTo(once);
+  }
+
+  /** Syncs {@code turn} once and returns how many items mention alice's phrase (at least one). */
+  private long syncedOnce(Turn turn) {
+    sync(turn);
+    long once = countMentions(recall(AGENT, ALICE, ALICE_PHRASE, 50), ALICE_PHRASE);
+    assertThat(once).as("items for one delivery").isPositive();
+    return once;
   }
 }

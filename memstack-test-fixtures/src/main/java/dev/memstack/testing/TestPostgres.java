@@ -86,9 +86,7 @@ public record TestPostgres(String url, String user, String password) {
 
   /** Creates a new schema named from {@code prefix} and returns its name. */
   public String createSchema(String prefix) {
-    String schema = plain(uniqueName(prefix));
-    execute("CREATE SCHEMA " + schema);
-    return schema;
+    return create("SCHEMA", prefix);
   }
 
   /** {@code DROP SCHEMA IF EXISTS ... CASCADE}. */
@@ -98,9 +96,13 @@ public record TestPostgres(String url, String user, String password) {
 
   /** Creates a new empty database named from {@code prefix} and returns its name. */
   public String createDatabase(String prefix) {
-    String database = plain(uniqueName(prefix));
-    execute("CREATE DATABASE " + database);
-    return database;
+    return create("DATABASE", prefix);
+  }
+
+  private String create(String kind, String prefix) {
+    String name = plain(uniqueName(prefix));
+    execute("CREATE " + kind + " " + name);
+    return name;
   }
 
   /** Drops {@code database}, closing the connections still open to it. */

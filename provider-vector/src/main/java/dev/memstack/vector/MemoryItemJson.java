@@ -29,20 +29,7 @@ final class MemoryItemJson {
     item.put("type", record.type());
     item.put("status", record.status().wireName());
     item.put("createdAt", record.createdAt().toString());
-    if (record.conversation() != null) {
-      item.put("conversation", record.conversation());
-    }
-    if (record.turn() != null) {
-      item.put("turn", record.turn());
-    }
-    Object role = record.extra().get("role");
-    if (role != null) {
-      item.put("role", role.toString());
-    }
-    Object reply = record.extra().get(MemoryTexts.REPLY);
-    if (reply != null) {
-      item.put("reply", reply.toString());
-    }
+    MemoryTexts.origin(record).forEach(item::put);
     Object supersedes = record.extra().get(RememberTool.SUPERSEDES);
     if (supersedes != null && !supersedes.toString().isBlank()) {
       ArrayNode ids = item.putArray("supersedes");

@@ -99,12 +99,7 @@ final class RememberTool {
     // the new record first: a failure in between leaves both active, never neither
     store.add(List.of(record.toDocument()));
     supersede(outdated, record.id());
-    ObjectNode answer = json.createObjectNode();
-    answer.put("stored", true);
-    answer.put("id", record.id());
-    answer.set("memory", itemJson.of(record, null));
-    supersededJson(answer, outdated);
-    return answer;
+    return answer(true, "id", record, outdated);
   }
 
   /** Metadata key of a record that replaced others: their ids, comma-separated. */
@@ -202,10 +197,18 @@ final class RememberTool {
   }
 
   private ObjectNode duplicateAnswer(MemoryRecord existing, List<MemoryRecord> outdated) {
+    return answer(false, "duplicateOf", existing, outdated);
+  }
+
+  /**
+   * The tool's answer: stored or not, the memory's id under {@code idKey}, and what it replaced.
+   */
+  private ObjectNode answer(
+      boolean stored, String idKey, MemoryRecord memory, List<MemoryRecord> outdated) {
     ObjectNode answer = json.createObjectNode();
-    answer.put("stored", false);
-    answer.put("duplicateOf", existing.id());
-    answer.set("memory", itemJson.of(existing, null));
+    answer.put("stored", stored);
+    answer.put(idKey, memory.id());
+    answer.set("memory", itemJson.of(memory, null));
     supersededJson(answer, outdated);
     return answer;
   }

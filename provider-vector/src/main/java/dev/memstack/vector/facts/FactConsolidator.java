@@ -98,16 +98,6 @@ public final class FactConsolidator {
       LanguageModel model,
       FactSettings settings,
       Clock clock,
-      Executor executor) {
-    this(store, embedder, model, settings, clock, executor, Coordination.local(clock));
-  }
-
-  public FactConsolidator(
-      MemoryVectorStore store,
-      StoreEmbedder embedder,
-      LanguageModel model,
-      FactSettings settings,
-      Clock clock,
       Executor executor,
       Coordination coordination) {
     this.coordination = Objects.requireNonNull(coordination, "coordination");
