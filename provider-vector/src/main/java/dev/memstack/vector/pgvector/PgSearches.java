@@ -386,9 +386,7 @@ final class PgSearches implements StoreReads {
     PgFilter.Sql where = PgFilter.where(filter);
     try (Connection connection = table.dataSource.getConnection();
         PreparedStatement query =
-            connection.prepareStatement(
-                "SELECT count(*) FROM " + table.schema.table() + " WHERE " + where.text())) {
-      PgTable.bind(query, 1, where.params());
+            table.prepareWhere(connection, "SELECT count(*) FROM " + table.schema.table(), where)) {
       try (ResultSet row = query.executeQuery()) {
         row.next();
         return row.getLong(1);

@@ -137,9 +137,7 @@ final class PgWrites implements StoreWrites {
     PgFilter.Sql where = PgFilter.where(filter);
     try (Connection connection = table.dataSource.getConnection();
         PreparedStatement delete =
-            connection.prepareStatement(
-                "DELETE FROM " + table.schema.table() + " WHERE " + where.text())) {
-      PgTable.bind(delete, 1, where.params());
+            table.prepareWhere(connection, "DELETE FROM " + table.schema.table(), where)) {
       int deleted = delete.executeUpdate();
       log.debug("deleted {} records from {}", deleted, table.schema.displayName());
     } catch (SQLException e) {
