@@ -1,83 +1,53 @@
 package dev.memstack.it;
 
+import dev.memstack.testing.TestPostgres;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.Assumptions;
 
 /**
- * A fresh database with pgvector on the PostgreSQL server of {@code MEMSTACK_PG_URL} (what {@code
- * eval "$(scripts/pgvector-setup.sh)"} sets), created for one test and dropped after it. Without
- * the variable the test is skipped locally and fails on CI ({@code CI=true}).
+ * A fresh database with pgvector on the PostgreSQL server of {@code MEMSTACK_PG_URL} ({@link
+ * TestPostgres}), created for one test and dropped after it. Without the variable the test is
+ * skipped locally and fails on CI ({@code CI=true}).
  */
 final class SharedTestDatabase implements AutoCloseable {
 
-  private final String serverUrl;
-  private final String user;
-  private final String password;
+  private final TestPostgres server;
   private final String name;
-  private final String url;
+  private final TestPostgres database;
 
-  private SharedTestDatabase(String serverUrl, String user, String password) throws SQLException {
-    this.serverUrl = serverUrl;
-    this.user = user;
-    this.password = password;
-    byte[] random = new byte[4];
-    ThreadLocalRandom.current().nextBytes(random);
-    this.name = "memstack_it_" + HexFormat.of().formatHex(random);
-    try (Connection admin = DriverManager.getConnection(serverUrl, user, password);
-        Statement statement = admin.createStatement()) {
-      statement.execute("CREATE DATABASE " + name);
-    }
-    int query = serverUrl.indexOf('?');
-    String base = query < 0 ? serverUrl : serverUrl.substring(0, query);
-    this.url =
-        base.substring(0, base.lastIndexOf('/') + 1)
-            + name
-            + (query < 0 ? "" : serverUrl.substring(query));
-    try (Connection connection = connect();
-        Statement statement = connection.createStatement()) {
-      statement.execute("CREATE EXTENSION IF NOT EXISTS vector");
-    }
+  private SharedTestDatabase(TestPostgres server) {
+    this.server = server;
+    this.name = server.createDatabase("memstack_it_");
+    this.database = server.onDatabase(name);
+    database.execute("CREATE EXTENSION IF NOT EXISTS vector");
   }
 
   /**
    * A new database, or the test skipped (locally) / failed (CI) without {@code MEMSTACK_PG_URL}.
    */
-  static SharedTestDatabase create() throws SQLException {
-    String url = System.getenv("MEMSTACK_PG_URL");
-    if (url == null || url.isBlank()) {
-      if ("true".equals(System.getenv("CI"))) {
-        throw new AssertionError(
-            "MEMSTACK_PG_URL is not set on CI (CI=true): run eval \"$(scripts/pgvector-setup.sh)\"");
-      }
-      Assumptions.abort("MEMSTACK_PG_URL is not set; skipping the shared-database test");
-    }
-    String user = System.getenv().getOrDefault("MEMSTACK_PG_USER", "postgres");
-    String password = System.getenv().getOrDefault("MEMSTACK_PG_PASSWORD", "");
-    return new SharedTestDatabase(url, user, password);
+  static SharedTestDatabase create() {
+    return new SharedTestDatabase(TestPostgres.fromEnvironment());
   }
 
   /** The host settings that put a host in shared mode on this database. */
   Map<String, String> hostProperties() {
     Map<String, String> properties = new java.util.LinkedHashMap<>();
-    properties.put("memstack.shared.jdbc-url", url);
-    properties.put("memstack.shared.username", user);
-    if (!password.isEmpty()) {
-      properties.put("memstack.shared.password", password);
+    properties.put("memstack.shared.jdbc-url", database.url());
+    properties.put(
+        "memstack.shared.username", database.user() == null ? "postgres" : database.user());
+    if (database.password() != null) {
+      properties.put("memstack.shared.password", database.password());
     }
     return properties;
   }
 
   Connection connect() throws SQLException {
-    return DriverManager.getConnection(url, user, password);
+    return database.connect();
   }
 
   /** Every value of the first column of {@code sql}, as text. */
@@ -102,10 +72,7 @@ final class SharedTestDatabase implements AutoCloseable {
   }
 
   @Override
-  public void close() throws SQLException {
-    try (Connection admin = DriverManager.getConnection(serverUrl, user, password);
-        Statement statement = admin.createStatement()) {
-      statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-    }
+  public void close() {
+    server.dropDatabase(name);
   }
 }

@@ -79,6 +79,35 @@ public final class AtomicFiles {
     write(target, bytes, Instant.now());
   }
 
+  /** Writes {@code lines} as UTF-8 to {@code target} atomically, each ended by {@code \n}. */
+  public static void writeLines(Path target, Iterable<String> lines) throws IOException {
+    StringBuilder text = new StringBuilder();
+    for (String line : lines) {
+      text.append(line).append('\n');
+    }
+    writeString(target, text.toString());
+  }
+
+  /**
+   * Deletes the temporary files a crash left beside {@code target} ({@code .name.<random>.tmp}).
+   * Call it where the owner of the file loads it, before anything writes it again.
+   */
+  public static void deleteLeftovers(Path target) throws IOException {
+    Path directory = target.toAbsolutePath().getParent();
+    if (directory == null || !Files.isDirectory(directory)) {
+      return;
+    }
+    String prefix = "." + target.getFileName() + ".";
+    try (java.util.stream.Stream<Path> entries = Files.list(directory)) {
+      for (Path entry : entries.toList()) {
+        String name = entry.getFileName().toString();
+        if (name.startsWith(prefix) && name.endsWith(TEMP_SUFFIX)) {
+          Files.deleteIfExists(entry);
+        }
+      }
+    }
+  }
+
   /** Writes {@code text} as UTF-8 to {@code target} atomically. */
   public static void writeString(Path target, String text) throws IOException {
     write(target, text.getBytes(java.nio.charset.StandardCharsets.UTF_8), Instant.now());

@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Assumptions;
  * and {@code MEMSTACK_PG_PASSWORD} (what {@code eval "$(scripts/pgvector-setup.sh)"} exports).
  * Without the URL a test that asks for it is skipped, except on CI ({@code CI=true}), where it
  * fails: CI always provides the database. Each test takes a schema (or a database) of its own and
- * drops it.
+ * drops it. {@link TestPostgresCondition} skips (or fails) a whole test class the same way.
  *
  * @param url a {@code jdbc:postgresql:} URL
  * @param user the user, or {@code null}
@@ -42,17 +43,35 @@ public record TestPostgres(String url, String user, String password) {
 
   /** The database of the environment; skips the calling test without one, fails it on CI. */
   public static TestPostgres fromEnvironment() {
-    String url = blankToNull(System.getenv(URL_VARIABLE));
-    if (url == null) {
-      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+    Optional<TestPostgres> postgres = environment();
+    if (postgres.isEmpty()) {
+      if (onCi()) {
         fail(URL_VARIABLE + " is not set on CI (CI=true): " + HOW_TO_ENABLE);
       }
       Assumptions.abort(URL_VARIABLE + " is not set; skipping a PostgreSQL test: " + HOW_TO_ENABLE);
     }
-    return new TestPostgres(
-        url,
-        blankToNull(System.getenv(USER_VARIABLE)),
-        blankToNull(System.getenv(PASSWORD_VARIABLE)));
+    return postgres.get();
+  }
+
+  /**
+   * The database of the environment, or empty without {@code MEMSTACK_PG_URL}: for programs such as
+   * benchmarks, which neither skip nor fail a test.
+   */
+  public static Optional<TestPostgres> environment() {
+    String url = blankToNull(System.getenv(URL_VARIABLE));
+    if (url == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new TestPostgres(
+            url,
+            blankToNull(System.getenv(USER_VARIABLE)),
+            blankToNull(System.getenv(PASSWORD_VARIABLE))));
+  }
+
+  /** Whether the build runs on CI ({@code CI=true}), where a missing database is a failure. */
+  static boolean onCi() {
+    return "true".equalsIgnoreCase(System.getenv("CI"));
   }
 
   /** Whether the environment names a database (for conditions that only look). */
@@ -67,14 +86,33 @@ public record TestPostgres(String url, String user, String password) {
 
   /** Creates a new schema named from {@code prefix} and returns its name. */
   public String createSchema(String prefix) {
-    String schema = plain(uniqueName(prefix));
-    execute("CREATE SCHEMA " + schema);
-    return schema;
+    return create("SCHEMA", prefix);
   }
 
   /** {@code DROP SCHEMA IF EXISTS ... CASCADE}. */
   public void dropSchema(String schema) {
     execute("DROP SCHEMA IF EXISTS " + plain(schema) + " CASCADE");
+  }
+
+  /** Creates a new empty database named from {@code prefix} and returns its name. */
+  public String createDatabase(String prefix) {
+    return create("DATABASE", prefix);
+  }
+
+  private String create(String kind, String prefix) {
+    String name = plain(uniqueName(prefix));
+    execute("CREATE " + kind + " " + name);
+    return name;
+  }
+
+  /** Drops {@code database}, closing the connections still open to it. */
+  public void dropDatabase(String database) {
+    execute("DROP DATABASE IF EXISTS " + plain(database) + " WITH (FORCE)");
+  }
+
+  /** The same server and credentials, on another database. */
+  public TestPostgres onDatabase(String database) {
+    return new TestPostgres(urlOfDatabase(database), user, password);
   }
 
   /** The URL with {@code schema} (then {@code public}, where extensions live) as current schema. */

@@ -2,12 +2,12 @@ package dev.memstack.mem0;
 
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Turn;
+import dev.memstack.support.AtomicFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -100,9 +100,7 @@ final class RejectedTurnLog {
         }
       }
       if (removed > 0) {
-        Path temp = file.resolveSibling(FILE_NAME + ".tmp");
-        Files.write(temp, kept, StandardCharsets.UTF_8);
-        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        AtomicFiles.writeLines(file, kept);
       }
       return removed;
     } catch (IOException e) {

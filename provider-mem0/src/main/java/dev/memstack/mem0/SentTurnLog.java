@@ -2,12 +2,12 @@ package dev.memstack.mem0;
 
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Turn;
+import dev.memstack.support.AtomicFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -48,6 +48,7 @@ final class SentTurnLog {
     SentTurnLog log = new SentTurnLog(directory.resolve(FILE_NAME), capacity);
     try {
       Files.createDirectories(directory);
+      AtomicFiles.deleteLeftovers(log.file);
       if (Files.exists(log.file)) {
         for (String line : Files.readAllLines(log.file, StandardCharsets.UTF_8)) {
           if (!line.isBlank()) {
@@ -130,10 +131,8 @@ final class SentTurnLog {
   }
 
   private void compact() throws IOException {
-    Path temp = file.resolveSibling(FILE_NAME + ".tmp");
     List<String> lines = new ArrayList<>(ids);
-    Files.write(temp, lines, StandardCharsets.UTF_8);
-    Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    AtomicFiles.writeLines(file, lines);
     linesInFile = lines.size();
   }
 }

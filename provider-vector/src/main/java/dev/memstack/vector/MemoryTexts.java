@@ -160,4 +160,26 @@ final class MemoryTexts {
     return UUID.nameUUIDFromBytes(String.join("\u0000", parts).getBytes(StandardCharsets.UTF_8))
         .toString();
   }
+
+  /**
+   * Where a record came from, for recall items and tool answers, in this order and only those it
+   * has: {@code conversation}, {@code turn}, {@code role} and {@value #REPLY} (the answer to a user
+   * message).
+   */
+  static Map<String, String> origin(MemoryRecord record) {
+    Map<String, String> origin = new java.util.LinkedHashMap<>();
+    if (record.conversation() != null) {
+      origin.put("conversation", record.conversation());
+    }
+    if (record.turn() != null) {
+      origin.put("turn", record.turn());
+    }
+    for (String key : List.of("role", REPLY)) {
+      Object value = record.extra().get(key);
+      if (value != null) {
+        origin.put(key, value.toString());
+      }
+    }
+    return origin;
+  }
 }

@@ -102,48 +102,6 @@ public final class VectorMemoryProvider implements MemoryProvider {
       MemoryVectorStore store,
       StoreEmbedder embedder,
       VectorSettings settings,
-      Clock clock) {
-    this(
-        id,
-        storeName,
-        store,
-        embedder,
-        settings,
-        clock,
-        LanguageModel.none(),
-        FactSettings.defaults(),
-        LifecycleSettings.defaults());
-  }
-
-  VectorMemoryProvider(
-      String id,
-      String storeName,
-      MemoryVectorStore store,
-      StoreEmbedder embedder,
-      VectorSettings settings,
-      Clock clock,
-      LanguageModel model,
-      FactSettings factSettings,
-      LifecycleSettings lifecycle) {
-    this(
-        id,
-        storeName,
-        store,
-        embedder,
-        settings,
-        clock,
-        model,
-        factSettings,
-        lifecycle,
-        Coordination.local(clock));
-  }
-
-  VectorMemoryProvider(
-      String id,
-      String storeName,
-      MemoryVectorStore store,
-      StoreEmbedder embedder,
-      VectorSettings settings,
       Clock clock,
       LanguageModel model,
       FactSettings factSettings,
@@ -295,20 +253,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
     metadata.put("id", record.id());
     metadata.put("type", record.type());
     metadata.put("status", record.status().name());
-    if (record.conversation() != null) {
-      metadata.put("conversation", record.conversation());
-    }
-    if (record.turn() != null) {
-      metadata.put("turn", record.turn());
-    }
-    Object role = record.extra().get("role");
-    if (role != null) {
-      metadata.put("role", role.toString());
-    }
-    Object reply = record.extra().get(MemoryTexts.REPLY); // the answer to this user message
-    if (reply != null) {
-      metadata.put(MemoryTexts.REPLY, reply.toString());
-    }
+    metadata.putAll(MemoryTexts.origin(record));
     metadata.put("store", storeName);
     ranked.signals().forEach((key, value) -> metadata.put("signal." + key, value));
     return new RecallItem(

@@ -6,7 +6,6 @@ import dev.memstack.spi.Scope;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
-import dev.memstack.support.ToolArgumentErrors;
 import dev.memstack.support.ToolArguments;
 import dev.memstack.vector.lifecycle.Lifecycle;
 import dev.memstack.vector.lifecycle.MergeCandidates;
@@ -14,15 +13,11 @@ import dev.memstack.vector.store.MemoryFilters;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryStatus;
 import dev.memstack.vector.store.MemoryVectorStore;
-import dev.memstack.vector.text.Supersession;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import org.springframework.ai.document.Document;
 import org.springframework.ai.vectorstore.filter.Filter;
@@ -33,8 +28,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The agent-callable tools of {@link VectorMemoryProvider}: JSON in, JSON out.
  *
- * <p>One class on purpose (~620 lines): each section is one tool over the same provider, and the
- * tools share the visibility and write checks, the scope filters and the item JSON.
+ * <p>Each section is one tool over the same provider; the tools share the visibility and write
+ * checks and the scope filters. {@code remember} and its supersession live in {@link RememberTool},
+ * the item JSON in {@link MemoryItemJson}.
  */
 final class VectorMemoryTools {
 
@@ -120,15 +116,18 @@ final class VectorMemoryTools {
 
   private final VectorMemoryProvider provider;
   private final JsonMapper json = JsonMapper.builder().build();
+  private final MemoryItemJson itemJson = new MemoryItemJson(json);
+  private final RememberTool remember;
 
   VectorMemoryTools(VectorMemoryProvider provider) {
     this.provider = provider;
+    this.remember = new RememberTool(provider, json, itemJson);
   }
 
   String call(ToolCall call) {
     ObjectNode answer =
         switch (call.name()) {
-          case "remember" -> remember(call);
+          case "remember" -> remember.remember(call);
           case "recall" -> recall(call);
           case "list_memories" -> list(call);
           case "update_memory_status" -> updateStatus(call);
@@ -140,203 +139,6 @@ final class VectorMemoryTools {
                   "provider " + provider.id() + " has no tool " + call.name());
         };
     return json.writeValueAsString(answer);
-  }
-
-  // ------------------------------------------------------------------ remember
-
-  private ObjectNode remember(ToolCall call) {
-    ToolArguments args = ToolArguments.parse(call).requireOnly(Set.of("text", "scope", "type"));
-    String text = args.requiredText("text").strip();
-    int max = provider.settings().chunkSize();
-    if (text.length() > max) {
-      throw ToolArgumentErrors.invalid(
-          "text",
-          "is longer than "
-              + max
-              + " characters (chunk-size); store one short statement per memory");
-    }
-    Scope scope = scope(Objects.requireNonNullElse(args.optionalText("scope"), "personal"));
-    String type;
-    try {
-      type =
-          MemoryRecord.normalizeType(Objects.requireNonNullElse(args.optionalText("type"), "FACT"));
-    } catch (IllegalArgumentException e) {
-      throw ToolException.invalidArgument("type", e.getMessage());
-    }
-    OwnerKey owner = null;
-    if (scope == Scope.PERSONAL) {
-      if (call.owner() == null) {
-        throw ToolException.invalidArgument(
-            "scope", "a personal memory needs an owner; call with an owner or scope team");
-      }
-      owner = call.owner();
-    }
-    call.requireWritable(scope);
-    MemoryRecord record =
-        MemoryTexts.remembered(call.agent(), owner, scope, type, text, provider.now());
-    MemoryVectorStore store = provider.store();
-
-    Optional<MemoryRecord> sameId = store.get(record.id()).map(MemoryRecord::fromDocument);
-    if (sameId.isPresent() && sameId.get().status() != MemoryStatus.SUPERSEDED) {
-      return duplicateAnswer(sameId.get(), List.of());
-    }
-    // a superseded record of the same text is stated again: it is stored anew (same id), active
-    Verdicts verdicts = judgeNeighbours(record);
-    if (verdicts.duplicate() != null) {
-      MemoryRecord existing = verdicts.duplicate();
-      List<MemoryRecord> outdated =
-          existing.status() == MemoryStatus.ACTIVE ? verdicts.outdated() : List.of();
-      if (!outdated.isEmpty()) {
-        store.updateMetadata(
-            existing.id(), Map.of(SUPERSEDES, supersedes(existing.extra(), outdated)));
-        supersede(outdated, existing.id());
-        existing = store.get(existing.id()).map(MemoryRecord::fromDocument).orElse(existing);
-      }
-      return duplicateAnswer(existing, outdated);
-    }
-    List<MemoryRecord> outdated = verdicts.outdated();
-    if (!outdated.isEmpty()) {
-      record = record.withExtra(SUPERSEDES, supersedes(Map.of(), outdated));
-    }
-    // the new record first: a failure in between leaves both active, never neither
-    store.add(List.of(record.toDocument()));
-    supersede(outdated, record.id());
-    ObjectNode answer = json.createObjectNode();
-    answer.put("stored", true);
-    answer.put("id", record.id());
-    answer.set("memory", itemJson(record, null));
-    supersededJson(answer, outdated);
-    return answer;
-  }
-
-  /** Metadata key of a record that replaced others: their ids, comma-separated. */
-  static final String SUPERSEDES = "supersedes";
-
-  /** Metadata key of a SUPERSEDED record: the id of the record that replaced it. */
-  static final String SUPERSEDED_BY = "superseded_by";
-
-  /** Metadata key of a SUPERSEDED record: when it was replaced (epoch millis). */
-  static final String SUPERSEDED_AT = "superseded_at";
-
-  /** How many nearest records (by vector, and by keywords) a new memory is compared with. */
-  private static final int NEIGHBOURS = 5;
-
-  /**
-   * What the nearest records are to the new one: the first duplicate (nearest first), and the
-   * ACTIVE records whose value it changes.
-   */
-  private record Verdicts(MemoryRecord duplicate, List<MemoryRecord> outdated) {}
-
-  /**
-   * Compares the new record with its nearest records in the same scope (and owner): the {@value
-   * #NEIGHBOURS} nearest by vector and the {@value #NEIGHBOURS} best keyword hits, any status but
-   * SUPERSEDED (history is not compared). Each pair is judged by {@link Supersession}, with the
-   * vector hits' cosine against {@code dedupe-threshold}.
-   */
-  private Verdicts judgeNeighbours(MemoryRecord record) {
-    MemoryVectorStore store = provider.store();
-    Filter.Expression candidates =
-        MemoryFilters.and(
-            sameScope(record),
-            MemoryFilters.status(
-                EnumSet.of(MemoryStatus.ACTIVE, MemoryStatus.ARCHIVED, MemoryStatus.SUPPRESSED)));
-    String text = MemoryTexts.undated(record.text());
-    float[] vector = provider.embedder().embedPassages(List.of(record.embeddingText())).get(0);
-    Map<String, Document> neighbours = new java.util.LinkedHashMap<>();
-    Map<String, Double> cosines = new java.util.HashMap<>();
-    for (Document hit : store.vectorSearch(vector, candidates, NEIGHBOURS, -1)) {
-      neighbours.put(hit.getId(), hit);
-      if (hit.getScore() != null) {
-        cosines.put(hit.getId(), hit.getScore());
-      }
-    }
-    for (Document hit : store.keywordSearch(text, candidates, NEIGHBOURS)) {
-      neighbours.putIfAbsent(hit.getId(), hit); // a keyword score is no cosine
-    }
-    double near = provider.settings().dedupeThreshold();
-    MemoryRecord duplicate = null;
-    List<MemoryRecord> outdated = new ArrayList<>();
-    for (Document hit : neighbours.values()) {
-      MemoryRecord neighbour = MemoryRecord.fromDocument(hit);
-      if (neighbour.id().equals(record.id())) {
-        continue;
-      }
-      Supersession.Verdict verdict =
-          Supersession.judge(
-              MemoryTexts.undated(neighbour.text()),
-              text,
-              cosines.getOrDefault(neighbour.id(), Double.NaN),
-              near);
-      if (verdict == Supersession.Verdict.DUPLICATE && duplicate == null) {
-        duplicate = neighbour;
-      } else if (verdict == Supersession.Verdict.UPDATE
-          && neighbour.status() == MemoryStatus.ACTIVE) {
-        outdated.add(neighbour);
-      }
-    }
-    return new Verdicts(duplicate, List.copyOf(outdated));
-  }
-
-  private void supersede(List<MemoryRecord> outdated, String by) {
-    for (MemoryRecord old : outdated) {
-      provider
-          .store()
-          .updateMetadata(
-              old.id(),
-              Map.of(
-                  MemoryVectorStore.STATUS,
-                  MemoryStatus.SUPERSEDED.name(),
-                  SUPERSEDED_BY,
-                  by,
-                  SUPERSEDED_AT,
-                  provider.now().toEpochMilli()));
-    }
-  }
-
-  private static String supersedes(Map<String, Object> extra, List<MemoryRecord> outdated) {
-    java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>();
-    Object earlier = extra.get(SUPERSEDES);
-    if (earlier != null && !earlier.toString().isBlank()) {
-      ids.addAll(List.of(earlier.toString().split(",")));
-    }
-    outdated.forEach(r -> ids.add(r.id()));
-    return String.join(",", ids);
-  }
-
-  private ObjectNode duplicateAnswer(MemoryRecord existing, List<MemoryRecord> outdated) {
-    ObjectNode answer = json.createObjectNode();
-    answer.put("stored", false);
-    answer.put("duplicateOf", existing.id());
-    answer.set("memory", itemJson(existing, null));
-    supersededJson(answer, outdated);
-    return answer;
-  }
-
-  private void supersededJson(ObjectNode answer, List<MemoryRecord> outdated) {
-    if (outdated.isEmpty()) {
-      return;
-    }
-    ArrayNode ids = answer.putArray("supersedes");
-    ArrayNode items = answer.putArray("superseded");
-    for (MemoryRecord old : outdated) {
-      ids.add(old.id());
-      items.add(itemJson(old.withStatus(MemoryStatus.SUPERSEDED), null));
-    }
-  }
-
-  private static Filter.Expression sameScope(MemoryRecord record) {
-    Filter.Expression scope = MemoryFilters.eq(MemoryVectorStore.SCOPE, record.scope().name());
-    return switch (record.scope()) {
-      case GLOBAL -> scope;
-      case TEAM ->
-          MemoryFilters.and(
-              scope, MemoryFilters.eq(MemoryVectorStore.AGENT, record.agent().value()));
-      case PERSONAL ->
-          MemoryFilters.and(
-              MemoryFilters.and(
-                  scope, MemoryFilters.eq(MemoryVectorStore.AGENT, record.agent().value())),
-              MemoryFilters.eq(MemoryVectorStore.OWNER, record.owner().value()));
-    };
   }
 
   // ------------------------------------------------------------------ recall, list
@@ -353,7 +155,7 @@ final class VectorMemoryTools {
     ObjectNode answer = json.createObjectNode();
     ArrayNode items = answer.putArray("items");
     for (RecallRanker.Ranked r : ranked) {
-      ObjectNode item = itemJson(MemoryRecord.fromDocument(r.document()), r.score());
+      ObjectNode item = itemJson.of(MemoryRecord.fromDocument(r.document()), r.score());
       ObjectNode signals = item.putObject("signals");
       r.signals().forEach(signals::put);
       items.add(item);
@@ -376,7 +178,7 @@ final class VectorMemoryTools {
     answer.put("limit", limit);
     ArrayNode items = answer.putArray("items");
     for (Document doc : store.list(filter, offset, limit)) {
-      items.add(itemJson(MemoryRecord.fromDocument(doc), null));
+      items.add(itemJson.of(MemoryRecord.fromDocument(doc), null));
     }
     return answer;
   }
@@ -473,8 +275,8 @@ final class VectorMemoryTools {
     }
     if (target == MemoryStatus.ACTIVE && current == MemoryStatus.SUPERSEDED) {
       // undoes a supersession: the newer memory stays active and keeps its supersedes as history
-      changes.put(SUPERSEDED_BY, null);
-      changes.put(SUPERSEDED_AT, null);
+      changes.put(RememberTool.SUPERSEDED_BY, null);
+      changes.put(RememberTool.SUPERSEDED_AT, null);
     }
     if (!provider.store().updateMetadata(id, changes)) {
       throw notFound(call, id);
@@ -523,8 +325,8 @@ final class VectorMemoryTools {
     for (MergeCandidates.Pair pair : pairs) {
       ObjectNode item = items.addObject();
       item.put("similarity", Math.round(pair.similarity() * 10_000) / 10_000.0);
-      item.set("first", itemJson(MemoryRecord.fromDocument(pair.first()), null));
-      item.set("second", itemJson(MemoryRecord.fromDocument(pair.second()), null));
+      item.set("first", itemJson.of(MemoryRecord.fromDocument(pair.first()), null));
+      item.set("second", itemJson.of(MemoryRecord.fromDocument(pair.second()), null));
     }
     return answer;
   }
@@ -570,53 +372,11 @@ final class VectorMemoryTools {
     return owner == null ? "agent " + agent : owner + " of agent " + agent;
   }
 
-  private static Scope scope(String text) {
+  static Scope scope(String text) {
     try {
       return VectorMemoryProvider.scopeOf(text);
     } catch (IllegalArgumentException e) {
       throw ToolException.invalidArgument("scope", e.getMessage());
     }
-  }
-
-  private ObjectNode itemJson(MemoryRecord record, Double score) {
-    ObjectNode item = json.createObjectNode();
-    item.put("id", record.id());
-    item.put("text", MemoryTexts.undated(record.text()));
-    if (score != null) {
-      item.put("score", Math.round(score * 10_000) / 10_000.0);
-    }
-    item.put("scope", record.scope().name().toLowerCase(Locale.ROOT));
-    if (record.owner() != null) {
-      item.put("owner", record.owner().value());
-    }
-    item.put("type", record.type());
-    item.put("status", record.status().wireName());
-    item.put("createdAt", record.createdAt().toString());
-    if (record.conversation() != null) {
-      item.put("conversation", record.conversation());
-    }
-    if (record.turn() != null) {
-      item.put("turn", record.turn());
-    }
-    Object role = record.extra().get("role");
-    if (role != null) {
-      item.put("role", role.toString());
-    }
-    Object reply = record.extra().get(MemoryTexts.REPLY);
-    if (reply != null) {
-      item.put("reply", reply.toString());
-    }
-    Object supersedes = record.extra().get(SUPERSEDES);
-    if (supersedes != null && !supersedes.toString().isBlank()) {
-      ArrayNode ids = item.putArray("supersedes");
-      for (String id : supersedes.toString().split(",")) {
-        ids.add(id);
-      }
-    }
-    Object supersededBy = record.extra().get(SUPERSEDED_BY);
-    if (supersededBy != null) {
-      item.put("supersededBy", supersededBy.toString());
-    }
-    return item;
   }
 }

@@ -7,6 +7,7 @@ import dev.memstack.spi.ProviderUnavailableException;
 import dev.memstack.spi.Scope;
 import dev.memstack.spi.Turn;
 import dev.memstack.support.CoordinatedWork;
+import dev.memstack.support.JsonAnswers;
 import dev.memstack.vector.lifecycle.Importance;
 import dev.memstack.vector.lifecycle.Lifecycle;
 import dev.memstack.vector.store.MemoryFilters;
@@ -90,16 +91,6 @@ public final class FactConsolidator {
   private final FactPrompts prompts = FactPrompts.bundled();
   // bumped by forget: work queued for an owner before it writes nothing afterwards
   private final Map<OwnerKey, Long> generations = new ConcurrentHashMap<>();
-
-  public FactConsolidator(
-      MemoryVectorStore store,
-      StoreEmbedder embedder,
-      LanguageModel model,
-      FactSettings settings,
-      Clock clock,
-      Executor executor) {
-    this(store, embedder, model, settings, clock, executor, Coordination.local(clock));
-  }
 
   public FactConsolidator(
       MemoryVectorStore store,
@@ -264,7 +255,7 @@ public final class FactConsolidator {
 
   /** The candidates in an extraction answer, or empty when it holds no usable JSON. */
   Optional<List<FactCandidate>> candidates(String answer) {
-    Optional<JsonNode> parsed = JsonAnswers.parse(answer);
+    Optional<JsonNode> parsed = JsonAnswers.value(answer);
     if (parsed.isEmpty()) {
       return Optional.empty();
     }
@@ -368,7 +359,7 @@ public final class FactConsolidator {
     if (answer == null) {
       return null;
     }
-    Optional<JsonNode> parsed = JsonAnswers.parse(answer).filter(JsonNode::isObject);
+    Optional<JsonNode> parsed = JsonAnswers.value(answer).filter(JsonNode::isObject);
     FactEvent event =
         parsed.flatMap(n -> text(n, "event")).map(FactConsolidator::event).orElse(null);
     if (event == null) {
@@ -465,7 +456,7 @@ public final class FactConsolidator {
   static String appendHistory(Object previous, String oldText, Instant at) {
     ArrayNode list = JSON.createArrayNode();
     if (previous != null) {
-      JsonAnswers.parse(previous.toString())
+      JsonAnswers.value(previous.toString())
           .filter(JsonNode::isArray)
           .ifPresent(arr -> arr.forEach(list::add));
     }

@@ -1,23 +1,19 @@
 package dev.memstack.vector.lucene;
 
-import java.io.BufferedReader;
+import dev.memstack.support.AtomicFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
-import org.apache.lucene.util.IOUtils;
-import tools.jackson.core.JacksonException;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -56,24 +52,12 @@ final class FeedbackCounts implements AutoCloseable {
     Map<String, Map<String, Long>> counts = replay(file);
     counts.values().forEach(ids -> ids.keySet().removeIf(id -> !exists.test(id)));
     counts.values().removeIf(Map::isEmpty);
-    Path tmp = root.resolve(FILE + ".tmp");
-    try (FileChannel out =
-        FileChannel.open(
-            tmp,
-            StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE,
-            StandardOpenOption.TRUNCATE_EXISTING)) {
-      for (Map.Entry<String, Map<String, Long>> owner : counts.entrySet()) {
-        write(out, Map.of("add", owner.getKey(), "counts", owner.getValue()));
-      }
-      out.force(true);
+    AtomicFiles.deleteLeftovers(file);
+    List<String> lines = new ArrayList<>();
+    for (Map.Entry<String, Map<String, Long>> owner : counts.entrySet()) {
+      lines.add(JSON.writeValueAsString(Map.of("add", owner.getKey(), "counts", owner.getValue())));
     }
-    try {
-      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-    }
-    IOUtils.fsync(root, true);
+    AtomicFiles.writeLines(file, lines);
     FeedbackCounts feedback =
         new FeedbackCounts(
             FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND));
@@ -83,34 +67,19 @@ final class FeedbackCounts implements AutoCloseable {
 
   private static Map<String, Map<String, Long>> replay(Path file) throws IOException {
     Map<String, Map<String, Long>> counts = new LinkedHashMap<>();
-    if (!Files.exists(file)) {
-      return counts;
-    }
-    try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      String text;
-      while ((text = reader.readLine()) != null) {
-        if (text.isBlank()) {
-          continue;
-        }
-        Map<String, Object> line;
-        try {
-          line = JSON.readValue(text, LINE);
-        } catch (JacksonException e) {
-          continue; // cut short by a crash: never acknowledged
-        }
-        if (line.get("add") instanceof String owner && line.get("counts") instanceof Map<?, ?> m) {
-          Map<String, Long> ids = counts.computeIfAbsent(owner, o -> new LinkedHashMap<>());
-          m.forEach(
-              (id, n) -> {
-                if (id instanceof String key && n instanceof Number number) {
-                  ids.merge(key, number.longValue(), FeedbackCounts::saturatedSum);
-                }
-              });
-        } else if (line.get("forget") instanceof String owner) {
-          counts.remove(owner);
-        } else if (line.get("drop") instanceof List<?> ids) {
-          counts.values().forEach(owned -> owned.keySet().removeAll(ids));
-        }
+    for (Map<String, Object> line : JsonLines.read(file, LINE)) {
+      if (line.get("add") instanceof String owner && line.get("counts") instanceof Map<?, ?> m) {
+        Map<String, Long> ids = counts.computeIfAbsent(owner, o -> new LinkedHashMap<>());
+        m.forEach(
+            (id, n) -> {
+              if (id instanceof String key && n instanceof Number number) {
+                ids.merge(key, number.longValue(), FeedbackCounts::saturatedSum);
+              }
+            });
+      } else if (line.get("forget") instanceof String owner) {
+        counts.remove(owner);
+      } else if (line.get("drop") instanceof List<?> ids) {
+        counts.values().forEach(owned -> owned.keySet().removeAll(ids));
       }
     }
     return counts;

@@ -1,17 +1,12 @@
 package dev.memstack.vector.lucene;
 
+import dev.memstack.support.AtomicFiles;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.stream.Stream;
-import org.apache.lucene.util.IOUtils;
 
 /**
  * The files of the store root: {@code CURRENT}, which names the live index directory ({@code
@@ -41,32 +36,17 @@ final class IndexFiles {
     return Files.exists(root.resolve(CURRENT));
   }
 
-  /** Points {@code CURRENT} at index {@code name}: written aside, forced, moved into place. */
+  /**
+   * Points {@code CURRENT} at index {@code name}: written aside, forced, moved into place ({@link
+   * AtomicFiles}).
+   */
   static void writeCurrent(Path root, String name) throws IOException {
-    Path tmp = root.resolve(CURRENT + ".tmp");
-    try (FileChannel channel =
-        FileChannel.open(
-            tmp,
-            StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE,
-            StandardOpenOption.TRUNCATE_EXISTING)) {
-      channel.write(ByteBuffer.wrap(name.getBytes(StandardCharsets.UTF_8)));
-      channel.force(true);
-    }
-    try {
-      Files.move(
-          tmp,
-          root.resolve(CURRENT),
-          StandardCopyOption.ATOMIC_MOVE,
-          StandardCopyOption.REPLACE_EXISTING);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(tmp, root.resolve(CURRENT), StandardCopyOption.REPLACE_EXISTING);
-    }
-    IOUtils.fsync(root, true);
+    AtomicFiles.writeString(root.resolve(CURRENT), name);
   }
 
   /** Deletes index directories and logs other than those of {@code keep}. */
   static void deleteOtherIndexes(Path root, String keep) throws IOException {
+    AtomicFiles.deleteLeftovers(root.resolve(CURRENT));
     try (Stream<Path> entries = Files.list(root)) {
       for (Path entry : entries.toList()) {
         String name = entry.getFileName().toString();

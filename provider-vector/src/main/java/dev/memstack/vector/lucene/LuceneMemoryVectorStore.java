@@ -1,15 +1,13 @@
 package dev.memstack.vector.lucene;
 
-import dev.memstack.spi.OwnerKey;
-import dev.memstack.vector.store.MemoryVectorStore;
+import dev.memstack.vector.store.DelegatingStore;
 import dev.memstack.vector.store.ModelMismatchException;
 import dev.memstack.vector.store.StoreEmbedder;
+import dev.memstack.vector.store.StoreReads;
+import dev.memstack.vector.store.StoreWrites;
 import java.nio.file.Path;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.SearcherManager;
@@ -47,7 +45,7 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * document schema and text analysis), {@link LuceneSearches} (the query side) and {@link
  * LuceneWrites} (the write side).
  */
-public final class LuceneMemoryVectorStore implements MemoryVectorStore {
+public final class LuceneMemoryVectorStore implements DelegatingStore {
 
   /** The least number of HNSW candidates a vector search asks for (its ef). */
   public static final int MIN_CANDIDATES = 100;
@@ -115,37 +113,13 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
   }
 
   @Override
-  public void delete(List<String> idList) {
-    writes.delete(idList);
+  public StoreReads reads() {
+    return searches;
   }
 
   @Override
-  public void delete(Filter.Expression filterExpression) {
-    writes.delete(filterExpression);
-  }
-
-  @Override
-  public boolean updateMetadata(String id, Map<String, Object> changes) {
-    return writes.updateMetadata(id, changes);
-  }
-
-  /**
-   * Counts are kept in {@link FeedbackCounts} beside the index, so an increment is one appended
-   * line, serialised with every other write by the write lock, and no document is rewritten.
-   */
-  @Override
-  public int addFeedback(OwnerKey owner, Collection<String> ids) {
-    return writes.addFeedback(owner, ids);
-  }
-
-  @Override
-  public Map<String, Long> feedback(OwnerKey owner, Collection<String> ids) {
-    return writes.feedback(owner, ids);
-  }
-
-  @Override
-  public long deleteFeedback(OwnerKey owner) {
-    return writes.deleteFeedback(owner);
+  public StoreWrites writes() {
+    return writes;
   }
 
   /** Merges deleted documents out of the index files; searches wait for it (a merge). */
@@ -169,17 +143,6 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
   }
 
   @Override
-  public List<Document> vectorSearch(
-      float[] queryVector, Filter.Expression filter, int topK, double threshold) {
-    return searches.vectorSearch(queryVector, filter, topK, threshold);
-  }
-
-  @Override
-  public List<Document> keywordSearch(String query, Filter.Expression filter, int topK) {
-    return searches.keywordSearch(query, filter, topK);
-  }
-
-  @Override
   public List<Hit> vectorHits(
       float[] queryVector, Filter.Expression filter, int topK, double threshold) {
     return searches.vectorHits(queryVector, filter, topK, threshold);
@@ -193,36 +156,6 @@ public final class LuceneMemoryVectorStore implements MemoryVectorStore {
   @Override
   public List<Hit> keywordHits(String query, Filter.Expression filter, int topK) {
     return searches.keywordHits(query, filter, topK);
-  }
-
-  @Override
-  public Map<String, float[]> vectors(Collection<String> ids) {
-    return searches.vectors(ids);
-  }
-
-  @Override
-  public Optional<Document> get(String id) {
-    return searches.get(id);
-  }
-
-  @Override
-  public Set<String> existingIds(Collection<String> ids) {
-    return searches.existingIds(ids);
-  }
-
-  @Override
-  public List<Document> list(Filter.Expression filter, int offset, int limit) {
-    return searches.list(filter, offset, limit);
-  }
-
-  @Override
-  public long count(Filter.Expression filter) {
-    return searches.count(filter);
-  }
-
-  @Override
-  public StoreInfo info() {
-    return searches.info();
   }
 
   @Override

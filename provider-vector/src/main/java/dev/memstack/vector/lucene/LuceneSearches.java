@@ -2,6 +2,7 @@ package dev.memstack.vector.lucene;
 
 import dev.memstack.vector.store.MemoryVectorStore;
 import dev.memstack.vector.store.StoreEmbedder;
+import dev.memstack.vector.store.StoreReads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * BM25 keyword search, lookups by id, listing newest first, counts and the store info. Every read
  * goes through {@link LuceneIndex#read}; filters become queries in {@link LuceneFilterQueries}.
  */
-final class LuceneSearches {
+final class LuceneSearches implements StoreReads {
 
   private static final int MAX_KEYWORD_TERMS = 256;
 
@@ -55,7 +56,8 @@ final class LuceneSearches {
     this.index = index;
   }
 
-  List<Document> vectorSearch(
+  @Override
+  public List<Document> vectorSearch(
       float[] queryVector, Filter.Expression filter, int topK, double threshold) {
     return index.read(
         (searcher, ix) -> {
@@ -122,7 +124,8 @@ final class LuceneSearches {
     return 2.0 * hit.score - 1.0;
   }
 
-  List<Document> keywordSearch(String query, Filter.Expression filter, int topK) {
+  @Override
+  public List<Document> keywordSearch(String query, Filter.Expression filter, int topK) {
     Query full = keywordQuery(query, filter, topK);
     if (full == null) {
       return List.of();
@@ -202,7 +205,8 @@ final class LuceneSearches {
     return builder.build();
   }
 
-  Optional<Document> get(String id) {
+  @Override
+  public Optional<Document> get(String id) {
     index.makeVisible(id);
     return index.read(
         (searcher, ix) -> {
@@ -217,7 +221,8 @@ final class LuceneSearches {
   }
 
   /** The stored unit vectors of the live records {@code ids}, by id. */
-  Map<String, float[]> vectors(Collection<String> ids) {
+  @Override
+  public Map<String, float[]> vectors(Collection<String> ids) {
     if (ids.isEmpty()) {
       return Map.of();
     }
@@ -308,7 +313,8 @@ final class LuceneSearches {
         });
   }
 
-  Set<String> existingIds(Collection<String> ids) {
+  @Override
+  public Set<String> existingIds(Collection<String> ids) {
     return index.read(
         (searcher, ix) -> {
           Set<String> found = new LinkedHashSet<>();
@@ -322,7 +328,8 @@ final class LuceneSearches {
         });
   }
 
-  List<Document> list(Filter.Expression filter, int offset, int limit) {
+  @Override
+  public List<Document> list(Filter.Expression filter, int offset, int limit) {
     if (offset < 0 || limit < 0) {
       throw new IllegalArgumentException("offset and limit must not be negative");
     }
@@ -349,12 +356,14 @@ final class LuceneSearches {
         });
   }
 
-  long count(Filter.Expression filter) {
+  @Override
+  public long count(Filter.Expression filter) {
     Query query = filter == null ? new MatchAllDocsQuery() : LuceneFilterQueries.of(filter);
     return index.read((searcher, ix) -> (long) searcher.count(query));
   }
 
-  MemoryVectorStore.StoreInfo info() {
+  @Override
+  public MemoryVectorStore.StoreInfo info() {
     return index.read(
         (searcher, ix) ->
             new MemoryVectorStore.StoreInfo(

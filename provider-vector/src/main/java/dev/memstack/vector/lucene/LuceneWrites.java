@@ -7,11 +7,10 @@ import static dev.memstack.vector.store.MemoryVectorStore.MODEL;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.StoreEmbedder;
+import dev.memstack.vector.store.StoreWrites;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -32,7 +31,7 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * LuceneIndex#write}; adds and metadata updates are appended to the {@link Translog} and forced to
  * disk before the index changes, deletes commit the index at once.
  */
-final class LuceneWrites {
+final class LuceneWrites implements StoreWrites {
 
   private final LuceneIndex index;
 
@@ -80,7 +79,8 @@ final class LuceneWrites {
     }
   }
 
-  void delete(List<String> idList) {
+  @Override
+  public void delete(List<String> idList) {
     if (idList.isEmpty()) {
       return;
     }
@@ -93,7 +93,8 @@ final class LuceneWrites {
         });
   }
 
-  void delete(Filter.Expression filterExpression) {
+  @Override
+  public void delete(Filter.Expression filterExpression) {
     Query query = LuceneFilterQueries.of(filterExpression);
     index.write(
         ix -> {
@@ -130,12 +131,8 @@ final class LuceneWrites {
    * Counts are kept in {@link FeedbackCounts} beside the index, so an increment is one appended
    * line, serialised with every other write by the write lock, and no document is rewritten.
    */
-  int addFeedback(OwnerKey owner, Collection<String> ids) {
-    Objects.requireNonNull(owner, "owner");
-    Set<String> distinct = new LinkedHashSet<>(ids);
-    if (distinct.isEmpty()) {
-      return 0;
-    }
+  @Override
+  public int addFeedback(OwnerKey owner, Collection<String> distinct) {
     int[] applied = {0};
     index.write(
         ix -> {
@@ -157,20 +154,23 @@ final class LuceneWrites {
     return applied[0];
   }
 
-  Map<String, Long> feedback(OwnerKey owner, Collection<String> ids) {
+  @Override
+  public Map<String, Long> feedback(OwnerKey owner, Collection<String> ids) {
     Objects.requireNonNull(owner, "owner");
     index.checkOpen();
     return index.feedback().counts(owner.value(), ids);
   }
 
-  long deleteFeedback(OwnerKey owner) {
+  @Override
+  public long deleteFeedback(OwnerKey owner) {
     Objects.requireNonNull(owner, "owner");
     long[] removed = {0};
     index.write(ix -> removed[0] = index.feedback().forget(owner.value()), false);
     return removed[0];
   }
 
-  boolean updateMetadata(String id, Map<String, Object> changes) {
+  @Override
+  public boolean updateMetadata(String id, Map<String, Object> changes) {
     if (changes.containsKey(ID) || changes.containsKey(CREATED_AT) || changes.containsKey(MODEL)) {
       throw new IllegalArgumentException("updateMetadata cannot change id, created_at or model");
     }
@@ -188,16 +188,7 @@ final class LuceneWrites {
             Document stored = searcher.storedFields().document(docId);
             org.springframework.ai.document.Document current =
                 LuceneRecords.toSpring(stored, ix.modelId, null);
-            Map<String, Object> metadata = new HashMap<>(current.getMetadata());
-            metadata.remove(MODEL);
-            changes.forEach(
-                (key, value) -> {
-                  if (value == null) {
-                    metadata.remove(key);
-                  } else {
-                    metadata.put(key, value);
-                  }
-                });
+            Map<String, Object> metadata = MemoryRecord.changed(current.getMetadata(), changes);
             MemoryRecord changed =
                 MemoryRecord.fromDocument(
                     org.springframework.ai.document.Document.builder()

@@ -1,13 +1,11 @@
 package dev.memstack.vector.lucene;
 
 import dev.memstack.vector.store.MemoryRecord;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -16,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.ai.document.Document;
-import tools.jackson.core.JacksonException;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -90,36 +87,20 @@ final class Translog implements AutoCloseable {
   /** Every complete entry of a log file, in order; none when the file does not exist. */
   static List<Entry> read(Path file) throws IOException {
     List<Entry> entries = new ArrayList<>();
-    if (!Files.exists(file)) {
-      return entries;
-    }
-    try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      String line;
-      while ((line = reader.readLine()) != null) {
-        if (line.isBlank()) {
-          continue;
-        }
-        List<Map<String, Object>> batch;
-        try {
-          batch = JSON.readValue(line, LINE);
-        } catch (JacksonException e) {
-          // a batch cut short by a crash: never acknowledged
-          continue;
-        }
-        for (Map<String, Object> json : batch) {
-          @SuppressWarnings("unchecked")
-          Map<String, Object> metadata =
-              new LinkedHashMap<>((Map<String, Object>) json.get("metadata"));
-          metadata.replaceAll((k, v) -> v instanceof Integer i ? i.longValue() : v);
-          Document document =
-              Document.builder()
-                  .id((String) json.get("id"))
-                  .text((String) json.get("text"))
-                  .metadata(metadata)
-                  .build();
-          entries.add(
-              new Entry(MemoryRecord.fromDocument(document), decode((String) json.get("vector"))));
-        }
+    for (List<Map<String, Object>> batch : JsonLines.read(file, LINE)) {
+      for (Map<String, Object> json : batch) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> metadata =
+            new LinkedHashMap<>((Map<String, Object>) json.get("metadata"));
+        metadata.replaceAll((k, v) -> v instanceof Integer i ? i.longValue() : v);
+        Document document =
+            Document.builder()
+                .id((String) json.get("id"))
+                .text((String) json.get("text"))
+                .metadata(metadata)
+                .build();
+        entries.add(
+            new Entry(MemoryRecord.fromDocument(document), decode((String) json.get("vector"))));
       }
     }
     return entries;

@@ -1,6 +1,7 @@
 package dev.memstack.vector.pgvector;
 
 import dev.memstack.vector.store.MemoryVectorStore;
+import dev.memstack.vector.store.StoreReads;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -24,7 +25,7 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * search, lookups by id, listing newest first and counts. Filters become SQL in {@link PgFilter}.
  * Thread-safe: its only state is the row estimate and the {@link RecentSet} of large filters.
  */
-final class PgSearches {
+final class PgSearches implements StoreReads {
 
   /**
    * Most branches an exact search splits its filter into (the prefetch filter has three: the
@@ -53,6 +54,7 @@ final class PgSearches {
     this.table = table;
   }
 
+  @Override
   public List<Document> vectorSearch(
       float[] queryVector, Filter.Expression filter, int topK, double threshold) {
     Objects.requireNonNull(queryVector, "queryVector");
@@ -230,7 +232,8 @@ final class PgSearches {
     return Math.min(Math.max(topK * 4, 20), Math.max(topK, 1000));
   }
 
-  List<Document> keywordSearch(String query, Filter.Expression filter, int topK) {
+  @Override
+  public List<Document> keywordSearch(String query, Filter.Expression filter, int topK) {
     Objects.requireNonNull(query, "query");
     if (topK < 1) {
       throw new IllegalArgumentException("topK must be at least 1, got " + topK);
@@ -281,7 +284,8 @@ final class PgSearches {
     }
   }
 
-  Optional<Document> get(String id) {
+  @Override
+  public Optional<Document> get(String id) {
     Objects.requireNonNull(id, "id");
     try (Connection connection = table.dataSource.getConnection()) {
       return table.select(connection, "t.id = ?", List.of(id), false);
@@ -291,7 +295,8 @@ final class PgSearches {
   }
 
   /** The stored vectors of {@code ids}, by id. */
-  Map<String, float[]> vectors(Collection<String> ids) {
+  @Override
+  public Map<String, float[]> vectors(Collection<String> ids) {
     return byIds(
         "SELECT id, embedding::text FROM "
             + table.schema.table()
@@ -301,7 +306,8 @@ final class PgSearches {
         "read the vectors of");
   }
 
-  Set<String> existingIds(Collection<String> ids) {
+  @Override
+  public Set<String> existingIds(Collection<String> ids) {
     return byIds(
             "SELECT id FROM " + table.schema.table() + " WHERE id = ANY (?)",
             ids,
@@ -340,7 +346,8 @@ final class PgSearches {
     }
   }
 
-  List<Document> list(Filter.Expression filter, int offset, int limit) {
+  @Override
+  public List<Document> list(Filter.Expression filter, int offset, int limit) {
     if (offset < 0 || limit < 0) {
       throw new IllegalArgumentException(
           "offset and limit must not be negative, got " + offset + " and " + limit);
@@ -374,13 +381,12 @@ final class PgSearches {
     }
   }
 
-  long count(Filter.Expression filter) {
+  @Override
+  public long count(Filter.Expression filter) {
     PgFilter.Sql where = PgFilter.where(filter);
     try (Connection connection = table.dataSource.getConnection();
         PreparedStatement query =
-            connection.prepareStatement(
-                "SELECT count(*) FROM " + table.schema.table() + " WHERE " + where.text())) {
-      PgTable.bind(query, 1, where.params());
+            table.prepareWhere(connection, "SELECT count(*) FROM " + table.schema.table(), where)) {
       try (ResultSet row = query.executeQuery()) {
         row.next();
         return row.getLong(1);
@@ -390,7 +396,8 @@ final class PgSearches {
     }
   }
 
-  MemoryVectorStore.StoreInfo info() {
+  @Override
+  public MemoryVectorStore.StoreInfo info() {
     return new MemoryVectorStore.StoreInfo(table.modelId(), table.dimension(), count(null));
   }
 }

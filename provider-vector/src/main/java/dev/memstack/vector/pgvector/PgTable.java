@@ -143,6 +143,21 @@ final class PgTable {
     }
   }
 
+  /**
+   * Prepares {@code head + " WHERE " + where} on {@code connection} with the filter's values bound.
+   */
+  PreparedStatement prepareWhere(Connection connection, String head, PgFilter.Sql where)
+      throws SQLException {
+    PreparedStatement statement = connection.prepareStatement(head + " WHERE " + where.text());
+    try {
+      bind(statement, 1, where.params());
+      return statement;
+    } catch (SQLException | RuntimeException e) {
+      statement.close();
+      throw e;
+    }
+  }
+
   /** Binds {@code params} from parameter {@code first} on; the next free parameter index. */
   static int bind(PreparedStatement statement, int first, List<?> params) throws SQLException {
     int p = first;

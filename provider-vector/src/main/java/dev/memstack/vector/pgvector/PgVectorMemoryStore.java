@@ -1,21 +1,19 @@
 package dev.memstack.vector.pgvector;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.memstack.spi.OwnerKey;
+import dev.memstack.vector.store.DelegatingStore;
 import dev.memstack.vector.store.MemoryVectorStore;
 import dev.memstack.vector.store.ModelMismatchException;
 import dev.memstack.vector.store.StoreEmbedder;
-import java.util.Collection;
+import dev.memstack.vector.store.StoreReads;
+import dev.memstack.vector.store.StoreWrites;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 import org.springframework.ai.document.Document;
 import org.springframework.ai.vectorstore.SearchRequest;
-import org.springframework.ai.vectorstore.filter.Filter;
 
 /**
  * A {@link MemoryVectorStore} on PostgreSQL with pgvector: Spring AI {@code PgVectorStore}'s table
@@ -51,7 +49,7 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * PgTable} (the shared pool, names, model and row mapping), with {@link PgVectorSchema} for the DDL
  * and {@link PgFilter} for filters as SQL.
  */
-public final class PgVectorMemoryStore implements MemoryVectorStore {
+public final class PgVectorMemoryStore implements DelegatingStore {
 
   private final PgTable table;
   private final PgSearches searches;
@@ -97,39 +95,13 @@ public final class PgVectorMemoryStore implements MemoryVectorStore {
   }
 
   @Override
-  public void delete(List<String> ids) {
-    writes.delete(ids);
+  public StoreReads reads() {
+    return searches;
   }
 
   @Override
-  public void delete(Filter.Expression filter) {
-    writes.delete(filter);
-  }
-
-  @Override
-  public boolean updateMetadata(String id, Map<String, Object> changes) {
-    return writes.updateMetadata(id, changes);
-  }
-
-  /**
-   * One statement, {@code INSERT ... SELECT} of the ids that exist, {@code ON CONFLICT (owner, id)
-   * DO UPDATE SET uses = uses + 1}: PostgreSQL applies each increment atomically on the row, so
-   * concurrent feedback from any number of hosts adds up and nothing is read back first. Rows are
-   * taken in id order, so two concurrent calls lock them in the same order and cannot deadlock.
-   */
-  @Override
-  public int addFeedback(OwnerKey owner, Collection<String> ids) {
-    return writes.addFeedback(owner, ids);
-  }
-
-  @Override
-  public Map<String, Long> feedback(OwnerKey owner, Collection<String> ids) {
-    return writes.feedback(owner, ids);
-  }
-
-  @Override
-  public long deleteFeedback(OwnerKey owner) {
-    return writes.deleteFeedback(owner);
+  public StoreWrites writes() {
+    return writes;
   }
 
   /**
@@ -151,47 +123,6 @@ public final class PgVectorMemoryStore implements MemoryVectorStore {
     float[] query = table.embedder.embedQuery(request.getQuery());
     return vectorSearch(
         query, request.getFilterExpression(), request.getTopK(), request.getSimilarityThreshold());
-  }
-
-  @Override
-  public List<Document> vectorSearch(
-      float[] queryVector, Filter.Expression filter, int topK, double threshold) {
-    return searches.vectorSearch(queryVector, filter, topK, threshold);
-  }
-
-  @Override
-  public List<Document> keywordSearch(String query, Filter.Expression filter, int topK) {
-    return searches.keywordSearch(query, filter, topK);
-  }
-
-  @Override
-  public Map<String, float[]> vectors(Collection<String> ids) {
-    return searches.vectors(ids);
-  }
-
-  @Override
-  public Optional<Document> get(String id) {
-    return searches.get(id);
-  }
-
-  @Override
-  public Set<String> existingIds(Collection<String> ids) {
-    return searches.existingIds(ids);
-  }
-
-  @Override
-  public List<Document> list(Filter.Expression filter, int offset, int limit) {
-    return searches.list(filter, offset, limit);
-  }
-
-  @Override
-  public long count(Filter.Expression filter) {
-    return searches.count(filter);
-  }
-
-  @Override
-  public StoreInfo info() {
-    return searches.info();
   }
 
   /** The pgvector version of the database. */

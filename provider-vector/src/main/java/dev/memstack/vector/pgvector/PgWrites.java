@@ -6,6 +6,7 @@ import static dev.memstack.vector.store.MemoryVectorStore.MODEL;
 
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.vector.store.MemoryRecord;
+import dev.memstack.vector.store.StoreWrites;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,12 +14,10 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.document.Document;
@@ -29,7 +28,7 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * statements (one transaction per call), deletes by id or filter, metadata updates under a row
  * lock, and the feedback counts in {@code <table>_feedback}. Stateless beyond the {@link PgTable}.
  */
-final class PgWrites {
+final class PgWrites implements StoreWrites {
 
   private static final Logger log = LoggerFactory.getLogger(PgVectorMemoryStore.class);
 
@@ -115,7 +114,8 @@ final class PgWrites {
     }
   }
 
-  void delete(List<String> ids) {
+  @Override
+  public void delete(List<String> ids) {
     Objects.requireNonNull(ids, "ids");
     if (ids.isEmpty()) {
       return;
@@ -131,14 +131,13 @@ final class PgWrites {
     }
   }
 
-  void delete(Filter.Expression filter) {
+  @Override
+  public void delete(Filter.Expression filter) {
     Objects.requireNonNull(filter, "filter must not be null (delete(List) deletes by id)");
     PgFilter.Sql where = PgFilter.where(filter);
     try (Connection connection = table.dataSource.getConnection();
         PreparedStatement delete =
-            connection.prepareStatement(
-                "DELETE FROM " + table.schema.table() + " WHERE " + where.text())) {
-      PgTable.bind(delete, 1, where.params());
+            table.prepareWhere(connection, "DELETE FROM " + table.schema.table(), where)) {
       int deleted = delete.executeUpdate();
       log.debug("deleted {} records from {}", deleted, table.schema.displayName());
     } catch (SQLException e) {
@@ -146,7 +145,8 @@ final class PgWrites {
     }
   }
 
-  boolean updateMetadata(String id, Map<String, Object> changes) {
+  @Override
+  public boolean updateMetadata(String id, Map<String, Object> changes) {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(changes, "changes");
     for (String key : List.of(ID, CREATED_AT, MODEL)) {
@@ -162,16 +162,7 @@ final class PgWrites {
           connection.rollback();
           return false;
         }
-        Map<String, Object> metadata = new LinkedHashMap<>(current.get().getMetadata());
-        metadata.remove(MODEL);
-        changes.forEach(
-            (key, value) -> {
-              if (value == null) {
-                metadata.remove(key);
-              } else {
-                metadata.put(key, value instanceof Enum<?> e ? e.name() : value);
-              }
-            });
+        Map<String, Object> metadata = MemoryRecord.changed(current.get().getMetadata(), changes);
         MemoryRecord r =
             MemoryRecord.fromDocument(
                 Document.builder().id(id).text(current.get().getText()).metadata(metadata).build());
@@ -212,12 +203,8 @@ final class PgWrites {
    * concurrent feedback from any number of hosts adds up and nothing is read back first. Rows are
    * taken in id order, so two concurrent calls lock them in the same order and cannot deadlock.
    */
-  int addFeedback(OwnerKey owner, Collection<String> ids) {
-    Objects.requireNonNull(owner, "owner");
-    Set<String> distinct = new LinkedHashSet<>(ids);
-    if (distinct.isEmpty()) {
-      return 0;
-    }
+  @Override
+  public int addFeedback(OwnerKey owner, Collection<String> distinct) {
     String sql =
         "INSERT INTO "
             + table.schema.feedbackTable()
@@ -240,7 +227,8 @@ final class PgWrites {
     }
   }
 
-  Map<String, Long> feedback(OwnerKey owner, Collection<String> ids) {
+  @Override
+  public Map<String, Long> feedback(OwnerKey owner, Collection<String> ids) {
     Objects.requireNonNull(owner, "owner");
     Objects.requireNonNull(ids, "ids");
     if (ids.isEmpty()) {
@@ -280,7 +268,8 @@ final class PgWrites {
     }
   }
 
-  long deleteFeedback(OwnerKey owner) {
+  @Override
+  public long deleteFeedback(OwnerKey owner) {
     Objects.requireNonNull(owner, "owner");
     try (Connection connection = table.dataSource.getConnection();
         PreparedStatement delete =

@@ -50,18 +50,12 @@ public record MemoryRecord(
 
   private static final Pattern TYPE = Pattern.compile("[A-Z][A-Z0-9_]{0,31}");
 
+  /** The keys the store sets itself: every filter key and the vector's model. */
   private static final Set<String> RESERVED =
-      Set.of(
-          MemoryVectorStore.ID,
-          MemoryVectorStore.AGENT,
-          MemoryVectorStore.OWNER,
-          MemoryVectorStore.SCOPE,
-          MemoryVectorStore.STATUS,
-          MemoryVectorStore.TYPE,
-          MemoryVectorStore.CONVERSATION,
-          MemoryVectorStore.TURN,
-          MemoryVectorStore.CREATED_AT,
-          MemoryVectorStore.MODEL);
+      java.util.stream.Stream.concat(
+              MemoryVectorStore.FILTER_KEYS.stream(),
+              java.util.stream.Stream.of(MemoryVectorStore.MODEL))
+          .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
   public MemoryRecord {
     Objects.requireNonNull(id, "id");
@@ -269,5 +263,25 @@ public record MemoryRecord(
           "metadata '" + MemoryVectorStore.CREATED_AT + "' is required");
     }
     return FilterWalker.millis(value);
+  }
+
+  /**
+   * The metadata of a stored record after {@code changes} (a {@code null} value removes the key, an
+   * enum is stored by its name), without the vector's {@link MemoryVectorStore#MODEL}: what a store
+   * writes back on {@link MemoryVectorStore#updateMetadata}.
+   */
+  public static Map<String, Object> changed(
+      Map<String, Object> current, Map<String, Object> changes) {
+    Map<String, Object> metadata = new java.util.LinkedHashMap<>(current);
+    metadata.remove(MemoryVectorStore.MODEL);
+    changes.forEach(
+        (key, value) -> {
+          if (value == null) {
+            metadata.remove(key);
+          } else {
+            metadata.put(key, value instanceof Enum<?> e ? e.name() : value);
+          }
+        });
+    return metadata;
   }
 }

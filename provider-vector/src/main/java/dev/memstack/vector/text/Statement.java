@@ -176,10 +176,7 @@ final class Statement {
     // a yes/no answer: leading, or right after a question
     Matcher a = LEADING_ANSWER_EN.matcher(text);
     if (a.find()) {
-      b.answer =
-          StatementWords.YES_WORDS.contains(a.group(1).toLowerCase(Locale.ROOT))
-              ? Answer.YES
-              : Answer.NO;
+      b.answer = answerOf(a.group(1));
       text = ", " + text.substring(a.end()); // what follows is not a sentence start
     } else {
       Matcher z = LEADING_ANSWER_ZH.matcher(text);
@@ -190,10 +187,7 @@ final class Statement {
     }
     Matcher t = TRAILING_ANSWER_EN.matcher(text);
     if (t.find()) {
-      b.answer =
-          StatementWords.YES_WORDS.contains(t.group(1).toLowerCase(Locale.ROOT))
-              ? Answer.YES
-              : Answer.NO;
+      b.answer = answerOf(t.group(1));
       text = text.substring(0, t.start()) + ". " + text.substring(t.end());
     }
 
@@ -255,5 +249,12 @@ final class Statement {
     final Set<String> words = new LinkedHashSet<>();
     final List<String> contentWords = new ArrayList<>();
     final List<String> hanContent = new ArrayList<>();
+  }
+
+  /** YES for an English yes-word, NO for any other answer word. */
+  private static Answer answerOf(String word) {
+    return StatementWords.YES_WORDS.contains(word.toLowerCase(Locale.ROOT))
+        ? Answer.YES
+        : Answer.NO;
   }
 }

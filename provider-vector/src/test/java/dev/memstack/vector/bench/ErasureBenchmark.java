@@ -3,6 +3,7 @@ package dev.memstack.vector.bench;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Scope;
+import dev.memstack.testing.TestPostgres;
 import dev.memstack.vector.lucene.LuceneMemoryVectorStore;
 import dev.memstack.vector.pgvector.PgVectorMemoryStore;
 import dev.memstack.vector.pgvector.PgVectorSettings;
@@ -15,9 +16,6 @@ import dev.memstack.vector.store.SyntheticEmbedder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -59,22 +57,19 @@ public final class ErasureBenchmark {
         files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
     }
-    String url = System.getenv("MEMSTACK_PG_URL");
-    if (url == null || url.isBlank()) {
-      System.out.println("MEMSTACK_PG_URL not set: pgvector left out");
+    TestPostgres postgres = TestPostgres.environment().orElse(null);
+    if (postgres == null) {
+      System.out.println(TestPostgres.URL_VARIABLE + " not set: pgvector left out");
       return;
     }
-    String user = System.getenv("MEMSTACK_PG_USER");
-    String password = System.getenv("MEMSTACK_PG_PASSWORD");
     String schema = "bench_erasure_" + Long.toHexString(System.nanoTime());
-    PgVectorSettings settings = PgVectorSettings.of(url, user, password).withSchema(schema);
+    PgVectorSettings settings =
+        PgVectorSettings.of(postgres.url(), postgres.user(), postgres.password())
+            .withSchema(schema);
     try (MemoryVectorStore store = PgVectorMemoryStore.open(settings, embedder, false, "-")) {
       measure("pgvector", store, records, owners, erasures);
     } finally {
-      try (Connection connection = DriverManager.getConnection(url, user, password);
-          Statement drop = connection.createStatement()) {
-        drop.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-      }
+      postgres.dropSchema(schema);
     }
   }
 

@@ -3,6 +3,7 @@ package dev.memstack.vector.facts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Coordination;
 import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Turn;
@@ -64,7 +65,8 @@ class FactConsolidatorTest {
         model,
         new FactSettings(true, Duration.ofMillis(300), 10),
         clock,
-        executor);
+        executor,
+        Coordination.local(clock));
   }
 
   static Turn turn(OwnerKey owner, String user) {

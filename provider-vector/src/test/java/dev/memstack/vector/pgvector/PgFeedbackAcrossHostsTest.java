@@ -6,6 +6,7 @@ import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Scope;
 import dev.memstack.tck.HashingEmbedder;
+import dev.memstack.testing.TestPostgresCondition;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryStatus;
 import dev.memstack.vector.store.StoreEmbedder;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * applied in SQL ({@code uses = uses + 1}), so none is lost. A read-then-write of the counts would
  * lose most of them under this contention.
  */
-@ExtendWith(PgDatabaseCondition.class)
+@ExtendWith(TestPostgresCondition.class)
 @DisplayName("Feedback counts across hosts on pgvector (MEMSTACK_PG_URL)")
 class PgFeedbackAcrossHostsTest {
 

@@ -1,5 +1,6 @@
 package dev.memstack.vector.pgvector;
 
+import dev.memstack.testing.TestPostgresCondition;
 import dev.memstack.vector.VectorMemoryProviderContract;
 import java.util.HashMap;
 import java.util.Map;
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The vector provider's behaviour with {@code store=pgvector}, on the configured PostgreSQL
  * (MEMSTACK_PG_URL).
  */
-@ExtendWith(PgDatabaseCondition.class)
+@ExtendWith(TestPostgresCondition.class)
 @DisplayName("The vector provider on the pgvector store, configured PostgreSQL (MEMSTACK_PG_URL)")
 class PgVectorMemoryProviderTest extends VectorMemoryProviderContract {
 

@@ -1,5 +1,6 @@
 package dev.memstack.vector.pgvector;
 
+import dev.memstack.testing.TestPostgresCondition;
 import dev.memstack.vector.store.MemoryVectorStoreContract;
 import dev.memstack.vector.store.MemoryVectorStoreFactory;
 import java.util.Map;
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The store contract on the pgvector store, one schema per test, on the configured PostgreSQL
  * (MEMSTACK_PG_URL).
  */
-@ExtendWith(PgDatabaseCondition.class)
+@ExtendWith(TestPostgresCondition.class)
 @DisplayName("Store contract: pgvector on the configured PostgreSQL (MEMSTACK_PG_URL)")
 class PgVectorMemoryStoreContractTest extends MemoryVectorStoreContract {
 

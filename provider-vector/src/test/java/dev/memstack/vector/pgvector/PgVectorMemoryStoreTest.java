@@ -1,5 +1,6 @@
 package dev.memstack.vector.pgvector;
 
+import dev.memstack.testing.TestPostgresCondition;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -8,7 +9,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The pgvector store tests on the database named by {@code MEMSTACK_PG_URL} (set by {@code eval
  * "$(scripts/pgvector-setup.sh)"}); skipped without it, failed without it on CI.
  */
-@ExtendWith(PgDatabaseCondition.class)
+@ExtendWith(TestPostgresCondition.class)
 @DisplayName("pgvector store on the configured PostgreSQL")
 class PgVectorMemoryStoreTest extends PgVectorMemoryStoreTests {
 

@@ -8,6 +8,7 @@ import dev.memstack.spi.Scope;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.tck.MemoryProviderCompatibilityKit;
 import dev.memstack.tck.SharedRecords;
+import dev.memstack.testing.TestPostgresCondition;
 import dev.memstack.vector.VectorMemoryProviderFactory;
 import dev.memstack.vector.VectorSharedRecords;
 import java.util.HashMap;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The compatibility kit on the vector provider with {@code store=pgvector}, on the configured
  * PostgreSQL (MEMSTACK_PG_URL).
  */
-@ExtendWith(PgDatabaseCondition.class)
+@ExtendWith(TestPostgresCondition.class)
 @DisplayName(
     "Compatibility kit: vector provider, pgvector store on the configured PostgreSQL (MEMSTACK_PG_URL)")
 class PgVectorProviderCompatibilityTest extends MemoryProviderCompatibilityKit {

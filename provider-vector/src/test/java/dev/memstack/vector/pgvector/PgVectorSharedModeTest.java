@@ -11,6 +11,7 @@ import dev.memstack.spi.RecallRequest;
 import dev.memstack.spi.SharedDatabase;
 import dev.memstack.tck.TestProviderContext;
 import dev.memstack.tck.Turns;
+import dev.memstack.testing.TestPostgresCondition;
 import dev.memstack.vector.VectorMemoryProviderFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (two provider instances, two data dirs) both use pgvector on the shared database, and what one
  * stores the other recalls.
  */
-@ExtendWith(PgDatabaseCondition.class)
+@ExtendWith(TestPostgresCondition.class)
 @DisplayName("The vector provider in shared mode (MEMSTACK_PG_URL)")
 class PgVectorSharedModeTest {
 

@@ -4,6 +4,7 @@ import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Embedder;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Scope;
+import dev.memstack.testing.TestPostgres;
 import dev.memstack.vector.bench.MixtureVectors;
 import dev.memstack.vector.pgvector.PgVectorMemoryStore;
 import dev.memstack.vector.pgvector.PgVectorSettings;
@@ -111,13 +112,16 @@ public final class PgVectorBenchmark {
     if (!schemaPrefix.matches("[a-z_][a-z0-9_]*")) {
       throw new IllegalArgumentException("--schema-prefix: lower-case letters, digits and _ only");
     }
-    url = System.getenv("MEMSTACK_PG_URL");
-    user = blankToNull(System.getenv("MEMSTACK_PG_USER"));
-    password = blankToNull(System.getenv("MEMSTACK_PG_PASSWORD"));
-    if (url == null || url.isBlank()) {
-      throw new IllegalStateException(
-          "MEMSTACK_PG_URL is not set: run eval \"$(scripts/pgvector-setup.sh)\" first");
-    }
+    TestPostgres postgres =
+        TestPostgres.environment()
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        TestPostgres.URL_VARIABLE
+                            + " is not set: run eval \"$(scripts/pgvector-setup.sh)\" first"));
+    url = postgres.url();
+    user = postgres.user();
+    password = postgres.password();
   }
 
   public static void main(String[] args) throws Exception {
@@ -934,10 +938,6 @@ public final class PgVectorBenchmark {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  private static String blankToNull(String value) {
-    return value == null || value.isBlank() ? null : value;
   }
 
   private static String[] words() {

@@ -1,0 +1,46 @@
+package dev.memstack.vector;
+
+import dev.memstack.vector.store.MemoryRecord;
+import java.util.Locale;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The JSON of one memory in the answers of {@link VectorMemoryTools}. */
+final class MemoryItemJson {
+
+  private final JsonMapper json;
+
+  MemoryItemJson(JsonMapper json) {
+    this.json = json;
+  }
+
+  ObjectNode of(MemoryRecord record, Double score) {
+    ObjectNode item = json.createObjectNode();
+    item.put("id", record.id());
+    item.put("text", MemoryTexts.undated(record.text()));
+    if (score != null) {
+      item.put("score", Math.round(score * 10_000) / 10_000.0);
+    }
+    item.put("scope", record.scope().name().toLowerCase(Locale.ROOT));
+    if (record.owner() != null) {
+      item.put("owner", record.owner().value());
+    }
+    item.put("type", record.type());
+    item.put("status", record.status().wireName());
+    item.put("createdAt", record.createdAt().toString());
+    MemoryTexts.origin(record).forEach(item::put);
+    Object supersedes = record.extra().get(RememberTool.SUPERSEDES);
+    if (supersedes != null && !supersedes.toString().isBlank()) {
+      ArrayNode ids = item.putArray("supersedes");
+      for (String id : supersedes.toString().split(",")) {
+        ids.add(id);
+      }
+    }
+    Object supersededBy = record.extra().get(RememberTool.SUPERSEDED_BY);
+    if (supersededBy != null) {
+      item.put("supersededBy", supersededBy.toString());
+    }
+    return item;
+  }
+}

@@ -1,0 +1,99 @@
+package dev.memstack.vector.store;
+
+import dev.memstack.spi.OwnerKey;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.springframework.ai.document.Document;
+import org.springframework.ai.vectorstore.filter.Filter;
+
+/**
+ * A store made of a search side ({@link #reads()}) and a write side ({@link #writes()}), as both
+ * stores are: every read and write of {@link MemoryVectorStore} is handed on unchanged, so a store
+ * class keeps only opening, closing and what is its own.
+ */
+public interface DelegatingStore extends MemoryVectorStore {
+
+  /** The store's search side. */
+  StoreReads reads();
+
+  /** The store's write side. */
+  StoreWrites writes();
+
+  @Override
+  default List<Document> vectorSearch(
+      float[] queryVector, Filter.Expression filter, int topK, double threshold) {
+    return reads().vectorSearch(queryVector, filter, topK, threshold);
+  }
+
+  @Override
+  default List<Document> keywordSearch(String query, Filter.Expression filter, int topK) {
+    return reads().keywordSearch(query, filter, topK);
+  }
+
+  @Override
+  default Map<String, float[]> vectors(Collection<String> ids) {
+    return reads().vectors(ids);
+  }
+
+  @Override
+  default Optional<Document> get(String id) {
+    return reads().get(id);
+  }
+
+  @Override
+  default Set<String> existingIds(Collection<String> ids) {
+    return reads().existingIds(ids);
+  }
+
+  @Override
+  default List<Document> list(Filter.Expression filter, int offset, int limit) {
+    return reads().list(filter, offset, limit);
+  }
+
+  @Override
+  default long count(Filter.Expression filter) {
+    return reads().count(filter);
+  }
+
+  @Override
+  default StoreInfo info() {
+    return reads().info();
+  }
+
+  @Override
+  default void delete(List<String> ids) {
+    writes().delete(ids);
+  }
+
+  @Override
+  default void delete(Filter.Expression filter) {
+    writes().delete(filter);
+  }
+
+  @Override
+  default boolean updateMetadata(String id, Map<String, Object> changes) {
+    return writes().updateMetadata(id, changes);
+  }
+
+  @Override
+  default int addFeedback(OwnerKey owner, Collection<String> ids) {
+    Objects.requireNonNull(owner, "owner");
+    Set<String> distinct = new LinkedHashSet<>(ids);
+    return distinct.isEmpty() ? 0 : writes().addFeedback(owner, distinct);
+  }
+
+  @Override
+  default Map<String, Long> feedback(OwnerKey owner, Collection<String> ids) {
+    return writes().feedback(owner, ids);
+  }
+
+  @Override
+  default long deleteFeedback(OwnerKey owner) {
+    return writes().deleteFeedback(owner);
+  }
+}

@@ -1,0 +1,37 @@
+package dev.memstack.vector.store;
+
+import dev.memstack.spi.OwnerKey;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import org.springframework.ai.vectorstore.filter.Filter;
+
+/**
+ * The writes of a {@link MemoryVectorStore} that one object of the store (its write side) carries
+ * out: deletes, metadata changes and feedback counts. A store that has such an object implements
+ * {@link DelegatingStore} and names it; the store's methods then hand each call on unchanged. What
+ * each method promises is said on {@link MemoryVectorStore}.
+ */
+public interface StoreWrites {
+
+  /** See {@link MemoryVectorStore#delete(List)}. */
+  void delete(List<String> ids);
+
+  /** See {@link MemoryVectorStore#delete(Filter.Expression)}. */
+  void delete(Filter.Expression filter);
+
+  /** See {@link MemoryVectorStore#updateMetadata}. */
+  boolean updateMetadata(String id, Map<String, Object> changes);
+
+  /**
+   * See {@link MemoryVectorStore#addFeedback}; {@link DelegatingStore} has checked the owner and
+   * passes the ids without repeats, never none.
+   */
+  int addFeedback(OwnerKey owner, Collection<String> distinctIds);
+
+  /** See {@link MemoryVectorStore#feedback}. */
+  Map<String, Long> feedback(OwnerKey owner, Collection<String> ids);
+
+  /** See {@link MemoryVectorStore#deleteFeedback}. */
+  long deleteFeedback(OwnerKey owner);
+}
