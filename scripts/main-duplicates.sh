@@ -9,4 +9,5 @@ for main in $(git ls-files | grep '/src/main/' | sed 's#/src/main/.*##' | sort -
   mkdir -p "$tmp/$main"
   cp -r "$main/src/main" "$tmp/$main/"
 done
-duplicates --repo "$tmp" --seconds 300 "${@:---most 1}"
+if [[ $# -eq 0 ]]; then set -- --most 1; fi
+duplicates --repo "$tmp" --seconds 300 "$@"
