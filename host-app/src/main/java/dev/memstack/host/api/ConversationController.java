@@ -1,7 +1,7 @@
 package dev.memstack.host.api;
 
+import dev.memstack.host.conversation.ConversationEntry;
 import dev.memstack.host.conversation.ConversationLog;
-import dev.memstack.host.conversation.LoggedTurn;
 import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.security.OwnerBinding;
 import dev.memstack.host.security.RequiresRole;
@@ -54,7 +54,7 @@ public class ConversationController {
       String triggerSource,
       Instant time) {
 
-    static TurnView of(LoggedTurn turn) {
+    static TurnView of(ConversationEntry turn) {
       return new TurnView(
           turn.turnId(),
           turn.owner().value(),
@@ -72,7 +72,7 @@ public class ConversationController {
       @PathVariable("agentId") String agentId,
       @PathVariable("conversationId") String conversationId,
       @RequestParam(name = "ownerKey", required = false) String ownerKey) {
-    AgentId agent = MemoryController.agent(agentId);
+    AgentId agent = JsonBody.agent(agentId);
     OwnerKey owner = owner(ownerKey);
     List<TurnView> turns =
         conversations.turns(agent, owner, conversationId).orElse(List.of()).stream()

@@ -1,5 +1,6 @@
 package dev.memstack.host.stack;
 
+import dev.memstack.host.conversation.ConversationLog;
 import dev.memstack.host.outbox.TurnOutbox;
 import dev.memstack.host.provider.Breakers;
 import dev.memstack.host.provider.ProviderCalls;
@@ -16,8 +17,8 @@ import org.springframework.context.annotation.Configuration;
  * The stack's beans: {@link ProviderCalls}, the request path's {@link RequestCalls} (its pool and
  * breakers set by {@code memstack.stack.context.*} and {@code memstack.stack.breaker.*}), {@link
  * SystemPromptCache} and {@link MemoryStack}, configured by {@link StackProperties}. The {@link
- * TurnOutbox} comes from {@code dev.memstack.host.outbox}, {@link StackMembers} from the plugin
- * registry.
+ * TurnOutbox} comes from {@code dev.memstack.host.outbox}, the {@link ConversationLog} from {@code
+ * dev.memstack.host.conversation}, {@link StackMembers} from the plugin registry.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(StackProperties.class)
@@ -59,7 +60,8 @@ public class StackConfiguration {
       RequestCalls calls,
       SystemPromptCache cache,
       TurnOutbox outbox,
+      ConversationLog conversations,
       StackProperties properties) {
-    return new MemoryStack(members, calls, cache, outbox, properties);
+    return new MemoryStack(members, calls, cache, outbox, conversations, properties);
   }
 }
