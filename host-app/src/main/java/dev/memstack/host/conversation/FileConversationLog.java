@@ -4,17 +4,15 @@ import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Turn;
 import dev.memstack.support.AtomicFiles;
+import dev.memstack.support.Digests;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -73,7 +71,7 @@ public final class FileConversationLog implements ConversationLog {
   public void append(Turn turn) {
     Path folder = ownerFolder(turn.agent(), turn.owner());
     synchronized (lock(folder)) {
-      Path file = folder.resolve(sha256(turn.conversationId()) + ".json");
+      Path file = folder.resolve(Digests.sha256Hex(turn.conversationId()) + ".json");
       List<ConversationEntry> turns =
           new ArrayList<>(read(file).map(Stored::turns).orElse(List.of()));
       if (turns.stream().anyMatch(t -> t.turnId().equals(turn.turnId()))) {
@@ -89,7 +87,7 @@ public final class FileConversationLog implements ConversationLog {
       AgentId agent, OwnerKey owner, String conversationId) {
     Path folder = ownerFolder(agent, owner);
     synchronized (lock(folder)) {
-      return read(folder.resolve(sha256(conversationId) + ".json")).map(Stored::turns);
+      return read(folder.resolve(Digests.sha256Hex(conversationId) + ".json")).map(Stored::turns);
     }
   }
 
@@ -97,7 +95,7 @@ public final class FileConversationLog implements ConversationLog {
   public long forget(OwnerKey owner) {
     long removed = 0;
     for (Path agentFolder : agentFolders()) {
-      Path folder = agentFolder.resolve(sha256(owner.value()));
+      Path folder = agentFolder.resolve(Digests.sha256Hex(owner.value()));
       synchronized (lock(folder)) {
         if (!Files.isDirectory(folder)) {
           continue;
@@ -118,7 +116,7 @@ public final class FileConversationLog implements ConversationLog {
   }
 
   private Path ownerFolder(AgentId agent, OwnerKey owner) {
-    return root.resolve(agent.value()).resolve(sha256(owner.value()));
+    return root.resolve(agent.value()).resolve(Digests.sha256Hex(owner.value()));
   }
 
   private List<ConversationEntry> bounded(List<ConversationEntry> turns) {
@@ -153,12 +151,12 @@ public final class FileConversationLog implements ConversationLog {
 
   private void moveShared(Path shared) {
     Stored stored = read(shared).orElse(null);
-    Map<OwnerKey, List<ConversationEntry>> byOwner = new LinkedHashMap<>();
+    Map<String, List<ConversationEntry>> byOwner = new LinkedHashMap<>();
     for (ConversationEntry turn : stored == null ? List.<ConversationEntry>of() : stored.turns()) {
-      byOwner.computeIfAbsent(turn.owner(), o -> new ArrayList<>()).add(turn);
+      byOwner.computeIfAbsent(turn.ownerKey(), o -> new ArrayList<>()).add(turn);
     }
-    for (Map.Entry<OwnerKey, List<ConversationEntry>> entry : byOwner.entrySet()) {
-      Path folder = ownerFolder(stored.agent(), entry.getKey());
+    for (Map.Entry<String, List<ConversationEntry>> entry : byOwner.entrySet()) {
+      Path folder = ownerFolder(stored.agent(), OwnerKey.of(entry.getKey()));
       synchronized (lock(folder)) {
         Path file = folder.resolve(shared.getFileName());
         List<ConversationEntry> merged = new ArrayList<>(entry.getValue());
@@ -221,7 +219,7 @@ public final class FileConversationLog implements ConversationLog {
         turns.add(
             new ConversationEntry(
                 t.path("turnId").asString(),
-                OwnerKey.of(fileOwner != null ? fileOwner : t.path("ownerKey").asString()),
+                OwnerKey.of(fileOwner != null ? fileOwner : t.path("ownerKey").asString()).value(),
                 t.path("userMessage").asString(),
                 t.path("assistantReply").asString(),
                 t.path("triggerSource").asString(),
@@ -238,7 +236,7 @@ public final class FileConversationLog implements ConversationLog {
     List<ConversationEntry> turns = stored.turns();
     ObjectNode node = json.createObjectNode();
     node.put("agentId", stored.agent().value());
-    node.put("ownerKey", turns.get(turns.size() - 1).owner().value());
+    node.put("ownerKey", turns.get(turns.size() - 1).ownerKey());
     node.put("conversationId", stored.conversationId());
     ArrayNode array = node.putArray("turns");
     for (ConversationEntry t : turns) {
@@ -254,16 +252,6 @@ public final class FileConversationLog implements ConversationLog {
       AtomicFiles.writeString(file, json.writeValueAsString(node));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the conversation log " + file, e);
-    }
-  }
-
-  private static String sha256(String text) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
     }
   }
 }

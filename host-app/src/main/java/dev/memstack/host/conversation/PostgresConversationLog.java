@@ -147,7 +147,7 @@ public final class PostgresConversationLog implements ConversationLog {
           turns.add(
               new ConversationEntry(
                   rows.getString(1),
-                  owner,
+                  owner.value(),
                   rows.getString(2),
                   rows.getString(3),
                   rows.getString(4),

@@ -118,16 +118,6 @@ public final class MemoryStack {
       SystemPromptCache cache,
       TurnOutbox outbox,
       ConversationLog conversations,
-      StackProperties properties) {
-    this(members, calls, cache, outbox, conversations, properties, Clock.systemUTC());
-  }
-
-  public MemoryStack(
-      StackMembers members,
-      RequestCalls calls,
-      SystemPromptCache cache,
-      TurnOutbox outbox,
-      ConversationLog conversations,
       StackProperties properties,
       Clock clock) {
     this.members = Objects.requireNonNull(members, "members");

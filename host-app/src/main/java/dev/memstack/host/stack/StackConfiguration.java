@@ -8,6 +8,7 @@ import dev.memstack.host.provider.RequestCalls;
 import dev.memstack.host.provider.StackMembers;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -62,6 +63,7 @@ public class StackConfiguration {
       TurnOutbox outbox,
       ConversationLog conversations,
       StackProperties properties) {
-    return new MemoryStack(members, calls, cache, outbox, conversations, properties);
+    return new MemoryStack(
+        members, calls, cache, outbox, conversations, properties, Clock.systemUTC());
   }
 }

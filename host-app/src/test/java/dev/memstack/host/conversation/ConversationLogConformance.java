@@ -111,7 +111,7 @@ abstract class ConversationLogConformance {
     assertThat(logged.assistantReply()).isEqualTo("hi");
     assertThat(logged.triggerSource()).isEqualTo("api");
     assertThat(logged.time()).isEqualTo(Instant.parse("2026-11-29T10:00:00Z"));
-    assertThat(logged.owner()).isEqualTo(USER_1);
+    assertThat(logged.ownerKey()).isEqualTo(USER_1.value());
   }
 
   @Test

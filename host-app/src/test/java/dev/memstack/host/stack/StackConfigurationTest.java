@@ -77,7 +77,7 @@ class StackConfigurationTest {
     AtomicReference<CallOutcome<String>> atMembersClose = new AtomicReference<>();
     new ApplicationContextRunner()
         .withUserConfiguration(StackConfiguration.class, OutboxConfiguration.class)
-          .withBean(ConversationLog.class, RecordingConversationLog::new)
+        .withBean(ConversationLog.class, RecordingConversationLog::new)
         .withPropertyValues("memstack.outbox.type=memory")
         .withBean(StackMembers.class, () -> new ClosingMembers(calls, atMembersClose))
         .run(context -> calls.set(context.getBean(RequestCalls.class)));
