@@ -32,4 +32,9 @@ public interface ConversationLog {
    * @return how many turns were removed
    */
   long forget(OwnerKey owner);
+
+  /** A log that keeps nothing: appends are dropped, reads find nothing, erasure removes nothing. */
+  static ConversationLog none() {
+    return NoConversationLog.INSTANCE;
+  }
 }

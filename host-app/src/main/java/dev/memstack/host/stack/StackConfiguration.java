@@ -19,7 +19,9 @@ import org.springframework.context.annotation.Configuration;
  * breakers set by {@code memstack.stack.context.*} and {@code memstack.stack.breaker.*}), {@link
  * SystemPromptCache} and {@link MemoryStack}, configured by {@link StackProperties}. The {@link
  * TurnOutbox} comes from {@code dev.memstack.host.outbox}, the {@link ConversationLog} from {@code
- * dev.memstack.host.conversation}, {@link StackMembers} from the plugin registry.
+ * dev.memstack.host.conversation} (a context without one, such as a test slice of the stack and the
+ * outbox, records no turns: {@link ConversationLog#none()}), {@link StackMembers} from the plugin
+ * registry.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(StackProperties.class)
@@ -61,9 +63,15 @@ public class StackConfiguration {
       RequestCalls calls,
       SystemPromptCache cache,
       TurnOutbox outbox,
-      ConversationLog conversations,
+      ObjectProvider<ConversationLog> conversations,
       StackProperties properties) {
     return new MemoryStack(
-        members, calls, cache, outbox, conversations, properties, Clock.systemUTC());
+        members,
+        calls,
+        cache,
+        outbox,
+        conversations.getIfAvailable(ConversationLog::none),
+        properties,
+        Clock.systemUTC());
   }
 }
