@@ -35,8 +35,9 @@ public class ApiConfiguration {
   }
 
   @Bean
-  ToolInvoker toolInvoker(ProviderCalls calls, JsonMapper json, AccessPolicy access) {
-    return new ToolInvoker(calls, json, access);
+  ToolInvoker toolInvoker(
+      StackMembers members, ProviderCalls calls, JsonMapper json, AccessPolicy access) {
+    return new ToolInvoker(members, calls, json, access);
   }
 
   @Bean

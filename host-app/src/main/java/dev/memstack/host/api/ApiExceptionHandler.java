@@ -4,6 +4,7 @@ import dev.memstack.host.outbox.TurnOutboxFullException;
 import dev.memstack.host.plugin.PluginNotFoundException;
 import dev.memstack.host.plugin.PluginOperationException;
 import dev.memstack.host.security.AccessDeniedException;
+import dev.memstack.host.stack.InvalidRequestException;
 import dev.memstack.spi.ToolException;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -41,8 +42,8 @@ public class ApiExceptionHandler {
 
   private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
 
-  @ExceptionHandler(BadRequestException.class)
-  ResponseEntity<ApiError> badRequest(BadRequestException e) {
+  @ExceptionHandler(InvalidRequestException.class)
+  ResponseEntity<ApiError> badRequest(InvalidRequestException e) {
     return answer(HttpStatus.BAD_REQUEST, ApiError.BAD_REQUEST, e.field(), e.getMessage());
   }
 

@@ -1,21 +1,17 @@
 package dev.memstack.host.api;
 
-import java.util.Objects;
+import dev.memstack.host.stack.InvalidRequestException;
 
-/** A request the API refuses with 400, naming the field at fault. */
-public final class BadRequestException extends RuntimeException {
+/**
+ * A request the REST API refuses with 400 while reading it (a missing body, a field of the wrong
+ * JSON type, an unknown field), naming the field at fault; the content of the fields is checked by
+ * the request records, which throw the {@link InvalidRequestException} this class extends.
+ */
+public final class BadRequestException extends InvalidRequestException {
 
   private static final long serialVersionUID = 1L;
 
-  private final String field;
-
   public BadRequestException(String field, String message) {
-    super(Objects.requireNonNull(message, "message"));
-    this.field = field;
-  }
-
-  /** The request field at fault; {@code null} when no single field is. */
-  public String field() {
-    return field;
+    super(field, message);
   }
 }

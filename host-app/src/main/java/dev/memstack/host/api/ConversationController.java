@@ -1,7 +1,7 @@
 package dev.memstack.host.api;
 
+import dev.memstack.host.conversation.ConversationEntry;
 import dev.memstack.host.conversation.ConversationLog;
-import dev.memstack.host.conversation.LoggedTurn;
 import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.security.OwnerBinding;
 import dev.memstack.host.security.RequiresRole;
@@ -9,7 +9,6 @@ import dev.memstack.host.security.Role;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import io.swagger.v3.oas.annotations.Operation;
-import java.time.Instant;
 import java.util.List;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -43,27 +42,11 @@ public class ConversationController {
 
   /** The answer. */
   public record ConversationView(
-      String agentId, String ownerKey, String conversationId, int count, List<TurnView> turns) {}
-
-  /** One turn. */
-  public record TurnView(
-      String turnId,
+      String agentId,
       String ownerKey,
-      String userMessage,
-      String assistantReply,
-      String triggerSource,
-      Instant time) {
-
-    static TurnView of(LoggedTurn turn) {
-      return new TurnView(
-          turn.turnId(),
-          turn.owner().value(),
-          turn.userMessage(),
-          turn.assistantReply(),
-          turn.triggerSource(),
-          turn.time());
-    }
-  }
+      String conversationId,
+      int count,
+      List<ConversationEntry> turns) {}
 
   @Operation(summary = "The recorded turns of one conversation, oldest first")
   @RequiresRole(Role.VIEWER)
@@ -72,12 +55,10 @@ public class ConversationController {
       @PathVariable("agentId") String agentId,
       @PathVariable("conversationId") String conversationId,
       @RequestParam(name = "ownerKey", required = false) String ownerKey) {
-    AgentId agent = MemoryController.agent(agentId);
+    AgentId agent = JsonBody.agent(agentId);
     OwnerKey owner = owner(ownerKey);
-    List<TurnView> turns =
-        conversations.turns(agent, owner, conversationId).orElse(List.of()).stream()
-            .map(TurnView::of)
-            .toList();
+    List<ConversationEntry> turns =
+        conversations.turns(agent, owner, conversationId).orElse(List.of());
     if (turns.isEmpty()) {
       throw new NotFoundException(
           "no turn of "

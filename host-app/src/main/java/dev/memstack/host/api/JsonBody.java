@@ -1,5 +1,7 @@
 package dev.memstack.host.api;
 
+import dev.memstack.host.stack.InvalidRequestException;
+import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.support.Utf16;
 import java.util.function.Supplier;
@@ -127,11 +129,11 @@ public final class JsonBody {
    * IllegalArgumentException} or {@link NullPointerException} into a 400 naming {@code field}.
    */
   public static <T> T parse(String field, Supplier<T> parser) {
-    try {
-      return parser.get();
-    } catch (IllegalArgumentException | NullPointerException e) {
-      String message = e.getMessage() == null ? field + " is invalid" : e.getMessage();
-      throw new BadRequestException(field, message);
-    }
+    return InvalidRequestException.check(field, parser);
+  }
+
+  /** The agent id of a path, checked; a bad one answers 400 naming {@code agentId}. */
+  public static AgentId agent(String agentId) {
+    return parse("agentId", () -> AgentId.of(agentId));
   }
 }

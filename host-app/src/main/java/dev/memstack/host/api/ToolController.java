@@ -4,8 +4,6 @@ import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
-import dev.memstack.spi.AgentId;
-import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ToolSpec;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -24,8 +22,6 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Provider tools for agents: {@code GET .../tools} lists every running provider's tools with their
@@ -52,12 +48,10 @@ public class ToolController {
 
   private final StackMembers members;
   private final ToolInvoker tools;
-  private final JsonMapper json;
 
-  public ToolController(StackMembers members, ToolInvoker tools, JsonMapper json) {
+  public ToolController(StackMembers members, ToolInvoker tools) {
     this.members = members;
     this.tools = tools;
-    this.json = json;
   }
 
   /** The list answer. */
@@ -75,7 +69,7 @@ public class ToolController {
   @RequiresRole(Role.VIEWER)
   @GetMapping
   public Tools tools(@PathVariable("agentId") String agentId) {
-    MemoryController.agent(agentId);
+    JsonBody.agent(agentId);
     List<ToolView> views = new ArrayList<>();
     for (StackMember member : members.enabled()) {
       List<ToolSpec> specs;
@@ -109,32 +103,6 @@ public class ToolController {
       @PathVariable("tool") String tool,
       @RequestParam(name = "ownerKey", required = false) String ownerParam,
       @RequestBody(required = false) JsonNode body) {
-    AgentId agent = MemoryController.agent(agentId);
-    StackMember member =
-        members
-            .find(providerId)
-            .orElseThrow(
-                () -> new NotFoundException("no running provider with id '" + providerId + "'"));
-    ObjectNode arguments;
-    if (body == null || body.isNull() || body.isMissingNode()) {
-      arguments = json.createObjectNode();
-    } else if (body.isObject()) {
-      arguments = ((ObjectNode) body).deepCopy();
-    } else {
-      throw new BadRequestException("body", "the request body must be a JSON object");
-    }
-    OwnerKey owner = owner(arguments, ownerParam);
-    ToolSpec spec =
-        tools
-            .find(member, tool)
-            .orElseThrow(
-                () ->
-                    new NotFoundException(
-                        "provider '" + providerId + "' has no tool '" + tool + "'"));
-    return tools.call(member, spec, agent, owner, arguments);
-  }
-
-  private OwnerKey owner(ObjectNode arguments, String ownerParam) {
-    return JsonBody.owner(arguments.remove("ownerKey"), ownerParam);
+    return tools.call(JsonBody.agent(agentId), providerId, tool, ownerParam, body);
   }
 }

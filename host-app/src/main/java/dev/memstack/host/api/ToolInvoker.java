@@ -2,6 +2,7 @@ package dev.memstack.host.api;
 
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMember;
+import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
@@ -17,25 +18,63 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Calls provider tools for the REST routes ({@link ToolController}, {@link WorkspaceController},
- * the memory-job routes), with one rule for who may: the tool's declared {@link ToolSpec.Effect}
- * decides the role ({@link AccessPolicy#requireToolCall}), the call carries what the caller may
- * change ({@link ToolCall#writable()}) so the provider refuses a change to a record outside it, and
- * a token bound to owners gets {@code "scope": "personal"} filled in for a write tool whose schema
- * takes a scope. Thread-safe.
+ * The host's tool service: calls provider tools for the REST routes ({@link ToolController}, {@link
+ * WorkspaceController}, the memory-job routes) and the MCP tools, with one rule for who may: the
+ * tool's declared {@link ToolSpec.Effect} decides the role ({@link AccessPolicy#requireToolCall}),
+ * the call carries what the caller may change ({@link ToolCall#writable()}) so the provider refuses
+ * a change to a record outside it, and a token bound to owners gets {@code "scope": "personal"}
+ * filled in for a write tool whose schema takes a scope. Thread-safe.
  */
 public class ToolInvoker {
 
   private static final Logger log = LoggerFactory.getLogger(ToolInvoker.class);
 
+  private final StackMembers members;
   private final ProviderCalls calls;
   private final JsonMapper json;
   private final AccessPolicy access;
 
-  public ToolInvoker(ProviderCalls calls, JsonMapper json, AccessPolicy access) {
+  public ToolInvoker(
+      StackMembers members, ProviderCalls calls, JsonMapper json, AccessPolicy access) {
+    this.members = members;
     this.calls = calls;
     this.json = json;
     this.access = access;
+  }
+
+  /**
+   * Calls tool {@code tool} of the running provider {@code providerId} for the owner of the
+   * arguments' {@code ownerKey} (taken out before the tool sees them) or of {@code ownerParam}
+   * (given both ways, the two must agree); without either, the tool sees shared memory only.
+   *
+   * @param body the arguments, a JSON object; {@code null} or JSON null mean {@code {}}; not
+   *     changed
+   * @throws NotFoundException when there is no such running provider or tool
+   * @throws BadRequestException when the body is not an object or the owner is invalid
+   */
+  public JsonNode call(
+      AgentId agent, String providerId, String tool, String ownerParam, JsonNode body) {
+    StackMember member =
+        members
+            .find(providerId)
+            .orElseThrow(
+                () -> new NotFoundException("no running provider with id '" + providerId + "'"));
+    ObjectNode arguments;
+    if (body == null || body.isNull() || body.isMissingNode()) {
+      arguments = json.createObjectNode();
+    } else if (body.isObject()) {
+      arguments = ((ObjectNode) body).deepCopy();
+    } else {
+      throw new BadRequestException("body", "the request body must be a JSON object");
+    }
+    OwnerKey owner = JsonBody.owner(arguments.remove("ownerKey"), ownerParam);
+    ToolSpec spec =
+        find(member, tool)
+            .orElseThrow(
+                () ->
+                    new NotFoundException(
+                        "provider '" + providerId + "' has no tool '" + tool + "'"));
+    return call(member, spec, agent, owner, arguments);
   }
 
   /** The member's tools, as it lists them now. */

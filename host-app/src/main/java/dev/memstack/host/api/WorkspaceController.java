@@ -518,7 +518,7 @@ public class WorkspaceController {
   // ---------------------------------------------------------------- request helpers
 
   private static AgentId agent(String agentId) {
-    return MemoryController.agent(agentId);
+    return JsonBody.agent(agentId);
   }
 
   /** The owner from the body or the query (they must agree), or {@code null}. */

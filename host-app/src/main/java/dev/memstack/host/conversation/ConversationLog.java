@@ -2,12 +2,13 @@ package dev.memstack.host.conversation;
 
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.Turn;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The turns of each conversation, newest last, as the host accepted them from {@code POST
- * .../memory/turns}, kept apart per agent, owner and conversation: the same conversation id and
+ * The turns of each conversation, newest last, as the stack accepted them (it records every turn it
+ * hands to the outbox), kept apart per agent, owner and conversation: the same conversation id and
  * turn id of two owners are two conversations and two turns, so an owner can neither see, shadow
  * nor evict another owner's turns. Bounded per agent, owner and conversation: the oldest turns are
  * dropped first. Thread-safe. The on-disk store ({@link FileConversationLog}) is the default; in
@@ -16,13 +17,13 @@ import java.util.Optional;
 public interface ConversationLog {
 
   /**
-   * Appends a turn; a turn id the owner already has in the conversation is not added again (the
-   * same id of another owner is another turn).
+   * Appends a turn (each message cut at the log's limit); a turn id the owner already has in the
+   * conversation is not added again (the same id of another owner is another turn).
    */
-  void append(LoggedTurn turn);
+  void append(Turn turn);
 
   /** The owner's kept turns of the conversation, oldest first, or empty when there are none. */
-  Optional<List<LoggedTurn>> turns(AgentId agent, OwnerKey owner, String conversationId);
+  Optional<List<ConversationEntry>> turns(AgentId agent, OwnerKey owner, String conversationId);
 
   /**
    * Removes every turn of {@code owner} from every conversation (part of owner erasure), leaving no
@@ -31,4 +32,9 @@ public interface ConversationLog {
    * @return how many turns were removed
    */
   long forget(OwnerKey owner);
+
+  /** A log that keeps nothing: appends are dropped, reads find nothing, erasure removes nothing. */
+  static ConversationLog none() {
+    return NoConversationLog.INSTANCE;
+  }
 }

@@ -2,19 +2,17 @@ package dev.memstack.host.conversation;
 
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.Turn;
+import dev.memstack.support.AtomicFiles;
+import dev.memstack.support.Digests;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,10 +29,10 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The on-disk {@link ConversationLog}: one JSON file per agent, owner and conversation under {@code
  * <memstack.data-dir>/conversations/<agent>/<sha-256 of the owner key>/<sha-256 of the conversation
- * id>.json}, rewritten atomically (temporary file, then rename) on every turn. At most {@code
- * maxTurns} turns per owner and conversation are kept (the oldest are dropped) and each message is
- * cut at {@code maxMessageChars}. Owner erasure deletes the owner's folder under every agent, so no
- * file of the owner is left.
+ * id>.json}, rewritten atomically ({@link AtomicFiles}) on every turn. At most {@code maxTurns}
+ * turns per owner and conversation are kept (the oldest are dropped) and each message is cut at
+ * {@code maxMessageChars}. Owner erasure deletes the owner's folder under every agent, so no file
+ * of the owner is left.
  *
  * <p>The files of the first releases ({@code conversations/<agent>/<sha-256 of the conversation
  * id>.json}, the turns of every owner in one file) are moved into this layout when the log is
@@ -66,34 +64,30 @@ public final class FileConversationLog implements ConversationLog {
     migrateSharedFiles();
   }
 
+  /** The turns of one agent and conversation as one file holds them. */
+  private record Stored(AgentId agent, String conversationId, List<ConversationEntry> turns) {}
+
   @Override
-  public void append(LoggedTurn turn) {
+  public void append(Turn turn) {
     Path folder = ownerFolder(turn.agent(), turn.owner());
     synchronized (lock(folder)) {
-      Path file = folder.resolve(sha256(turn.conversationId()) + ".json");
-      List<LoggedTurn> turns = new ArrayList<>(read(file).orElse(List.of()));
+      Path file = folder.resolve(Digests.sha256Hex(turn.conversationId()) + ".json");
+      List<ConversationEntry> turns =
+          new ArrayList<>(read(file).map(Stored::turns).orElse(List.of()));
       if (turns.stream().anyMatch(t -> t.turnId().equals(turn.turnId()))) {
         return;
       }
-      turns.add(
-          new LoggedTurn(
-              turn.turnId(),
-              turn.agent(),
-              turn.owner(),
-              turn.conversationId(),
-              cut(turn.userMessage()),
-              cut(turn.assistantReply()),
-              turn.triggerSource(),
-              turn.time()));
-      write(file, bounded(turns));
+      turns.add(ConversationEntry.of(turn, maxMessageChars));
+      write(file, new Stored(turn.agent(), turn.conversationId(), bounded(turns)));
     }
   }
 
   @Override
-  public Optional<List<LoggedTurn>> turns(AgentId agent, OwnerKey owner, String conversationId) {
+  public Optional<List<ConversationEntry>> turns(
+      AgentId agent, OwnerKey owner, String conversationId) {
     Path folder = ownerFolder(agent, owner);
     synchronized (lock(folder)) {
-      return read(folder.resolve(sha256(conversationId) + ".json"));
+      return read(folder.resolve(Digests.sha256Hex(conversationId) + ".json")).map(Stored::turns);
     }
   }
 
@@ -101,14 +95,14 @@ public final class FileConversationLog implements ConversationLog {
   public long forget(OwnerKey owner) {
     long removed = 0;
     for (Path agentFolder : agentFolders()) {
-      Path folder = agentFolder.resolve(sha256(owner.value()));
+      Path folder = agentFolder.resolve(Digests.sha256Hex(owner.value()));
       synchronized (lock(folder)) {
         if (!Files.isDirectory(folder)) {
           continue;
         }
         for (Path file : files(folder)) {
           if (file.getFileName().toString().endsWith(".json")) {
-            removed += read(file).map(List::size).orElse(0);
+            removed += read(file).map(stored -> stored.turns().size()).orElse(0);
           }
         }
         deleteTree(folder);
@@ -122,15 +116,11 @@ public final class FileConversationLog implements ConversationLog {
   }
 
   private Path ownerFolder(AgentId agent, OwnerKey owner) {
-    return root.resolve(agent.value()).resolve(sha256(owner.value()));
+    return root.resolve(agent.value()).resolve(Digests.sha256Hex(owner.value()));
   }
 
-  private List<LoggedTurn> bounded(List<LoggedTurn> turns) {
+  private List<ConversationEntry> bounded(List<ConversationEntry> turns) {
     return turns.size() <= maxTurns ? turns : turns.subList(turns.size() - maxTurns, turns.size());
-  }
-
-  private String cut(String text) {
-    return text.length() <= maxMessageChars ? text : text.substring(0, maxMessageChars) + " …";
   }
 
   /**
@@ -149,7 +139,7 @@ public final class FileConversationLog implements ConversationLog {
           moveShared(file);
           moved++;
         }
-        if (name.endsWith(".json.tmp")) {
+        if (name.endsWith(AtomicFiles.TEMP_SUFFIX)) {
           delete(file);
         }
       }
@@ -160,22 +150,22 @@ public final class FileConversationLog implements ConversationLog {
   }
 
   private void moveShared(Path shared) {
-    Map<OwnerKey, List<LoggedTurn>> byOwner = new LinkedHashMap<>();
-    for (LoggedTurn turn : read(shared).orElse(List.of())) {
-      byOwner.computeIfAbsent(turn.owner(), o -> new ArrayList<>()).add(turn);
+    Stored stored = read(shared).orElse(null);
+    Map<String, List<ConversationEntry>> byOwner = new LinkedHashMap<>();
+    for (ConversationEntry turn : stored == null ? List.<ConversationEntry>of() : stored.turns()) {
+      byOwner.computeIfAbsent(turn.ownerKey(), o -> new ArrayList<>()).add(turn);
     }
-    for (Map.Entry<OwnerKey, List<LoggedTurn>> entry : byOwner.entrySet()) {
-      LoggedTurn first = entry.getValue().get(0);
-      Path folder = ownerFolder(first.agent(), entry.getKey());
+    for (Map.Entry<String, List<ConversationEntry>> entry : byOwner.entrySet()) {
+      Path folder = ownerFolder(stored.agent(), OwnerKey.of(entry.getKey()));
       synchronized (lock(folder)) {
         Path file = folder.resolve(shared.getFileName());
-        List<LoggedTurn> merged = new ArrayList<>(entry.getValue());
-        for (LoggedTurn later : read(file).orElse(List.of())) {
+        List<ConversationEntry> merged = new ArrayList<>(entry.getValue());
+        for (ConversationEntry later : read(file).map(Stored::turns).orElse(List.of())) {
           if (merged.stream().noneMatch(t -> t.turnId().equals(later.turnId()))) {
             merged.add(later);
           }
         }
-        write(file, bounded(merged));
+        write(file, new Stored(stored.agent(), stored.conversationId(), bounded(merged)));
       }
     }
     delete(shared);
@@ -214,7 +204,7 @@ public final class FileConversationLog implements ConversationLog {
     paths.forEach(FileConversationLog::delete);
   }
 
-  private Optional<List<LoggedTurn>> read(Path file) {
+  private Optional<Stored> read(Path file) {
     if (!Files.isRegularFile(file)) {
       return Optional.empty();
     }
@@ -224,34 +214,32 @@ public final class FileConversationLog implements ConversationLog {
       String conversationId = node.path("conversationId").asString();
       // a per-owner file names its owner once; a file of the first releases names it per turn
       String fileOwner = node.hasNonNull("ownerKey") ? node.get("ownerKey").asString() : null;
-      List<LoggedTurn> turns = new ArrayList<>();
+      List<ConversationEntry> turns = new ArrayList<>();
       for (JsonNode t : node.path("turns")) {
         turns.add(
-            new LoggedTurn(
+            new ConversationEntry(
                 t.path("turnId").asString(),
-                agent,
-                OwnerKey.of(fileOwner != null ? fileOwner : t.path("ownerKey").asString()),
-                conversationId,
+                OwnerKey.of(fileOwner != null ? fileOwner : t.path("ownerKey").asString()).value(),
                 t.path("userMessage").asString(),
                 t.path("assistantReply").asString(),
                 t.path("triggerSource").asString(),
                 Instant.parse(t.path("time").asString())));
       }
-      return Optional.of(turns);
+      return Optional.of(new Stored(agent, conversationId, turns));
     } catch (IOException | RuntimeException e) {
       throw new IllegalStateException("cannot read the conversation log file " + file, e);
     }
   }
 
   /** Writes the turns of one agent, owner and conversation (never empty). */
-  private void write(Path file, List<LoggedTurn> turns) {
-    LoggedTurn last = turns.get(turns.size() - 1);
+  private void write(Path file, Stored stored) {
+    List<ConversationEntry> turns = stored.turns();
     ObjectNode node = json.createObjectNode();
-    node.put("agentId", last.agent().value());
-    node.put("ownerKey", last.owner().value());
-    node.put("conversationId", last.conversationId());
+    node.put("agentId", stored.agent().value());
+    node.put("ownerKey", turns.get(turns.size() - 1).ownerKey());
+    node.put("conversationId", stored.conversationId());
     ArrayNode array = node.putArray("turns");
-    for (LoggedTurn t : turns) {
+    for (ConversationEntry t : turns) {
       ObjectNode item = array.addObject();
       item.put("turnId", t.turnId());
       item.put("userMessage", t.userMessage());
@@ -261,25 +249,9 @@ public final class FileConversationLog implements ConversationLog {
     }
     try {
       Files.createDirectories(file.getParent());
-      Path temp = file.resolveSibling(file.getFileName() + ".tmp");
-      Files.writeString(temp, json.writeValueAsString(node), StandardCharsets.UTF_8);
-      try {
-        Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
-      }
+      AtomicFiles.writeString(file, json.writeValueAsString(node));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the conversation log " + file, e);
-    }
-  }
-
-  private static String sha256(String text) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
     }
   }
 }

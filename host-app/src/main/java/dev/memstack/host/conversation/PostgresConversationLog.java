@@ -3,6 +3,7 @@ package dev.memstack.host.conversation;
 import dev.memstack.host.shared.SharedStore;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.Turn;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
@@ -76,7 +77,8 @@ public final class PostgresConversationLog implements ConversationLog {
   }
 
   @Override
-  public void append(LoggedTurn turn) {
+  public void append(Turn turn) {
+    ConversationEntry entry = ConversationEntry.of(turn, maxMessageChars);
     try (Connection connection = store.dataSource().getConnection()) {
       connection.setAutoCommit(false);
       try {
@@ -91,11 +93,11 @@ public final class PostgresConversationLog implements ConversationLog {
           insert.setString(1, turn.agent().value());
           insert.setString(2, turn.owner().value());
           insert.setString(3, turn.conversationId());
-          insert.setString(4, turn.turnId());
-          insert.setString(5, cut(turn.userMessage()));
-          insert.setString(6, cut(turn.assistantReply()));
-          insert.setString(7, turn.triggerSource());
-          insert.setTimestamp(8, Timestamp.from(turn.time()));
+          insert.setString(4, entry.turnId());
+          insert.setString(5, entry.userMessage());
+          insert.setString(6, entry.assistantReply());
+          insert.setString(7, entry.triggerSource());
+          insert.setTimestamp(8, Timestamp.from(entry.time()));
           inserted = insert.executeUpdate();
         }
         if (inserted > 0) {
@@ -128,8 +130,9 @@ public final class PostgresConversationLog implements ConversationLog {
   }
 
   @Override
-  public Optional<List<LoggedTurn>> turns(AgentId agent, OwnerKey owner, String conversationId) {
-    List<LoggedTurn> turns = new ArrayList<>();
+  public Optional<List<ConversationEntry>> turns(
+      AgentId agent, OwnerKey owner, String conversationId) {
+    List<ConversationEntry> turns = new ArrayList<>();
     try (Connection connection = store.dataSource().getConnection();
         PreparedStatement query =
             connection.prepareStatement(
@@ -142,11 +145,9 @@ public final class PostgresConversationLog implements ConversationLog {
       try (ResultSet rows = query.executeQuery()) {
         while (rows.next()) {
           turns.add(
-              new LoggedTurn(
+              new ConversationEntry(
                   rows.getString(1),
-                  agent,
-                  owner,
-                  conversationId,
+                  owner.value(),
                   rows.getString(2),
                   rows.getString(3),
                   rows.getString(4),
@@ -178,10 +179,6 @@ public final class PostgresConversationLog implements ConversationLog {
       throw failure("erase an owner", e);
     }
     return removed;
-  }
-
-  private String cut(String text) {
-    return text.length() <= maxMessageChars ? text : text.substring(0, maxMessageChars) + " …";
   }
 
   private UncheckedIOException failure(String what, SQLException e) {

@@ -5,7 +5,6 @@ import dev.memstack.host.api.ApiRequests;
 import dev.memstack.host.api.BadRequestException;
 import dev.memstack.host.api.CapabilityTools;
 import dev.memstack.host.api.JsonBody;
-import dev.memstack.host.api.MemoryController;
 import dev.memstack.host.api.NotFoundException;
 import dev.memstack.host.api.ToolInvoker;
 import dev.memstack.host.provider.StackMember;
@@ -83,7 +82,7 @@ public class MemoryJobsController {
       @PathVariable("conversationId") String conversationId,
       @RequestParam(name = "ownerKey", required = false) String ownerParam,
       @RequestBody(required = false) JsonNode body) {
-    AgentId agent = MemoryController.agent(agentId);
+    AgentId agent = JsonBody.agent(agentId);
     OwnerKey owner = owner(body, ownerParam);
     if (owner == null) {
       throw new BadRequestException("ownerKey", "ownerKey is required (in the body or the query)");
@@ -101,7 +100,7 @@ public class MemoryJobsController {
       @PathVariable("agentId") String agentId,
       @RequestParam(name = "ownerKey", required = false) String ownerParam,
       @RequestBody(required = false) JsonNode body) {
-    AgentId agent = MemoryController.agent(agentId);
+    AgentId agent = JsonBody.agent(agentId);
     OwnerKey owner = owner(body, ownerParam);
     return call(agent, owner, StandardTools.RUN_EMERGENCE, json.createObjectNode());
   }
@@ -112,7 +111,7 @@ public class MemoryJobsController {
   public JsonNode dreamingStatus(
       @PathVariable("agentId") String agentId,
       @RequestParam(name = "ownerKey", required = false) String ownerParam) {
-    AgentId agent = MemoryController.agent(agentId);
+    AgentId agent = JsonBody.agent(agentId);
     OwnerKey owner = owner(null, ownerParam);
     return call(agent, owner, StandardTools.DREAMING_STATUS, json.createObjectNode());
   }

@@ -1,11 +1,11 @@
 package dev.memstack.host.mcp;
 
 import dev.memstack.host.api.ApiExceptionHandler;
-import dev.memstack.host.api.MemoryController;
-import dev.memstack.host.api.ToolController;
+import dev.memstack.host.api.ToolInvoker;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.security.AccessPolicy;
+import dev.memstack.host.stack.MemoryStack;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpSyncServer;
 import org.springframework.ai.mcp.server.common.autoconfigure.properties.McpServerStreamableHttpProperties;
@@ -51,12 +51,12 @@ public class McpConfiguration {
   @Bean
   McpToolCalls mcpToolCalls(
       AccessPolicy access,
-      MemoryController memory,
-      ToolController tools,
+      MemoryStack stack,
+      ToolInvoker tools,
       JsonMapper json,
       ApiExceptionHandler errors,
       McpProperties properties) {
-    return new McpToolCalls(access, memory, tools, json, new McpToolErrors(errors), properties);
+    return new McpToolCalls(access, stack, tools, json, new McpToolErrors(errors), properties);
   }
 
   @Bean(initMethod = "start", destroyMethod = "close")

@@ -1,12 +1,15 @@
 package dev.memstack.host.mcp;
 
 import dev.memstack.host.api.BadRequestException;
-import dev.memstack.host.api.MemoryController;
-import dev.memstack.host.api.ToolController;
+import dev.memstack.host.api.JsonBody;
+import dev.memstack.host.api.MemoryRequests;
+import dev.memstack.host.api.ToolInvoker;
 import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.security.Caller;
 import dev.memstack.host.security.OwnerBinding;
 import dev.memstack.host.security.Role;
+import dev.memstack.host.stack.MemoryStack;
+import dev.memstack.spi.AgentId;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -17,12 +20,13 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The handlers of the MCP tools. Each call runs as the caller of the HTTP request that carried it
- * ({@link McpCallers}, {@link AccessPolicy#actingAs}) through the REST API's own code, so the same
- * checks and errors apply: {@code memory_context} is the context route ({@link
- * MemoryController#context}), {@code memory_remember} and every provider tool are the tool route
- * ({@link ToolController#call}). Like those routes, every call needs the {@code viewer} role; the
- * routes add the owner and write checks.
+ * The handlers of the MCP tools, an adapter over the same application API as the REST routes. Each
+ * call runs as the caller of the HTTP request that carried it ({@link McpCallers}, {@link
+ * AccessPolicy#actingAs}), so the same checks and errors apply: {@code memory_context} reads its
+ * arguments as the context route reads its body ({@link MemoryRequests#context}) and asks the
+ * {@link MemoryStack}; {@code memory_remember} and every provider tool go to the tool service
+ * ({@link ToolInvoker}). Every call needs the {@code viewer} role; the owner and write checks
+ * follow as for REST.
  *
  * <p>The owner: a token bound to one owner acts for that owner, and an {@code ownerKey} argument
  * may only repeat it (the routes' owner check refuses any other); a token bound to a prefix ({@code
@@ -36,21 +40,21 @@ final class McpToolCalls {
   static final String OWNER_KEY = "ownerKey";
 
   private final AccessPolicy access;
-  private final MemoryController memory;
-  private final ToolController tools;
+  private final MemoryStack stack;
+  private final ToolInvoker tools;
   private final JsonMapper json;
   private final McpToolErrors errors;
   private final McpProperties properties;
 
   McpToolCalls(
       AccessPolicy access,
-      MemoryController memory,
-      ToolController tools,
+      MemoryStack stack,
+      ToolInvoker tools,
       JsonMapper json,
       McpToolErrors errors,
       McpProperties properties) {
     this.access = access;
-    this.memory = memory;
+    this.stack = stack;
     this.tools = tools;
     this.json = json;
     this.errors = errors;
@@ -62,7 +66,8 @@ final class McpToolCalls {
     return run(
         exchange,
         request,
-        (agent, arguments) -> json.valueToTree(memory.context(agent, arguments)));
+        (agent, arguments) ->
+            json.valueToTree(stack.context(MemoryRequests.context(agent, arguments, access))));
   }
 
   /** {@code memory_remember}: stores one personal memory through the configured provider tool. */
@@ -94,17 +99,17 @@ final class McpToolCalls {
   private CallToolResult run(
       McpSyncServerExchange exchange,
       CallToolRequest request,
-      BiFunction<String, ObjectNode, JsonNode> route) {
+      BiFunction<AgentId, ObjectNode, JsonNode> route) {
     try {
       Caller caller = McpCallers.caller(exchange);
-      String agent = McpCallers.agent(exchange, properties.agentId());
+      String agentId = McpCallers.agent(exchange, properties.agentId());
       ObjectNode arguments = arguments(request, caller);
       JsonNode answer =
           access.actingAs(
               caller,
               () -> {
                 access.requireRole(Role.VIEWER);
-                return route.apply(agent, arguments);
+                return route.apply(JsonBody.agent(agentId), arguments);
               });
       return success(answer);
     } catch (RuntimeException e) {

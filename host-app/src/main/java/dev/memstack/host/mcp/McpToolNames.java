@@ -1,9 +1,6 @@
 package dev.memstack.host.mcp;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import dev.memstack.support.Digests;
 import java.util.Set;
 
 /**
@@ -33,7 +30,7 @@ final class McpToolNames {
     if (full.length() <= MAX && !taken.contains(full)) {
       return full;
     }
-    String digest = sha256Hex(full);
+    String digest = Digests.sha256Hex(full);
     String prefix = full.substring(0, Math.min(full.length(), MAX - HASH_CHARS - 1));
     for (int start = 0; start + HASH_CHARS <= digest.length(); start++) {
       String candidate = prefix + "_" + digest.substring(start, start + HASH_CHARS);
@@ -42,15 +39,5 @@ final class McpToolNames {
       }
     }
     throw new IllegalStateException("no free MCP tool name for " + full);
-  }
-
-  private static String sha256Hex(String text) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
-    }
   }
 }

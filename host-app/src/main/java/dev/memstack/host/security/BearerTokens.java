@@ -1,8 +1,7 @@
 package dev.memstack.host.security;
 
-import java.nio.charset.StandardCharsets;
+import dev.memstack.support.Digests;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -80,10 +79,6 @@ public final class BearerTokens {
   }
 
   private static byte[] digest(String token) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
-    }
+    return Digests.sha256(token);
   }
 }

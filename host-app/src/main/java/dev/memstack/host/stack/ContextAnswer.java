@@ -1,11 +1,12 @@
 package dev.memstack.host.stack;
 
-import dev.memstack.spi.RecallItem;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * The stack's answer to a {@link ContextQuery}.
+ * The stack's answer to a {@link ContextQuery}, as the REST context route and the MCP tool {@code
+ * memory_context} return it (JSON schema {@code ContextResponse}).
  *
  * @param systemPrompt the providers' system-prompt blocks, joined and cut to the budget; never
  *     {@code null}, empty when no provider has one
@@ -19,10 +20,11 @@ import java.util.Objects;
  * @param providers one report per provider, in stack order, then the disabled ones; never {@code
  *     null}
  */
+@Schema(name = "ContextResponse")
 public record ContextAnswer(
     String systemPrompt,
     String ownerPrompt,
-    List<RecallItem> recall,
+    List<RecalledMemory> recall,
     String context,
     List<ProviderReport> providers) {
 

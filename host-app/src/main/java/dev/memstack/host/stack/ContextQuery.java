@@ -3,21 +3,28 @@ package dev.memstack.host.stack;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.RecallRequest;
+import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
 
 /**
- * A context call: what the stack should recall for one message.
+ * A context call: what the stack should recall for one message. Checked here, once, field by field
+ * ({@link InvalidRequestException} names the field as the REST body and the MCP tool spell it); the
+ * stack checks only what needs the running providers (that every id of {@code providers} is a
+ * configured provider instance).
  *
  * @param agent the agent, never {@code null}
  * @param owner the end user the recall is for; {@code null} recalls only TEAM and GLOBAL memory
- * @param conversationId the conversation; {@code null} when unknown
- * @param query the text to recall for, never {@code null}, may be blank
+ * @param conversationId the conversation (1-128 characters, no control characters or slashes);
+ *     {@code null} when unknown
+ * @param query the text to recall for, never {@code null}, may be blank, at most {@value
+ *     RecallRequest#MAX_QUERY_LENGTH} characters
  * @param limit the most recall items in the answer, 1 to {@value RecallRequest#MAX_LIMIT}; {@code
  *     0} means the configured default ({@code memstack.stack.context.default-limit})
  * @param explain whether each item keeps the provider's ranking signals in its metadata
- * @param providers the provider instances (ids) to recall from, {@code null} for every enabled one;
- *     the system and owner prompts come from every provider either way
+ * @param providers the provider instances (ids, at most {@value #MAX_PROVIDERS}) to recall from,
+ *     {@code null} for every enabled one; the system and owner prompts come from every provider
+ *     either way
  */
 public record ContextQuery(
     AgentId agent,
@@ -27,6 +34,9 @@ public record ContextQuery(
     int limit,
     boolean explain,
     Set<String> providers) {
+
+  /** Most provider ids one context call may name. */
+  public static final int MAX_PROVIDERS = 64;
 
   /** A query that recalls from every enabled provider. */
   public ContextQuery(
@@ -40,30 +50,31 @@ public record ContextQuery(
   }
 
   public ContextQuery {
+    Objects.requireNonNull(agent, "agent");
+    if (conversationId != null) {
+      RequestChecks.id("conversationId", conversationId);
+    }
+    RequestChecks.text("query", query, RecallRequest.MAX_QUERY_LENGTH);
+    if (limit < 0 || limit > RecallRequest.MAX_LIMIT) {
+      throw new InvalidRequestException(
+          "limit",
+          "limit must be 1-" + RecallRequest.MAX_LIMIT + " (or 0 for the default), got: " + limit);
+    }
     if (providers != null) {
-      if (providers.isEmpty()) {
-        throw new IllegalArgumentException("providers must name at least one provider instance");
+      if (providers.isEmpty() || providers.size() > MAX_PROVIDERS) {
+        throw new InvalidRequestException(
+            "providers",
+            "providers must name 1-"
+                + MAX_PROVIDERS
+                + " provider instances, got "
+                + providers.size());
       }
       for (String id : providers) {
         if (id == null || id.isBlank()) {
-          throw new IllegalArgumentException("providers must not hold a blank id");
+          throw new InvalidRequestException("providers", "providers must not hold a blank id");
         }
       }
-      providers = Set.copyOf(providers);
-    }
-    Objects.requireNonNull(agent, "agent");
-    Objects.requireNonNull(query, "query");
-    if (query.length() > RecallRequest.MAX_QUERY_LENGTH) {
-      throw new IllegalArgumentException(
-          "query is longer than "
-              + RecallRequest.MAX_QUERY_LENGTH
-              + " characters ("
-              + query.length()
-              + ")");
-    }
-    if (limit < 0 || limit > RecallRequest.MAX_LIMIT) {
-      throw new IllegalArgumentException(
-          "limit must be 1-" + RecallRequest.MAX_LIMIT + " (or 0 for the default), got: " + limit);
+      providers = Set.copyOf(new LinkedHashSet<>(providers));
     }
   }
 

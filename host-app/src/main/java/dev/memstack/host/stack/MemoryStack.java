@@ -1,5 +1,6 @@
 package dev.memstack.host.stack;
 
+import dev.memstack.host.conversation.ConversationLog;
 import dev.memstack.host.outbox.OutboxStats;
 import dev.memstack.host.outbox.TurnOutbox;
 import dev.memstack.host.outbox.TurnOutboxFullException;
@@ -10,6 +11,7 @@ import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.provider.StackMembers;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
+import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Recall;
 import dev.memstack.spi.RecallItem;
 import dev.memstack.spi.RecallRequest;
@@ -27,6 +29,8 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The memory stack: what every enabled provider contributes to one agent turn, and where finished
@@ -43,8 +47,14 @@ import java.util.stream.Collectors;
  * Providers that claim {@code OWNER_PROMPT} are asked for the owner's standing memory beside the
  * system prompt, under the same timeout; it is joined into {@link ContextAnswer#ownerPrompt()},
  * outside the recall budget. {@link #feedback} hands the owner's confirmation of used items to the
- * providers that take it. Turns are stripped of fenced blocks and handed to the {@link TurnOutbox}.
- * Thread-safe; holds no threads of its own.
+ * providers that take it. {@link #submit} builds the one {@link Turn} of a checked {@link
+ * TurnRequest} (fenced blocks already removed), hands it to the {@link TurnOutbox} and records it
+ * in the {@link ConversationLog}.
+ *
+ * <p>This class is the host's application API: the REST controllers, the MCP tools and every other
+ * adapter call it with the request records ({@link ContextQuery}, {@link TurnRequest}), which check
+ * their fields once, and render its answers ({@link ContextAnswer}) as they are. Thread-safe; holds
+ * no threads of its own.
  */
 public final class MemoryStack {
 
@@ -88,11 +98,14 @@ public final class MemoryStack {
   /** Passage vectors of items that came without one, kept by text across calls. */
   private static final int RELEVANCE_CACHE = 4096;
 
+  private static final Logger log = LoggerFactory.getLogger(MemoryStack.class);
+
   private record Problem(String status, String detail) {}
 
   private final StackMembers members;
   private final SystemPromptCache cache;
   private final TurnOutbox outbox;
+  private final ConversationLog conversations;
   private final StackProperties properties;
   private final Clock clock;
   private final RequestCalls calls;
@@ -104,20 +117,13 @@ public final class MemoryStack {
       RequestCalls calls,
       SystemPromptCache cache,
       TurnOutbox outbox,
-      StackProperties properties) {
-    this(members, calls, cache, outbox, properties, Clock.systemUTC());
-  }
-
-  public MemoryStack(
-      StackMembers members,
-      RequestCalls calls,
-      SystemPromptCache cache,
-      TurnOutbox outbox,
+      ConversationLog conversations,
       StackProperties properties,
       Clock clock) {
     this.members = Objects.requireNonNull(members, "members");
     this.cache = Objects.requireNonNull(cache, "cache");
     this.outbox = Objects.requireNonNull(outbox, "outbox");
+    this.conversations = Objects.requireNonNull(conversations, "conversations");
     this.properties = Objects.requireNonNull(properties, "properties");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.calls = Objects.requireNonNull(calls, "calls");
@@ -133,6 +139,9 @@ public final class MemoryStack {
   /**
    * Answers a context call within {@code memstack.stack.context.deadline} (plus the time to merge
    * the answers), whatever the providers do.
+   *
+   * @throws InvalidRequestException (field {@code providers}) when the query names a provider
+   *     instance that is not configured
    */
   public ContextAnswer context(ContextQuery query) {
     Objects.requireNonNull(query, "query");
@@ -220,19 +229,17 @@ public final class MemoryStack {
     List<RecallItem> merged = recallMerge.merge(stack, answers, relevance, limit, query.explain());
     List<RecallItem> recall = new ArrayList<>();
     String context = recallMerge.fence(merged, recall);
-    return new ContextAnswer(systemPrompt, ownerPrompt, recall, context, reports);
+    return new ContextAnswer(
+        systemPrompt,
+        ownerPrompt,
+        recall.stream().map(RecalledMemory::of).toList(),
+        context,
+        reports);
   }
 
   /**
-   * Checks that every id of a call's {@code providers} is a configured provider instance (running
-   * or not).
-   *
-   * @throws IllegalArgumentException naming the first unknown id and the configured ones
+   * Checks that every id of {@code providers} is a configured provider instance (running or not).
    */
-  public void checkProviders(Set<String> providers) {
-    checkProviders(providers, members.enabled());
-  }
-
   private void checkProviders(Set<String> providers, List<StackMember> enabled) {
     if (providers == null) {
       return;
@@ -241,7 +248,8 @@ public final class MemoryStack {
     enabled.forEach(m -> known.add(m.id()));
     for (String id : new TreeSet<>(providers)) {
       if (!known.contains(id)) {
-        throw new IllegalArgumentException(
+        throw new InvalidRequestException(
+            "providers",
             "providers names '"
                 + id
                 + "', which is not a configured provider instance (configured: "
@@ -335,10 +343,11 @@ public final class MemoryStack {
    *
    * @return per provider id, how many ids it applied, or {@code -1} when it does not take feedback
    *     or its call failed
-   * @throws IllegalArgumentException naming a provider id that is not in the stack
+   * @throws InvalidRequestException (field {@code used}) naming a provider id that is not in the
+   *     stack
    */
   public Map<String, Integer> feedback(
-      AgentId agent, dev.memstack.spi.OwnerKey owner, Map<String, List<String>> used) {
+      AgentId agent, OwnerKey owner, Map<String, List<String>> used) {
     Objects.requireNonNull(agent, "agent");
     Objects.requireNonNull(owner, "owner");
     Map<String, StackMember> byId = new LinkedHashMap<>();
@@ -347,7 +356,8 @@ public final class MemoryStack {
     }
     for (String id : used.keySet()) {
       if (!byId.containsKey(id)) {
-        throw new IllegalArgumentException(
+        throw new InvalidRequestException(
+            "used",
             "provider '" + id + "' is not an enabled provider of the stack " + byId.keySet());
       }
     }
@@ -387,29 +397,35 @@ public final class MemoryStack {
 
   /**
    * Accepts a finished turn for every enabled provider and returns its id at once; delivery happens
-   * in the background. Fenced {@code <memory-context>} blocks are removed from the user message
-   * first.
+   * in the background. The turn is built once from the checked request (its id generated when it
+   * has none, its time the stack's clock when it has none), handed to the turn outbox and recorded
+   * in the conversation log (a log failure is logged, not thrown: the turn is already on its way).
    *
-   * @return the submission's turn id, or a new UUID when it has none
-   * @throws IllegalArgumentException when the turn is invalid (e.g. both messages empty once the
-   *     fenced block is removed, or a malformed turn id)
+   * @return the turn's id
    * @throws TurnOutboxFullException when a provider's delivery queue is full
    */
-  public String submit(TurnSubmission submission) {
-    Objects.requireNonNull(submission, "submission");
-    String turnId =
-        submission.turnId() == null ? UUID.randomUUID().toString() : submission.turnId();
+  public String submit(TurnRequest request) {
+    Objects.requireNonNull(request, "request");
+    String turnId = request.turnId() == null ? UUID.randomUUID().toString() : request.turnId();
     Turn turn =
-        new Turn(
-            turnId,
-            submission.agent(),
-            submission.owner(),
-            submission.conversationId(),
-            MemoryContextFence.stripBlocks(submission.userMessage()),
-            submission.assistantReply(),
-            submission.triggerSource(),
-            submission.time() == null ? clock.instant() : submission.time());
+        InvalidRequestException.check(
+            "body",
+            () ->
+                new Turn(
+                    turnId,
+                    request.agent(),
+                    request.owner(),
+                    request.conversationId(),
+                    request.userMessage(),
+                    request.assistantReply(),
+                    request.triggerSource(),
+                    request.time() == null ? clock.instant() : request.time()));
     outbox.enqueue(turn, members.enabled().stream().map(StackMember::id).toList());
+    try {
+      conversations.append(turn);
+    } catch (RuntimeException e) {
+      log.warn("Conversation log could not record turn {}: {}", turnId, e.toString());
+    }
     return turnId;
   }
 

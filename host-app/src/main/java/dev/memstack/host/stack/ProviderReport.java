@@ -1,10 +1,13 @@
 package dev.memstack.host.stack;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.Objects;
 import java.util.Set;
 
 /**
- * How one provider did in a context call.
+ * How one provider did in a context call (JSON schema {@code ReportView}; {@code detail} left out
+ * when {@code null}).
  *
  * @param id the provider instance id, never {@code null}
  * @param status {@code ok}, {@code timeout} (late, left out), {@code error} (threw, or too many of
@@ -15,6 +18,8 @@ import java.util.Set;
  * @param detail a short reason when the status is not {@code ok}; {@code null} otherwise. Exception
  *     class and message only, never configuration values.
  */
+@Schema(name = "ReportView")
+@JsonInclude(JsonInclude.Include.NON_NULL)
 public record ProviderReport(String id, String status, long tookMs, String detail) {
 
   public static final String OK = "ok";

@@ -1,5 +1,6 @@
 package dev.memstack.host.stack;
 
+import dev.memstack.host.conversation.ConversationLog;
 import dev.memstack.host.outbox.TurnOutbox;
 import dev.memstack.host.provider.Breakers;
 import dev.memstack.host.provider.ProviderCalls;
@@ -7,6 +8,7 @@ import dev.memstack.host.provider.RequestCalls;
 import dev.memstack.host.provider.StackMembers;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -16,7 +18,9 @@ import org.springframework.context.annotation.Configuration;
  * The stack's beans: {@link ProviderCalls}, the request path's {@link RequestCalls} (its pool and
  * breakers set by {@code memstack.stack.context.*} and {@code memstack.stack.breaker.*}), {@link
  * SystemPromptCache} and {@link MemoryStack}, configured by {@link StackProperties}. The {@link
- * TurnOutbox} comes from {@code dev.memstack.host.outbox}, {@link StackMembers} from the plugin
+ * TurnOutbox} comes from {@code dev.memstack.host.outbox}, the {@link ConversationLog} from {@code
+ * dev.memstack.host.conversation} (a context without one, such as a test slice of the stack and the
+ * outbox, records no turns: {@link ConversationLog#none()}), {@link StackMembers} from the plugin
  * registry.
  */
 @Configuration(proxyBeanMethods = false)
@@ -59,7 +63,15 @@ public class StackConfiguration {
       RequestCalls calls,
       SystemPromptCache cache,
       TurnOutbox outbox,
+      ObjectProvider<ConversationLog> conversations,
       StackProperties properties) {
-    return new MemoryStack(members, calls, cache, outbox, properties);
+    return new MemoryStack(
+        members,
+        calls,
+        cache,
+        outbox,
+        conversations.getIfAvailable(ConversationLog::none),
+        properties,
+        Clock.systemUTC());
   }
 }

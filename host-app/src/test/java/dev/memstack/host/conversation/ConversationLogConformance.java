@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.TriggerSource;
+import dev.memstack.spi.Turn;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +51,7 @@ abstract class ConversationLogConformance {
     assertThat(log.forget(USER_1)).isEqualTo(2);
 
     assertThat(log.turns(A1, USER_2, "c1").orElseThrow())
-        .extracting(LoggedTurn::turnId)
+        .extracting(ConversationEntry::turnId)
         .containsExactly("t2");
     assertThat(log.turns(A1, USER_1, "c1")).isEmpty();
     assertThat(log.turns(A1, USER_1, "c2")).isEmpty();
@@ -65,8 +67,8 @@ abstract class ConversationLogConformance {
     log.append(turn("t1", "user:1", "c1"));
     log.append(turn("t2", "user:1", "c1"));
     log.append(turn("t3", "user:1", "c1"));
-    List<LoggedTurn> turns = log.turns(A1, USER_1, "c1").orElseThrow();
-    assertThat(turns).extracting(LoggedTurn::turnId).containsExactly("t2", "t3");
+    List<ConversationEntry> turns = log.turns(A1, USER_1, "c1").orElseThrow();
+    assertThat(turns).extracting(ConversationEntry::turnId).containsExactly("t2", "t3");
   }
 
   @Test
@@ -76,10 +78,10 @@ abstract class ConversationLogConformance {
     log.append(turn("shared-id", "user:2", "c1", "two says hello"));
 
     assertThat(log.turns(A1, USER_1, "c1").orElseThrow())
-        .extracting(LoggedTurn::userMessage)
+        .extracting(ConversationEntry::userMessage)
         .containsExactly("one says hello");
     assertThat(log.turns(A1, USER_2, "c1").orElseThrow())
-        .extracting(LoggedTurn::userMessage)
+        .extracting(ConversationEntry::userMessage)
         .containsExactly("two says hello");
     assertThat(log.turns(AgentId.of("a2"), USER_1, "c1")).isEmpty();
   }
@@ -93,10 +95,10 @@ abstract class ConversationLogConformance {
     }
 
     assertThat(log.turns(A1, USER_2, "c1").orElseThrow())
-        .extracting(LoggedTurn::turnId)
+        .extracting(ConversationEntry::turnId)
         .containsExactly("keep");
     assertThat(log.turns(A1, USER_1, "c1").orElseThrow())
-        .extracting(LoggedTurn::turnId)
+        .extracting(ConversationEntry::turnId)
         .containsExactly("flood-7", "flood-8", "flood-9");
   }
 
@@ -104,12 +106,12 @@ abstract class ConversationLogConformance {
   void messagesAreCutAndTheTurnKeepsItsFields() {
     ConversationLog log = open(200, 10);
     log.append(turn("t1", "user:1", "c1", "0123456789 and more"));
-    LoggedTurn logged = log.turns(A1, USER_1, "c1").orElseThrow().get(0);
+    ConversationEntry logged = log.turns(A1, USER_1, "c1").orElseThrow().get(0);
     assertThat(logged.userMessage()).isEqualTo("0123456789 …");
     assertThat(logged.assistantReply()).isEqualTo("hi");
     assertThat(logged.triggerSource()).isEqualTo("api");
     assertThat(logged.time()).isEqualTo(Instant.parse("2026-11-29T10:00:00Z"));
-    assertThat(logged.owner()).isEqualTo(USER_1);
+    assertThat(logged.ownerKey()).isEqualTo(USER_1.value());
   }
 
   @Test
@@ -148,19 +150,19 @@ abstract class ConversationLogConformance {
     assertThat(storedCopies("two keeps this")).isEqualTo(1);
   }
 
-  static LoggedTurn turn(String id, String owner, String conversation) {
+  static Turn turn(String id, String owner, String conversation) {
     return turn(id, owner, conversation, "hello from " + owner);
   }
 
-  static LoggedTurn turn(String id, String owner, String conversation, String message) {
-    return new LoggedTurn(
+  static Turn turn(String id, String owner, String conversation, String message) {
+    return new Turn(
         id,
         A1,
         OwnerKey.of(owner),
         conversation,
         message,
         "hi",
-        "api",
+        TriggerSource.API,
         Instant.parse("2026-11-29T10:00:00Z"));
   }
 }

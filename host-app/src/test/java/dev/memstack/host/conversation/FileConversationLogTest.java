@@ -3,6 +3,7 @@ package dev.memstack.host.conversation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.Turn;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -75,19 +76,19 @@ class FileConversationLogTest extends ConversationLogConformance {
     assertThat(legacy).doesNotExist();
     assertThat(halfWritten).doesNotExist();
     assertThat(log.turns(A1, USER_1, "c1").orElseThrow())
-        .extracting(LoggedTurn::userMessage)
+        .extracting(ConversationEntry::userMessage)
         .containsExactly("one early", "one later", "one after the upgrade");
     assertThat(log.turns(A1, USER_2, "c1").orElseThrow())
-        .extracting(LoggedTurn::userMessage)
+        .extracting(ConversationEntry::userMessage)
         .containsExactly("two early");
     assertThat(log.forget(USER_1)).isEqualTo(3);
     assertThat(filesUnder(dir).filter(f -> read(f).contains("one early"))).isEmpty();
   }
 
   /** A log on the test folder keeping {@code turnsPerConversation}, with {@code turns} in it. */
-  private FileConversationLog log(int turnsPerConversation, LoggedTurn... turns) {
+  private FileConversationLog log(int turnsPerConversation, Turn... turns) {
     FileConversationLog log = new FileConversationLog(dir, turnsPerConversation, 20_000);
-    for (LoggedTurn turn : turns) {
+    for (Turn turn : turns) {
       log.append(turn);
     }
     return log;

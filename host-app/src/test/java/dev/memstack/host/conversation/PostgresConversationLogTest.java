@@ -89,7 +89,7 @@ class PostgresConversationLogTest extends ConversationLogConformance {
     ConversationLog b = open(200, 20_000);
     a.append(turn("t1", "user:1", "c1", "from host a"));
     assertThat(b.turns(A1, USER_1, "c1").orElseThrow())
-        .extracting(LoggedTurn::userMessage)
+        .extracting(ConversationEntry::userMessage)
         .containsExactly("from host a");
     assertThat(b.turns(A1, USER_2, "c1")).isEmpty();
   }

@@ -1,8 +1,7 @@
 package dev.memstack.host.e2e;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 import dev.memstack.host.plugin.PluginZips;
+import dev.memstack.testing.TestPostgres;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -21,7 +20,6 @@ import java.util.Properties;
 import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The PostgreSQL database of the pgvector acceptance test, from {@code MEMSTACK_PG_URL}, {@code
@@ -31,26 +29,12 @@ import org.junit.jupiter.api.Assumptions;
  */
 public record PgDatabase(String url, String user, String password) {
 
-  static final String HOW_TO_ENABLE =
-      "run eval \"$(scripts/pgvector-setup.sh)\" in the project directory; it exports"
-          + " MEMSTACK_PG_URL, MEMSTACK_PG_USER and MEMSTACK_PG_PASSWORD";
-
   private static final Pattern SCHEMA = Pattern.compile("[a-z_][a-z0-9_]{0,47}");
 
-  /** The configured database; skips the test without one, fails it on CI. */
+  /** The configured database ({@link TestPostgres}); skips the test without one, fails it on CI. */
   public static PgDatabase fromEnvironment() {
-    String url = blankToNull(System.getenv("MEMSTACK_PG_URL"));
-    if (url == null) {
-      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-        fail("MEMSTACK_PG_URL is not set on CI (CI=true): " + HOW_TO_ENABLE);
-      }
-      Assumptions.abort(
-          "MEMSTACK_PG_URL is not set; skipping the pgvector acceptance test: " + HOW_TO_ENABLE);
-    }
-    return new PgDatabase(
-        url,
-        blankToNull(System.getenv("MEMSTACK_PG_USER")),
-        blankToNull(System.getenv("MEMSTACK_PG_PASSWORD")));
+    TestPostgres postgres = TestPostgres.fromEnvironment();
+    return new PgDatabase(postgres.url(), postgres.user(), postgres.password());
   }
 
   /** {@code DROP SCHEMA ... CASCADE}. */
@@ -93,10 +77,6 @@ public record PgDatabase(String url, String user, String password) {
       throw new SQLException("the PostgreSQL driver does not accept the URL in MEMSTACK_PG_URL");
     }
     return connection;
-  }
-
-  private static String blankToNull(String value) {
-    return value == null || value.isBlank() ? null : value;
   }
 
   /** The driver jar from the vector plugin zip, loaded once. */

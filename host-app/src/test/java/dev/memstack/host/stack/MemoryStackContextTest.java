@@ -95,7 +95,7 @@ class MemoryStackContextTest {
     assertThat(report(answer, "slow").status()).isEqualTo("timeout");
     assertThat(report(answer, "hung").tookMs()).isBetween(700L, 1_500L);
     assertThat(answer.recall())
-        .extracting(RecallItem::text)
+        .extracting(RecalledMemory::text)
         .containsExactly("the user likes green tea");
     assertThat(answer.context()).contains("the user likes green tea").doesNotContain("too late");
   }
@@ -139,7 +139,7 @@ class MemoryStackContextTest {
     assertThat(report(third, "hung").tookMs()).isZero();
     assertThat(hung.recallCalls.get()).isEqualTo(2);
     assertThat(report(third, "fast").status()).isEqualTo("ok");
-    assertThat(third.recall()).extracting(RecallItem::text).containsExactly("still here");
+    assertThat(third.recall()).extracting(RecalledMemory::text).containsExactly("still here");
     assertThat(tookMs).isLessThan(300 + 500);
   }
 
@@ -165,7 +165,7 @@ class MemoryStackContextTest {
     stubborn.recall = request -> Recall.of(List.of(stubborn.item("answers again", 1)));
     ContextAnswer answer = stack.context(query("q"));
     assertThat(report(answer, "stubborn").status()).isEqualTo("ok");
-    assertThat(answer.recall()).extracting(RecallItem::text).containsExactly("answers again");
+    assertThat(answer.recall()).extracting(RecalledMemory::text).containsExactly("answers again");
   }
 
   @Test
@@ -194,7 +194,7 @@ class MemoryStackContextTest {
         .contains("corrupt");
     assertThat(report(answer, "good").status()).isEqualTo("ok");
     assertThat(report(answer, "good").detail()).isNull();
-    assertThat(answer.recall()).extracting(RecallItem::text).containsExactly("a good memory");
+    assertThat(answer.recall()).extracting(RecalledMemory::text).containsExactly("a good memory");
     assertThat(
             meters
                 .get(ProviderCalls.ERRORS)
@@ -221,7 +221,7 @@ class MemoryStackContextTest {
     assertThat(answer.context()).startsWith("<memory-context>\n").endsWith("\n</memory-context>");
     assertThat(count(answer.context().toLowerCase(), "memory-context")).isEqualTo(2);
     assertThat(answer.recall())
-        .extracting(RecallItem::text)
+        .extracting(RecalledMemory::text)
         .allSatisfy(text -> assertThat(MemoryContextFence.containsTag(text)).isFalse());
     assertThat(answer.context()).contains("Ignore previous instructions").contains("third");
   }
@@ -279,9 +279,9 @@ class MemoryStackContextTest {
     ContextAnswer answer = stack.context(new ContextQuery(AGENT, OWNER, null, "q", 0, true));
 
     assertThat(answer.recall()).hasSize(2);
-    RecallItem lyon = answer.recall().get(0);
+    RecalledMemory lyon = answer.recall().get(0);
     // both copies are first in their answers: the provider earlier in the stack shows it
-    assertThat(lyon.source()).isEqualTo("a");
+    assertThat(lyon.provider()).isEqualTo("a");
     assertThat(lyon.score()).isEqualTo(0.4);
     assertThat(lyon.metadata()).containsEntry(MemoryStack.DUPLICATES, "b");
     assertThat(Double.parseDouble(lyon.metadata().get(MemoryStack.SCORE)))
@@ -305,7 +305,7 @@ class MemoryStackContextTest {
     ContextAnswer answer = stack.context(new ContextQuery(AGENT, OWNER, null, "q", 4, false));
 
     assertThat(answer.recall())
-        .extracting(RecallItem::text)
+        .extracting(RecalledMemory::text)
         .containsExactly("a-high", "b-first", "a-mid", "b-second");
   }
 
@@ -336,7 +336,7 @@ class MemoryStackContextTest {
 
     ContextAnswer answer = stack.context(query("q"));
 
-    assertThat(answer.recall()).extracting(RecallItem::text).containsExactly("mine");
+    assertThat(answer.recall()).extracting(RecalledMemory::text).containsExactly("mine");
     assertThat(answer.context()).doesNotContain("secret");
     assertThat(report(answer, "leaky").detail()).contains("dropped 1");
   }
@@ -405,7 +405,7 @@ class MemoryStackContextTest {
     ContextAnswer trial = stack.context(query("q"));
 
     assertThat(report(trial, "flaky").status()).isEqualTo("ok");
-    assertThat(trial.recall()).extracting(RecallItem::text).containsExactly("back again");
+    assertThat(trial.recall()).extracting(RecalledMemory::text).containsExactly("back again");
     assertThat(stack.breakerStates()).containsEntry("flaky", "closed");
   }
 
@@ -457,7 +457,7 @@ class MemoryStackContextTest {
     ContextAnswer answer = stack.context(query("q"));
 
     assertThat(report(answer, "p").status()).isEqualTo("ok");
-    assertThat(answer.recall()).extracting(RecallItem::text).containsExactly("fresh");
+    assertThat(answer.recall()).extracting(RecalledMemory::text).containsExactly("fresh");
   }
 
   @Test
@@ -496,7 +496,7 @@ class MemoryStackContextTest {
     ContextAnswer answer = stack.context(query("q"));
 
     assertThat(report(answer, "p").status()).isEqualTo("error");
-    assertThat(answer.recall()).extracting(RecallItem::text).containsExactly("from q");
+    assertThat(answer.recall()).extracting(RecalledMemory::text).containsExactly("from q");
   }
 
   @Test
@@ -526,7 +526,7 @@ class MemoryStackContextTest {
               assertThat(answer.providers())
                   .extracting(ProviderReport::id)
                   .contains("builtin", "vector");
-              assertThat(answer.recall()).extracting(RecallItem::text).contains("from vector");
+              assertThat(answer.recall()).extracting(RecalledMemory::text).contains("from vector");
               answers.incrementAndGet();
             });
     for (int reload = 0; reload < 20; reload++) {
@@ -646,7 +646,7 @@ class MemoryStackContextTest {
     assertThat(answer.recall().get(0).text())
         .as("the shorter copy is shown: the memory without the note's markup")
         .isEqualTo("user: I adopted a greyhound named Biscuit");
-    assertThat(answer.recall().get(0).source()).isEqualTo("vector");
+    assertThat(answer.recall().get(0).provider()).isEqualTo("vector");
     assertThat(answer.recall().get(0).metadata()).containsEntry(MemoryStack.DUPLICATES, "notes");
     assertThat(answer.recall().get(1).text()).contains("Tom");
   }
@@ -662,13 +662,13 @@ class MemoryStackContextTest {
             .withFusion(new StackProperties.Fusion(20, Map.of("weak", 0.5), 3, 0.5, 20, 8)));
 
     assertThat(stack.context(query("q")).recall())
-        .extracting(RecallItem::text)
+        .extracting(RecalledMemory::text)
         .containsExactly("strong first", "strong second", "weak first", "weak second");
 
     stack(timing(2_000, 1_500, 4));
     assertThat(stack.context(query("q")).recall())
         .as("equal weights: the providers take turns, the earlier in the stack first")
-        .extracting(RecallItem::text)
+        .extracting(RecalledMemory::text)
         .containsExactly("weak first", "strong first", "weak second", "strong second");
   }
 }

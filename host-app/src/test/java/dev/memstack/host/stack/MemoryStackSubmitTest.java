@@ -51,9 +51,8 @@ class MemoryStackSubmitTest {
     return stack;
   }
 
-  private static TurnSubmission turn(String turnId, String userMessage) {
-    return new TurnSubmission(
-        AGENT, OWNER, "c1", turnId, userMessage, "ok", TriggerSource.WEB, null);
+  private static TurnRequest turn(String turnId, String userMessage) {
+    return new TurnRequest(AGENT, OWNER, "c1", turnId, userMessage, "ok", TriggerSource.WEB, null);
   }
 
   /**
@@ -290,7 +289,7 @@ class MemoryStackSubmitTest {
     assertThatThrownBy(
             () ->
                 stack.submit(
-                    new TurnSubmission(
+                    new TurnRequest(
                         AGENT,
                         OWNER,
                         "c1",
@@ -301,5 +300,47 @@ class MemoryStackSubmitTest {
                         null)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("both empty");
+  }
+
+  @Test
+  void anAcceptedTurnIsRecordedOnceInTheConversationLogWithoutItsFencedBlock() {
+    FakeProvider vector = new FakeProvider("vector");
+    members.add(vector);
+    stack(1_000);
+
+    String turnId =
+        stack.submit(turn("t-log", "<memory-context>recalled</memory-context>I like tea"));
+
+    Eventually.within(PATIENCE, () -> assertThat(vector.synced).hasSize(1));
+    assertThat(harness.conversations.appended).containsExactly(vector.synced.get(0));
+    Turn logged = harness.conversations.appended.get(0);
+    assertThat(logged.turnId()).isEqualTo(turnId);
+    assertThat(logged.userMessage()).isEqualTo("I like tea");
+  }
+
+  @Test
+  void aConversationLogThatFailsDoesNotFailTheTurn() {
+    FakeProvider vector = new FakeProvider("vector");
+    members.add(vector);
+    stack(1_000);
+    harness.conversations.failing = true;
+
+    assertThat(stack.submit(turn("t-down", "hello"))).isEqualTo("t-down");
+    Eventually.within(PATIENCE, () -> assertThat(vector.synced).hasSize(1));
+  }
+
+  @Test
+  void anInvalidRequestNamesItsField() {
+    assertThatThrownBy(() -> turn("t1", "x".repeat(Turn.MAX_MESSAGE_LENGTH + 1)))
+        .isInstanceOf(InvalidRequestException.class)
+        .extracting(e -> ((InvalidRequestException) e).field())
+        .isEqualTo("userMessage");
+    assertThatThrownBy(() -> turn("a/b", "hello"))
+        .extracting(e -> ((InvalidRequestException) e).field())
+        .isEqualTo("turnId");
+    assertThatThrownBy(
+            () -> new TurnRequest(AGENT, null, "c1", null, "hi", "ok", TriggerSource.API, null))
+        .extracting(e -> ((InvalidRequestException) e).field())
+        .isEqualTo("ownerKey");
   }
 }

@@ -2,6 +2,7 @@ package dev.memstack.host.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.memstack.host.conversation.ConversationLog;
 import dev.memstack.host.outbox.OutboxConfiguration;
 import dev.memstack.host.outbox.OutboxEngine;
 import dev.memstack.host.outbox.OutboxProperties;
@@ -25,6 +26,7 @@ class StackConfigurationTest {
   private final ApplicationContextRunner runner =
       new ApplicationContextRunner()
           .withUserConfiguration(StackConfiguration.class, OutboxConfiguration.class)
+          .withBean(ConversationLog.class, RecordingConversationLog::new)
           .withPropertyValues("memstack.outbox.type=memory")
           .withBean(StackMembers.class, TestMembers::new);
 
@@ -75,6 +77,7 @@ class StackConfigurationTest {
     AtomicReference<CallOutcome<String>> atMembersClose = new AtomicReference<>();
     new ApplicationContextRunner()
         .withUserConfiguration(StackConfiguration.class, OutboxConfiguration.class)
+        .withBean(ConversationLog.class, RecordingConversationLog::new)
         .withPropertyValues("memstack.outbox.type=memory")
         .withBean(StackMembers.class, () -> new ClosingMembers(calls, atMembersClose))
         .run(context -> calls.set(context.getBean(RequestCalls.class)));

@@ -6,7 +6,6 @@ import dev.memstack.host.outbox.OutboxProperties;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Recall;
-import dev.memstack.spi.RecallItem;
 import java.time.Clock;
 import java.util.List;
 import org.junit.jupiter.api.AutoClose;
@@ -49,13 +48,13 @@ class StackExplainRanksTest {
 
     ContextAnswer answer = stack.context(new ContextQuery(AGENT, OWNER, null, "q", 0, true));
 
-    RecallItem lyon =
+    RecalledMemory lyon =
         answer.recall().stream().filter(i -> i.text().contains("Lyon")).findFirst().orElseThrow();
     // dense's copy is first in its list and adds most; the shorter copy (dense's) is shown
     assertThat(lyon.metadata()).containsEntry(MemoryStack.RANKS, "dense:1,keyword:2");
     assertThat(lyon.metadata()).containsEntry(MemoryStack.RANK, "1");
     assertThat(lyon.metadata()).containsEntry(MemoryStack.DUPLICATES, "keyword");
-    RecallItem alone =
+    RecalledMemory alone =
         answer.recall().stream().filter(i -> i.text().startsWith("only")).findFirst().orElseThrow();
     assertThat(alone.metadata()).containsEntry(MemoryStack.RANKS, "keyword:1");
   }

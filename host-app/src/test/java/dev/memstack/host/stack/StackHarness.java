@@ -20,6 +20,7 @@ final class StackHarness implements AutoCloseable {
   final SimpleMeterRegistry meters = new SimpleMeterRegistry();
   final ProviderCalls calls = new ProviderCalls(meters);
   final CountDownLatch releaseHung = new CountDownLatch(1);
+  final RecordingConversationLog conversations = new RecordingConversationLog();
   private OutboxEngine outbox;
   private RequestCalls requestCalls;
 
@@ -32,7 +33,7 @@ final class StackHarness implements AutoCloseable {
     closeCalls();
     outbox = OutboxEngine.inMemory(outboxSettings, members, calls, clock);
     requestCalls = StackConfiguration.newRequestCalls(calls, members, properties);
-    return new MemoryStack(members, requestCalls, cache, outbox, properties, clock);
+    return new MemoryStack(members, requestCalls, cache, outbox, conversations, properties, clock);
   }
 
   @Override

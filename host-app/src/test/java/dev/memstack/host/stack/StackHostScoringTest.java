@@ -62,7 +62,7 @@ class StackHostScoringTest {
   }
 
   private static List<String> texts(ContextAnswer answer) {
-    return answer.recall().stream().map(RecallItem::text).toList();
+    return answer.recall().stream().map(RecalledMemory::text).toList();
   }
 
   @Test
@@ -73,10 +73,9 @@ class StackHostScoringTest {
     ContextAnswer answer = stack(2).context(new ContextQuery(AGENT, OWNER, null, "q", 3, true));
 
     assertThat(texts(answer).get(0)).isEqualTo("close to the question");
-    RecallItem close = answer.recall().get(0);
+    RecalledMemory close = answer.recall().get(0);
     assertThat(close.metadata()).containsEntry(MemoryStack.RELEVANCE_RANK, "1");
     assertThat(Double.parseDouble(close.metadata().get(MemoryStack.RELEVANCE))).isGreaterThan(0.99);
-    assertThat(close.vector()).as("vectors never leave the stack").isNull();
     assertThat(model.embedded).as("attached vectors need no embedding").isEmpty();
     assertThat(askedForVectors).containsExactly(true);
   }

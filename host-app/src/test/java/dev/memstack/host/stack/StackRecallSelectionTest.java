@@ -7,7 +7,6 @@ import dev.memstack.host.outbox.OutboxProperties;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Recall;
-import dev.memstack.spi.RecallItem;
 import java.time.Clock;
 import java.util.List;
 import java.util.Set;
@@ -52,7 +51,7 @@ class StackRecallSelectionTest {
     ContextAnswer answer =
         stack.context(new ContextQuery(AGENT, OWNER, null, "q", 5, false, Set.of("left")));
 
-    assertThat(answer.recall()).extracting(RecallItem::text).containsExactly("left remembers");
+    assertThat(answer.recall()).extracting(RecalledMemory::text).containsExactly("left remembers");
     assertThat(rightCalls).hasValue(0);
     assertThat(answer.providers())
         .extracting(ProviderReport::id, ProviderReport::status)
@@ -72,7 +71,7 @@ class StackRecallSelectionTest {
     ContextAnswer answer = stack.context(new ContextQuery(AGENT, OWNER, null, "q", 5, false));
 
     assertThat(answer.recall())
-        .extracting(RecallItem::text)
+        .extracting(RecalledMemory::text)
         .containsExactlyInAnyOrder("left remembers", "right remembers");
   }
 
@@ -83,11 +82,12 @@ class StackRecallSelectionTest {
 
     assertThatThrownBy(
             () -> stack.context(new ContextQuery(AGENT, OWNER, null, "q", 5, false, Set.of("lft"))))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("'lft'")
         .hasMessageContaining("left, right, sleeping");
     assertThatThrownBy(() -> new ContextQuery(AGENT, OWNER, null, "q", 5, false, Set.of()))
-        .hasMessageContaining("at least one");
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("1-" + ContextQuery.MAX_PROVIDERS);
   }
 
   @Test
