@@ -1,10 +1,10 @@
 package dev.memstack.host.stack;
 
-import dev.memstack.host.outbox.TurnOutbox;
 import dev.memstack.host.provider.Breakers;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.RequestCalls;
 import dev.memstack.host.provider.StackMembers;
+import dev.memstack.outbox.TurnOutbox;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -16,8 +16,8 @@ import org.springframework.context.annotation.Configuration;
  * The stack's beans: {@link ProviderCalls}, the request path's {@link RequestCalls} (its pool and
  * breakers set by {@code memstack.stack.context.*} and {@code memstack.stack.breaker.*}), {@link
  * SystemPromptCache} and {@link MemoryStack}, configured by {@link StackProperties}. The {@link
- * TurnOutbox} comes from {@code dev.memstack.host.outbox}, {@link StackMembers} from the plugin
- * registry.
+ * TurnOutbox} comes from the outbox module ({@code dev.memstack.outbox}), {@link StackMembers} from
+ * the plugin registry.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(StackProperties.class)

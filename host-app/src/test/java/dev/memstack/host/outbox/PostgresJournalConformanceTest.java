@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.memstack.host.shared.SharedStore;
+import dev.memstack.outbox.journal.Journal;
+import dev.memstack.outbox.journal.JournalConformance;
+import dev.memstack.outbox.postgres.PostgresJournal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +30,8 @@ class PostgresJournalConformanceTest extends JournalConformance {
   protected Journal openJournal() {
     SharedStore store = database.store();
     stores.add(store);
-    Journal journal = PostgresJournal.open(store, 4, Duration.ofSeconds(2));
+    Journal journal =
+        PostgresJournal.open(new SharedStoreDatabase(store), 4, Duration.ofSeconds(2));
     journals.add(journal);
     return journal;
   }
@@ -51,7 +55,8 @@ class PostgresJournalConformanceTest extends JournalConformance {
       SharedStore store = trackedStore();
       starts.add(
           CompletableFuture.supplyAsync(
-              () -> PostgresJournal.open(store, 4, Duration.ofSeconds(2))));
+              () ->
+                  PostgresJournal.open(new SharedStoreDatabase(store), 4, Duration.ofSeconds(2))));
     }
     for (CompletableFuture<Journal> start : starts) {
       journals.add(start.join());
@@ -62,8 +67,12 @@ class PostgresJournalConformanceTest extends JournalConformance {
 
   @Test
   void aHostWithAnotherShardCountDoesNotStartAndNamesTheKey() {
-    journals.add(PostgresJournal.open(trackedStore(), 4, Duration.ofSeconds(2)));
-    assertThatThrownBy(() -> PostgresJournal.open(trackedStore(), 8, Duration.ofSeconds(2)))
+    journals.add(
+        PostgresJournal.open(new SharedStoreDatabase(trackedStore()), 4, Duration.ofSeconds(2)));
+    assertThatThrownBy(
+            () ->
+                PostgresJournal.open(
+                    new SharedStoreDatabase(trackedStore()), 8, Duration.ofSeconds(2)))
         .hasMessageContaining("memstack.outbox.shards is 8")
         .hasMessageContaining("created with 4 shards");
   }
