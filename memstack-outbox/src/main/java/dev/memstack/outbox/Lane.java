@@ -45,6 +45,19 @@ abstract class Lane implements Runnable {
   private static final long CURSOR_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
   /**
+   * What every lane of an engine shares: its journal, the provider calls of its provider, the
+   * delivery batch and the backoff.
+   */
+  record Setup(Journal journal, LaneCalls calls, int deliveryBatch, Backoff backoff) {
+
+    Setup {
+      Objects.requireNonNull(journal, "journal");
+      Objects.requireNonNull(calls, "calls");
+      Objects.requireNonNull(backoff, "backoff");
+    }
+  }
+
+  /**
    * An erasure to try before anything else: every pending erasure of the owner up to a position.
    */
   record Urgent(String owner, long upTo, CompletableFuture<Attempt> result) {}
@@ -98,24 +111,16 @@ abstract class Lane implements Runnable {
   volatile boolean stopped;
   private Thread worker;
 
-  Lane(
-      String providerId,
-      String laneId,
-      long start,
-      LongSupplier handedOut,
-      Journal journal,
-      LaneCalls delivery,
-      int deliveryBatch,
-      Backoff backoff) {
+  Lane(String providerId, String laneId, long start, LongSupplier handedOut, Setup setup) {
     this.providerId = Objects.requireNonNull(providerId, "providerId");
     this.laneId = Objects.requireNonNull(laneId, "laneId");
+    this.handedOut = Objects.requireNonNull(handedOut, "handedOut");
     this.start = start;
     this.horizon = start;
-    this.handedOut = Objects.requireNonNull(handedOut, "handedOut");
-    this.journal = Objects.requireNonNull(journal, "journal");
-    this.delivery = Objects.requireNonNull(delivery, "delivery");
-    this.deliveryBatch = deliveryBatch;
-    this.backoff = Objects.requireNonNull(backoff, "backoff");
+    this.journal = setup.journal();
+    this.delivery = setup.calls();
+    this.deliveryBatch = setup.deliveryBatch();
+    this.backoff = setup.backoff();
   }
 
   /** Takes the state saved before this open: where it stood and its parked erasures. */

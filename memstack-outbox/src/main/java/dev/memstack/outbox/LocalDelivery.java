@@ -212,14 +212,7 @@ final class LocalDelivery implements DeliveryStrategy {
   }
 
   private Lane newLane(String id, long start) {
-    return new LocalLane(
-        id,
-        start,
-        () -> handedOut,
-        journal,
-        engine.calls(id),
-        engine.settings.deliveryBatch(),
-        engine.backoff);
+    return new LocalLane(id, start, () -> handedOut, engine.laneSetup(id));
   }
 
   /** The lane of {@code id}, created and started for a record at {@code position} if new. */

@@ -9,15 +9,8 @@ import java.util.function.LongSupplier;
  */
 final class LocalLane extends Lane {
 
-  LocalLane(
-      String providerId,
-      long start,
-      LongSupplier handedOut,
-      Journal journal,
-      LaneCalls delivery,
-      int deliveryBatch,
-      Backoff backoff) {
-    super(providerId, providerId, start, handedOut, journal, delivery, deliveryBatch, backoff);
+  LocalLane(String providerId, long start, LongSupplier handedOut, Setup setup) {
+    super(providerId, providerId, start, handedOut, setup);
   }
 
   @Override

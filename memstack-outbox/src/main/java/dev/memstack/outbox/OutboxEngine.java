@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -112,7 +113,7 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
 
   private final Thread maintainer;
   private final Object maintenanceMonitor = new Object();
-  volatile boolean closed;
+  final AtomicBoolean closed = new AtomicBoolean();
   private volatile boolean stopped;
 
   /** The last journal write that failed, while no later one has succeeded; else {@code null}. */
@@ -215,9 +216,7 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
   public void enqueue(Turn turn, List<String> providerIds) {
     Objects.requireNonNull(turn, "turn");
     List<String> recipients = distinct(providerIds);
-    if (closed) {
-      throw new IllegalStateException("the turn outbox is closed");
-    }
+    checkOpen();
     if (recipients.isEmpty()) {
       return;
     }
@@ -297,7 +296,7 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
    * max-pending} turns waiting is no reason here: that is the provider's trouble, not the host's.
    */
   public Optional<String> refusal() {
-    if (closed) {
+    if (closed.get()) {
       return Optional.of("the turn outbox is closed");
     }
     WriteFailure failure = writeFailure;
@@ -330,9 +329,7 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
   @Override
   public OwnerErasure erase(OwnerKey owner) {
     Objects.requireNonNull(owner, "owner");
-    if (closed) {
-      throw new IllegalStateException("the turn outbox is closed");
-    }
+    checkOpen();
     Set<String> ids = new LinkedHashSet<>();
     Set<String> unsupported = new LinkedHashSet<>();
     for (Recipient member : port.enabled()) {
@@ -356,6 +353,12 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
           e);
       throw new TurnOutboxFullException(
           null, "the turn journal cannot be written right now; try again later");
+    }
+  }
+
+  private void checkOpen() {
+    if (closed.get()) {
+      throw new IllegalStateException("the turn outbox is closed");
     }
   }
 
@@ -425,11 +428,8 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
    */
   @Override
   public void close() {
-    synchronized (this) {
-      if (closed) {
-        return;
-      }
-      closed = true;
+    if (!closed.compareAndSet(false, true)) {
+      return;
     }
     long until = System.nanoTime() + Math.max(settings.shutdownGrace().toNanos(), 100_000_000L);
     if (!journal.persistent()) {
@@ -480,9 +480,10 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
 
   // ---- internals ----
 
-  /** The provider calls of a lane of {@code providerId}. */
-  LaneCalls calls(String providerId) {
-    return new LaneCalls(providerId, port, journal);
+  /** What a new lane of {@code providerId} is given. */
+  Lane.Setup laneSetup(String providerId) {
+    return new Lane.Setup(
+        journal, new LaneCalls(providerId, port, journal), settings.deliveryBatch(), backoff);
   }
 
   /** Keeps the owner's turns before {@code before} to be erased from storage by maintenance. */

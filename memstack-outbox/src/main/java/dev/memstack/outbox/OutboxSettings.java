@@ -2,6 +2,7 @@ package dev.memstack.outbox;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * What the outbox engine and its journals are told, in plain values; the host maps its {@code
@@ -39,11 +40,10 @@ public record OutboxSettings(
   public static final int MAX_SHARDS = 1024;
 
   public OutboxSettings {
-    Objects.requireNonNull(eraseWait, "eraseWait");
-    Objects.requireNonNull(initialBackoff, "initialBackoff");
-    Objects.requireNonNull(maxBackoff, "maxBackoff");
-    Objects.requireNonNull(shutdownGrace, "shutdownGrace");
-    Objects.requireNonNull(leaseTtl, "leaseTtl");
+    if (Stream.of(eraseWait, initialBackoff, maxBackoff, shutdownGrace, leaseTtl)
+        .anyMatch(Objects::isNull)) {
+      throw new NullPointerException("every duration of the outbox settings is required");
+    }
     if (segmentSizeBytes < MIN_SEGMENT_SIZE_BYTES) {
       throw new IllegalArgumentException("segment size below 4KB: " + segmentSizeBytes);
     }

@@ -281,15 +281,8 @@ final class SharedDelivery implements DeliveryStrategy {
       engine.lanes.computeIfAbsent(
           SharedJournal.laneId(provider, shard),
           id -> {
-            Lane lane =
-                new SharedLane(
-                    provider,
-                    id,
-                    shared,
-                    engine.calls(provider),
-                    engine.settings.deliveryBatch(),
-                    engine.backoff);
-            if (!engine.closed) {
+            Lane lane = new SharedLane(provider, id, shared, engine.laneSetup(provider));
+            if (!engine.closed.get()) {
               lane.start();
             }
             return lane;

@@ -40,14 +40,8 @@ final class SharedLane extends Lane {
    */
   private final Map<String, Long> erasedUpTo = new HashMap<>();
 
-  SharedLane(
-      String providerId,
-      String laneId,
-      SharedJournal journal,
-      LaneCalls delivery,
-      int deliveryBatch,
-      Backoff backoff) {
-    super(providerId, laneId, 0, () -> 0L, journal, delivery, deliveryBatch, backoff);
+  SharedLane(String providerId, String laneId, SharedJournal journal, Setup setup) {
+    super(providerId, laneId, 0, () -> 0L, setup);
     this.shared = journal;
   }
 

@@ -59,10 +59,7 @@ public class OutboxConfiguration {
                   + " memstack.shared.jdbc-url (and memstack.shared.username/password)");
         }
         yield OutboxEngine.start(
-            PostgresJournal.open(
-                new SharedStoreDatabase(store), outbox.shards(), outbox.leaseTtl()),
-            settings,
-            port);
+            PostgresJournal.open(store, outbox.shards(), outbox.leaseTtl()), settings, port);
       }
     };
   }

@@ -7,6 +7,7 @@ import dev.memstack.host.shared.SharedStore;
 import dev.memstack.outbox.journal.Journal;
 import dev.memstack.outbox.journal.JournalConformance;
 import dev.memstack.outbox.postgres.PostgresJournal;
+import dev.memstack.outbox.postgres.PostgresOutboxSchema;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,8 +31,7 @@ class PostgresJournalConformanceTest extends JournalConformance {
   protected Journal openJournal() {
     SharedStore store = database.store();
     stores.add(store);
-    Journal journal =
-        PostgresJournal.open(new SharedStoreDatabase(store), 4, Duration.ofSeconds(2));
+    Journal journal = PostgresJournal.open(store, 4, Duration.ofSeconds(2));
     journals.add(journal);
     return journal;
   }
@@ -55,24 +55,19 @@ class PostgresJournalConformanceTest extends JournalConformance {
       SharedStore store = trackedStore();
       starts.add(
           CompletableFuture.supplyAsync(
-              () ->
-                  PostgresJournal.open(new SharedStoreDatabase(store), 4, Duration.ofSeconds(2))));
+              () -> PostgresJournal.open(store, 4, Duration.ofSeconds(2))));
     }
     for (CompletableFuture<Journal> start : starts) {
       journals.add(start.join());
     }
     assertThat(database.count("SELECT count(*) FROM memstack_schema WHERE component = 'outbox'"))
-        .isEqualTo(PostgresJournal.SCHEMA.size());
+        .isEqualTo(PostgresOutboxSchema.STEPS.size());
   }
 
   @Test
   void aHostWithAnotherShardCountDoesNotStartAndNamesTheKey() {
-    journals.add(
-        PostgresJournal.open(new SharedStoreDatabase(trackedStore()), 4, Duration.ofSeconds(2)));
-    assertThatThrownBy(
-            () ->
-                PostgresJournal.open(
-                    new SharedStoreDatabase(trackedStore()), 8, Duration.ofSeconds(2)))
+    journals.add(PostgresJournal.open(trackedStore(), 4, Duration.ofSeconds(2)));
+    assertThatThrownBy(() -> PostgresJournal.open(trackedStore(), 8, Duration.ofSeconds(2)))
         .hasMessageContaining("memstack.outbox.shards is 8")
         .hasMessageContaining("created with 4 shards");
   }

@@ -171,8 +171,7 @@ class SharedOutboxTest {
     settings = tune.apply(settings);
     OutboxEngine engine =
         OutboxEngine.start(
-            PostgresJournal.open(
-                new SharedStoreDatabase(store), settings.shards(), settings.leaseTtl()),
+            PostgresJournal.open(store, settings.shards(), settings.leaseTtl()),
             settings,
             Turns.port(members));
     engines.add(engine);

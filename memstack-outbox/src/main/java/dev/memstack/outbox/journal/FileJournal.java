@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +38,7 @@ public final class FileJournal implements Journal {
   private final Map<String, Cursor> cursors;
   private final SegmentLog segments_;
   private List<Entry> recovered = new ArrayList<>();
-  private volatile boolean closed;
+  private final AtomicBoolean closed = new AtomicBoolean();
 
   private FileJournal(Path dir, long segmentSize, boolean fsync) throws IOException {
     this.dir = dir;
@@ -160,7 +161,7 @@ public final class FileJournal implements Journal {
 
   @Override
   public void saveCursor(String lane, Cursor cursor) throws IOException {
-    if (closed) {
+    if (closed.get()) {
       throw new IllegalStateException("the turn journal at " + dir + " is closed");
     }
     cursorStore.save(lane, cursor);
@@ -188,11 +189,8 @@ public final class FileJournal implements Journal {
 
   @Override
   public void close() {
-    synchronized (this) {
-      if (closed) {
-        return;
-      }
-      closed = true;
+    if (!closed.compareAndSet(false, true)) {
+      return;
     }
     segments_.close();
     try {

@@ -28,7 +28,7 @@ import java.util.function.Consumer;
 public interface Journal extends AutoCloseable {
 
   /** Bytes a record takes beyond its body (a segment frame's header), counted by every journal. */
-  int RECORD_OVERHEAD_BYTES = SegmentLog.FRAME_HEADER_BYTES;
+  int RECORD_OVERHEAD_BYTES = SegmentFrames.FRAME_HEADER_BYTES;
 
   /**
    * One record as the engine indexes it, without its body.

@@ -15,7 +15,7 @@ import java.util.function.Consumer;
 public final class MemoryJournal implements Journal {
 
   /** Per-record bookkeeping counted like a file frame, so both journals fill alike. */
-  private static final int OVERHEAD = SegmentLog.FRAME_HEADER_BYTES;
+  private static final int OVERHEAD = SegmentFrames.FRAME_HEADER_BYTES;
 
   /** Stands for the body of a record erased with its owner. */
   private static final byte[] ERASED = new byte[0];

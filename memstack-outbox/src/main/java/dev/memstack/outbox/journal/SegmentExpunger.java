@@ -47,12 +47,12 @@ public final class SegmentExpunger {
     try {
       try (FileChannel out = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
         for (Frame frame : frames) {
-          ByteBuffer hole = ByteBuffer.allocate(SegmentLog.FRAME_HEADER_BYTES + frame.length());
+          ByteBuffer hole = ByteBuffer.allocate(SegmentFrames.FRAME_HEADER_BYTES + frame.length());
           hole.putInt(-frame.length())
               .putInt(holeCrc(frame.length()))
               .putLong(frame.position())
               .position(0);
-          SegmentLog.writeFully(out, hole, frame.offset());
+          SegmentFrames.writeFully(out, hole, frame.offset());
         }
         out.force(true);
       }
@@ -69,14 +69,14 @@ public final class SegmentExpunger {
       Files.deleteIfExists(temporary);
     }
     if (fsync) {
-      SegmentLog.forceDirectory(segment.getParent());
+      SegmentFrames.forceDirectory(segment.getParent());
     }
     return frames.size();
   }
 
   /** The CRC-32 a hole of {@code length} zero bytes carries. */
   static int holeCrc(int length) {
-    return SegmentLog.crc(ByteBuffer.allocate(length));
+    return SegmentFrames.crc(ByteBuffer.allocate(length));
   }
 
   /** The intact record frames before {@code before} whose body {@code doomed} accepts. */
@@ -85,30 +85,20 @@ public final class SegmentExpunger {
     List<Frame> frames = new ArrayList<>();
     try (FileChannel in = FileChannel.open(segment, StandardOpenOption.READ)) {
       long size = in.size();
-      long offset = SegmentLog.SEGMENT_HEADER_BYTES;
-      ByteBuffer head = ByteBuffer.allocate(SegmentLog.FRAME_HEADER_BYTES);
-      while (offset + SegmentLog.FRAME_HEADER_BYTES <= size) {
-        head.clear();
-        SegmentLog.readFully(in, head, offset);
-        head.flip();
-        int length = head.getInt();
-        int crc = head.getInt();
-        long position = head.getLong();
-        int bodyLength = Math.abs(length);
-        if (length == 0
-            || bodyLength > SegmentLog.MAX_BODY_BYTES
-            || offset + SegmentLog.FRAME_HEADER_BYTES + bodyLength > size) {
-          break; // damaged or torn: recovery deals with it, nothing after it is read anyway
+      long offset = SegmentFrames.SEGMENT_HEADER_BYTES;
+      while (true) {
+        // damaged or torn: recovery deals with it, nothing after it is read anyway
+        SegmentFrames.Head frame = SegmentFrames.head(in, offset, size);
+        if (frame == null) {
+          break;
         }
-        if (length > 0 && position < before) {
-          ByteBuffer body = ByteBuffer.allocate(length);
-          SegmentLog.readFully(in, body, offset + SegmentLog.FRAME_HEADER_BYTES);
-          body.flip();
-          if (SegmentLog.crc(body) == crc && doomed.test(body.asReadOnlyBuffer())) {
-            frames.add(new Frame(offset, length, position));
+        if (!frame.hole() && frame.position() < before) {
+          ByteBuffer body = SegmentFrames.body(in, frame, offset);
+          if (body != null && doomed.test(body.asReadOnlyBuffer())) {
+            frames.add(new Frame(offset, frame.length(), frame.position()));
           }
         }
-        offset += SegmentLog.FRAME_HEADER_BYTES + bodyLength;
+        offset += SegmentFrames.FRAME_HEADER_BYTES + frame.bodyLength();
       }
     }
     return frames;

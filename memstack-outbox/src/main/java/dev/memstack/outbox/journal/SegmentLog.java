@@ -1,6 +1,14 @@
 package dev.memstack.outbox.journal;
 
-import java.io.EOFException;
+import static dev.memstack.outbox.journal.SegmentFrames.FRAME_HEADER_BYTES;
+import static dev.memstack.outbox.journal.SegmentFrames.MAGIC;
+import static dev.memstack.outbox.journal.SegmentFrames.MAX_BODY_BYTES;
+import static dev.memstack.outbox.journal.SegmentFrames.SEGMENT_HEADER_BYTES;
+import static dev.memstack.outbox.journal.SegmentFrames.closeQuietly;
+import static dev.memstack.outbox.journal.SegmentFrames.crc;
+import static dev.memstack.outbox.journal.SegmentFrames.readFully;
+import static dev.memstack.outbox.journal.SegmentFrames.writeFully;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -18,7 +26,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
-import java.util.zip.CRC32;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,15 +51,6 @@ import org.slf4j.LoggerFactory;
 final class SegmentLog implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(SegmentLog.class);
-
-  /** "MSOUTBX1": the first 8 bytes of every segment. */
-  static final long MAGIC = 0x4D534F5554425831L;
-
-  static final int SEGMENT_HEADER_BYTES = 8;
-  static final int FRAME_HEADER_BYTES = 16;
-
-  /** Largest accepted record body; a turn of two maximal messages takes about 1.2 MB. */
-  static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
 
   private static final String SUFFIX = ".seg";
 
@@ -116,7 +114,7 @@ final class SegmentLog implements AutoCloseable {
     try {
       journal.recover(minNextPosition, replay);
     } catch (IOException | RuntimeException e) {
-      journal.closeQuietly();
+      journal.closeActiveQuietly();
       throw e;
     } finally {
       journal.lock.unlock();
@@ -464,31 +462,20 @@ final class SegmentLog implements AutoCloseable {
         }
         long position = SEGMENT_HEADER_BYTES;
         long expected = base;
-        ByteBuffer head = ByteBuffer.allocate(FRAME_HEADER_BYTES);
-        while (position + FRAME_HEADER_BYTES <= size) {
-          head.clear();
-          readFully(channel, head, position);
-          head.flip();
-          int length = head.getInt();
-          int crc = head.getInt();
-          long stored = head.getLong();
-          int bodyLength = Math.abs(length);
-          if (length == 0
-              || bodyLength > MAX_BODY_BYTES
-              || position + FRAME_HEADER_BYTES + bodyLength > size
-              || stored != expected) {
+        while (true) {
+          SegmentFrames.Head frame = SegmentFrames.head(channel, position, size);
+          if (frame == null || frame.position() != expected) {
             break;
           }
-          ByteBuffer body = ByteBuffer.allocate(bodyLength);
-          readFully(channel, body, position + FRAME_HEADER_BYTES);
-          body.flip();
-          if (crc(body) != crc) {
+          ByteBuffer body = SegmentFrames.body(channel, frame, position);
+          if (body == null) {
             break;
           }
-          if (length > 0) {
-            replay.record(expected, new Location(base, position, length), body.asReadOnlyBuffer());
+          if (!frame.hole()) {
+            replay.record(
+                expected, new Location(base, position, frame.length()), body.asReadOnlyBuffer());
           } // else a hole: a record erased with its owner
-          position += FRAME_HEADER_BYTES + bodyLength;
+          position += FRAME_HEADER_BYTES + frame.bodyLength();
           expected++;
         }
         if (position < size) {
@@ -593,53 +580,11 @@ final class SegmentLog implements AutoCloseable {
   }
 
   private void forceDirectory() {
-    forceDirectory(dir);
+    SegmentFrames.forceDirectory(dir);
   }
 
-  static void forceDirectory(Path dir) {
-    try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
-      directory.force(true);
-    } catch (IOException e) {
-      // not every file system can sync a directory; the segment itself is on disk
-    }
-  }
-
-  private void closeQuietly() {
+  private void closeActiveQuietly() {
     closed = true;
     closeQuietly(active);
-  }
-
-  private static void closeQuietly(FileChannel channel) {
-    if (channel != null) {
-      try {
-        channel.close();
-      } catch (IOException e) {
-        // nothing more to do
-      }
-    }
-  }
-
-  static int crc(ByteBuffer body) {
-    CRC32 crc = new CRC32();
-    crc.update(body.duplicate());
-    return (int) crc.getValue();
-  }
-
-  static void writeFully(FileChannel channel, ByteBuffer buffer, long offset) throws IOException {
-    long at = offset;
-    while (buffer.hasRemaining()) {
-      at += channel.write(buffer, at);
-    }
-  }
-
-  static void readFully(FileChannel channel, ByteBuffer buffer, long offset) throws IOException {
-    long at = offset;
-    while (buffer.hasRemaining()) {
-      int read = channel.read(buffer, at);
-      if (read < 0) {
-        throw new EOFException("unexpected end of " + channel + " at " + at);
-      }
-      at += read;
-    }
   }
 }

@@ -106,8 +106,8 @@ class SegmentLogTest {
     long goodSize = Files.size(last);
     // a crash in the middle of the next write: its header and half its body
     byte[] body = record("t5").encode();
-    ByteBuffer frame = ByteBuffer.allocate(SegmentLog.FRAME_HEADER_BYTES + body.length / 2);
-    frame.putInt(body.length).putInt(SegmentLog.crc(ByteBuffer.wrap(body))).putLong(5);
+    ByteBuffer frame = ByteBuffer.allocate(SegmentFrames.FRAME_HEADER_BYTES + body.length / 2);
+    frame.putInt(body.length).putInt(SegmentFrames.crc(ByteBuffer.wrap(body))).putLong(5);
     frame.put(body, 0, body.length / 2).flip();
     try (FileChannel channel = FileChannel.open(last, StandardOpenOption.APPEND)) {
       channel.write(frame);
@@ -208,7 +208,7 @@ class SegmentLogTest {
     List<Path> files = segmentFiles();
     // the last segment with records: the newest one is the fresh, empty one started at open
     for (int i = files.size() - 1; i >= 0; i--) {
-      if (Files.size(files.get(i)) > SegmentLog.SEGMENT_HEADER_BYTES) {
+      if (Files.size(files.get(i)) > SegmentFrames.SEGMENT_HEADER_BYTES) {
         return files.get(i);
       }
     }
