@@ -172,13 +172,12 @@ public record OutboxProperties(
         leaseTtl);
   }
 
+  /** {@code value}, or {@code fallback} when unset; refused with the key when not above zero. */
   private static Duration positive(Duration value, Duration fallback, String key) {
-    if (value == null) {
-      return fallback;
+    Duration given = value == null ? fallback : value;
+    if (given.compareTo(Duration.ZERO) > 0) {
+      return given;
     }
-    if (value.isNegative() || value.isZero()) {
-      throw new IllegalArgumentException(key + " must be positive, got: " + value);
-    }
-    return value;
+    throw new IllegalArgumentException(key + " must be positive, got: " + given);
   }
 }

@@ -23,18 +23,18 @@ final class PostgresBacklog {
   private static final Logger log = LoggerFactory.getLogger(PostgresJournal.class);
 
   private final OutboxDatabase store;
-  private final String host;
   private final PostgresLeases leases;
-  private final AtomicLong bytes = new AtomicLong();
-  private volatile int segments;
   private volatile State state;
-  private volatile boolean closed;
 
-  PostgresBacklog(OutboxDatabase store, String host, PostgresLeases leases) {
+  /** The table's bytes (counted as {@link #bytes()}) and rows, as of the last refresh. */
+  private final AtomicLong bytes = new AtomicLong();
+
+  private volatile int segments;
+
+  PostgresBacklog(OutboxDatabase store, PostgresLeases leases) {
     this.store = store;
-    this.host = host;
     this.leases = leases;
-    this.state = new State(host, 1, Map.of(), Map.of());
+    this.state = new State(leases.host(), 1, Map.of(), Map.of());
   }
 
   /** The bytes of the records' bodies (and a frame's overhead each), as of the last refresh. */
@@ -56,15 +56,11 @@ final class PostgresBacklog {
     bytes.addAndGet(bodyBytes + Journal.RECORD_OVERHEAD_BYTES);
   }
 
-  void close() {
-    closed = true;
-  }
-
   void refreshQuietly() {
     try {
       refresh();
     } catch (SQLException | RuntimeException e) {
-      if (!closed) {
+      if (!leases.closed()) {
         log.debug("Could not refresh the shared outbox state: {}", e.getMessage());
       }
     }
@@ -113,7 +109,8 @@ final class PostgresBacklog {
     }
     Map<String, Pending> byProvider = new LinkedHashMap<>();
     pending.forEach((id, n) -> byProvider.put(id, new Pending(n[0], n[1], n[2])));
-    state = new State(host, leases.liveHosts(), Map.copyOf(byProvider), Map.copyOf(holders));
+    state =
+        new State(leases.host(), leases.liveHosts(), Map.copyOf(byProvider), Map.copyOf(holders));
   }
 
   void refreshBytesQuietly() {

@@ -12,7 +12,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -107,7 +106,7 @@ public final class PostgresJournal implements SharedJournal {
     this.shards = shards;
     this.host = hostName() + "/" + UUID.randomUUID().toString().substring(0, 8);
     this.leases = new PostgresLeases(store, shards, leaseTtl, host);
-    this.backlog = new PostgresBacklog(store, host, leases);
+    this.backlog = new PostgresBacklog(store, leases);
     this.notifications = new PostgresNotifications(store, shards);
     this.scheduler =
         Executors.newScheduledThreadPool(
@@ -168,16 +167,20 @@ public final class PostgresJournal implements SharedJournal {
   @Override
   public Map<String, Cursor> cursors() {
     Map<String, Cursor> cursors = new LinkedHashMap<>();
-    try (Connection c = store.dataSource().getConnection();
-        Statement statement = c.createStatement();
-        ResultSet rows =
-            statement.executeQuery(
-                "SELECT lane, provider, next, parked_owners, parked_at FROM memstack_outbox_lane"
-                    + " ORDER BY lane")) {
-      while (rows.next()) {
-        knownProviders.add(rows.getString(2));
-        cursors.put(rows.getString(1), new Cursor(rows.getLong(3), PostgresRows.parked(rows, 4)));
-      }
+    try {
+      PostgresRows.query(
+          store,
+          "SELECT lane, provider, next, parked_owners, parked_at FROM memstack_outbox_lane"
+              + " ORDER BY lane",
+          statement -> {},
+          rows -> {
+            while (rows.next()) {
+              knownProviders.add(rows.getString(2));
+              cursors.put(
+                  rows.getString(1), new Cursor(rows.getLong(3), PostgresRows.parked(rows, 4)));
+            }
+            return cursors;
+          });
     } catch (SQLException e) {
       throw new IllegalStateException("cannot read the outbox lanes: " + e.getMessage(), e);
     }
@@ -302,49 +305,44 @@ public final class PostgresJournal implements SharedJournal {
   }
 
   private long queryNextPosition() throws SQLException {
-    try (Connection c = store.dataSource().getConnection();
-        Statement statement = c.createStatement();
-        ResultSet rows =
-            statement.executeQuery(
-                "SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END"
-                    + " FROM memstack_outbox_position")) {
-      rows.next();
-      return rows.getLong(1);
-    }
+    return PostgresRows.query(
+        store,
+        "SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END"
+            + " FROM memstack_outbox_position",
+        statement -> {},
+        rows -> rows.next() ? rows.getLong(1) : 0);
   }
 
   /** Reads the body; a row that is gone was erased with its owner (or is past every lane). */
   @Override
   public JournalRecord read(Entry entry) throws IOException {
-    try (Connection c = store.dataSource().getConnection();
-        PreparedStatement query =
-            c.prepareStatement("SELECT body FROM memstack_outbox_record WHERE position = ?")) {
-      query.setLong(1, entry.position());
-      try (ResultSet rows = query.executeQuery()) {
-        if (!rows.next()) {
-          throw new ErasedRecordException(entry.position());
-        }
-        return JournalRecord.decode(ByteBuffer.wrap(rows.getBytes(1)));
-      }
+    byte[] body;
+    try {
+      body =
+          PostgresRows.query(
+              store,
+              "SELECT body FROM memstack_outbox_record WHERE position = ?",
+              query -> query.setLong(1, entry.position()),
+              rows -> rows.next() ? rows.getBytes(1) : null);
     } catch (SQLException e) {
       throw new IOException("cannot read the shared turn outbox: " + e.getMessage(), e);
     }
+    if (body == null) {
+      throw new ErasedRecordException(entry.position());
+    }
+    return JournalRecord.decode(ByteBuffer.wrap(body));
   }
 
   @Override
   public int expunge(String owner, long before) throws IOException {
-    try (Connection c = store.dataSource().getConnection();
-        PreparedStatement delete =
-            c.prepareStatement(
-                "DELETE FROM memstack_outbox_record WHERE owner = ? AND kind = ? AND position < ?")) {
-      delete.setString(1, owner);
-      delete.setShort(2, PostgresRows.TURN);
-      delete.setLong(3, before);
-      int erased = delete.executeUpdate();
-      if (erased > 0) {
-        backlog.refreshBytesQuietly();
-      }
-      return erased;
+    try {
+      return delete(
+          "DELETE FROM memstack_outbox_record WHERE owner = ? AND kind = ? AND position < ?",
+          delete -> {
+            delete.setString(1, owner);
+            delete.setShort(2, PostgresRows.TURN);
+            delete.setLong(3, before);
+          });
     } catch (SQLException e) {
       throw new IOException("cannot erase from the shared turn outbox: " + e.getMessage(), e);
     }
@@ -371,37 +369,36 @@ public final class PostgresJournal implements SharedJournal {
   /** Deletes the records before {@code position}, whatever the lanes' cursors. */
   @Override
   public int compact(long position) {
-    return delete(
+    return compact(
         "DELETE FROM memstack_outbox_record WHERE position < ?",
         statement -> statement.setLong(1, position));
   }
 
   @Override
   public int compactDone() {
-    return delete(
+    return compact(
         "DELETE FROM memstack_outbox_record r USING (SELECT shard, min(next) AS done FROM"
             + " memstack_outbox_lane GROUP BY shard) l WHERE r.shard = l.shard AND r.position <"
             + " l.done",
         statement -> {});
   }
 
-  private interface Binder {
-    void bind(PreparedStatement statement) throws SQLException;
-  }
-
-  private int delete(String sql, Binder binder) {
-    try (Connection c = store.dataSource().getConnection();
-        PreparedStatement delete = c.prepareStatement(sql)) {
-      binder.bind(delete);
-      int deleted = delete.executeUpdate();
-      if (deleted > 0) {
-        backlog.refreshBytesQuietly();
-      }
-      return deleted;
+  private int compact(String sql, PostgresRows.Binder binder) {
+    try {
+      return delete(sql, binder);
     } catch (SQLException e) {
       log.warn("Could not compact the shared turn outbox: {}", e.getMessage());
       return 0;
     }
+  }
+
+  /** Deletes records; the table's bytes are measured again when any went. */
+  private int delete(String sql, PostgresRows.Binder binder) throws SQLException {
+    int deleted = PostgresRows.update(store, sql, binder);
+    if (deleted > 0) {
+      backlog.refreshBytesQuietly();
+    }
+    return deleted;
   }
 
   /** The bytes of the records' bodies (and a frame's overhead each), as of the last refresh. */
@@ -440,16 +437,14 @@ public final class PostgresJournal implements SharedJournal {
 
   @Override
   public Taken taken(String lane) throws IOException {
-    try (Connection c = store.dataSource().getConnection();
-        PreparedStatement query = c.prepareStatement(LANE_STATE)) {
-      query.setString(1, lane);
-      try (ResultSet rows = query.executeQuery()) {
-        if (!rows.next()) {
-          return new Taken(new Cursor(0, List.of()), 0);
-        }
-        return new Taken(
-            new Cursor(rows.getLong(1), PostgresRows.parked(rows, 2)), rows.getLong(4));
-      }
+    try {
+      return laneState(
+          lane,
+          rows ->
+              rows.next()
+                  ? new Taken(
+                      new Cursor(rows.getLong(1), PostgresRows.parked(rows, 2)), rows.getLong(4))
+                  : new Taken(new Cursor(0, List.of()), 0));
     } catch (SQLException e) {
       throw new IOException("cannot read the outbox lane " + lane + ": " + e.getMessage(), e);
     }
@@ -500,37 +495,40 @@ public final class PostgresJournal implements SharedJournal {
 
   @Override
   public OptionalLong savedNext(String lane) throws IOException {
-    try (Connection c = store.dataSource().getConnection();
-        PreparedStatement query = c.prepareStatement(LANE_STATE)) {
-      query.setString(1, lane);
-      try (ResultSet rows = query.executeQuery()) {
-        return rows.next() ? OptionalLong.of(rows.getLong(1)) : OptionalLong.empty();
-      }
+    try {
+      return laneState(
+          lane, rows -> rows.next() ? OptionalLong.of(rows.getLong(1)) : OptionalLong.empty());
     } catch (SQLException e) {
       throw new IOException("cannot read the outbox lane " + lane + ": " + e.getMessage(), e);
     }
   }
 
+  private <T> T laneState(String lane, PostgresRows.Reader<T> reader) throws SQLException {
+    return PostgresRows.query(store, LANE_STATE, query -> query.setString(1, lane), reader);
+  }
+
   @Override
   public Map<String, Integer> undone(String owner, long before) throws IOException {
     Map<String, Integer> undone = new HashMap<>();
-    try (Connection c = store.dataSource().getConnection();
-        PreparedStatement query =
-            c.prepareStatement(
-                "SELECT l.provider, count(*) FROM memstack_outbox_record r JOIN"
-                    + " memstack_outbox_lane l ON l.shard = r.shard AND l.lane = l.provider ||"
-                    + " '#' || l.shard AND l.provider = ANY (r.recipients) AND r.position >="
-                    + " l.next WHERE r.owner = ? AND r.kind = ? AND r.position < ? GROUP BY"
-                    + " l.provider")) {
-      query.setString(1, owner);
-      query.setShort(2, PostgresRows.TURN);
-      query.setLong(3, before);
-      try (ResultSet rows = query.executeQuery()) {
-        while (rows.next()) {
-          undone.put(rows.getString(1), rows.getInt(2));
-        }
-      }
-      return undone;
+    try {
+      return PostgresRows.query(
+          store,
+          "SELECT l.provider, count(*) FROM memstack_outbox_record r JOIN"
+              + " memstack_outbox_lane l ON l.shard = r.shard AND l.lane = l.provider ||"
+              + " '#' || l.shard AND l.provider = ANY (r.recipients) AND r.position >="
+              + " l.next WHERE r.owner = ? AND r.kind = ? AND r.position < ? GROUP BY"
+              + " l.provider",
+          query -> {
+            query.setString(1, owner);
+            query.setShort(2, PostgresRows.TURN);
+            query.setLong(3, before);
+          },
+          rows -> {
+            while (rows.next()) {
+              undone.put(rows.getString(1), rows.getInt(2));
+            }
+            return undone;
+          });
     } catch (SQLException e) {
       throw new IOException("cannot count an owner's pending turns: " + e.getMessage(), e);
     }
@@ -554,7 +552,6 @@ public final class PostgresJournal implements SharedJournal {
     }
     scheduler.shutdownNow();
     notifications.close();
-    backlog.close();
     leases.close();
   }
 

@@ -42,11 +42,6 @@ final class PostgresLeases {
     this.host = host;
   }
 
-  /** Hosts whose heartbeat is recent, as of the last heartbeat (at least 1). */
-  int liveHosts() {
-    return liveHosts;
-  }
-
   /**
    * Saves a lane's cursor: guarded by this host's lease when it holds the lane, else only while
    * nobody holds it.
@@ -55,41 +50,58 @@ final class PostgresLeases {
    */
   void saveCursor(String lane, Cursor cursor) throws IOException {
     Held lease = held.get(lane);
-    try (Connection c = store.dataSource().getConnection()) {
-      int updated;
-      if (lease != null) {
-        try (PreparedStatement update =
-            c.prepareStatement(
-                "UPDATE memstack_outbox_lane SET next = ?, parked_owners = ?, parked_at = ?"
-                    + " WHERE lane = ? AND holder = ? AND epoch = ?")) {
-          PostgresRows.bindCursor(c, update, cursor);
-          update.setString(4, lane);
-          update.setString(5, host);
-          update.setLong(6, lease.epoch());
-          updated = update.executeUpdate();
-        }
-      } else {
-        try (PreparedStatement upsert =
-            c.prepareStatement(
-                "INSERT INTO memstack_outbox_lane AS l (next, parked_owners, parked_at, lane,"
-                    + " provider, shard) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (lane) DO UPDATE"
-                    + " SET next = EXCLUDED.next, parked_owners = EXCLUDED.parked_owners,"
-                    + " parked_at = EXCLUDED.parked_at"
-                    + " WHERE l.holder IS NULL OR l.lease_until < now()")) {
-          PostgresRows.bindCursor(c, upsert, cursor);
-          upsert.setString(4, lane);
-          upsert.setString(5, SharedJournal.providerOf(lane));
-          upsert.setInt(6, SharedJournal.shardOfLane(lane));
-          updated = upsert.executeUpdate();
-        }
-      }
-      if (updated == 0) {
+    try {
+      if (lease != null ? !saveLeased(lane, lease, cursor, 0) : !saveUnleased(lane, cursor)) {
         held.remove(lane);
         throw new IOException("the outbox lane " + lane + " is leased by another host");
       }
     } catch (SQLException e) {
       throw new IOException("cannot save the outbox cursor of " + lane + ": " + e.getMessage(), e);
     }
+  }
+
+  /** Saves the cursor of a lane nobody holds; whether nobody did. */
+  private boolean saveUnleased(String lane, Cursor cursor) throws SQLException {
+    return PostgresRows.update(
+            store,
+            "INSERT INTO memstack_outbox_lane AS l (next, parked_owners, parked_at, lane,"
+                + " provider, shard) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (lane) DO UPDATE"
+                + " SET next = EXCLUDED.next, parked_owners = EXCLUDED.parked_owners,"
+                + " parked_at = EXCLUDED.parked_at"
+                + " WHERE l.holder IS NULL OR l.lease_until < now()",
+            upsert -> {
+              PostgresRows.bindCursor(upsert, cursor);
+              upsert.setString(4, lane);
+              upsert.setString(5, SharedJournal.providerOf(lane));
+              upsert.setInt(6, SharedJournal.shardOfLane(lane));
+            })
+        > 0;
+  }
+
+  /**
+   * Saves the cursor of a lane this host holds, and that records before {@code attemptedBefore} may
+   * be delivered; whether the lease still held (else it is forgotten).
+   */
+  private boolean saveLeased(String lane, Held lease, Cursor cursor, long attemptedBefore)
+      throws SQLException {
+    int updated =
+        PostgresRows.update(
+            store,
+            "UPDATE memstack_outbox_lane SET next = ?, parked_owners = ?, parked_at = ?,"
+                + " attempted_before = greatest(attempted_before, ?)"
+                + " WHERE lane = ? AND holder = ? AND epoch = ?",
+            update -> {
+              PostgresRows.bindCursor(update, cursor);
+              update.setLong(4, attemptedBefore);
+              update.setString(5, lane);
+              update.setString(6, host);
+              update.setLong(7, lease.epoch());
+            });
+    if (updated == 1) {
+      return true;
+    }
+    held.remove(lane);
+    return false;
   }
 
   /**
@@ -113,28 +125,30 @@ final class PostgresLeases {
       return false;
     }
     long started = System.nanoTime();
-    try (Connection c = store.dataSource().getConnection();
-        PreparedStatement take =
-            c.prepareStatement(
-                "INSERT INTO memstack_outbox_lane AS l (lane, provider, shard, holder, epoch,"
-                    + " lease_until) VALUES (?, ?, ?, ?, 1, now() + ? * interval '1 millisecond')"
-                    + " ON CONFLICT (lane) DO UPDATE SET holder = EXCLUDED.holder,"
-                    + " epoch = l.epoch + 1, lease_until = EXCLUDED.lease_until"
-                    + " WHERE l.holder IS NULL OR l.holder = EXCLUDED.holder"
-                    + " OR l.lease_until < now() RETURNING epoch")) {
-      take.setString(1, lane);
-      take.setString(2, provider);
-      take.setInt(3, SharedJournal.shardOfLane(lane));
-      take.setString(4, host);
-      take.setLong(5, leaseTtl.toMillis());
-      try (ResultSet rows = take.executeQuery()) {
-        if (!rows.next()) {
-          return false;
-        }
-        held.put(lane, new Held(rows.getLong(1), started + leaseTtl.toNanos()));
-        log.debug("Host {} took outbox lane {}", host, lane);
-        return true;
+    try {
+      Long epoch =
+          PostgresRows.query(
+              store,
+              "INSERT INTO memstack_outbox_lane AS l (lane, provider, shard, holder, epoch,"
+                  + " lease_until) VALUES (?, ?, ?, ?, 1, now() + ? * interval '1 millisecond')"
+                  + " ON CONFLICT (lane) DO UPDATE SET holder = EXCLUDED.holder,"
+                  + " epoch = l.epoch + 1, lease_until = EXCLUDED.lease_until"
+                  + " WHERE l.holder IS NULL OR l.holder = EXCLUDED.holder"
+                  + " OR l.lease_until < now() RETURNING epoch",
+              take -> {
+                take.setString(1, lane);
+                take.setString(2, provider);
+                take.setInt(3, SharedJournal.shardOfLane(lane));
+                take.setString(4, host);
+                take.setLong(5, leaseTtl.toMillis());
+              },
+              rows -> rows.next() ? rows.getLong(1) : null);
+      if (epoch == null) {
+        return false;
       }
+      held.put(lane, new Held(epoch, started + leaseTtl.toNanos()));
+      log.debug("Host {} took outbox lane {}", host, lane);
+      return true;
     } catch (SQLException e) {
       log.debug("Could not take outbox lane {}: {}", lane, e.getMessage());
       return false;
@@ -146,22 +160,8 @@ final class PostgresLeases {
     if (lease == null || closed) {
       return false;
     }
-    try (Connection c = store.dataSource().getConnection();
-        PreparedStatement update =
-            c.prepareStatement(
-                "UPDATE memstack_outbox_lane SET next = ?, parked_owners = ?, parked_at = ?,"
-                    + " attempted_before = greatest(attempted_before, ?)"
-                    + " WHERE lane = ? AND holder = ? AND epoch = ?")) {
-      PostgresRows.bindCursor(c, update, done);
-      update.setLong(4, attemptedBefore);
-      update.setString(5, lane);
-      update.setString(6, host);
-      update.setLong(7, lease.epoch());
-      if (update.executeUpdate() == 1) {
-        return true;
-      }
-      held.remove(lane);
-      return false;
+    try {
+      return saveLeased(lane, lease, done, attemptedBefore);
     } catch (SQLException e) {
       throw new IOException("cannot save the outbox cursor of " + lane + ": " + e.getMessage(), e);
     }
@@ -176,19 +176,25 @@ final class PostgresLeases {
     if (lease == null) {
       return;
     }
-    try (Connection c = store.dataSource().getConnection();
-        PreparedStatement update =
-            c.prepareStatement(
-                "UPDATE memstack_outbox_lane SET holder = NULL, lease_until = NULL"
-                    + " WHERE lane = ? AND holder = ? AND epoch = ?")) {
-      update.setString(1, lane);
-      update.setString(2, host);
-      update.setLong(3, lease.epoch());
-      update.executeUpdate();
+    try {
+      PostgresRows.update(
+          store,
+          "UPDATE memstack_outbox_lane SET holder = NULL, lease_until = NULL"
+              + " WHERE lane = ? AND holder = ? AND epoch = ?",
+          update -> {
+            update.setString(1, lane);
+            update.setString(2, host);
+            update.setLong(3, lease.epoch());
+          });
       log.debug("Host {} gave outbox lane {} up", host, lane);
     } catch (SQLException e) {
       log.debug("Could not give outbox lane {} up: {}", lane, e.getMessage());
     }
+  }
+
+  /** Hosts whose heartbeat is recent, as of the last heartbeat (at least 1). */
+  int liveHosts() {
+    return liveHosts;
   }
 
   private int share() {
@@ -276,6 +282,11 @@ final class PostgresLeases {
     }
   }
 
+  /** This host's id, as lease holders are named. */
+  String host() {
+    return host;
+  }
+
   /** Gives every lease of this host up and removes its host row; rows stay for the next host. */
   void close() {
     closed = true;
@@ -294,5 +305,10 @@ final class PostgresLeases {
     } catch (SQLException | RuntimeException e) {
       log.warn("Could not give the outbox leases of host {} up: {}", host, e.getMessage());
     }
+  }
+
+  /** Whether {@link #close()} was called. */
+  boolean closed() {
+    return closed;
   }
 }

@@ -22,7 +22,38 @@ final class PostgresRows {
   /** {@code kind} of an erasure row. */
   static final short ERASE = 2;
 
+  /** Binds a statement's parameters. */
+  interface Binder {
+    void bind(PreparedStatement statement) throws SQLException;
+  }
+
+  /** Reads a query's whole answer. */
+  interface Reader<T> {
+    T read(ResultSet rows) throws SQLException;
+  }
+
   private PostgresRows() {}
+
+  /** Runs one query on a connection of its own and reads its answer. */
+  static <T> T query(OutboxDatabase store, String sql, Binder binder, Reader<T> reader)
+      throws SQLException {
+    try (Connection c = store.dataSource().getConnection();
+        PreparedStatement statement = c.prepareStatement(sql)) {
+      binder.bind(statement);
+      try (ResultSet rows = statement.executeQuery()) {
+        return reader.read(rows);
+      }
+    }
+  }
+
+  /** Runs one update on a connection of its own; how many rows it changed. */
+  static int update(OutboxDatabase store, String sql, Binder binder) throws SQLException {
+    try (Connection c = store.dataSource().getConnection();
+        PreparedStatement statement = c.prepareStatement(sql)) {
+      binder.bind(statement);
+      return statement.executeUpdate();
+    }
+  }
 
   /** The kind column's value of a record. */
   static short kind(JournalRecord.Kind kind) {
@@ -50,8 +81,8 @@ final class PostgresRows {
     return parked;
   }
 
-  static void bindCursor(Connection c, PreparedStatement statement, Cursor cursor)
-      throws SQLException {
+  static void bindCursor(PreparedStatement statement, Cursor cursor) throws SQLException {
+    Connection c = statement.getConnection();
     statement.setLong(1, cursor.next());
     statement.setArray(
         2, c.createArrayOf("text", cursor.parked().stream().map(ParkedErase::owner).toArray()));
