@@ -12,8 +12,8 @@ public interface OwnerEraser {
    * Erases {@code owner} everywhere: every provider's outcome is in the answer; a provider that
    * cannot be reached now is erased later where the implementation can queue it.
    *
-   * @throws dev.memstack.host.outbox.TurnOutboxFullException when the erasure cannot be recorded
-   *     (the journal cannot be written); nothing was changed then
+   * @throws dev.memstack.outbox.TurnOutboxFullException when the erasure cannot be recorded (the
+   *     journal cannot be written); nothing was changed then
    */
   OwnerErasure erase(OwnerKey owner);
 }

@@ -19,10 +19,10 @@ import java.util.Random;
  * turn, every one still in the journal (as when a provider is down), then {@code erasures} owners
  * erased one after the other. Prints one Markdown table row.
  *
- * <p>Run: {@code ./mvnw -B -q -pl host-app test-compile
+ * <p>Run: {@code ./mvnw -B -q -pl memstack-outbox test-compile
  * org.codehaus.mojo:exec-maven-plugin:3.5.0:java -Dexec.classpathScope=test
- * -Dexec.mainClass=dev.memstack.host.outbox.JournalErasureBenchmark -Dexec.args="10000 100 5 64"}
- * (records, owners, erasures, segment size in MB).
+ * -Dexec.mainClass=dev.memstack.outbox.journal.JournalErasureBenchmark -Dexec.args="10000 100 5
+ * 64"} (records, owners, erasures, segment size in MB).
  */
 public final class JournalErasureBenchmark {
 
