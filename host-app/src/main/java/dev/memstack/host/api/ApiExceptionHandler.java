@@ -1,10 +1,10 @@
 package dev.memstack.host.api;
 
-import dev.memstack.host.outbox.TurnOutboxFullException;
 import dev.memstack.host.plugin.PluginNotFoundException;
 import dev.memstack.host.plugin.PluginOperationException;
 import dev.memstack.host.security.AccessDeniedException;
 import dev.memstack.host.stack.InvalidRequestException;
+import dev.memstack.outbox.TurnOutboxFullException;
 import dev.memstack.spi.ToolException;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;

@@ -1,12 +1,12 @@
 package dev.memstack.host.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.memstack.host.outbox.Failures;
-import dev.memstack.host.outbox.OutboxEngine;
-import dev.memstack.host.outbox.OutboxStats;
-import dev.memstack.host.outbox.TurnOutbox;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
+import dev.memstack.outbox.Failures;
+import dev.memstack.outbox.OutboxEngine;
+import dev.memstack.outbox.OutboxStats;
+import dev.memstack.outbox.TurnOutbox;
 import io.swagger.v3.oas.annotations.Operation;
 import java.util.ArrayList;
 import java.util.List;

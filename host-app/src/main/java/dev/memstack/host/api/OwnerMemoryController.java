@@ -2,12 +2,12 @@ package dev.memstack.host.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.memstack.host.conversation.ConversationLog;
-import dev.memstack.host.outbox.OwnerEraser;
-import dev.memstack.host.outbox.OwnerErasure;
-import dev.memstack.host.outbox.ProviderErasure;
 import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
+import dev.memstack.outbox.OwnerEraser;
+import dev.memstack.outbox.OwnerErasure;
+import dev.memstack.outbox.ProviderErasure;
 import dev.memstack.spi.OwnerKey;
 import io.swagger.v3.oas.annotations.Operation;
 import java.util.List;

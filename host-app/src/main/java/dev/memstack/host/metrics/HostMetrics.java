@@ -1,7 +1,7 @@
 package dev.memstack.host.metrics;
 
-import dev.memstack.host.outbox.OutboxStats;
-import dev.memstack.host.outbox.TurnOutbox;
+import dev.memstack.outbox.OutboxStats;
+import dev.memstack.outbox.TurnOutbox;
 import dev.memstack.support.CircuitBreaker;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

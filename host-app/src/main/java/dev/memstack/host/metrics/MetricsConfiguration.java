@@ -1,8 +1,8 @@
 package dev.memstack.host.metrics;
 
-import dev.memstack.host.outbox.TurnOutbox;
 import dev.memstack.host.plugin.PluginHostProperties;
 import dev.memstack.host.stack.MemoryStack;
+import dev.memstack.outbox.TurnOutbox;
 import java.util.List;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;

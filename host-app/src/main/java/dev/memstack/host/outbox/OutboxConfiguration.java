@@ -3,6 +3,11 @@ package dev.memstack.host.outbox;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.shared.SharedStore;
+import dev.memstack.outbox.DeliveryPort;
+import dev.memstack.outbox.OutboxEngine;
+import dev.memstack.outbox.OutboxSettings;
+import dev.memstack.outbox.TurnOutbox;
+import dev.memstack.outbox.postgres.PostgresJournal;
 import java.nio.file.Path;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
@@ -12,11 +17,12 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The turn outbox beans ({@code memstack.outbox.*}): one {@link OutboxEngine}, which is both the
- * {@link TurnOutbox} and the {@link OwnerEraser}, over the {@link FileJournal} ({@code
- * type=journal}, the default), the {@link MemoryJournal} ({@code type=memory}) or, in shared mode
- * ({@code memstack.shared.jdbc-url} set), the {@link PostgresJournal} ({@code type=postgres}, the
- * default and the only type allowed there: turns kept on one host could not be delivered or erased
- * by another), and the {@code outbox} health component.
+ * {@link TurnOutbox} and the {@link OwnerEraser}, over the {@link
+ * dev.memstack.outbox.journal.FileJournal} ({@code type=journal}, the default), the {@link
+ * dev.memstack.outbox.journal.MemoryJournal} ({@code type=memory}) or, in shared mode ({@code
+ * memstack.shared.jdbc-url} set), the {@link PostgresJournal} ({@code type=postgres}, the default
+ * and the only type allowed there: turns kept on one host could not be delivered or erased by
+ * another), and the {@code outbox} health component.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(OutboxProperties.class)
@@ -30,6 +36,8 @@ public class OutboxConfiguration {
       ObjectProvider<SharedStore> sharedStore,
       @Value("${memstack.data-dir:./data}") Path dataDir) {
     SharedStore store = sharedStore.getIfAvailable();
+    OutboxSettings settings = outbox.toSettings();
+    DeliveryPort port = new StackDeliveryPort(members, calls);
     OutboxProperties.Type type = outbox.effectiveType(store != null);
     if (store != null && type != OutboxProperties.Type.POSTGRES) {
       throw new IllegalStateException(
@@ -40,13 +48,10 @@ public class OutboxConfiguration {
               + " or set it to postgres");
     }
     return switch (type) {
-      case MEMORY -> OutboxEngine.inMemory(outbox, members, calls);
+      case MEMORY -> OutboxEngine.inMemory(settings, port);
       case JOURNAL ->
           OutboxEngine.onDisk(
-              outbox.dir() != null ? outbox.dir() : dataDir.resolve("outbox"),
-              outbox,
-              members,
-              calls);
+              outbox.dir() != null ? outbox.dir() : dataDir.resolve("outbox"), settings, port);
       case POSTGRES -> {
         if (store == null) {
           throw new IllegalStateException(
@@ -54,10 +59,7 @@ public class OutboxConfiguration {
                   + " memstack.shared.jdbc-url (and memstack.shared.username/password)");
         }
         yield OutboxEngine.start(
-            PostgresJournal.open(store, outbox.shards(), outbox.leaseTtl()),
-            outbox,
-            members,
-            calls);
+            PostgresJournal.open(store, outbox.shards(), outbox.leaseTtl()), settings, port);
       }
     };
   }

@@ -1,6 +1,9 @@
 package dev.memstack.host.outbox;
 
 import dev.memstack.host.provider.StackMembers;
+import dev.memstack.outbox.OutboxEngine;
+import dev.memstack.outbox.OutboxStats;
+import dev.memstack.outbox.TurnOutbox;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

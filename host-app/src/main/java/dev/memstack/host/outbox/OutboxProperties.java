@@ -1,5 +1,6 @@
 package dev.memstack.host.outbox;
 
+import dev.memstack.outbox.OutboxSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -66,20 +67,23 @@ public record OutboxProperties(
     @DefaultValue("5s") Duration leaseTtl) {
 
   /** Smallest accepted segment size. */
-  public static final DataSize MIN_SEGMENT_SIZE = DataSize.ofKilobytes(4);
+  public static final DataSize MIN_SEGMENT_SIZE =
+      DataSize.ofBytes(OutboxSettings.MIN_SEGMENT_SIZE_BYTES);
 
   /** Where turns wait for delivery. */
   public enum Type {
-    /** The durable on-disk journal ({@link FileJournal}). */
+    /** The durable on-disk journal ({@link dev.memstack.outbox.journal.FileJournal}). */
     JOURNAL,
-    /** The in-memory journal ({@link MemoryJournal}). */
+    /** The in-memory journal ({@link dev.memstack.outbox.journal.MemoryJournal}). */
     MEMORY,
-    /** The journal on the shared database ({@link PostgresJournal}). */
+    /**
+     * The journal on the shared database ({@link dev.memstack.outbox.postgres.PostgresJournal}).
+     */
     POSTGRES
   }
 
   /** Most shards. */
-  public static final int MAX_SHARDS = 1024;
+  public static final int MAX_SHARDS = OutboxSettings.MAX_SHARDS;
 
   public OutboxProperties {
     segmentSize = segmentSize == null ? DataSize.ofMegabytes(64) : segmentSize;
@@ -152,51 +156,13 @@ public record OutboxProperties(
     return type != null ? type : sharedMode ? Type.POSTGRES : Type.JOURNAL;
   }
 
-  public OutboxProperties withShards(int newShards) {
-    return new OutboxProperties(
-        type,
-        dir,
-        segmentSize,
+  /** The module's settings, from these properties. */
+  public OutboxSettings toSettings() {
+    return new OutboxSettings(
+        segmentSize.toBytes(),
         maxPending,
-        maxJournalSize,
+        maxJournalSize.toBytes(),
         fsync,
-        degradedLag,
-        eraseWait,
-        deliveryBatch,
-        initialBackoff,
-        maxBackoff,
-        shutdownGrace,
-        newShards,
-        leaseTtl);
-  }
-
-  public OutboxProperties withLeaseTtl(Duration newLeaseTtl) {
-    return new OutboxProperties(
-        type,
-        dir,
-        segmentSize,
-        maxPending,
-        maxJournalSize,
-        fsync,
-        degradedLag,
-        eraseWait,
-        deliveryBatch,
-        initialBackoff,
-        maxBackoff,
-        shutdownGrace,
-        shards,
-        newLeaseTtl);
-  }
-
-  public OutboxProperties withType(Type newType) {
-    return new OutboxProperties(
-        newType,
-        dir,
-        segmentSize,
-        maxPending,
-        maxJournalSize,
-        fsync,
-        degradedLag,
         eraseWait,
         deliveryBatch,
         initialBackoff,
@@ -206,175 +172,12 @@ public record OutboxProperties(
         leaseTtl);
   }
 
-  public OutboxProperties withSegmentSize(DataSize newSegmentSize) {
-    return new OutboxProperties(
-        type,
-        dir,
-        newSegmentSize,
-        maxPending,
-        maxJournalSize,
-        fsync,
-        degradedLag,
-        eraseWait,
-        deliveryBatch,
-        initialBackoff,
-        maxBackoff,
-        shutdownGrace,
-        shards,
-        leaseTtl);
-  }
-
-  public OutboxProperties withMaxPending(int newMaxPending) {
-    return new OutboxProperties(
-        type,
-        dir,
-        segmentSize,
-        newMaxPending,
-        maxJournalSize,
-        fsync,
-        degradedLag,
-        eraseWait,
-        deliveryBatch,
-        initialBackoff,
-        maxBackoff,
-        shutdownGrace,
-        shards,
-        leaseTtl);
-  }
-
-  public OutboxProperties withMaxJournalSize(DataSize newMaxJournalSize) {
-    return new OutboxProperties(
-        type,
-        dir,
-        segmentSize,
-        maxPending,
-        newMaxJournalSize,
-        fsync,
-        degradedLag,
-        eraseWait,
-        deliveryBatch,
-        initialBackoff,
-        maxBackoff,
-        shutdownGrace,
-        shards,
-        leaseTtl);
-  }
-
-  public OutboxProperties withFsync(boolean newFsync) {
-    return new OutboxProperties(
-        type,
-        dir,
-        segmentSize,
-        maxPending,
-        maxJournalSize,
-        newFsync,
-        degradedLag,
-        eraseWait,
-        deliveryBatch,
-        initialBackoff,
-        maxBackoff,
-        shutdownGrace,
-        shards,
-        leaseTtl);
-  }
-
-  public OutboxProperties withEraseWait(Duration newEraseWait) {
-    return new OutboxProperties(
-        type,
-        dir,
-        segmentSize,
-        maxPending,
-        maxJournalSize,
-        fsync,
-        degradedLag,
-        newEraseWait,
-        deliveryBatch,
-        initialBackoff,
-        maxBackoff,
-        shutdownGrace,
-        shards,
-        leaseTtl);
-  }
-
-  public OutboxProperties withDeliveryBatch(int newDeliveryBatch) {
-    return new OutboxProperties(
-        type,
-        dir,
-        segmentSize,
-        maxPending,
-        maxJournalSize,
-        fsync,
-        degradedLag,
-        eraseWait,
-        newDeliveryBatch,
-        initialBackoff,
-        maxBackoff,
-        shutdownGrace,
-        shards,
-        leaseTtl);
-  }
-
-  public OutboxProperties withInitialBackoff(Duration newInitialBackoff) {
-    return new OutboxProperties(
-        type,
-        dir,
-        segmentSize,
-        maxPending,
-        maxJournalSize,
-        fsync,
-        degradedLag,
-        eraseWait,
-        deliveryBatch,
-        newInitialBackoff,
-        maxBackoff,
-        shutdownGrace,
-        shards,
-        leaseTtl);
-  }
-
-  public OutboxProperties withMaxBackoff(Duration newMaxBackoff) {
-    return new OutboxProperties(
-        type,
-        dir,
-        segmentSize,
-        maxPending,
-        maxJournalSize,
-        fsync,
-        degradedLag,
-        eraseWait,
-        deliveryBatch,
-        initialBackoff,
-        newMaxBackoff,
-        shutdownGrace,
-        shards,
-        leaseTtl);
-  }
-
-  public OutboxProperties withShutdownGrace(Duration newShutdownGrace) {
-    return new OutboxProperties(
-        type,
-        dir,
-        segmentSize,
-        maxPending,
-        maxJournalSize,
-        fsync,
-        degradedLag,
-        eraseWait,
-        deliveryBatch,
-        initialBackoff,
-        maxBackoff,
-        newShutdownGrace,
-        shards,
-        leaseTtl);
-  }
-
+  /** {@code value}, or {@code fallback} when unset; refused with the key when not above zero. */
   private static Duration positive(Duration value, Duration fallback, String key) {
-    if (value == null) {
-      return fallback;
+    Duration given = value == null ? fallback : value;
+    if (given.compareTo(Duration.ZERO) > 0) {
+      return given;
     }
-    if (value.isNegative() || value.isZero()) {
-      throw new IllegalArgumentException(key + " must be positive, got: " + value);
-    }
-    return value;
+    throw new IllegalArgumentException(key + " must be positive, got: " + given);
   }
 }

@@ -2,6 +2,7 @@ package dev.memstack.host.shared;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.memstack.outbox.postgres.OutboxDatabase;
 import dev.memstack.spi.SharedDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -21,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * applied (table {@code memstack_schema}) are skipped and the rest run in one transaction under an
  * advisory lock, so two hosts starting at once apply each step exactly once.
  */
-public final class SharedStore implements AutoCloseable {
+public final class SharedStore implements AutoCloseable, OutboxDatabase {
 
   private static final Logger log = LoggerFactory.getLogger(SharedStore.class);
 
@@ -53,6 +54,7 @@ public final class SharedStore implements AutoCloseable {
   }
 
   /** The pool. */
+  @Override
   public DataSource dataSource() {
     return dataSource;
   }
@@ -63,6 +65,7 @@ public final class SharedStore implements AutoCloseable {
   }
 
   /** Where the database is, without credentials, for logs and errors. */
+  @Override
   public String describe() {
     return redact(database.jdbcUrl());
   }
@@ -74,6 +77,7 @@ public final class SharedStore implements AutoCloseable {
    * @throws SQLException when the database cannot be reached or a step fails (the start then stops,
    *     naming the component)
    */
+  @Override
   public void migrate(String component, List<String> steps) throws SQLException {
     try (Connection connection = dataSource.getConnection()) {
       connection.setAutoCommit(false);

@@ -1,14 +1,14 @@
 package dev.memstack.host.stack;
 
 import dev.memstack.host.conversation.ConversationLog;
-import dev.memstack.host.outbox.OutboxStats;
-import dev.memstack.host.outbox.TurnOutbox;
-import dev.memstack.host.outbox.TurnOutboxFullException;
 import dev.memstack.host.provider.CallOutcome;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.RequestCalls;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.provider.StackMembers;
+import dev.memstack.outbox.OutboxStats;
+import dev.memstack.outbox.TurnOutbox;
+import dev.memstack.outbox.TurnOutboxFullException;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
 import dev.memstack.spi.OwnerKey;

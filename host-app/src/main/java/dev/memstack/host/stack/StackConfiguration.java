@@ -1,11 +1,11 @@
 package dev.memstack.host.stack;
 
 import dev.memstack.host.conversation.ConversationLog;
-import dev.memstack.host.outbox.TurnOutbox;
 import dev.memstack.host.provider.Breakers;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.RequestCalls;
 import dev.memstack.host.provider.StackMembers;
+import dev.memstack.outbox.TurnOutbox;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -18,10 +18,10 @@ import org.springframework.context.annotation.Configuration;
  * The stack's beans: {@link ProviderCalls}, the request path's {@link RequestCalls} (its pool and
  * breakers set by {@code memstack.stack.context.*} and {@code memstack.stack.breaker.*}), {@link
  * SystemPromptCache} and {@link MemoryStack}, configured by {@link StackProperties}. The {@link
- * TurnOutbox} comes from {@code dev.memstack.host.outbox}, the {@link ConversationLog} from {@code
- * dev.memstack.host.conversation} (a context without one, such as a test slice of the stack and the
- * outbox, records no turns: {@link ConversationLog#none()}), {@link StackMembers} from the plugin
- * registry.
+ * TurnOutbox} comes from the outbox module ({@code dev.memstack.outbox}), the {@link
+ * ConversationLog} from {@code dev.memstack.host.conversation} (a context without one, such as a
+ * test slice of the stack and the outbox, records no turns: {@link ConversationLog#none()}), {@link
+ * StackMembers} from the plugin registry.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(StackProperties.class)

@@ -8,16 +8,17 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import dev.memstack.host.conversation.FileConversationLog;
-import dev.memstack.host.outbox.OutboxEngine;
-import dev.memstack.host.outbox.OutboxProperties;
-import dev.memstack.host.outbox.OwnerEraser;
-import dev.memstack.host.outbox.TurnOutboxFullException;
+import dev.memstack.host.outbox.StackDeliveryPort;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.security.Caller;
 import dev.memstack.host.testing.SilentProvider;
+import dev.memstack.outbox.OutboxEngine;
+import dev.memstack.outbox.OutboxSettingsBuilder;
+import dev.memstack.outbox.OwnerEraser;
+import dev.memstack.outbox.TurnOutboxFullException;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
 import dev.memstack.spi.OwnerKey;
@@ -73,9 +74,8 @@ class OutboxApiTest {
     outbox =
         OutboxEngine.onDisk(
             dir,
-            OutboxProperties.defaults().withEraseWait(Duration.ofSeconds(5)),
-            members,
-            new ProviderCalls(new SimpleMeterRegistry()));
+            OutboxSettingsBuilder.defaults().eraseWait(Duration.ofSeconds(5)).build(),
+            new StackDeliveryPort(members, new ProviderCalls(new SimpleMeterRegistry())));
     mvc = mvc(outbox);
   }
 

@@ -2,8 +2,8 @@ package dev.memstack.host.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.memstack.host.outbox.OutboxStats;
-import dev.memstack.host.outbox.TurnOutbox;
+import dev.memstack.outbox.OutboxStats;
+import dev.memstack.outbox.TurnOutbox;
 import dev.memstack.spi.Turn;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;

@@ -2,6 +2,7 @@ package dev.memstack.host.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.memstack.outbox.OutboxSettingsBuilder;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -55,6 +56,7 @@ class DeprecatedOutboxKeysTest {
   void withoutOldKeysNothingChanges() {
     OutboxProperties bound = bind(Map.of("memstack.outbox.fsync", "false"));
 
-    assertThat(bound).isEqualTo(OutboxProperties.defaults().withFsync(false));
+    assertThat(bound.toSettings()).isEqualTo(OutboxSettingsBuilder.defaults().fsync(false).build());
+    assertThat(bound.type()).isNull();
   }
 }

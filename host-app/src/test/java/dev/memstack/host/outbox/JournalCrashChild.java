@@ -1,5 +1,7 @@
 package dev.memstack.host.outbox;
 
+import dev.memstack.outbox.OutboxEngine;
+import dev.memstack.outbox.OutboxSettings;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -19,8 +21,7 @@ public final class JournalCrashChild {
     int threads = Integer.parseInt(args[1]);
     TestMembers members = new TestMembers();
     RECIPIENTS.forEach(members::stop);
-    OutboxEngine outbox =
-        OutboxEngine.onDisk(dir, OutboxProperties.defaults(), members, Turns.calls());
+    OutboxEngine outbox = OutboxEngine.onDisk(dir, OutboxSettings.defaults(), Turns.port(members));
     for (int t = 0; t < threads; t++) {
       int thread = t;
       Thread submitter =

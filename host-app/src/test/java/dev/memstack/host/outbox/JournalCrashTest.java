@@ -3,6 +3,8 @@ package dev.memstack.host.outbox;
 import static dev.memstack.host.outbox.Turns.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.memstack.outbox.OutboxEngine;
+import dev.memstack.outbox.OutboxSettings;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -75,8 +77,7 @@ class JournalCrashTest {
     RecordingProvider second = new RecordingProvider("second");
     TestMembers members = new TestMembers().run(recorder).run(second);
     try (OutboxEngine outbox =
-        OutboxEngine.onDisk(
-            dir, Turns.fastRetry(OutboxProperties.defaults()), members, Turns.calls())) {
+        OutboxEngine.onDisk(dir, Turns.fastRetry(OutboxSettings.defaults()), Turns.port(members))) {
       eventually(
           Duration.ofSeconds(60),
           () -> {

@@ -2,6 +2,8 @@ package dev.memstack.host.outbox;
 
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.testing.SilentProvider;
+import dev.memstack.outbox.OutboxEngine;
+import dev.memstack.outbox.OutboxSettingsBuilder;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.TriggerSource;
@@ -72,9 +74,8 @@ public final class OutboxBenchmark {
     try (OutboxEngine outbox =
         OutboxEngine.onDisk(
             dir,
-            OutboxProperties.defaults().withFsync(fsync),
-            members,
-            new ProviderCalls(new SimpleMeterRegistry()))) {
+            OutboxSettingsBuilder.defaults().fsync(fsync).build(),
+            new StackDeliveryPort(members, new ProviderCalls(new SimpleMeterRegistry())))) {
       for (int i = 0; i < 500; i++) {
         outbox.enqueue(turn("warm-" + i), recipients);
       }

@@ -4,6 +4,11 @@ import static dev.memstack.host.outbox.Turns.eventually;
 import static dev.memstack.host.outbox.Turns.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.memstack.outbox.OutboxEngine;
+import dev.memstack.outbox.OutboxSettings;
+import dev.memstack.outbox.OutboxSettingsBuilder;
+import dev.memstack.outbox.OwnerErasure;
+import dev.memstack.outbox.ProviderErasure;
 import dev.memstack.spi.OwnerKey;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,12 +42,14 @@ class OutboxEngineJournalsTest {
   }
 
   private OutboxEngine open(String type) {
-    OutboxProperties settings =
-        Turns.fastRetry(OutboxProperties.defaults()).withEraseWait(Duration.ofSeconds(5));
+    OutboxSettings settings =
+        OutboxSettingsBuilder.from(Turns.fastRetry(OutboxSettings.defaults()))
+            .eraseWait(Duration.ofSeconds(5))
+            .build();
     OutboxEngine engine =
         switch (type) {
-          case "journal" -> OutboxEngine.onDisk(dir, settings, members, Turns.calls());
-          case "memory" -> OutboxEngine.inMemory(settings, members, Turns.calls());
+          case "journal" -> OutboxEngine.onDisk(dir, settings, Turns.port(members));
+          case "memory" -> OutboxEngine.inMemory(settings, Turns.port(members));
           default -> throw new IllegalArgumentException(type);
         };
     opened.add(engine);

@@ -5,6 +5,13 @@ import static dev.memstack.host.outbox.Turns.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.memstack.outbox.OutboxEngine;
+import dev.memstack.outbox.OutboxSettings;
+import dev.memstack.outbox.OutboxSettingsBuilder;
+import dev.memstack.outbox.OutboxStats;
+import dev.memstack.outbox.OwnerErasure;
+import dev.memstack.outbox.ProviderErasure;
+import dev.memstack.outbox.TurnOutboxFullException;
 import dev.memstack.spi.OwnerKey;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,7 +29,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.springframework.util.unit.DataSize;
 
 class OutboxEngineTest {
 
@@ -32,8 +38,8 @@ class OutboxEngineTest {
 
   private final TestMembers members = new TestMembers();
   private final List<OutboxEngine> opened = new ArrayList<>();
-  private OutboxProperties settings =
-      OutboxProperties.defaults().withEraseWait(Duration.ofSeconds(5));
+  private OutboxSettings settings =
+      OutboxSettingsBuilder.defaults().eraseWait(Duration.ofSeconds(5)).build();
 
   @AfterEach
   void closeAll() {
@@ -41,8 +47,7 @@ class OutboxEngineTest {
   }
 
   private OutboxEngine open() {
-    OutboxEngine outbox =
-        OutboxEngine.onDisk(dir, Turns.fastRetry(settings), members, Turns.calls());
+    OutboxEngine outbox = OutboxEngine.onDisk(dir, Turns.fastRetry(settings), Turns.port(members));
     opened.add(outbox);
     return outbox;
   }
@@ -64,7 +69,7 @@ class OutboxEngineTest {
 
   /** An outbox on 4 KB segments with {@code running} up and {@code stopped} down. */
   private OutboxEngine openOnSmallSegments(RecordingProvider running, String stopped) {
-    settings = settings.withSegmentSize(DataSize.ofKilobytes(4));
+    settings = OutboxSettingsBuilder.from(settings).segmentSizeBytes(4 * 1024L).build();
     members.run(running).stop(stopped);
     return open();
   }
@@ -190,7 +195,7 @@ class OutboxEngineTest {
   @ValueSource(booleans = {true, false})
   void turnsGoOverOneByOneWithADeliveryBatchOfOneOrToAProviderWithoutBatches(boolean batchOfOne) {
     if (batchOfOne) {
-      settings = settings.withDeliveryBatch(1);
+      settings = OutboxSettingsBuilder.from(settings).deliveryBatch(1).build();
     }
     RecordingProvider a = new RecordingProvider("a");
     a.batches = batchOfOne; // the provider claims batches only where the batch is one
@@ -238,7 +243,7 @@ class OutboxEngineTest {
 
   @Test
   void pastMaxPendingTurnsForOneProviderNewTurnsAreRefused() {
-    settings = settings.withMaxPending(5);
+    settings = OutboxSettingsBuilder.from(settings).maxPending(5).build();
     members.stop("slow");
     RecordingProvider fast = new RecordingProvider("fast");
     OutboxEngine outbox = openWith(fast);
@@ -258,9 +263,10 @@ class OutboxEngineTest {
   @Test
   void pastTheJournalSizeLimitNewTurnsAreRefused() {
     settings =
-        settings
-            .withSegmentSize(DataSize.ofKilobytes(4))
-            .withMaxJournalSize(DataSize.ofKilobytes(8));
+        OutboxSettingsBuilder.from(settings)
+            .segmentSizeBytes(4 * 1024L)
+            .maxJournalSizeBytes(8 * 1024L)
+            .build();
     members.stop("down");
     OutboxEngine outbox = open();
     int accepted = 0;
@@ -350,7 +356,7 @@ class OutboxEngineTest {
   void anErasureJumpsTheQueueOfAProviderThatIsBehind() {
     RecordingProvider slow = new RecordingProvider("slow");
     members.run(slow);
-    settings = settings.withEraseWait(Duration.ofSeconds(10));
+    settings = OutboxSettingsBuilder.from(settings).eraseWait(Duration.ofSeconds(10)).build();
     OutboxEngine outbox = open();
     slow.delayMillis = 200;
     for (int i = 0; i < 40; i++) {
@@ -413,7 +419,7 @@ class OutboxEngineTest {
 
   @Test
   void withoutFsyncTurnsAreStillJournaledAndDelivered() {
-    settings = settings.withFsync(false);
+    settings = OutboxSettingsBuilder.from(settings).fsync(false).build();
     members.stop("a");
     OutboxEngine first = open();
     enqueue(first, 10, List.of("a"));

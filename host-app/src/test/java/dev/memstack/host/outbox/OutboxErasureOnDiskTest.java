@@ -4,6 +4,12 @@ import static dev.memstack.host.outbox.Turns.eventually;
 import static dev.memstack.host.outbox.Turns.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.memstack.outbox.OutboxEngine;
+import dev.memstack.outbox.OutboxSettings;
+import dev.memstack.outbox.OutboxSettingsBuilder;
+import dev.memstack.outbox.OwnerErasure;
+import dev.memstack.outbox.journal.FileJournal;
+import dev.memstack.outbox.journal.SegmentExpunger;
 import dev.memstack.spi.OwnerKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,9 +37,11 @@ class OutboxErasureOnDiskTest {
   private final TestMembers members = new TestMembers();
 
   private OutboxEngine open() {
-    OutboxProperties settings =
-        Turns.fastRetry(OutboxProperties.defaults()).withEraseWait(Duration.ofMillis(200));
-    return OutboxEngine.onDisk(dir, settings, members, Turns.calls());
+    OutboxSettings settings =
+        OutboxSettingsBuilder.from(Turns.fastRetry(OutboxSettings.defaults()))
+            .eraseWait(Duration.ofMillis(200))
+            .build();
+    return OutboxEngine.onDisk(dir, settings, Turns.port(members));
   }
 
   @Test

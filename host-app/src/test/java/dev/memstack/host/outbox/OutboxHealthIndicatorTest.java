@@ -4,6 +4,12 @@ import static dev.memstack.host.outbox.Turns.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.memstack.outbox.OutboxEngine;
+import dev.memstack.outbox.OutboxSettings;
+import dev.memstack.outbox.OutboxSettingsBuilder;
+import dev.memstack.outbox.TurnOutboxFullException;
+import dev.memstack.outbox.journal.Journal;
+import dev.memstack.outbox.journal.MemoryJournal;
 import dev.memstack.spi.OwnerKey;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
@@ -18,7 +24,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
-import org.springframework.util.unit.DataSize;
 
 class OutboxHealthIndicatorTest {
 
@@ -36,8 +41,7 @@ class OutboxHealthIndicatorTest {
 
   private OutboxEngine open() {
     outbox =
-        OutboxEngine.onDisk(
-            dir, Turns.fastRetry(OutboxProperties.defaults()), members, Turns.calls());
+        OutboxEngine.onDisk(dir, Turns.fastRetry(OutboxSettings.defaults()), Turns.port(members));
     return outbox;
   }
 
@@ -101,11 +105,11 @@ class OutboxHealthIndicatorTest {
         OutboxEngine.onDisk(
             dir,
             Turns.fastRetry(
-                OutboxProperties.defaults()
-                    .withSegmentSize(DataSize.ofKilobytes(4))
-                    .withMaxJournalSize(DataSize.ofKilobytes(8))),
-            members,
-            Turns.calls());
+                OutboxSettingsBuilder.defaults()
+                    .segmentSizeBytes(4 * 1024L)
+                    .maxJournalSizeBytes(8 * 1024L)
+                    .build()),
+            Turns.port(members));
     OutboxHealthIndicator indicator =
         new OutboxHealthIndicator(outbox, members, Duration.ofMinutes(5));
     assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
@@ -133,9 +137,8 @@ class OutboxHealthIndicatorTest {
     outbox =
         OutboxEngine.start(
             failingAppends(new MemoryJournal(), failing),
-            Turns.fastRetry(OutboxProperties.defaults()),
-            members,
-            Turns.calls());
+            Turns.fastRetry(OutboxSettings.defaults()),
+            Turns.port(members));
     OutboxHealthIndicator indicator =
         new OutboxHealthIndicator(outbox, members, Duration.ofMinutes(5));
 

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.memstack.host.shared.SharedStore;
+import dev.memstack.outbox.journal.Journal;
+import dev.memstack.outbox.journal.JournalConformance;
+import dev.memstack.outbox.postgres.PostgresJournal;
+import dev.memstack.outbox.postgres.PostgresOutboxSchema;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,7 +61,7 @@ class PostgresJournalConformanceTest extends JournalConformance {
       journals.add(start.join());
     }
     assertThat(database.count("SELECT count(*) FROM memstack_schema WHERE component = 'outbox'"))
-        .isEqualTo(PostgresJournal.SCHEMA.size());
+        .isEqualTo(PostgresOutboxSchema.STEPS.size());
   }
 
   @Test

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.shared.SharedDatabaseConfiguration;
 import dev.memstack.host.stack.StackConfiguration;
+import dev.memstack.outbox.OutboxEngine;
+import dev.memstack.outbox.TurnOutbox;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -6,6 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.memstack.host.shared.SharedStore;
+import dev.memstack.outbox.OutboxEngine;
+import dev.memstack.outbox.OutboxSettings;
+import dev.memstack.outbox.OutboxSettingsBuilder;
+import dev.memstack.outbox.OwnerErasure;
+import dev.memstack.outbox.ProviderErasure;
+import dev.memstack.outbox.TurnOutboxFullException;
+import dev.memstack.outbox.postgres.PostgresJournal;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Turn;
 import java.nio.charset.StandardCharsets;
@@ -144,7 +151,7 @@ class SharedOutboxTest {
       String name,
       Map<String, Backend> backends,
       long delayMillis,
-      java.util.function.UnaryOperator<OutboxProperties> tune) {
+      java.util.function.UnaryOperator<OutboxSettings> tune) {
     TestMembers members = new TestMembers();
     backends.forEach(
         (id, backend) -> {
@@ -154,19 +161,19 @@ class SharedOutboxTest {
         });
     SharedStore store = database.store();
     stores.add(store);
-    OutboxProperties settings =
-        Turns.fastRetry(OutboxProperties.defaults())
-            .withShards(SHARDS)
-            .withLeaseTtl(Duration.ofSeconds(2))
-            .withDeliveryBatch(8)
-            .withEraseWait(Duration.ofSeconds(5));
+    OutboxSettings settings =
+        OutboxSettingsBuilder.from(Turns.fastRetry(OutboxSettings.defaults()))
+            .shards(SHARDS)
+            .leaseTtl(Duration.ofSeconds(2))
+            .deliveryBatch(8)
+            .eraseWait(Duration.ofSeconds(5))
+            .build();
     settings = tune.apply(settings);
     OutboxEngine engine =
         OutboxEngine.start(
             PostgresJournal.open(store, settings.shards(), settings.leaseTtl()),
             settings,
-            members,
-            Turns.calls());
+            Turns.port(members));
     engines.add(engine);
     return new Host(name, engine, members, store);
   }
@@ -429,8 +436,18 @@ class SharedOutboxTest {
   @Test
   void maxPendingCountsTheTurnsWaitingOnEveryHost() throws Exception {
     Map<String, Backend> backends = backends("a");
-    Host one = host("one", backends, 0, settings -> settings.withMaxPending(6));
-    Host two = host("two", backends, 0, settings -> settings.withMaxPending(6));
+    Host one =
+        host(
+            "one",
+            backends,
+            0,
+            settings -> OutboxSettingsBuilder.from(settings).maxPending(6).build());
+    Host two =
+        host(
+            "two",
+            backends,
+            0,
+            settings -> OutboxSettingsBuilder.from(settings).maxPending(6).build());
     for (Host host : List.of(one, two)) {
       host.members().enabled().forEach(m -> ((RecordingProvider) m.provider()).failing = true);
     }

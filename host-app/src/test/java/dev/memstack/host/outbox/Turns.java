@@ -3,7 +3,11 @@ package dev.memstack.host.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.memstack.host.provider.ProviderCalls;
+import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.testing.Eventually;
+import dev.memstack.outbox.DeliveryPort;
+import dev.memstack.outbox.OutboxSettings;
+import dev.memstack.outbox.OutboxSettingsBuilder;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.TriggerSource;
@@ -16,20 +20,13 @@ import java.time.Instant;
 final class Turns {
 
   /** Default settings with retries after 20 ms up to 100 ms and no shutdown grace. */
-  static final OutboxProperties FAST_RETRY =
-      OutboxProperties.defaults()
-          .withInitialBackoff(Duration.ofMillis(20))
-          .withMaxBackoff(Duration.ofMillis(100))
-          .withShutdownGrace(Duration.ZERO);
+  static final OutboxSettings FAST_RETRY = OutboxSettingsBuilder.defaults().fastRetry().build();
 
   private Turns() {}
 
   /** {@code settings} with the retry and grace of {@link #FAST_RETRY}. */
-  static OutboxProperties fastRetry(OutboxProperties settings) {
-    return settings
-        .withInitialBackoff(FAST_RETRY.initialBackoff())
-        .withMaxBackoff(FAST_RETRY.maxBackoff())
-        .withShutdownGrace(FAST_RETRY.shutdownGrace());
+  static OutboxSettings fastRetry(OutboxSettings settings) {
+    return OutboxSettingsBuilder.from(settings).fastRetry().build();
   }
 
   static Turn turn(String turnId, String owner) {
@@ -50,6 +47,11 @@ final class Turns {
 
   static ProviderCalls calls() {
     return new ProviderCalls(new SimpleMeterRegistry());
+  }
+
+  /** The members as the outbox reaches them, through a fresh call path. */
+  static DeliveryPort port(StackMembers members) {
+    return new StackDeliveryPort(members, calls());
   }
 
   /** Polls an assertion until it holds or the time is up (then its last failure is thrown). */

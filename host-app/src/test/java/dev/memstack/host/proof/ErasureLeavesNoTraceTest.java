@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.memstack.host.e2e.PgDatabase;
-import dev.memstack.host.outbox.FileJournal;
-import dev.memstack.host.outbox.Journal;
-import dev.memstack.host.outbox.JournalRecord;
 import dev.memstack.host.testing.HostClient;
 import dev.memstack.host.testing.HostClient.Answer;
 import dev.memstack.host.testing.TestHost;
+import dev.memstack.outbox.journal.FileJournal;
+import dev.memstack.outbox.journal.Journal;
+import dev.memstack.outbox.journal.JournalRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;

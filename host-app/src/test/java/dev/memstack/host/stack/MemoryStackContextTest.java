@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.memstack.host.outbox.OutboxProperties;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.testing.Concurrently;
 import dev.memstack.host.testing.Eventually;
 import dev.memstack.host.testing.TestMembers;
+import dev.memstack.outbox.OutboxSettings;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Recall;
@@ -40,7 +40,7 @@ class MemoryStackContextTest {
   private MemoryStack stack(StackProperties properties) {
     stack =
         harness.start(
-            properties, OutboxProperties.defaults(), new SystemPromptCache(), Clock.systemUTC());
+            properties, OutboxSettings.defaults(), new SystemPromptCache(), Clock.systemUTC());
     return stack;
   }
 

@@ -3,14 +3,16 @@ package dev.memstack.host.stack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.memstack.host.outbox.OutboxEngine;
-import dev.memstack.host.outbox.OutboxProperties;
-import dev.memstack.host.outbox.OutboxStats;
-import dev.memstack.host.outbox.TurnOutboxFullException;
+import dev.memstack.host.outbox.StackDeliveryPort;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.testing.Eventually;
 import dev.memstack.host.testing.TestMembers;
+import dev.memstack.outbox.OutboxEngine;
+import dev.memstack.outbox.OutboxSettings;
+import dev.memstack.outbox.OutboxSettingsBuilder;
+import dev.memstack.outbox.OutboxStats;
+import dev.memstack.outbox.TurnOutboxFullException;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.TriggerSource;
@@ -41,12 +43,13 @@ class MemoryStackSubmitTest {
   private MemoryStack stack;
 
   private MemoryStack stack(int capacity) {
-    OutboxProperties settings =
-        OutboxProperties.defaults()
-            .withMaxPending(capacity)
-            .withInitialBackoff(Duration.ofMillis(50))
-            .withMaxBackoff(Duration.ofMillis(200))
-            .withShutdownGrace(Duration.ZERO);
+    OutboxSettings settings =
+        OutboxSettingsBuilder.defaults()
+            .maxPending(capacity)
+            .initialBackoff(Duration.ofMillis(50))
+            .maxBackoff(Duration.ofMillis(200))
+            .shutdownGrace(Duration.ZERO)
+            .build();
     stack = harness.start(StackProperties.defaults(), settings, new SystemPromptCache(), clock);
     return stack;
   }
@@ -213,13 +216,13 @@ class MemoryStackSubmitTest {
     members.add(slow);
     OutboxEngine graceful =
         OutboxEngine.inMemory(
-            OutboxProperties.defaults()
-                .withMaxPending(100)
-                .withInitialBackoff(Duration.ofMillis(50))
-                .withMaxBackoff(Duration.ofMillis(200))
-                .withShutdownGrace(Duration.ofSeconds(10)),
-            members,
-            calls);
+            OutboxSettingsBuilder.defaults()
+                .maxPending(100)
+                .initialBackoff(Duration.ofMillis(50))
+                .maxBackoff(Duration.ofMillis(200))
+                .shutdownGrace(Duration.ofSeconds(10))
+                .build(),
+            new StackDeliveryPort(members, calls));
     for (int i = 0; i < 5; i++) {
       graceful.enqueue(
           new Turn("t" + i, AGENT, OWNER, "c1", "m" + i, "ok", TriggerSource.API, Instant.now()),

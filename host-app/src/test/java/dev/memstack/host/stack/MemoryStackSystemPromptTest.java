@@ -2,8 +2,8 @@ package dev.memstack.host.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.memstack.host.outbox.OutboxProperties;
 import dev.memstack.host.testing.TestMembers;
+import dev.memstack.outbox.OutboxSettings;
 import dev.memstack.spi.AgentId;
 import dev.memstack.tck.MutableClock;
 import java.time.Duration;
@@ -29,7 +29,7 @@ class MemoryStackSystemPromptTest {
             .withSystemPrompt(
                 new StackProperties.SystemPrompt(
                     budget, Duration.ofMillis(800), Duration.ofSeconds(30), 16_000));
-    stack = harness.start(properties, OutboxProperties.defaults(), cache, clock);
+    stack = harness.start(properties, OutboxSettings.defaults(), cache, clock);
     return stack;
   }
 

@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.memstack.host.conversation.ConversationLog;
 import dev.memstack.host.outbox.OutboxConfiguration;
-import dev.memstack.host.outbox.OutboxEngine;
 import dev.memstack.host.outbox.OutboxProperties;
-import dev.memstack.host.outbox.TurnOutbox;
 import dev.memstack.host.provider.CallOutcome;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.RequestCalls;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.testing.TestMembers;
+import dev.memstack.outbox.OutboxEngine;
+import dev.memstack.outbox.TurnOutbox;
 import dev.memstack.spi.AgentId;
 import java.time.Duration;
 import java.util.List;

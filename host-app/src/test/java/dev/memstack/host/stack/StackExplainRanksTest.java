@@ -2,7 +2,7 @@ package dev.memstack.host.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.memstack.host.outbox.OutboxProperties;
+import dev.memstack.outbox.OutboxSettings;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Recall;
@@ -25,7 +25,7 @@ class StackExplainRanksTest {
   private MemoryStack stack() {
     return harness.start(
         StackProperties.defaults(),
-        OutboxProperties.defaults(),
+        OutboxSettings.defaults(),
         new SystemPromptCache(),
         Clock.systemUTC());
   }

@@ -1,10 +1,11 @@
 package dev.memstack.host.stack;
 
-import dev.memstack.host.outbox.OutboxEngine;
-import dev.memstack.host.outbox.OutboxProperties;
+import dev.memstack.host.outbox.StackDeliveryPort;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.RequestCalls;
 import dev.memstack.host.testing.TestMembers;
+import dev.memstack.outbox.OutboxEngine;
+import dev.memstack.outbox.OutboxSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.util.concurrent.CountDownLatch;
@@ -27,11 +28,11 @@ final class StackHarness implements AutoCloseable {
   /** A stack of the members on {@code clock}; closes the outbox and calls of an earlier start. */
   MemoryStack start(
       StackProperties properties,
-      OutboxProperties outboxSettings,
+      OutboxSettings outboxSettings,
       SystemPromptCache cache,
       Clock clock) {
     closeCalls();
-    outbox = OutboxEngine.inMemory(outboxSettings, members, calls, clock);
+    outbox = OutboxEngine.inMemory(outboxSettings, new StackDeliveryPort(members, calls), clock);
     requestCalls = StackConfiguration.newRequestCalls(calls, members, properties);
     return new MemoryStack(members, requestCalls, cache, outbox, conversations, properties, clock);
   }

@@ -2,7 +2,7 @@ package dev.memstack.host.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.memstack.host.outbox.OutboxProperties;
+import dev.memstack.outbox.OutboxSettings;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Recall;
@@ -33,7 +33,7 @@ class StackHostScoringTest {
         StackProperties.defaults()
             .withFusion(new StackProperties.Fusion(20, Map.of(), 3, relevanceWeight, 1, 8));
     return harness.start(
-        properties, OutboxProperties.defaults(), new SystemPromptCache(), Clock.systemUTC());
+        properties, OutboxSettings.defaults(), new SystemPromptCache(), Clock.systemUTC());
   }
 
   /** Two providers of equal weight; "close" is second in its list but points the query's way. */

@@ -3,7 +3,7 @@ package dev.memstack.host.stack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.memstack.host.outbox.OutboxProperties;
+import dev.memstack.outbox.OutboxSettings;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Recall;
@@ -38,7 +38,7 @@ class StackRecallSelectionTest {
     harness.members.stop("sleeping");
     return harness.start(
         StackProperties.defaults(),
-        OutboxProperties.defaults(),
+        OutboxSettings.defaults(),
         new SystemPromptCache(),
         Clock.systemUTC());
   }
