@@ -25,14 +25,14 @@ public final class RequestGuardFilter extends OncePerRequestFilter {
   protected void doFilterInternal(
       HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
-    String problem = RequestChecks.pathProblem(request.getRequestURI());
+    String problem = UrlChecks.pathProblem(request.getRequestURI());
     String field = "path";
     if (problem == null) {
-      String repeated = RequestChecks.repeatedParameter(request.getQueryString());
+      String repeated = UrlChecks.repeatedParameter(request.getQueryString());
       if (repeated != null) {
         field = repeated;
         problem = repeated + " is given more than once";
-      } else if (!RequestChecks.validUtf8(request.getQueryString())) {
+      } else if (!UrlChecks.validUtf8(request.getQueryString())) {
         field = "query";
         problem = "the query string is not valid percent-encoded UTF-8";
       }

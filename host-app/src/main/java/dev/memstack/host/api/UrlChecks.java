@@ -10,9 +10,9 @@ import java.util.HashSet;
 import java.util.Set;
 
 /** The checks {@link RequestGuardFilter} makes on a request's raw (undecoded) path and query. */
-final class RequestChecks {
+final class UrlChecks {
 
-  private RequestChecks() {}
+  private UrlChecks() {}
 
   /** What is wrong with the raw path, or {@code null}. */
   static String pathProblem(String uri) {
