@@ -7,11 +7,12 @@
 # resident memory; then stops the host. Extra arguments go to the host (e.g.
 # --memstack.outbox.delivery-batch=1).
 #
-# Environment: TURNS (50000 = 100,000 vector records), CLIENTS (4), OWNERS (1000), PORT (18393).
+# Environment: TURNS (50000 = 100,000 vector records), CLIENTS (4), OWNERS (1000), PORT (18393),
+# DIST (the distribution folder; dist/ by default, another build for a same-run pair).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-DIST="$ROOT/dist"
+DIST="${DIST:-$ROOT/dist}"
 TURNS="${TURNS:-50000}"
 CLIENTS="${CLIENTS:-4}"
 OWNERS="${OWNERS:-1000}"
