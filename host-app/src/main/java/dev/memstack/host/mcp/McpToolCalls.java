@@ -69,14 +69,11 @@ final class McpToolCalls {
     return tools.tools(member);
   }
 
-  /** The provider instance whose tool {@code memory_remember} calls. */
-  String rememberProvider() {
-    return properties.rememberProvider();
-  }
-
-  /** The provider tool {@code memory_remember} calls. */
-  String rememberTool() {
-    return properties.rememberTool();
+  /**
+   * Whether {@code memory_remember} calls tool {@code tool} of provider instance {@code provider}.
+   */
+  boolean remembersWith(String provider, String tool) {
+    return provider.equals(properties.rememberProvider()) && tool.equals(properties.rememberTool());
   }
 
   /** {@code memory_context}: the stacked recall for a query, as the context route answers it. */

@@ -91,9 +91,12 @@ final class McpToolCatalog implements AutoCloseable {
     Set<String> taken = new HashSet<>(Set.of(MEMORY_CONTEXT, MEMORY_REMEMBER));
     exposed.values().forEach(tool -> taken.add(tool.name()));
     wanted.forEach((key, spec) -> expose(key, spec, taken));
-    ToolSpec rememberSpec =
-        wanted.get(new ToolKey(handlers.rememberProvider(), handlers.rememberTool()));
-    syncRemember(rememberSpec == null ? null : definitions.remember(rememberSpec.effect()));
+    syncRemember(
+        wanted.entrySet().stream()
+            .filter(e -> handlers.remembersWith(e.getKey().provider(), e.getKey().tool()))
+            .findFirst()
+            .map(e -> definitions.remember(e.getValue().effect()))
+            .orElse(null));
   }
 
   /** Adds a provider tool, or replaces it when its definition changed; it keeps its name. */
