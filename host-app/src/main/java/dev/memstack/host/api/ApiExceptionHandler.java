@@ -44,7 +44,7 @@ public class ApiExceptionHandler {
 
   @ExceptionHandler(InvalidRequestException.class)
   ResponseEntity<ApiError> badRequest(InvalidRequestException e) {
-    return answer(HttpStatus.BAD_REQUEST, ApiError.BAD_REQUEST, e.field(), e.getMessage());
+    return badRequest(e.field(), e.getMessage());
   }
 
   @ExceptionHandler(AccessDeniedException.class)
@@ -54,7 +54,7 @@ public class ApiExceptionHandler {
 
   @ExceptionHandler(BodyTooLargeException.class)
   ResponseEntity<ApiError> tooLarge(BodyTooLargeException e) {
-    return answer(HttpStatus.BAD_REQUEST, ApiError.BAD_REQUEST, "body", e.getMessage());
+    return badRequest("body", e.getMessage());
   }
 
   @ExceptionHandler(HttpMessageNotReadableException.class)
@@ -70,14 +70,11 @@ public class ApiExceptionHandler {
               .map(
                   r -> r.getPropertyName() != null ? r.getPropertyName() : "[" + r.getIndex() + "]")
               .collect(Collectors.joining("."));
-      return answer(
-          HttpStatus.BAD_REQUEST, ApiError.BAD_REQUEST, field, field + " has the wrong JSON type");
+      return badRequest(field, field + " has the wrong JSON type");
     }
     StreamReadException malformed = causeOf(e, StreamReadException.class);
     if (malformed != null) {
-      return answer(
-          HttpStatus.BAD_REQUEST,
-          ApiError.BAD_REQUEST,
+      return badRequest(
           "body",
           "malformed JSON: " + firstLine(malformed.getOriginalMessage()) + location(malformed));
     }
@@ -86,54 +83,37 @@ public class ApiExceptionHandler {
         jackson != null
             ? "malformed JSON: " + firstLine(jackson.getOriginalMessage())
             : "a JSON object request body is required";
-    return answer(HttpStatus.BAD_REQUEST, ApiError.BAD_REQUEST, "body", message);
+    return badRequest("body", message);
   }
 
   @ExceptionHandler(MethodArgumentTypeMismatchException.class)
   ResponseEntity<ApiError> typeMismatch(MethodArgumentTypeMismatchException e) {
-    return answer(
-        HttpStatus.BAD_REQUEST, ApiError.BAD_REQUEST, e.getName(), e.getName() + " is invalid");
+    return badRequest(e.getName(), e.getName() + " is invalid");
   }
 
   @ExceptionHandler(MissingServletRequestParameterException.class)
   ResponseEntity<ApiError> missingParameter(MissingServletRequestParameterException e) {
-    return answer(
-        HttpStatus.BAD_REQUEST,
-        ApiError.BAD_REQUEST,
-        e.getParameterName(),
-        e.getParameterName() + " is required");
+    return badRequest(e.getParameterName(), e.getParameterName() + " is required");
   }
 
   @ExceptionHandler(MissingPathVariableException.class)
   ResponseEntity<ApiError> missingPathVariable(MissingPathVariableException e) {
-    return answer(
-        HttpStatus.BAD_REQUEST,
-        ApiError.BAD_REQUEST,
-        e.getVariableName(),
-        e.getVariableName() + " is required");
+    return badRequest(e.getVariableName(), e.getVariableName() + " is required");
   }
 
   @ExceptionHandler({NotFoundException.class, PluginNotFoundException.class})
   ResponseEntity<ApiError> notFound(RuntimeException e) {
-    return answer(HttpStatus.NOT_FOUND, ApiError.NOT_FOUND, null, e.getMessage());
+    return notFound(e.getMessage());
   }
 
   @ExceptionHandler(NoHandlerFoundException.class)
   ResponseEntity<ApiError> noRoute(NoHandlerFoundException e) {
-    return answer(
-        HttpStatus.NOT_FOUND,
-        ApiError.NOT_FOUND,
-        null,
-        "no route for " + e.getHttpMethod() + " " + e.getRequestURL());
+    return notFound("no route for " + e.getHttpMethod() + " " + e.getRequestURL());
   }
 
   @ExceptionHandler(NoResourceFoundException.class)
   ResponseEntity<ApiError> noResource(NoResourceFoundException e) {
-    return answer(
-        HttpStatus.NOT_FOUND,
-        ApiError.NOT_FOUND,
-        null,
-        "no route for " + e.getHttpMethod() + " /" + e.getResourcePath());
+    return notFound("no route for " + e.getHttpMethod() + " /" + e.getResourcePath());
   }
 
   @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
@@ -175,9 +155,8 @@ public class ApiExceptionHandler {
   @ExceptionHandler(ToolException.class)
   ResponseEntity<ApiError> tool(ToolException e) {
     return switch (e.kind()) {
-      case INVALID_ARGUMENT ->
-          answer(HttpStatus.BAD_REQUEST, ApiError.BAD_REQUEST, e.field(), e.getMessage());
-      case NOT_FOUND -> answer(HttpStatus.NOT_FOUND, ApiError.NOT_FOUND, null, e.getMessage());
+      case INVALID_ARGUMENT -> badRequest(e.field(), e.getMessage());
+      case NOT_FOUND -> notFound(e.getMessage());
       case CONFLICT -> answer(HttpStatus.CONFLICT, ApiError.CONFLICT, null, e.getMessage());
       case FORBIDDEN -> answer(HttpStatus.FORBIDDEN, ApiError.FORBIDDEN, null, e.getMessage());
       case UNAVAILABLE ->
@@ -215,6 +194,14 @@ public class ApiExceptionHandler {
         ApiError.INTERNAL,
         null,
         "internal error (" + e.getClass().getSimpleName() + "); see the host log");
+  }
+
+  private static ResponseEntity<ApiError> badRequest(String field, String message) {
+    return answer(HttpStatus.BAD_REQUEST, ApiError.BAD_REQUEST, field, message);
+  }
+
+  private static ResponseEntity<ApiError> notFound(String message) {
+    return answer(HttpStatus.NOT_FOUND, ApiError.NOT_FOUND, null, message);
   }
 
   private static ResponseEntity<ApiError> answer(

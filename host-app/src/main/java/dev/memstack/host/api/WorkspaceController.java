@@ -17,6 +17,10 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.media.SchemaProperty;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Iterator;
@@ -157,8 +161,7 @@ public class WorkspaceController {
       @RequestParam(name = "ownerKey", required = false) String ownerKey,
       HttpServletRequest request) {
     AgentId agent = agent(agentId);
-    ObjectNode arguments = json.createObjectNode();
-    arguments.put("filename", WorkspaceFilePath.of(request));
+    ObjectNode arguments = fileArguments(request);
     putIfPresent(arguments, "scope", scope);
     return call(agent, owner(null, ownerKey), READ, arguments);
   }
@@ -175,11 +178,8 @@ public class WorkspaceController {
       @RequestBody(required = false) JsonNode body,
       HttpServletRequest request) {
     AgentId agent = agent(agentId);
-    String path = WorkspaceFilePath.of(request);
-    JsonBody fields = JsonBody.of(body);
-    onlyFields(fields, ApiRequests.WorkspaceFileWrite.class);
-    ObjectNode arguments = json.createObjectNode();
-    arguments.put("filename", path);
+    ObjectNode arguments = fileArguments(request);
+    JsonBody fields = fields(body, ApiRequests.WorkspaceFileWrite.class);
     arguments.put("content", fields.requiredString("content"));
     putIfPresent(arguments, "scope", fields.optionalString("scope"));
     return call(agent, owner(fields.optionalString("ownerKey"), ownerKey), WRITE, arguments);
@@ -199,11 +199,8 @@ public class WorkspaceController {
       @RequestBody(required = false) JsonNode body,
       HttpServletRequest request) {
     AgentId agent = agent(agentId);
-    String path = WorkspaceFilePath.of(request);
-    JsonBody fields = JsonBody.of(body);
-    onlyFields(fields, ApiRequests.WorkspaceFileMeta.class);
-    ObjectNode arguments = json.createObjectNode();
-    arguments.put("filename", path);
+    ObjectNode arguments = fileArguments(request);
+    JsonBody fields = fields(body, ApiRequests.WorkspaceFileMeta.class);
     boolean any = false;
     if (present(fields, "enabled")) {
       arguments.put("enabled", fields.optionalBoolean("enabled", false));
@@ -231,8 +228,7 @@ public class WorkspaceController {
   public JsonNode search(
       @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
     AgentId agent = agent(agentId);
-    JsonBody fields = JsonBody.of(body);
-    onlyFields(fields, ApiRequests.WorkspaceSearch.class);
+    JsonBody fields = fields(body, ApiRequests.WorkspaceSearch.class);
     ObjectNode arguments = json.createObjectNode();
     arguments.put("query", fields.requiredString("query"));
     if (present(fields, "limit")) {
@@ -287,20 +283,7 @@ public class WorkspaceController {
   }
 
   @Operation(summary = "Classify the entries of a snapshot ZIP without writing")
-  @io.swagger.v3.oas.annotations.parameters.RequestBody(
-      required = true,
-      description = "The snapshot ZIP: a multipart part named `file`, or the raw body.",
-      content = {
-        @Content(
-            mediaType = MediaType.MULTIPART_FORM_DATA_VALUE,
-            schemaProperties =
-                @SchemaProperty(
-                    name = "file",
-                    schema = @Schema(type = "string", format = "binary"))),
-        @Content(
-            mediaType = "application/zip",
-            schema = @Schema(type = "string", format = "binary"))
-      })
+  @SnapshotZip
   @RequiresRole(Role.MEMBER)
   @PostMapping(IMPORT_PREVIEW)
   public JsonNode previewImport(
@@ -313,6 +296,21 @@ public class WorkspaceController {
   }
 
   @Operation(summary = "Import a snapshot ZIP: every entry or nothing")
+  @SnapshotZip
+  @RequiresRole(Role.MEMBER)
+  @PostMapping(IMPORT)
+  public JsonNode applyImport(
+      @PathVariable("agentId") String agentId,
+      @RequestParam(name = "scope", required = false) String scope,
+      @RequestParam(name = "ownerKey", required = false) String ownerKey,
+      HttpServletRequest request)
+      throws IOException {
+    return importZip(agentId, scope, ownerKey, request, false);
+  }
+
+  /** The documented body of both import routes. */
+  @Target(ElementType.METHOD)
+  @Retention(RetentionPolicy.RUNTIME)
   @io.swagger.v3.oas.annotations.parameters.RequestBody(
       required = true,
       description = "The snapshot ZIP: a multipart part named `file`, or the raw body.",
@@ -327,16 +325,7 @@ public class WorkspaceController {
             mediaType = "application/zip",
             schema = @Schema(type = "string", format = "binary"))
       })
-  @RequiresRole(Role.MEMBER)
-  @PostMapping(IMPORT)
-  public JsonNode applyImport(
-      @PathVariable("agentId") String agentId,
-      @RequestParam(name = "scope", required = false) String scope,
-      @RequestParam(name = "ownerKey", required = false) String ownerKey,
-      HttpServletRequest request)
-      throws IOException {
-    return importZip(agentId, scope, ownerKey, request, false);
-  }
+  @interface SnapshotZip {}
 
   private JsonNode importZip(
       String agentId, String scope, String ownerKey, HttpServletRequest request, boolean preview)
@@ -529,6 +518,18 @@ public class WorkspaceController {
     }
     String key = fromBody != null ? fromBody : fromQuery;
     return key == null ? null : JsonBody.parse("ownerKey", () -> OwnerKey.of(key));
+  }
+
+  /** The arguments of a tool on one file: {@code filename}, the checked path of the URL. */
+  private ObjectNode fileArguments(HttpServletRequest request) {
+    return json.createObjectNode().put("filename", WorkspaceFilePath.of(request));
+  }
+
+  /** The body's fields, refusing any that {@code request} does not have. */
+  private static JsonBody fields(JsonNode body, Class<? extends Record> request) {
+    JsonBody fields = JsonBody.of(body);
+    onlyFields(fields, request);
+    return fields;
   }
 
   private static void onlyFields(JsonBody body, Class<? extends Record> request) {

@@ -96,40 +96,54 @@ final class PostgresCoordination implements Coordination {
   @Override
   public long addAndGet(String counter, long delta) {
     Objects.requireNonNull(counter, "counter");
-    String what = "add to counter " + counter;
-    try (Connection connection = shared.dataSource().getConnection();
-        PreparedStatement statement =
-            connection.prepareStatement(
-                "INSERT INTO memstack_coordination_counters AS c (instance, name, value)"
-                    + " VALUES (?, ?, ?) ON CONFLICT (instance, name)"
-                    + " DO UPDATE SET value = c.value + EXCLUDED.value RETURNING value")) {
-      bind(statement, instance, counter, delta);
-      try (ResultSet rows = statement.executeQuery()) {
-        rows.next();
-        return rows.getLong(1);
-      }
-    } catch (SQLException e) {
-      throw shared.failure(what, e);
-    }
+    return query(
+        "add to counter " + counter,
+        "INSERT INTO memstack_coordination_counters AS c (instance, name, value)"
+            + " VALUES (?, ?, ?) ON CONFLICT (instance, name)"
+            + " DO UPDATE SET value = c.value + EXCLUDED.value RETURNING value",
+        rows -> {
+          rows.next();
+          return rows.getLong(1);
+        },
+        instance,
+        counter,
+        delta);
+  }
+
+  /** What a bound statement, or the rows of a query, give. */
+  @FunctionalInterface
+  private interface Step<I, T> {
+    T apply(I input) throws SQLException;
   }
 
   private int update(String what, String sql, Object... params) {
-    try (Connection connection = shared.dataSource().getConnection();
-        PreparedStatement statement = connection.prepareStatement(sql)) {
-      bind(statement, params);
-      return statement.executeUpdate();
-    } catch (SQLException e) {
-      throw shared.failure(what, e);
-    }
+    return execute(what, sql, PreparedStatement::executeUpdate, params);
   }
 
   private boolean returnsRow(String what, String sql, Object... params) {
+    return query(what, sql, ResultSet::next, params);
+  }
+
+  private <T> T query(String what, String sql, Step<ResultSet, T> read, Object... params) {
+    return execute(
+        what,
+        sql,
+        statement -> {
+          try (ResultSet rows = statement.executeQuery()) {
+            return read.apply(rows);
+          }
+        },
+        params);
+  }
+
+  /**
+   * Runs {@code sql} with {@code params} on a connection of its own; a failure names {@code what}.
+   */
+  private <T> T execute(String what, String sql, Step<PreparedStatement, T> run, Object... params) {
     try (Connection connection = shared.dataSource().getConnection();
         PreparedStatement statement = connection.prepareStatement(sql)) {
       bind(statement, params);
-      try (ResultSet rows = statement.executeQuery()) {
-        return rows.next();
-      }
+      return run.apply(statement);
     } catch (SQLException e) {
       throw shared.failure(what, e);
     }

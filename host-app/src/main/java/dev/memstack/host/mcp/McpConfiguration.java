@@ -2,7 +2,6 @@ package dev.memstack.host.mcp;
 
 import dev.memstack.host.api.ApiExceptionHandler;
 import dev.memstack.host.api.ToolInvoker;
-import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.stack.MemoryStack;
@@ -63,11 +62,9 @@ public class McpConfiguration {
   McpToolCatalog mcpToolCatalog(
       McpSyncServer server,
       StackMembers members,
-      ProviderCalls calls,
       McpToolCalls handlers,
       McpProperties properties,
       JsonMapper json) {
-    return new McpToolCatalog(
-        server, members, calls, handlers, properties, new McpToolDefinitions(properties, json));
+    return new McpToolCatalog(server, members, handlers, new McpToolDefinitions(properties, json));
   }
 }

@@ -1,6 +1,5 @@
 package dev.memstack.host.mcp;
 
-import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.provider.StackMembers;
 import dev.memstack.spi.ToolSpec;
@@ -43,9 +42,7 @@ final class McpToolCatalog implements AutoCloseable {
 
   private final McpSyncServer server;
   private final StackMembers members;
-  private final ProviderCalls calls;
   private final McpToolCalls handlers;
-  private final McpProperties properties;
   private final McpToolDefinitions definitions;
 
   /** The exposed provider tools; guarded by {@code this}. */
@@ -59,15 +56,11 @@ final class McpToolCatalog implements AutoCloseable {
   McpToolCatalog(
       McpSyncServer server,
       StackMembers members,
-      ProviderCalls calls,
       McpToolCalls handlers,
-      McpProperties properties,
       McpToolDefinitions definitions) {
     this.server = server;
     this.members = members;
-    this.calls = calls;
     this.handlers = handlers;
-    this.properties = properties;
     this.definitions = definitions;
   }
 
@@ -98,9 +91,12 @@ final class McpToolCatalog implements AutoCloseable {
     Set<String> taken = new HashSet<>(Set.of(MEMORY_CONTEXT, MEMORY_REMEMBER));
     exposed.values().forEach(tool -> taken.add(tool.name()));
     wanted.forEach((key, spec) -> expose(key, spec, taken));
-    ToolSpec rememberSpec =
-        wanted.get(new ToolKey(properties.rememberProvider(), properties.rememberTool()));
-    syncRemember(rememberSpec == null ? null : definitions.remember(rememberSpec.effect()));
+    syncRemember(
+        wanted.entrySet().stream()
+            .filter(e -> handlers.remembersWith(e.getKey().provider(), e.getKey().tool()))
+            .findFirst()
+            .map(e -> definitions.remember(e.getValue().effect()))
+            .orElse(null));
   }
 
   /** Adds a provider tool, or replaces it when its definition changed; it keeps its name. */
@@ -151,7 +147,7 @@ final class McpToolCatalog implements AutoCloseable {
     for (StackMember member : members.enabled()) {
       List<ToolSpec> specs;
       try {
-        specs = calls.call(member, ProviderCalls.TOOLS, () -> member.provider().tools());
+        specs = handlers.tools(member);
       } catch (RuntimeException e) {
         log.warn("Provider {} could not list its tools for MCP: {}", member.id(), e.toString());
         continue;

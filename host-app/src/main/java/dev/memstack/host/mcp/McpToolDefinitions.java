@@ -43,15 +43,13 @@ final class McpToolDefinitions {
 
   /** {@code memory_remember}, with the hints of the provider tool it calls. */
   McpSchema.Tool remember(ToolSpec.Effect effect) {
-    Map<String, Object> schema = new LinkedHashMap<>();
-    schema.put("type", "object");
-    schema.put(
-        "properties",
-        Map.of(
-            "text",
-            Map.of("type", "string", "description", "the memory, one statement about the user")));
-    schema.put("required", List.of("text"));
-    schema.put("additionalProperties", false);
+    Map<String, Object> schema =
+        closedObject(
+            Map.of(
+                "text",
+                Map.of(
+                    "type", "string", "description", "the memory, one statement about the user")),
+            "text");
     return McpSchema.Tool.builder(McpToolCatalog.MEMORY_REMEMBER, withOwner(schema))
         .title("Remember")
         .description(
@@ -85,12 +83,8 @@ final class McpToolDefinitions {
             RecallRequest.MAX_LIMIT,
             "description",
             "most recalled items (the host's default when left out)"));
-    Map<String, Object> schema = new LinkedHashMap<>();
-    schema.put("type", "object");
-    schema.put("properties", arguments);
-    schema.put("required", List.of("query"));
-    schema.put("additionalProperties", false);
-    return McpSchema.Tool.builder(McpToolCatalog.MEMORY_CONTEXT, withOwner(schema))
+    return McpSchema.Tool.builder(
+            McpToolCatalog.MEMORY_CONTEXT, withOwner(closedObject(arguments, "query")))
         .title("Recall memory")
         .description(
             "Recall what memory holds for a query: the agent's shared system prompt, the user's own"
@@ -128,6 +122,16 @@ final class McpToolDefinitions {
     Map<String, Object> open = new LinkedHashMap<>();
     open.put("type", "object");
     return open;
+  }
+
+  /** The schema of an object with these arguments, {@code required} among them, and no others. */
+  private static Map<String, Object> closedObject(Map<String, Object> arguments, String required) {
+    Map<String, Object> schema = new LinkedHashMap<>();
+    schema.put("type", "object");
+    schema.put("properties", arguments);
+    schema.put("required", List.of(required));
+    schema.put("additionalProperties", false);
+    return schema;
   }
 
   /** {@code schema} with the {@code ownerKey} argument. */

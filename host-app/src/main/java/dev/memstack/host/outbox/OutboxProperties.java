@@ -1,5 +1,8 @@
 package dev.memstack.host.outbox;
 
+import static dev.memstack.host.SettingChecks.atLeast;
+import static dev.memstack.host.SettingChecks.positive;
+
 import dev.memstack.outbox.OutboxSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -91,10 +94,7 @@ public record OutboxProperties(
       throw new IllegalArgumentException(
           "memstack.outbox.segment-size must be at least 4KB, got: " + segmentSize);
     }
-    if (maxPending < 1) {
-      throw new IllegalArgumentException(
-          "memstack.outbox.max-pending must be at least 1, got: " + maxPending);
-    }
+    atLeast(maxPending, 1, "memstack.outbox.max-pending");
     maxJournalSize = maxJournalSize == null ? DataSize.ofGigabytes(1) : maxJournalSize;
     if (maxJournalSize.compareTo(segmentSize) < 0) {
       throw new IllegalArgumentException(
@@ -170,14 +170,5 @@ public record OutboxProperties(
         shutdownGrace,
         shards,
         leaseTtl);
-  }
-
-  /** {@code value}, or {@code fallback} when unset; refused with the key when not above zero. */
-  private static Duration positive(Duration value, Duration fallback, String key) {
-    Duration given = value == null ? fallback : value;
-    if (given.compareTo(Duration.ZERO) > 0) {
-      return given;
-    }
-    throw new IllegalArgumentException(key + " must be positive, got: " + given);
   }
 }

@@ -52,13 +52,14 @@ public class PluginConfiguration {
     return new ProviderRegistry(
         memstackPluginManager,
         properties,
-        hostClock,
-        embedders,
-        languageModels,
         systemPromptCache,
-        promptInvalidation.getIfAvailable(
-            () -> SystemPromptInvalidation.local(systemPromptCache::invalidate)),
-        coordination.getIfAvailable(() -> new InProcessCoordination(hostClock)));
+        ProviderPorts.of(
+            hostClock,
+            embedders,
+            languageModels,
+            promptInvalidation.getIfAvailable(
+                () -> SystemPromptInvalidation.local(systemPromptCache::invalidate)),
+            coordination.getIfAvailable(() -> new InProcessCoordination(hostClock))));
   }
 
   /**

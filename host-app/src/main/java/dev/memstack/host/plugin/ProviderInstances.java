@@ -1,19 +1,14 @@
 package dev.memstack.host.plugin;
 
-import dev.memstack.host.coordination.ProviderCoordination;
-import dev.memstack.host.coordination.SystemPromptInvalidation;
 import dev.memstack.host.plugin.PluginCatalog.TypeOffer;
 import dev.memstack.host.provider.PluginClassLoader;
 import dev.memstack.host.provider.StackMember;
-import dev.memstack.spi.Embedder;
-import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.ProviderConfig;
 import dev.memstack.spi.ProviderConfigException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -44,29 +39,17 @@ final class ProviderInstances {
   private final List<Configured> configured;
   private final PluginCatalog catalog;
   private final Path dataDir;
-  private final Clock clock;
-  private final Embedder embedder;
-  private final LanguageModel languageModel;
-  private final SystemPromptInvalidation promptInvalidation;
-  private final ProviderCoordination coordination;
+  private final ProviderPorts ports;
 
   ProviderInstances(
       Map<String, PluginHostProperties.Instance> providers,
       PluginCatalog catalog,
       Path dataDir,
-      Clock clock,
-      Embedder embedder,
-      LanguageModel languageModel,
-      SystemPromptInvalidation promptInvalidation,
-      ProviderCoordination coordination) {
+      ProviderPorts ports) {
     this.configured = configured(providers);
     this.catalog = catalog;
     this.dataDir = dataDir;
-    this.clock = clock;
-    this.embedder = embedder;
-    this.languageModel = languageModel;
-    this.promptInvalidation = promptInvalidation;
-    this.coordination = coordination;
+    this.ports = ports;
   }
 
   private static List<Configured> configured(Map<String, PluginHostProperties.Instance> providers) {
@@ -126,12 +109,12 @@ final class ProviderInstances {
             instance.id(),
             ProviderConfig.of(configPrefix, instance.config()),
             dir,
-            clock,
-            embedder,
-            languageModel,
-            promptInvalidation,
-            coordination.of(instance.id()),
-            coordination.sharedDatabase());
+            ports.clock(),
+            ports.embedder(),
+            ports.languageModel(),
+            ports.promptInvalidation(),
+            ports.coordination().of(instance.id()),
+            ports.coordination().sharedDatabase());
     MemoryProvider provider;
     try {
       provider = PluginClassLoader.call(offer.classLoader(), () -> offer.factory().create(context));

@@ -1,18 +1,13 @@
 package dev.memstack.host.plugin;
 
-import dev.memstack.host.coordination.InProcessCoordination;
-import dev.memstack.host.coordination.ProviderCoordination;
-import dev.memstack.host.coordination.SystemPromptInvalidation;
 import dev.memstack.host.plugin.PluginCatalog.TypeOffer;
 import dev.memstack.host.plugin.ProviderInstances.Configured;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.stack.SystemPromptCache;
 import dev.memstack.spi.Embedder;
-import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.MemoryProviderFactory;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,7 +17,6 @@ import java.util.Optional;
 import org.pf4j.PluginManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ObjectProvider;
 
 /**
  * The provider instances of the host, built from PF4J plugins and {@code memstack.providers.*}:
@@ -52,51 +46,24 @@ public final class ProviderRegistry implements StackMembers {
   private final Duration closeGrace;
   private final Object lifecycle = new Object();
 
-  public ProviderRegistry(
-      PluginManager plugins,
-      PluginHostProperties properties,
-      Clock clock,
-      ObjectProvider<Embedder> embedders,
-      ObjectProvider<LanguageModel> languageModels,
-      SystemPromptCache systemPromptCache) {
-    this(
-        plugins,
-        properties,
-        clock,
-        embedders,
-        languageModels,
-        systemPromptCache,
-        SystemPromptInvalidation.local(systemPromptCache::invalidate),
-        new InProcessCoordination(clock));
-  }
-
   /**
-   * A registry whose instances report prompt changes to {@code promptInvalidation} and coordinate
-   * through {@code coordination} (in process, or on the shared database in shared mode).
+   * A registry whose instances get {@code ports} ({@link ProviderPorts#local} for one host alone).
    */
   public ProviderRegistry(
       PluginManager plugins,
       PluginHostProperties properties,
-      Clock clock,
-      ObjectProvider<Embedder> embedders,
-      ObjectProvider<LanguageModel> languageModels,
       SystemPromptCache systemPromptCache,
-      SystemPromptInvalidation promptInvalidation,
-      ProviderCoordination coordination) {
+      ProviderPorts ports) {
     this.catalog = new PluginCatalog(plugins);
     this.closeGrace = properties.plugins().closeGracePeriod();
     this.view = new MemberView(systemPromptCache);
-    this.embedder = LazyModelPorts.embedder(embedders);
+    this.embedder = ports.embedder();
     this.instances =
         new ProviderInstances(
             properties.providers(),
             catalog,
             properties.dataDir().toAbsolutePath().normalize(),
-            clock,
-            embedder,
-            LazyModelPorts.languageModel(languageModels),
-            promptInvalidation,
-            coordination);
+            ports);
   }
 
   /** The embedder handed to the providers (it keeps the query vectors they computed). */

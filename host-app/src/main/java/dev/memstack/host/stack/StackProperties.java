@@ -1,5 +1,9 @@
 package dev.memstack.host.stack;
 
+import static dev.memstack.host.SettingChecks.atLeast;
+import static dev.memstack.host.SettingChecks.between;
+import static dev.memstack.host.SettingChecks.positive;
+
 import dev.memstack.spi.RecallRequest;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -79,13 +83,7 @@ public record StackProperties(
           positive(
               providerTimeout, Duration.ofMillis(1000), "memstack.stack.context.provider-timeout");
       atLeast(budget, 200, "memstack.stack.context.budget");
-      if (defaultLimit < 1 || defaultLimit > RecallRequest.MAX_LIMIT) {
-        throw new IllegalArgumentException(
-            "memstack.stack.context.default-limit must be 1-"
-                + RecallRequest.MAX_LIMIT
-                + ", got: "
-                + defaultLimit);
-      }
+      between(defaultLimit, 1, RecallRequest.MAX_LIMIT, "memstack.stack.context.default-limit");
       atLeast(maxLateCallsPerProvider, 1, "memstack.stack.context.max-late-calls-per-provider");
       atLeast(callThreads, 1, "memstack.stack.context.call-threads");
     }
@@ -128,28 +126,14 @@ public record StackProperties(
       if (overFetch == 0) {
         overFetch = 3;
       }
-      if (overFetch < 1 || overFetch > 10) {
-        throw new IllegalArgumentException(
-            "memstack.stack.fusion.over-fetch must be 1-10, got: " + overFetch);
-      }
-      if (!(k >= 1 && k <= 1000)) {
-        throw new IllegalArgumentException("memstack.stack.fusion.k must be 1-1000, got: " + k);
-      }
-      if (!(relevanceWeight >= 0 && relevanceWeight <= 10)) {
-        throw new IllegalArgumentException(
-            "memstack.stack.fusion.relevance-weight must be 0-10, got: " + relevanceWeight);
-      }
+      between(overFetch, 1, 10, "memstack.stack.fusion.over-fetch");
+      between(k, 1, 1000, "memstack.stack.fusion.k");
+      between(relevanceWeight, 0, 10, "memstack.stack.fusion.relevance-weight");
       if (relevanceK == 0) {
         relevanceK = 20;
       }
-      if (!(relevanceK >= 1 && relevanceK <= 1000)) {
-        throw new IllegalArgumentException(
-            "memstack.stack.fusion.relevance-k must be 1-1000, got: " + relevanceK);
-      }
-      if (relevanceEmbeds < 0 || relevanceEmbeds > 50) {
-        throw new IllegalArgumentException(
-            "memstack.stack.fusion.relevance-embeds must be 0-50, got: " + relevanceEmbeds);
-      }
+      between(relevanceK, 1, 1000, "memstack.stack.fusion.relevance-k");
+      between(relevanceEmbeds, 0, 50, "memstack.stack.fusion.relevance-embeds");
       weights = weights == null ? java.util.Map.of() : java.util.Map.copyOf(weights);
       weights.forEach(
           (id, weight) -> {
@@ -226,22 +210,6 @@ public record StackProperties(
 
     public static Breaker defaults() {
       return new Breaker(5, null);
-    }
-  }
-
-  private static Duration positive(Duration value, Duration fallback, String key) {
-    if (value == null) {
-      return fallback;
-    }
-    if (value.isNegative() || value.isZero()) {
-      throw new IllegalArgumentException(key + " must be positive, got: " + value);
-    }
-    return value;
-  }
-
-  private static void atLeast(int value, int min, String key) {
-    if (value < min) {
-      throw new IllegalArgumentException(key + " must be at least " + min + ", got: " + value);
     }
   }
 }

@@ -68,14 +68,17 @@ class ProviderRegistryTest {
             new PluginHostProperties.Plugins(plugins, "0.1.0", Duration.ofSeconds(2)),
             temp.resolve("data"),
             providers);
+    SystemPromptCache cache = new SystemPromptCache();
     registry =
         new ProviderRegistry(
             PluginConfiguration.pluginManager(plugins, "0.1.0"),
             properties,
-            Clock.systemUTC(),
-            beans.getBeanProvider(Embedder.class),
-            beans.getBeanProvider(LanguageModel.class),
-            new SystemPromptCache());
+            cache,
+            ProviderPorts.local(
+                Clock.systemUTC(),
+                beans.getBeanProvider(Embedder.class),
+                beans.getBeanProvider(LanguageModel.class),
+                cache));
     return registry;
   }
 

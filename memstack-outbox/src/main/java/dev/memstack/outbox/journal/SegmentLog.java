@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -325,22 +326,12 @@ final class SegmentLog implements AutoCloseable {
 
   /** The position of the first record of the current segment. */
   long activeSegmentStart() {
-    lock.lock();
-    try {
-      return activeBase;
-    } finally {
-      lock.unlock();
-    }
+    return locked(() -> activeBase);
   }
 
   /** The position the next record gets. */
   long nextPosition() {
-    lock.lock();
-    try {
-      return nextPosition;
-    } finally {
-      lock.unlock();
-    }
+    return locked(() -> nextPosition);
   }
 
   /** Bytes of all segment files. */
@@ -350,9 +341,14 @@ final class SegmentLog implements AutoCloseable {
 
   /** Number of segment files. */
   int segments() {
+    return locked(() -> segmentBytes.size());
+  }
+
+  /** What {@code read} answers, under the lock. */
+  private <T> T locked(Supplier<T> read) {
     lock.lock();
     try {
-      return segmentBytes.size();
+      return read.get();
     } finally {
       lock.unlock();
     }
