@@ -293,16 +293,16 @@ public final class ToolArguments {
     if (text == null) {
       return fallback;
     }
-    for (E constant : type.getEnumConstants()) {
-      if (constant.name().equalsIgnoreCase(text)) {
-        return constant;
-      }
-    }
-    String known =
-        Arrays.stream(type.getEnumConstants())
-            .map(c -> c.name().toLowerCase(Locale.ROOT))
-            .collect(Collectors.joining(", "));
-    throw ToolArgumentErrors.mustBe(name, "one of " + known + ", got '" + clip(text) + "'");
+    return Enums.named(type, text)
+        .orElseThrow(
+            () -> {
+              String known =
+                  Arrays.stream(type.getEnumConstants())
+                      .map(c -> c.name().toLowerCase(Locale.ROOT))
+                      .collect(Collectors.joining(", "));
+              return ToolArgumentErrors.mustBe(
+                  name, "one of " + known + ", got '" + clip(text) + "'");
+            });
   }
 
   /**
