@@ -92,6 +92,25 @@ public final class ProviderConfig {
     return string(key).map(v -> parse(key, v, Double::parseDouble, "a number")).orElse(fallback);
   }
 
+  /**
+   * A number within {@code [min, max]} (NaN is in no range); the message shows whole bounds without
+   * a fraction ({@code between 0 and 1}).
+   */
+  public double decimal(String key, double fallback, double min, double max) {
+    double value = decimal(key, fallback);
+    if (!(value >= min && value <= max)) {
+      throw new ProviderConfigException(
+          fullKey(key), "must be between " + bound(min) + " and " + bound(max) + ", got " + value);
+    }
+    return value;
+  }
+
+  private static String bound(double bound) {
+    return bound == Math.rint(bound) && Math.abs(bound) < 1e15
+        ? Long.toString((long) bound)
+        : Double.toString(bound);
+  }
+
   public boolean bool(String key, boolean fallback) {
     return string(key)
         .map(
@@ -114,6 +133,24 @@ public final class ProviderConfig {
    */
   public Duration duration(String key, Duration fallback) {
     return string(key).map(v -> parseDuration(key, v)).orElse(fallback);
+  }
+
+  /** A {@link #duration(String, Duration) duration} above zero. */
+  public Duration positiveDuration(String key, Duration fallback) {
+    Duration value = duration(key, fallback);
+    if (value.isNegative() || value.isZero()) {
+      throw new ProviderConfigException(fullKey(key), "must be positive, got " + value);
+    }
+    return value;
+  }
+
+  /** A {@link #duration(String, Duration) duration} of zero or more. */
+  public Duration nonNegativeDuration(String key, Duration fallback) {
+    Duration value = duration(key, fallback);
+    if (value.isNegative()) {
+      throw new ProviderConfigException(fullKey(key), "must not be negative");
+    }
+    return value;
   }
 
   /** An enum constant by name, in any case, with {@code -} read as {@code _}. */

@@ -148,4 +148,21 @@ class ValueValidationTest {
         .hasMessageContaining("memstack.providers.x.config.base-url: is required");
     assertThatThrownBy(() -> config.integer("size", 0, 20, 30)).hasMessageContaining("between");
   }
+
+  @Test
+  void rangedNumbersAndDurationsNameTheirBounds() {
+    ProviderConfig config =
+        ProviderConfig.of("memstack.providers.x.config", Map.of("size", "12", "wait", "250ms"));
+    assertThatThrownBy(() -> config.decimal("size", 0, 0.5, 1))
+        .isInstanceOf(ProviderConfigException.class)
+        .hasMessage("memstack.providers.x.config.size: must be between 0.5 and 1, got 12.0");
+    assertThat(config.decimal("size", 0, 0, 100)).isEqualTo(12.0);
+    assertThat(config.decimal("absent", 0.25, 0, 1)).isEqualTo(0.25);
+    assertThat(config.positiveDuration("wait", Duration.ZERO)).isEqualTo(Duration.ofMillis(250));
+    assertThat(config.nonNegativeDuration("absent", Duration.ZERO)).isEqualTo(Duration.ZERO);
+    assertThatThrownBy(() -> config.positiveDuration("absent", Duration.ZERO))
+        .hasMessage("memstack.providers.x.config.absent: must be positive, got PT0S");
+    assertThatThrownBy(() -> config.nonNegativeDuration("absent", Duration.ofSeconds(-1)))
+        .hasMessage("memstack.providers.x.config.absent: must not be negative");
+  }
 }

@@ -12,6 +12,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
@@ -116,14 +117,8 @@ public final class ToolArguments {
    * @throws ToolException {@code <name> must be a string}, or not valid Unicode
    */
   public String optionalString(String name) {
-    JsonNode value = value(name);
-    if (value == null) {
-      return null;
-    }
-    if (!value.isString()) {
-      throw ToolArgumentErrors.mustBe(name, "a string");
-    }
-    return checked(name, value.stringValue());
+    JsonNode value = value(name, JsonNode::isString, "a string");
+    return value == null ? null : checked(name, value.stringValue());
   }
 
   /**
@@ -233,12 +228,10 @@ public final class ToolArguments {
    *     and <max>, got <n>}
    */
   public Integer optionalInt(String name, int min, int max) {
-    JsonNode value = value(name);
+    JsonNode value =
+        value(name, given -> given.isIntegralNumber() && given.canConvertToInt(), "an integer");
     if (value == null) {
       return null;
-    }
-    if (!value.isIntegralNumber() || !value.canConvertToInt()) {
-      throw ToolArgumentErrors.mustBe(name, "an integer");
     }
     int number = value.intValue();
     if (number < min || number > max) {
@@ -260,12 +253,9 @@ public final class ToolArguments {
    *     and <max>, got <n>}
    */
   public double optionalDouble(String name, double min, double max, double fallback) {
-    JsonNode value = value(name);
+    JsonNode value = value(name, JsonNode::isNumber, "a number");
     if (value == null) {
       return fallback;
-    }
-    if (!value.isNumber()) {
-      throw ToolArgumentErrors.mustBe(name, "a number");
     }
     double number = value.doubleValue();
     if (!(number >= min && number <= max)) {
@@ -280,14 +270,8 @@ public final class ToolArguments {
    * @throws ToolException {@code <name> must be true or false}
    */
   public Boolean optionalBoolean(String name) {
-    JsonNode value = value(name);
-    if (value == null) {
-      return null;
-    }
-    if (!value.isBoolean()) {
-      throw ToolArgumentErrors.mustBe(name, "true or false");
-    }
-    return value.booleanValue();
+    JsonNode value = value(name, JsonNode::isBoolean, "true or false");
+    return value == null ? null : value.booleanValue();
   }
 
   /** As {@link #optionalBoolean(String)}, {@code fallback} when absent. */
@@ -309,16 +293,16 @@ public final class ToolArguments {
     if (text == null) {
       return fallback;
     }
-    for (E constant : type.getEnumConstants()) {
-      if (constant.name().equalsIgnoreCase(text)) {
-        return constant;
-      }
-    }
-    String known =
-        Arrays.stream(type.getEnumConstants())
-            .map(c -> c.name().toLowerCase(Locale.ROOT))
-            .collect(Collectors.joining(", "));
-    throw ToolArgumentErrors.mustBe(name, "one of " + known + ", got '" + clip(text) + "'");
+    return Enums.named(type, text)
+        .orElseThrow(
+            () -> {
+              String known =
+                  Arrays.stream(type.getEnumConstants())
+                      .map(c -> c.name().toLowerCase(Locale.ROOT))
+                      .collect(Collectors.joining(", "));
+              return ToolArgumentErrors.mustBe(
+                  name, "one of " + known + ", got '" + clip(text) + "'");
+            });
   }
 
   /**
@@ -349,6 +333,19 @@ public final class ToolArguments {
   private JsonNode value(String name) {
     JsonNode value = node.get(Objects.requireNonNull(name, "name"));
     return value == null || value.isNull() ? null : value;
+  }
+
+  /**
+   * The value of an argument, {@code null} when absent or JSON null.
+   *
+   * @throws ToolException {@code <name> must be <expected>} when it is given but not {@code is}
+   */
+  private JsonNode value(String name, Predicate<JsonNode> is, String expected) {
+    JsonNode value = value(name);
+    if (value != null && !is.test(value)) {
+      throw ToolArgumentErrors.mustBe(name, expected);
+    }
+    return value;
   }
 
   private static void addText(List<String> out, String field, String text) {

@@ -118,7 +118,7 @@ public final class MemstackAdvisor implements CallAdvisor, StreamAdvisor, AutoCl
   public ChatClientResponse adviseCall(ChatClientRequest request, CallAdvisorChain chain) {
     Exchange exchange = open(request);
     ChatClientResponse response = chain.nextCall(exchange.request());
-    exchange.finish(response);
+    finish(exchange, response);
     return response;
   }
 
@@ -131,7 +131,8 @@ public final class MemstackAdvisor implements CallAdvisor, StreamAdvisor, AutoCl
             exchange ->
                 new ChatClientMessageAggregator()
                     .aggregateChatClientResponse(
-                        chain.nextStream(exchange.request()), exchange::finish));
+                        chain.nextStream(exchange.request()),
+                        chatResponse -> finish(exchange, chatResponse)));
   }
 
   /** Reads the parameters, asks the host, and augments the prompt. */
@@ -200,39 +201,32 @@ public final class MemstackAdvisor implements CallAdvisor, StreamAdvisor, AutoCl
     return defaultConversationId != null ? defaultConversationId : UUID.randomUUID().toString();
   }
 
-  /** One user message on its way: the advised request and what the turn will need. */
-  private final class Exchange {
+  /**
+   * One user message on its way: the advised request and what the turn will need ({@code owner} is
+   * {@code null} when no turn is to be posted).
+   */
+  private record Exchange(
+      ChatClientRequest request, String owner, String conversation, String userText) {}
 
-    private final ChatClientRequest request;
-    private final String owner;
-    private final String conversation;
-    private final String userText;
-
-    Exchange(ChatClientRequest request, String owner, String conversation, String userText) {
-      this.request = request;
-      this.owner = owner;
-      this.conversation = conversation;
-      this.userText = userText;
+  /** Hands the turn of {@code exchange} in, off this thread; never throws. */
+  private void finish(Exchange exchange, ChatClientResponse response) {
+    if (exchange.owner() == null) {
+      return;
     }
+    turns.post(
+        TurnRequest.of(
+            exchange.owner(),
+            exchange.conversation(),
+            exchange.userText(),
+            reply(response),
+            triggerSource));
+  }
 
-    ChatClientRequest request() {
-      return request;
-    }
-
-    /** Hands the turn in, off this thread; never throws. */
-    void finish(ChatClientResponse response) {
-      if (owner == null) {
-        return;
-      }
-      turns.post(TurnRequest.of(owner, conversation, userText, reply(response), triggerSource));
-    }
-
-    private String reply(ChatClientResponse response) {
-      ChatResponse chat = response == null ? null : response.chatResponse();
-      Generation result = chat == null ? null : chat.getResult();
-      String text = result == null ? null : result.getOutput().getText();
-      return text == null ? "" : text;
-    }
+  private static String reply(ChatClientResponse response) {
+    ChatResponse chat = response == null ? null : response.chatResponse();
+    Generation result = chat == null ? null : chat.getResult();
+    String text = result == null ? null : result.getOutput().getText();
+    return text == null ? "" : text;
   }
 
   /** Lets the default turn executor hand in what is queued (at most five seconds). */

@@ -109,12 +109,7 @@ record Mem0Settings(
     String apiKey = apiKey(config, flavor);
     Double threshold = null;
     if (config.string(THRESHOLD).isPresent()) {
-      double value = config.decimal(THRESHOLD, 0);
-      if (!(value >= 0 && value <= 1)) {
-        throw new ProviderConfigException(
-            config.fullKey(THRESHOLD), "must be between 0 and 1, got " + value);
-      }
-      threshold = value;
+      threshold = config.decimal(THRESHOLD, 0, 0, 1);
     }
     String label = config.string(RECALL_LABEL, DEFAULT_RECALL_LABEL);
     if (label.equalsIgnoreCase("none")) {

@@ -84,43 +84,29 @@ public record VectorSettings(
   /** Parses and checks the provider's keys of {@code config}. */
   public static VectorSettings from(ProviderConfig config) {
     String store = config.string("store", "embedded").toLowerCase(java.util.Locale.ROOT);
-    double vectorWeight = range(config, "vector-weight", 1.0, 0, 100);
-    double keywordWeight = range(config, "keyword-weight", 1.5, 0, 100);
+    double vectorWeight = config.decimal("vector-weight", 1.0, 0, 100);
+    double keywordWeight = config.decimal("keyword-weight", 1.5, 0, 100);
     if (vectorWeight + keywordWeight == 0) {
       throw new ProviderConfigException(
           config.fullKey("vector-weight"), "vector-weight and keyword-weight must not both be 0");
     }
-    Duration halfLife = config.duration("recency-half-life", Duration.ofDays(30));
-    if (halfLife.isNegative() || halfLife.isZero()) {
-      throw new ProviderConfigException(
-          config.fullKey("recency-half-life"), "must be positive, got " + halfLife);
-    }
+    Duration halfLife = config.positiveDuration("recency-half-life", Duration.ofDays(30));
     return new VectorSettings(
         store,
         config.bool("reembed", false),
         config.enumValue("capture", Capture.class, Capture.EXCHANGE),
         config.integer("chunk-size", 1000, 200, 20_000),
         config.integer("top-k", 50, 1, 200),
-        range(config, "threshold", 0.3, -1, 1),
+        config.decimal("threshold", 0.3, -1, 1),
         vectorWeight,
         keywordWeight,
         config.integer("rrf-k", 5, 1, 1000),
-        range(config, "recency-weight", 0.05, 0, 1),
+        config.decimal("recency-weight", 0.05, 0, 1),
         halfLife,
         config.integer("embed-batch-size", 32, 1, 1024),
-        range(config, "dedupe-threshold", 0.95, 0.5, 1),
+        config.decimal("dedupe-threshold", 0.95, 0.5, 1),
         config.integer("context-chars", 0, 0, 4000),
         config.integer("candidates", 200, 10, 2000),
-        range(config, "neighbour-weight", 0.55, 0, 1));
-  }
-
-  private static double range(
-      ProviderConfig config, String key, double fallback, double min, double max) {
-    double value = config.decimal(key, fallback);
-    if (!(value >= min && value <= max)) {
-      throw new ProviderConfigException(
-          config.fullKey(key), "must be between " + min + " and " + max + ", got " + value);
-    }
-    return value;
+        config.decimal("neighbour-weight", 0.55, 0, 1));
   }
 }

@@ -89,8 +89,8 @@ public record MemoryJobSettings(
     } catch (IllegalArgumentException e) {
       throw new ProviderConfigException(config.fullKey("emergence-cron"), e.getMessage());
     }
-    Duration timeout = positive(config, "model-timeout", Duration.ofMinutes(2));
-    Duration check = positive(config, "schedule-check-interval", Duration.ofSeconds(30));
+    Duration timeout = config.positiveDuration("model-timeout", Duration.ofMinutes(2));
+    Duration check = config.positiveDuration("schedule-check-interval", Duration.ofSeconds(30));
     int maxTranscript = config.integer("max-transcript-messages", 30, 1, 1000);
     return new MemoryJobSettings(
         config.bool("auto-summarize-enabled", true),
@@ -108,13 +108,5 @@ public record MemoryJobSettings(
         config.integer("emergence-max-owners-per-run", 50, 0, 100_000),
         config.integer("dreams-max-chars", 16_000, 2000, 10_000_000),
         check);
-  }
-
-  private static Duration positive(ProviderConfig config, String key, Duration fallback) {
-    Duration value = config.duration(key, fallback);
-    if (value.isNegative() || value.isZero()) {
-      throw new ProviderConfigException(config.fullKey(key), "must be positive, got " + value);
-    }
-    return value;
   }
 }

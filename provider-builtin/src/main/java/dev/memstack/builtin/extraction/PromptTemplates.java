@@ -1,7 +1,7 @@
 package dev.memstack.builtin.extraction;
 
+import dev.memstack.support.PluginResources;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -73,15 +73,12 @@ public final class PromptTemplates {
           }
         }
       }
-      String resource = "/dev/memstack/builtin/prompts/" + name + ".md";
-      try (InputStream in = PromptTemplates.class.getResourceAsStream(resource)) {
-        if (in == null) {
-          throw new IllegalStateException("the plugin is missing its prompt template " + name);
-        }
-        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the prompt template " + name, e);
     }
+    return PluginResources.text(
+        PromptTemplates.class,
+        "/dev/memstack/builtin/prompts/" + name + ".md",
+        "prompt template " + name);
   }
 }

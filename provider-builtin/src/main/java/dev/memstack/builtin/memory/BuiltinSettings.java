@@ -100,16 +100,8 @@ public record BuiltinSettings(
       throw new ProviderConfigException(
           config.fullKey("templates-dir"), "is not a directory: " + templates.get());
     }
-    double weight = config.decimal("core-file-weight", 1.5);
-    if (!(weight >= 0.1 && weight <= 100)) {
-      throw new ProviderConfigException(
-          config.fullKey("core-file-weight"), "must be between 0.1 and 100, got " + weight);
-    }
-    Duration commit = config.duration("index-commit-interval", Duration.ofSeconds(5));
-    if (commit.isNegative()) {
-      throw new ProviderConfigException(
-          config.fullKey("index-commit-interval"), "must not be negative");
-    }
+    double weight = config.decimal("core-file-weight", 1.5, 0.1, 100);
+    Duration commit = config.nonNegativeDuration("index-commit-interval", Duration.ofSeconds(5));
     return new BuiltinSettings(
         config.bool("per-owner", true),
         config.integer("system-prompt-max-chars", 24_000, 0, 10_000_000),

@@ -69,16 +69,8 @@ public record DenseSettings(
    * @throws ProviderConfigException naming the first invalid key
    */
   public static DenseSettings from(ProviderConfig config) {
-    double weight = config.decimal("dense-weight", 3.0);
-    if (!(weight >= 0 && weight <= 100)) {
-      throw new ProviderConfigException(
-          config.fullKey("dense-weight"), "must be between 0 and 100, got " + weight);
-    }
-    double threshold = config.decimal("dense-threshold", 0.3);
-    if (!(threshold >= -1 && threshold <= 1)) {
-      throw new ProviderConfigException(
-          config.fullKey("dense-threshold"), "must be between -1 and 1, got " + threshold);
-    }
+    double weight = config.decimal("dense-weight", 3.0, 0, 100);
+    double threshold = config.decimal("dense-threshold", 0.3, -1, 1);
     double keywordLead = config.decimal("dense-keyword-lead", DEFAULT_KEYWORD_LEAD);
     if (!(keywordLead == 0 || keywordLead >= 1 && keywordLead <= 100)) {
       throw new ProviderConfigException(

@@ -1,7 +1,7 @@
 package dev.memstack.builtin.memory;
 
+import dev.memstack.support.PluginResources;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -49,14 +49,9 @@ final class Templates {
           return Files.readString(file, StandardCharsets.UTF_8);
         }
       }
-      try (InputStream in = Templates.class.getResourceAsStream(RESOURCE_DIR + name)) {
-        if (in == null) {
-          throw new IllegalStateException("the plugin is missing its template " + name);
-        }
-        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the template " + name, e);
     }
+    return PluginResources.text(Templates.class, RESOURCE_DIR + name, "template " + name);
   }
 }

@@ -3,8 +3,8 @@ package dev.memstack.builtin.search;
 import dev.memstack.builtin.store.KeywordHit;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
+import dev.memstack.support.LuceneTerms;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -35,21 +35,10 @@ public final class KeywordTexts {
    * #MAX_QUERY_TERMS}.
    */
   public static Set<String> terms(Analyzer analyzer, String text) {
-    Set<String> terms = new LinkedHashSet<>();
     if (text == null || text.isBlank()) {
-      return terms;
+      return new LinkedHashSet<>();
     }
-    try (TokenStream stream = analyzer.tokenStream(FIELD, text)) {
-      CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
-      stream.reset();
-      while (stream.incrementToken() && terms.size() < MAX_QUERY_TERMS) {
-        terms.add(term.toString());
-      }
-      stream.end();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot analyse the query", e);
-    }
-    return terms;
+    return LuceneTerms.distinct(analyzer, FIELD, text, MAX_QUERY_TERMS);
   }
 
   /**

@@ -136,11 +136,7 @@ public record StoreSettings(Kind kind, Optional<PgSettings> postgres) {
               + "'");
     }
     int poolSize = config.integer("pool-size", 4, 1, 100);
-    Duration poll = config.duration("prompt-poll-interval", Duration.ofSeconds(2));
-    if (poll.isNegative()) {
-      throw new ProviderConfigException(
-          config.fullKey("prompt-poll-interval"), "must not be negative");
-    }
+    Duration poll = config.nonNegativeDuration("prompt-poll-interval", Duration.ofSeconds(2));
     return new StoreSettings(
         Kind.POSTGRES,
         Optional.of(new PgSettings(url.get(), username, password, schema, prefix, poolSize, poll)));

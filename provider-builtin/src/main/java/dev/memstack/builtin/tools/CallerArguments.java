@@ -1,14 +1,17 @@
 package dev.memstack.builtin.tools;
 
+import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.support.ToolArguments;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The two arguments every builtin tool takes about its caller: {@code agentId} (optional, a string
  * or an integer, must be the calling agent) and {@code ownerKey} (the owner, when the host set
- * none; given both ways, the two must be equal).
+ * none; given both ways, the two must be equal), and the two fields every answer starts with.
  */
 final class CallerArguments {
 
@@ -52,5 +55,17 @@ final class CallerArguments {
           "ownerKey " + owner + " is not the owner this call is made for");
     }
     return owner;
+  }
+
+  /** An answer that starts with the caller: {@code agentId}, and {@code ownerKey} or null. */
+  static ObjectNode answer(JsonMapper json, AgentId agent, OwnerKey owner) {
+    ObjectNode answer = json.createObjectNode();
+    answer.put("agentId", agent.value());
+    if (owner == null) {
+      answer.putNull("ownerKey");
+    } else {
+      answer.put("ownerKey", owner.value());
+    }
+    return answer;
   }
 }

@@ -242,14 +242,7 @@ public final class MemoryJobTools {
   }
 
   private ObjectNode answer(AgentId agent, OwnerKey owner) {
-    ObjectNode answer = json.createObjectNode();
-    answer.put("agentId", agent.value());
-    if (owner == null) {
-      answer.putNull("ownerKey");
-    } else {
-      answer.put("ownerKey", owner.value());
-    }
-    return answer;
+    return CallerArguments.answer(json, agent, owner);
   }
 
   private static String time(Instant instant) {

@@ -17,6 +17,13 @@ final class ToolSpecs {
       "scope": {"type": "string", "enum": ["personal", "team", "global"], "description": "Which copy: personal (the owner's own, needs ownerKey and per-owner memory), team (shared by every owner of this agent) or global (shared by every agent). Default: personal for PROFILE.md, MEMORY.md and memory/YYYY-MM-DD.md when there is an owner and per-owner memory is on, team otherwise."},
       """;
 
+  /** {@link #SCOPE} of the tools that read every scope when none is given. */
+  private static final String SCOPE_ANY =
+      SCOPE.replace(
+          "Default: personal for PROFILE.md, MEMORY.md and memory/YYYY-MM-DD.md when"
+              + " there is an owner and per-owner memory is on, team otherwise.",
+          "Default: every scope you can see.");
+
   private static final String FILENAME =
       """
       "filename": {"type": "string", "maxLength": 200, "description": "Relative Markdown file name, e.g. MEMORY.md or memory/2026-04-01.md. Only .md; no absolute paths, '..', backslashes, percent-escapes, control characters or hidden names."},
@@ -35,10 +42,7 @@ final class ToolSpecs {
                 + " updateTime}]}.",
             schema(
                 COMMON
-                    + SCOPE.replace(
-                        "Default: personal for PROFILE.md, MEMORY.md and memory/YYYY-MM-DD.md when"
-                            + " there is an owner and per-owner memory is on, team otherwise.",
-                        "Default: every scope you can see.")
+                    + SCOPE_ANY
                     + """
                     "filenamePrefix": {"type": "string", "description": "Only names starting with this, e.g. memory/"}
                     """,
@@ -92,10 +96,7 @@ final class ToolSpecs {
                 + " line, snippet, score, updateTime}]}, best first.",
             schema(
                 COMMON
-                    + SCOPE.replace(
-                        "Default: personal for PROFILE.md, MEMORY.md and memory/YYYY-MM-DD.md when"
-                            + " there is an owner and per-owner memory is on, team otherwise.",
-                        "Default: every scope you can see.")
+                    + SCOPE_ANY
                     + """
                     "query": {"type": "string", "minLength": 1, "maxLength": 2000},
                     "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10}

@@ -386,14 +386,7 @@ public final class WorkspaceMemoryTools {
   }
 
   private ObjectNode answer(AgentId agent, OwnerKey owner) {
-    ObjectNode answer = json.createObjectNode();
-    answer.put("agentId", agent.value());
-    if (owner != null) {
-      answer.put("ownerKey", owner.value());
-    } else {
-      answer.putNull("ownerKey");
-    }
-    return answer;
+    return CallerArguments.answer(json, agent, owner);
   }
 
   private ObjectNode fileAnswer(AgentId agent, OwnerKey owner, Bucket bucket, WorkspacePath path) {

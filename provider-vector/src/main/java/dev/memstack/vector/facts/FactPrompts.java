@@ -1,9 +1,6 @@
 package dev.memstack.vector.facts;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import dev.memstack.support.PluginResources;
 import java.util.Map;
 
 /** The prompt templates, read from this package's resources; {@code {{name}}} is filled in. */
@@ -28,13 +25,6 @@ record FactPrompts(
   }
 
   private static String resource(String name) {
-    try (InputStream in = FactPrompts.class.getResourceAsStream(name)) {
-      if (in == null) {
-        throw new IllegalStateException("prompt resource missing: " + name);
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read prompt resource " + name, e);
-    }
+    return PluginResources.text(FactPrompts.class, name, "prompt resource " + name);
   }
 }

@@ -1,7 +1,6 @@
 package dev.memstack.vector.facts;
 
 import dev.memstack.spi.ProviderConfig;
-import dev.memstack.spi.ProviderConfigException;
 import java.time.Duration;
 import java.util.Set;
 
@@ -31,11 +30,7 @@ public record FactSettings(boolean enabled, Duration modelTimeout, int maxFacts)
 
   /** Parses and checks the fact keys of {@code config}. */
   public static FactSettings from(ProviderConfig config) {
-    Duration timeout = config.duration("facts-model-timeout", Duration.ofSeconds(30));
-    if (timeout.isNegative() || timeout.isZero()) {
-      throw new ProviderConfigException(
-          config.fullKey("facts-model-timeout"), "must be positive, got " + timeout);
-    }
+    Duration timeout = config.positiveDuration("facts-model-timeout", Duration.ofSeconds(30));
     return new FactSettings(
         config.bool("facts-enabled", true),
         timeout,

@@ -44,11 +44,7 @@ public record LifecycleSettings(
       throw new ProviderConfigException(
           config.fullKey("decay-interval"), "must be at least 1m, got " + interval);
     }
-    double threshold = config.decimal("merge-threshold", 0.9);
-    if (!(threshold >= 0.5 && threshold <= 1)) {
-      throw new ProviderConfigException(
-          config.fullKey("merge-threshold"), "must be between 0.5 and 1, got " + threshold);
-    }
+    double threshold = config.decimal("merge-threshold", 0.9, 0.5, 1);
     return new LifecycleSettings(config.bool("lifecycle-enabled", true), at, interval, threshold);
   }
 }

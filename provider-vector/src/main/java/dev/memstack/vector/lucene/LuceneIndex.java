@@ -171,62 +171,55 @@ final class LuceneIndex {
    * deletes the new directory and leaves the old index in force.
    */
   long reembed() {
-    checkOpen();
-    state.writeLock().lock();
-    writes.lock();
-    try {
-      checkOpen();
-      IndexGeneration old = index;
-      int next = Integer.parseInt(old.name.substring("index-".length())) + 1;
-      String name = "index-" + next;
-      Path path = root.resolve(name);
-      if (Files.exists(path)) {
-        IndexFiles.deleteTree(path);
-      }
-      Files.deleteIfExists(Translog.path(root, name, 1));
-      IndexGeneration fresh = IndexGeneration.open(root, name, analyzer, embedder);
-      long count = 0;
-      try {
-        old.searchers.maybeRefreshBlocking();
-        IndexSearcher searcher = old.searchers.acquire();
-        try {
-          List<Document> batch = new ArrayList<>(REEMBED_BATCH);
-          for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-            Bits live = leaf.reader().getLiveDocs();
-            StoredFields fields = leaf.reader().storedFields();
-            for (int doc = 0; doc < leaf.reader().maxDoc(); doc++) {
-              if (live != null && !live.get(doc)) {
-                continue;
-              }
-              batch.add(fields.document(doc));
-              if (batch.size() == REEMBED_BATCH) {
-                count += copyEmbedded(batch, fresh.writer, old.modelId);
-                batch.clear();
-              }
-            }
+    return exclusively(
+        "re-embedding failed",
+        () -> {
+          IndexGeneration old = index;
+          int next = Integer.parseInt(old.name.substring("index-".length())) + 1;
+          String name = "index-" + next;
+          Path path = root.resolve(name);
+          if (Files.exists(path)) {
+            IndexFiles.deleteTree(path);
           }
-          count += copyEmbedded(batch, fresh.writer, old.modelId);
-        } finally {
-          old.searchers.release(searcher);
-        }
-        fresh.commit();
-        fresh.searchers.maybeRefreshBlocking();
-      } catch (IOException | RuntimeException e) {
-        fresh.closeQuietly();
-        IndexFiles.deleteTree(path);
-        throw e;
-      }
-      IndexFiles.writeCurrent(root, name);
-      index = fresh;
-      old.closeQuietly();
-      IndexFiles.deleteOtherIndexes(root, name);
-      return count;
-    } catch (IOException e) {
-      throw new UncheckedIOException("embedded vector store: re-embedding failed", e);
-    } finally {
-      writes.unlock();
-      state.writeLock().unlock();
-    }
+          Files.deleteIfExists(Translog.path(root, name, 1));
+          IndexGeneration fresh = IndexGeneration.open(root, name, analyzer, embedder);
+          long count = 0;
+          try {
+            old.searchers.maybeRefreshBlocking();
+            IndexSearcher searcher = old.searchers.acquire();
+            try {
+              List<Document> batch = new ArrayList<>(REEMBED_BATCH);
+              for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+                Bits live = leaf.reader().getLiveDocs();
+                StoredFields fields = leaf.reader().storedFields();
+                for (int doc = 0; doc < leaf.reader().maxDoc(); doc++) {
+                  if (live != null && !live.get(doc)) {
+                    continue;
+                  }
+                  batch.add(fields.document(doc));
+                  if (batch.size() == REEMBED_BATCH) {
+                    count += copyEmbedded(batch, fresh.writer, old.modelId);
+                    batch.clear();
+                  }
+                }
+              }
+              count += copyEmbedded(batch, fresh.writer, old.modelId);
+            } finally {
+              old.searchers.release(searcher);
+            }
+            fresh.commit();
+            fresh.searchers.maybeRefreshBlocking();
+          } catch (IOException | RuntimeException e) {
+            fresh.closeQuietly();
+            IndexFiles.deleteTree(path);
+            throw e;
+          }
+          IndexFiles.writeCurrent(root, name);
+          index = fresh;
+          old.closeQuietly();
+          IndexFiles.deleteOtherIndexes(root, name);
+          return count;
+        });
   }
 
   /**
@@ -234,19 +227,37 @@ final class LuceneIndex {
    * with the state lock held exclusively, so that no search keeps the old segments open.
    */
   void expungeDeletes() {
+    exclusively(
+        "expunging deletes failed",
+        () -> {
+          index.expungeDeletes();
+          invisible.clear();
+          return null;
+        });
+  }
+
+  /**
+   * Runs {@code action} with the state lock held exclusively and the writes held back, after
+   * checking (before and after waiting for the locks) that the index is open.
+   */
+  private <T> T exclusively(String failure, ExclusiveAction<T> action) {
     checkOpen();
     state.writeLock().lock();
     writes.lock();
     try {
       checkOpen();
-      index.expungeDeletes();
-      invisible.clear();
+      return action.apply();
     } catch (IOException e) {
-      throw new UncheckedIOException("embedded vector store: expunging deletes failed", e);
+      throw new UncheckedIOException("embedded vector store: " + failure, e);
     } finally {
       writes.unlock();
       state.writeLock().unlock();
     }
+  }
+
+  @FunctionalInterface
+  private interface ExclusiveAction<T> {
+    T apply() throws IOException;
   }
 
   private long copyEmbedded(List<Document> batch, IndexWriter target, String oldModel)

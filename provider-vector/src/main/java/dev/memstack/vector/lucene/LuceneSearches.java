@@ -1,10 +1,10 @@
 package dev.memstack.vector.lucene;
 
+import dev.memstack.support.LuceneTerms;
 import dev.memstack.vector.store.MemoryVectorStore;
 import dev.memstack.vector.store.StoreEmbedder;
 import dev.memstack.vector.store.StoreReads;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -13,8 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.LongField;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PostingsEnum;
@@ -184,17 +182,8 @@ final class LuceneSearches implements StoreReads {
 
   /** The distinct analysed terms of {@code text} as optional clauses; null when there are none. */
   private Query keywordQuery(String text) {
-    Set<String> terms = new LinkedHashSet<>();
-    try (TokenStream tokens = index.analyzer().tokenStream(LuceneRecords.TEXT, text)) {
-      CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
-      tokens.reset();
-      while (tokens.incrementToken() && terms.size() < MAX_KEYWORD_TERMS) {
-        terms.add(term.toString());
-      }
-      tokens.end();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    Set<String> terms =
+        LuceneTerms.distinct(index.analyzer(), LuceneRecords.TEXT, text, MAX_KEYWORD_TERMS);
     if (terms.isEmpty()) {
       return null;
     }

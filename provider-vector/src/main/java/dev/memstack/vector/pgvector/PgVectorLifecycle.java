@@ -3,6 +3,7 @@ package dev.memstack.vector.pgvector;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
+import dev.memstack.support.PgConnections;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.ModelMismatchException;
 import dev.memstack.vector.store.StoreEmbedder;
@@ -148,22 +149,8 @@ final class PgVectorLifecycle {
   }
 
   private static PGSimpleDataSource connections(PgVectorSettings settings) {
-    PGSimpleDataSource source = new PGSimpleDataSource();
-    source.setUrl(settings.jdbcUrl());
-    if (settings.username() != null) {
-      source.setUser(settings.username());
-    }
-    if (settings.password() != null) {
-      source.setPassword(settings.password());
-    }
-    if (source.getApplicationName() == null
-        || source.getApplicationName().equals("PostgreSQL JDBC Driver")) {
-      source.setApplicationName("memstack-vector");
-    }
-    if (source.getConnectTimeout() == 0) {
-      source.setConnectTimeout(10);
-    }
-    return source;
+    return PgConnections.source(
+        settings.jdbcUrl(), settings.username(), settings.password(), "memstack-vector");
   }
 
   private static HikariDataSource pool(

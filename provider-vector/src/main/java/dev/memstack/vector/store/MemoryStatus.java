@@ -1,5 +1,6 @@
 package dev.memstack.vector.store;
 
+import dev.memstack.support.Enums;
 import java.util.Locale;
 
 /** The lifecycle of a memory record: only ACTIVE records are recalled by default. */
@@ -19,15 +20,12 @@ public enum MemoryStatus {
    * @throws IllegalArgumentException naming the accepted values
    */
   public static MemoryStatus parse(String value) {
-    if (value != null) {
-      for (MemoryStatus status : values()) {
-        if (status.name().equalsIgnoreCase(value.trim())) {
-          return status;
-        }
-      }
-    }
-    throw new IllegalArgumentException(
-        "status must be one of active, archived, suppressed, superseded, got: " + value);
+    return Enums.named(MemoryStatus.class, value == null ? null : value.trim())
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "status must be one of active, archived, suppressed, superseded, got: "
+                        + value));
   }
 
   /** The lower-case name. */

@@ -67,14 +67,7 @@ final class BucketLoader {
           dir,
           EnumSet.noneOf(FileVisitOption.class),
           WorkspacePath.MAX_DEPTH,
-          new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
-              return skipped(bucket, dir, d)
-                  ? FileVisitResult.SKIP_SUBTREE
-                  : FileVisitResult.CONTINUE;
-            }
-
+          new BucketVisitor(bucket, dir) {
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
               String name = file.getFileName().toString();
@@ -114,6 +107,24 @@ final class BucketLoader {
     }
   }
 
+  /** Walks a bucket's files, skipping hidden directories and a team bucket's owners' folder. */
+  private abstract static class BucketVisitor extends SimpleFileVisitor<Path> {
+    private final Bucket bucket;
+    private final Path bucketDir;
+
+    BucketVisitor(Bucket bucket, Path bucketDir) {
+      this.bucket = bucket;
+      this.bucketDir = bucketDir;
+    }
+
+    @Override
+    public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
+      return skipped(bucket, bucketDir, d)
+          ? FileVisitResult.SKIP_SUBTREE
+          : FileVisitResult.CONTINUE;
+    }
+  }
+
   private static boolean skipped(Bucket bucket, Path bucketDir, Path dir) {
     if (dir.equals(bucketDir)) {
       return false;
@@ -129,14 +140,7 @@ final class BucketLoader {
   private void resolveLeftovers(Bucket bucket, Path dir) throws IOException {
     List<Path> leftovers = new ArrayList<>();
     FileVisitor<Path> visitor =
-        new SimpleFileVisitor<>() {
-          @Override
-          public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
-            return skipped(bucket, dir, d)
-                ? FileVisitResult.SKIP_SUBTREE
-                : FileVisitResult.CONTINUE;
-          }
-
+        new BucketVisitor(bucket, dir) {
           @Override
           public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
             String name = file.getFileName().toString();

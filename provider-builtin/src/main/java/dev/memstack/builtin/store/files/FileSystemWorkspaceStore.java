@@ -18,13 +18,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -500,22 +497,7 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
 
   private static void deleteRecursively(Path dir) {
     try {
-      Files.walkFileTree(
-          dir,
-          new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
-                throws IOException {
-              Files.delete(file);
-              return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-              Files.delete(d);
-              return FileVisitResult.CONTINUE;
-            }
-          });
+      FileTrees.delete(dir);
     } catch (IOException e) {
       log.warn(
           "cannot remove {} completely; it is removed at the next start: {}", dir, e.toString());

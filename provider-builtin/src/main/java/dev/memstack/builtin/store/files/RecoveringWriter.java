@@ -12,11 +12,8 @@ import dev.memstack.builtin.store.files.IndexThread.IndexWork;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -405,26 +402,8 @@ final class RecoveringWriter {
   // ---------------------------------------------------------------- searching
 
   private static void deleteContents(Path dir) throws IOException {
-    Files.walkFileTree(
-        dir,
-        new SimpleFileVisitor<>() {
-          @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
-              throws IOException {
-            // the lock file stays: deleting it would let a second writer lock a new file
-            if (!file.getFileName().toString().equals(IndexWriter.WRITE_LOCK_NAME)) {
-              Files.delete(file);
-            }
-            return FileVisitResult.CONTINUE;
-          }
-
-          @Override
-          public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-            if (!d.equals(dir)) {
-              Files.delete(d);
-            }
-            return FileVisitResult.CONTINUE;
-          }
-        });
+    // the lock file stays: deleting it would let a second writer lock a new file
+    FileTrees.deleteContents(
+        dir, file -> file.getFileName().toString().equals(IndexWriter.WRITE_LOCK_NAME));
   }
 }

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
 import dev.memstack.builtin.store.PgSettings;
+import dev.memstack.support.PgConnections;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -65,21 +66,9 @@ public final class PgWorkspaceDatabase implements AutoCloseable {
    */
   public static PgWorkspaceDatabase open(PgSettings settings) {
     Objects.requireNonNull(settings, "settings");
-    PGSimpleDataSource connections = new PGSimpleDataSource();
-    connections.setUrl(settings.jdbcUrl());
-    if (settings.username() != null) {
-      connections.setUser(settings.username());
-    }
-    if (settings.password() != null) {
-      connections.setPassword(settings.password());
-    }
-    if (connections.getApplicationName() == null
-        || connections.getApplicationName().equals("PostgreSQL JDBC Driver")) {
-      connections.setApplicationName("memstack-builtin");
-    }
-    if (connections.getConnectTimeout() == 0) {
-      connections.setConnectTimeout(10);
-    }
+    PGSimpleDataSource connections =
+        PgConnections.source(
+            settings.jdbcUrl(), settings.username(), settings.password(), "memstack-builtin");
     HikariConfig config = new HikariConfig();
     config.setPoolName("memstack-builtin-" + settings.schema() + "." + settings.tablePrefix());
     config.setDataSource(connections);

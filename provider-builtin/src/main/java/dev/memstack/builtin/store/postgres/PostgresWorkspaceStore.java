@@ -62,6 +62,9 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
 
   private static final Logger log = LoggerFactory.getLogger(PostgresWorkspaceStore.class);
 
+  /** The columns {@link #entry(ResultSet)} reads, in its order. */
+  private static final String ENTRY_COLUMNS = "path, enabled, sort_order, size, updated_at";
+
   private final PgWorkspaceDatabase db;
   private final PostgresKeywordIndex index;
   private final Clock clock;
@@ -112,17 +115,13 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
 
   @Override
   public Optional<FileEntry> entry(Bucket bucket, WorkspacePath path) {
-    try (Connection connection = db.dataSource().getConnection();
-        PreparedStatement query =
-            connection.prepareStatement(
-                "SELECT path, enabled, sort_order, size, updated_at FROM "
-                    + db.files
-                    + " WHERE bucket = ? AND path = ?")) {
-      query.setString(1, bucket.key());
-      query.setString(2, path.value());
-      try (ResultSet row = query.executeQuery()) {
-        return row.next() ? Optional.of(entry(row)) : Optional.empty();
-      }
+    try (Connection connection = db.dataSource().getConnection()) {
+      return firstRow(
+          connection,
+          "SELECT " + ENTRY_COLUMNS + " FROM " + db.files + " WHERE bucket = ? AND path = ?",
+          PostgresWorkspaceStore::entry,
+          bucket.key(),
+          path.value());
     } catch (SQLException e) {
       throw db.failure("read " + path + " of " + bucket, e);
     }
@@ -175,13 +174,8 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
 
   @Override
   public boolean seeded(Bucket bucket) {
-    try (Connection connection = db.dataSource().getConnection();
-        PreparedStatement query =
-            connection.prepareStatement("SELECT seeded FROM " + db.buckets + " WHERE bucket = ?")) {
-      query.setString(1, bucket.key());
-      try (ResultSet row = query.executeQuery()) {
-        return row.next() && row.getBoolean(1);
-      }
+    try (Connection connection = db.dataSource().getConnection()) {
+      return seededIn(connection, bucket);
     } catch (SQLException e) {
       throw db.failure("read " + bucket, e);
     }
@@ -189,14 +183,13 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
 
   @Override
   public long version(Bucket bucket) {
-    try (Connection connection = db.dataSource().getConnection();
-        PreparedStatement query =
-            connection.prepareStatement(
-                "SELECT version FROM " + db.buckets + " WHERE bucket = ?")) {
-      query.setString(1, bucket.key());
-      try (ResultSet row = query.executeQuery()) {
-        return row.next() ? row.getLong(1) : 0;
-      }
+    try (Connection connection = db.dataSource().getConnection()) {
+      return firstRow(
+              connection,
+              "SELECT version FROM " + db.buckets + " WHERE bucket = ?",
+              row -> row.getLong(1),
+              bucket.key())
+          .orElse(0L);
     } catch (SQLException e) {
       throw db.failure("read the version of " + bucket, e);
     }
@@ -223,38 +216,32 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
 
   @Override
   public List<Bucket> buckets() {
-    List<Bucket> buckets = new ArrayList<>();
-    try (Connection connection = db.dataSource().getConnection();
-        PreparedStatement query =
-            connection.prepareStatement(
-                "SELECT scope, agent, owner FROM " + db.buckets + " ORDER BY bucket");
-        ResultSet rows = query.executeQuery()) {
-      while (rows.next()) {
-        bucket(rows.getString(1), rows.getString(2), rows.getString(3)).ifPresent(buckets::add);
-      }
-    } catch (SQLException e) {
-      throw db.failure("list the buckets", e);
-    }
-    return buckets;
+    return buckets("ORDER BY bucket", "list the buckets");
   }
 
   @Override
   public List<Bucket> personalBuckets(OwnerKey owner) {
+    return buckets(
+        "WHERE owner = ? AND scope = 'PERSONAL' ORDER BY bucket",
+        "list the buckets of an owner",
+        owner.value());
+  }
+
+  /** The valid buckets of the rows {@code clause} selects, with {@code params} bound in order. */
+  private List<Bucket> buckets(String clause, String failure, String... params) {
     List<Bucket> buckets = new ArrayList<>();
     try (Connection connection = db.dataSource().getConnection();
         PreparedStatement query =
             connection.prepareStatement(
-                "SELECT scope, agent, owner FROM "
-                    + db.buckets
-                    + " WHERE owner = ? AND scope = 'PERSONAL' ORDER BY bucket")) {
-      query.setString(1, owner.value());
+                "SELECT scope, agent, owner FROM " + db.buckets + " " + clause)) {
+      bind(query, params);
       try (ResultSet rows = query.executeQuery()) {
         while (rows.next()) {
           bucket(rows.getString(1), rows.getString(2), rows.getString(3)).ifPresent(buckets::add);
         }
       }
     } catch (SQLException e) {
-      throw db.failure("list the buckets of an owner", e);
+      throw db.failure(failure, e);
     }
     return buckets;
   }
@@ -277,9 +264,7 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
     NavigableMap<WorkspacePath, FileEntry> entries = new TreeMap<>();
     try (PreparedStatement query =
         connection.prepareStatement(
-            "SELECT path, enabled, sort_order, size, updated_at FROM "
-                + db.files
-                + " WHERE bucket = ?")) {
+            "SELECT " + ENTRY_COLUMNS + " FROM " + db.files + " WHERE bucket = ?")) {
       query.setString(1, bucket.key());
       try (ResultSet rows = query.executeQuery()) {
         while (rows.next()) {
@@ -302,14 +287,38 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
 
   private Optional<String> content(Connection connection, Bucket bucket, WorkspacePath path)
       throws SQLException {
-    try (PreparedStatement query =
-        connection.prepareStatement(
-            "SELECT content FROM " + db.files + " WHERE bucket = ? AND path = ?")) {
-      query.setString(1, bucket.key());
-      query.setString(2, path.value());
+    return firstRow(
+        connection,
+        "SELECT content FROM " + db.files + " WHERE bucket = ? AND path = ?",
+        row -> row.getString(1),
+        bucket.key(),
+        path.value());
+  }
+
+  /** Reads one value of a result row. */
+  @FunctionalInterface
+  private interface RowReader<T> {
+    T read(ResultSet row) throws SQLException;
+  }
+
+  /**
+   * The first row of {@code sql}, with {@code params} bound in order, as {@code reader} reads it;
+   * empty when there is none.
+   */
+  private static <T> Optional<T> firstRow(
+      Connection connection, String sql, RowReader<T> reader, String... params)
+      throws SQLException {
+    try (PreparedStatement query = connection.prepareStatement(sql)) {
+      bind(query, params);
       try (ResultSet row = query.executeQuery()) {
-        return row.next() ? Optional.of(row.getString(1)) : Optional.empty();
+        return row.next() ? Optional.of(reader.read(row)) : Optional.empty();
       }
+    }
+  }
+
+  private static void bind(PreparedStatement query, String... params) throws SQLException {
+    for (int i = 0; i < params.length; i++) {
+      query.setString(i + 1, params[i]);
     }
   }
 
@@ -366,13 +375,12 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
   }
 
   private boolean seededIn(Connection connection, Bucket bucket) throws SQLException {
-    try (PreparedStatement query =
-        connection.prepareStatement("SELECT seeded FROM " + db.buckets + " WHERE bucket = ?")) {
-      query.setString(1, bucket.key());
-      try (ResultSet row = query.executeQuery()) {
-        return row.next() && row.getBoolean(1);
-      }
-    }
+    return firstRow(
+            connection,
+            "SELECT seeded FROM " + db.buckets + " WHERE bucket = ?",
+            row -> row.getBoolean(1),
+            bucket.key())
+        .orElse(false);
   }
 
   private List<Change> write(Connection connection, PgBucketTransaction tx) throws SQLException {
