@@ -14,10 +14,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Refuses, with an {@link ApiError} body and before any handler mapping sees them: a path with a
  * {@code .} or {@code ..} segment, a {@code ;} (path parameters, which Spring would drop: {@code
  * a;b} served as {@code a}) or bytes that are not UTF-8 (an overlong {@code %C0%AF} read as {@code
- * /}) (400, field {@code path}); a query parameter given twice (400, the parameter as field: Spring
- * would join the values with a comma into a new owner key) or a query string that is not UTF-8; and
- * a {@code Content-Type} that is a wildcard ({@code *}{@code /*}, {@code application/*}) or cannot
- * be parsed (415).
+ * /}) (400, field {@code path}); a query parameter of the REST API ({@code /api/}) given twice
+ * (400, the parameter as field: Spring would join the values with a comma into a new owner key) or
+ * a query string that is not UTF-8; and a {@code Content-Type} that is a wildcard ({@code *}{@code
+ * /*}, {@code application/*}) or cannot be parsed (415).
  */
 public final class RequestGuardFilter extends OncePerRequestFilter {
 
@@ -28,7 +28,12 @@ public final class RequestGuardFilter extends OncePerRequestFilter {
     String problem = UrlChecks.pathProblem(request.getRequestURI());
     String field = "path";
     if (problem == null) {
-      String repeated = UrlChecks.repeatedParameter(request.getQueryString());
+      // the REST API's parameters are single-valued; Actuator's own (metrics' tag=a:b&tag=c:d) may
+      // repeat
+      String repeated =
+          request.getRequestURI().startsWith("/api/")
+              ? UrlChecks.repeatedParameter(request.getQueryString())
+              : null;
       if (repeated != null) {
         field = repeated;
         problem = repeated + " is given more than once";
