@@ -95,6 +95,8 @@ public final class ProviderConfig {
   /**
    * A number within {@code [min, max]} (NaN is in no range); the message shows whole bounds without
    * a fraction ({@code between 0 and 1}).
+   *
+   * @since 0.5.0
    */
   public double decimal(String key, double fallback, double min, double max) {
     double value = decimal(key, fallback);
@@ -135,7 +137,11 @@ public final class ProviderConfig {
     return string(key).map(v -> parseDuration(key, v)).orElse(fallback);
   }
 
-  /** A {@link #duration(String, Duration) duration} above zero. */
+  /**
+   * A {@link #duration(String, Duration) duration} above zero.
+   *
+   * @since 0.5.0
+   */
   public Duration positiveDuration(String key, Duration fallback) {
     Duration value = duration(key, fallback);
     if (value.isNegative() || value.isZero()) {
@@ -144,7 +150,11 @@ public final class ProviderConfig {
     return value;
   }
 
-  /** A {@link #duration(String, Duration) duration} of zero or more. */
+  /**
+   * A {@link #duration(String, Duration) duration} of zero or more.
+   *
+   * @since 0.5.0
+   */
   public Duration nonNegativeDuration(String key, Duration fallback) {
     Duration value = duration(key, fallback);
     if (value.isNegative()) {
