@@ -113,7 +113,9 @@ public class ToolInvoker {
     if (allowed.personalOnly() && noScope && takesScope(member, spec)) {
       arguments.put("scope", "personal");
     }
-    checkText(arguments, "");
+    if (spec.effect().changesMemory()) {
+      checkText(arguments, "");
+    }
     ToolCall call =
         new ToolCall(
             agent, owner, spec.name(), json.writeValueAsString(arguments), allowed.writable());
@@ -128,9 +130,10 @@ public class ToolInvoker {
   }
 
   /**
-   * Holds every string of the arguments (values and names, at any depth) to the text rule: no NUL
-   * and no control character but tab, LF and CR ({@link RequestChecks#storedText}); the error names
-   * the argument ({@code text}, {@code items[2].text}).
+   * Holds every string of the arguments of a tool that may store them (any effect but {@code read};
+   * values and names, at any depth) to the text rule: no NUL and no control character but tab, LF
+   * and CR ({@link RequestChecks#storedText}); the error names the argument ({@code text}, {@code
+   * items[2].text}).
    */
   private static void checkText(JsonNode node, String path) {
     if (node.isString()) {
