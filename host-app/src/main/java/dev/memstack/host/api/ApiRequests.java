@@ -134,7 +134,7 @@ public final class ApiRequests {
           List<UsedItem> used) {}
 
   /** One item of a {@link FeedbackRequest}. */
-  @Schema(name = "UsedItem")
+  @Schema(name = "UsedItem", additionalProperties = AdditionalPropertiesValue.FALSE)
   public record UsedItem(
       @Schema(
               description = "The provider of the item, as in the context answer.",

@@ -75,7 +75,7 @@ public class ConversationController {
   /** The owner asked for, checked against the token; a token of one owner key may omit it. */
   private OwnerKey owner(String ownerKey) {
     if (ownerKey != null) {
-      OwnerKey owner = JsonBody.parse("ownerKey", () -> OwnerKey.of(ownerKey));
+      OwnerKey owner = JsonBody.storedOwnerKey(ownerKey, access.caller());
       access.requireOwner(owner);
       return owner;
     }

@@ -1,6 +1,9 @@
 package dev.memstack.host.api;
 
+import dev.memstack.host.security.Caller;
+import dev.memstack.host.security.Role;
 import dev.memstack.host.stack.InvalidRequestException;
+import dev.memstack.host.stack.RequestChecks;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.support.Utf16;
@@ -70,7 +73,27 @@ public final class JsonBody {
           "ownerKey", "ownerKey in the body and in the query differ; give it once");
     }
     String key = fromBody != null ? fromBody : ownerParam;
-    return key == null ? null : parse("ownerKey", () -> OwnerKey.of(key));
+    return key == null ? null : ownerKey(key);
+  }
+
+  /**
+   * An owner key a request names, by the host's identifier rule ({@link RequestChecks#ownerKey}); a
+   * bad one answers 400 naming {@code ownerKey}.
+   */
+  public static OwnerKey ownerKey(String key) {
+    return RequestChecks.ownerKey("ownerKey", key);
+  }
+
+  /**
+   * An owner key for a route that reaches memory already stored (erasure, export, the conversation
+   * log): an admin may name a key by the SPI's older grammar ({@link
+   * RequestChecks#storedOwnerKey}), so keys stored before the identifier rule stay erasable and
+   * exportable; every other caller is held to the rule.
+   */
+  public static OwnerKey storedOwnerKey(String key, Caller caller) {
+    return caller.role().includes(Role.ADMIN)
+        ? RequestChecks.storedOwnerKey("ownerKey", key)
+        : ownerKey(key);
   }
 
   /** A string field that must be present (it may be empty). */

@@ -2,6 +2,7 @@ package dev.memstack.host.api;
 
 import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.stack.ContextQuery;
+import dev.memstack.host.stack.RequestChecks;
 import dev.memstack.host.stack.TurnRequest;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
@@ -14,6 +15,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -34,6 +36,9 @@ public final class MemoryRequests {
 
   /** The fields a feedback request may carry. */
   static final Set<String> FEEDBACK_FIELDS = ApiRequests.fields(ApiRequests.FeedbackRequest.class);
+
+  /** The fields an item of a feedback call's {@code used} may carry. */
+  static final Set<String> USED_FIELDS = ApiRequests.fields(ApiRequests.UsedItem.class);
 
   /** Most items one feedback call may name. */
   static final int MAX_FEEDBACK_ITEMS = 200;
@@ -107,6 +112,18 @@ public final class MemoryRequests {
       if (entry == null || !entry.isObject()) {
         throw new BadRequestException(field, field + " must be an object {\"provider\", \"id\"}");
       }
+      for (String name : entry.propertyNames()) {
+        if (!USED_FIELDS.contains(name)) {
+          throw new BadRequestException(
+              field + "." + name,
+              "unknown field "
+                  + field
+                  + "."
+                  + name
+                  + "; an item of used takes "
+                  + new TreeSet<>(USED_FIELDS));
+        }
+      }
       JsonBody item = JsonBody.of(entry);
       String provider = usedText(item, field + ".provider", "provider");
       byProvider
@@ -117,23 +134,28 @@ public final class MemoryRequests {
   }
 
   private static String usedText(JsonBody item, String field, String name) {
+    JsonNode node = item.node().get(name);
+    if (node != null && !node.isNull() && !node.isString()) {
+      throw new BadRequestException(field, field + " must be a string");
+    }
     String value;
     try {
       value = item.optionalString(name);
     } catch (BadRequestException e) {
-      throw new BadRequestException(field, field + " must be a string");
+      // the string is there but not valid Unicode: say so, on the item's field
+      throw new BadRequestException(field, field + e.getMessage().substring(name.length()));
     }
     if (value == null || value.isBlank() || value.length() > MAX_FEEDBACK_ID) {
       throw new BadRequestException(
           field, field + " is required (1-" + MAX_FEEDBACK_ID + " characters)");
     }
-    return value;
+    return RequestChecks.storedText(field, value);
   }
 
   /** The body's {@code ownerKey}, checked, and covered by the caller's token. */
   private static OwnerKey coveredOwner(JsonBody json, AccessPolicy access) {
     String ownerKey = json.requiredString("ownerKey");
-    OwnerKey owner = JsonBody.parse("ownerKey", () -> OwnerKey.of(ownerKey));
+    OwnerKey owner = JsonBody.ownerKey(ownerKey);
     access.requireOwner(owner);
     return owner;
   }

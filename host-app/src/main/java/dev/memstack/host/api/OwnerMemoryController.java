@@ -64,7 +64,7 @@ public class OwnerMemoryController {
       path = "/api/v1/owners/{ownerKey}/memory",
       produces = MediaType.APPLICATION_JSON_VALUE)
   public ErasureView erase(@PathVariable("ownerKey") String ownerKey) {
-    OwnerKey owner = JsonBody.parse("ownerKey", () -> OwnerKey.of(ownerKey));
+    OwnerKey owner = JsonBody.storedOwnerKey(ownerKey, access.caller());
     access.requireErase(owner);
     OwnerErasure erasure = eraser.erase(owner);
     return new ErasureView(

@@ -4,18 +4,24 @@ import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.security.AccessPolicy;
+import dev.memstack.host.stack.RequestChecks;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolSpec;
+import dev.memstack.support.ControlCharacters;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.StringNode;
 
 /**
  * The host's tool service: calls provider tools for the REST routes ({@link ToolController}, {@link
@@ -107,17 +113,85 @@ public class ToolInvoker {
     if (allowed.personalOnly() && noScope && takesScope(member, spec)) {
       arguments.put("scope", "personal");
     }
+    if (spec.effect().changesMemory()) {
+      checkText(arguments, "");
+    }
     ToolCall call =
         new ToolCall(
             agent, owner, spec.name(), json.writeValueAsString(arguments), allowed.writable());
     String answer = calls.call(member, ProviderCalls.TOOL, () -> member.provider().callTool(call));
     try {
-      return json.readTree(answer == null ? "null" : answer);
+      return cleaned(json.readTree(answer == null ? "null" : answer));
     } catch (JacksonException e) {
       throw new ProviderFailedException(
           "provider '" + member.id() + "' answered tool '" + spec.name() + "' with invalid JSON",
           e);
     }
+  }
+
+  /**
+   * Holds every string of the arguments of a tool that may store them (any effect but {@code read};
+   * values and names, at any depth) to the text rule: no NUL and no control character but tab, LF
+   * and CR ({@link RequestChecks#storedText}); the error names the argument ({@code text}, {@code
+   * items[2].text}).
+   */
+  private static void checkText(JsonNode node, String path) {
+    if (node.isString()) {
+      RequestChecks.storedText(path.isEmpty() ? "arguments" : path, node.stringValue());
+    } else if (node.isArray()) {
+      for (int i = 0; i < node.size(); i++) {
+        checkText(node.get(i), path + "[" + i + "]");
+      }
+    } else if (node.isObject()) {
+      for (Map.Entry<String, JsonNode> field : node.properties()) {
+        String name = path.isEmpty() ? field.getKey() : path + "." + field.getKey();
+        RequestChecks.storedText(name, field.getKey());
+        checkText(field.getValue(), name);
+      }
+    }
+  }
+
+  /**
+   * A tool's answer with the control characters the text rule refuses removed from its strings:
+   * memory stored before the rule (or by a provider's own path) reaches no caller with a NUL or an
+   * ESC in it. The same tree when there is nothing to remove.
+   */
+  static JsonNode cleaned(JsonNode node) {
+    if (node == null) {
+      return null;
+    }
+    if (node.isString()) {
+      String text = node.stringValue();
+      String clean = ControlCharacters.strip(text);
+      return clean == text ? node : StringNode.valueOf(clean);
+    }
+    if (node.isArray()) {
+      ArrayNode array = (ArrayNode) node;
+      for (int i = 0; i < array.size(); i++) {
+        JsonNode item = array.get(i);
+        JsonNode clean = cleaned(item);
+        if (clean != item) {
+          array.set(i, clean);
+        }
+      }
+      return array;
+    }
+    if (node.isObject()) {
+      ObjectNode object = (ObjectNode) node;
+      List<String> changed = new ArrayList<>();
+      for (Map.Entry<String, JsonNode> field : object.properties()) {
+        if (cleaned(field.getValue()) != field.getValue()
+            || ControlCharacters.find(field.getKey()) >= 0) {
+          changed.add(field.getKey());
+        }
+      }
+      for (String name : changed) {
+        JsonNode value = cleaned(object.remove(name));
+        object.set(ControlCharacters.strip(name), value);
+      }
+      return object;
+    }
+    return node;
   }
 
   /** The tool's JSON schema, parsed; a plain object schema (logged) when it is not JSON. */

@@ -3,8 +3,10 @@ package dev.memstack.host.api;
 import dev.memstack.host.api.BodySizeLimitFilter.RouteLimit;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.security.AccessDeniedException;
+import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
+import dev.memstack.host.stack.InvalidRequestException;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
 import dev.memstack.spi.OwnerKey;
@@ -253,10 +255,14 @@ public class WorkspaceController {
   public ResponseEntity<byte[]> export(
       @PathVariable("agentId") String agentId,
       @RequestParam(name = "scope", required = false) String scope,
-      @RequestParam(name = "ownerKey", required = false) String ownerKey) {
+      @RequestParam(name = "ownerKey", required = false) String ownerKey,
+      HttpServletRequest request) {
     ObjectNode arguments = json.createObjectNode();
     putIfPresent(arguments, "scope", scope);
-    JsonNode answer = call(agent(agentId), owner(null, ownerKey), EXPORT, arguments);
+    // an admin may export an owner key stored before the host's identifier rule
+    OwnerKey owner =
+        ownerKey == null ? null : JsonBody.storedOwnerKey(ownerKey, AccessPolicy.callerOf(request));
+    JsonNode answer = call(agent(agentId), owner, EXPORT, arguments);
     JsonNode encoded = answer.get("zipBase64");
     if (encoded == null || !encoded.isString()) {
       throw new ProviderFailedException(
@@ -433,7 +439,7 @@ public class WorkspaceController {
         throw invalidArgument(tool, e);
       }
       throw e;
-    } catch (AccessDeniedException | ProviderFailedException e) {
+    } catch (AccessDeniedException | ProviderFailedException | InvalidRequestException e) {
       throw e;
     } catch (RuntimeException e) {
       throw new ProviderFailedException(
@@ -517,7 +523,7 @@ public class WorkspaceController {
           "ownerKey", "ownerKey in the body and in the query differ; give it once");
     }
     String key = fromBody != null ? fromBody : fromQuery;
-    return key == null ? null : JsonBody.parse("ownerKey", () -> OwnerKey.of(key));
+    return key == null ? null : JsonBody.ownerKey(key);
   }
 
   /** The arguments of a tool on one file: {@code filename}, the checked path of the URL. */

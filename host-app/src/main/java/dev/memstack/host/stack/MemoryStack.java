@@ -16,6 +16,7 @@ import dev.memstack.spi.Recall;
 import dev.memstack.spi.RecallItem;
 import dev.memstack.spi.RecallRequest;
 import dev.memstack.spi.Turn;
+import dev.memstack.support.ControlCharacters;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -328,7 +329,7 @@ public final class MemoryStack {
             member.id(), new Problem(statusOf(outcome), hook + ": " + outcome.detail()));
         continue;
       }
-      String block = MemoryContextFence.stripTags(outcome.value()).strip();
+      String block = MemoryContextFence.stripTags(ControlCharacters.strip(outcome.value())).strip();
       if (!block.isEmpty()) {
         blocks.add(block);
       }

@@ -4,6 +4,7 @@ import dev.memstack.host.provider.StackMember;
 import dev.memstack.spi.Recall;
 import dev.memstack.spi.RecallItem;
 import dev.memstack.spi.RecallRequest;
+import dev.memstack.support.ControlCharacters;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -107,7 +108,8 @@ final class RecallMerge {
       if (out.size() >= request.limit()) {
         continue;
       }
-      String text = MemoryContextFence.stripTags(item.text()).strip();
+      // control characters first: a NUL inside a fence tag must not hide the tag
+      String text = MemoryContextFence.stripTags(ControlCharacters.strip(item.text())).strip();
       if (text.isEmpty()) {
         continue;
       }

@@ -13,7 +13,9 @@ import java.util.Objects;
  * InvalidRequestException} names the field), by the rules of the {@link Turn} the stack builds from
  * it. The user message is stored without its fenced {@code <memory-context>} blocks: they are
  * removed here, before the check that not both messages are empty, so no provider and no
- * conversation log ever sees recalled memory as something the user said.
+ * conversation log ever sees recalled memory as something the user said. Both messages hold no NUL
+ * and no control character other than tab, LF and CR, and the owner key and ids follow the host's
+ * identifier rule ({@link RequestChecks}).
  *
  * @param agent the agent, never {@code null}
  * @param owner the end user who spoke (field {@code ownerKey}), never {@code null}
@@ -41,15 +43,15 @@ public record TurnRequest(
 
   public TurnRequest {
     Objects.requireNonNull(agent, "agent");
-    RequestChecks.required("ownerKey", owner);
+    RequestChecks.ownerKey("ownerKey", RequestChecks.required("ownerKey", owner).value());
     RequestChecks.id("conversationId", conversationId);
     if (turnId != null) {
       RequestChecks.id("turnId", turnId);
     }
     userMessage =
         MemoryContextFence.stripBlocks(
-            RequestChecks.text("userMessage", userMessage, Turn.MAX_MESSAGE_LENGTH));
-    RequestChecks.text("assistantReply", assistantReply, Turn.MAX_MESSAGE_LENGTH);
+            RequestChecks.message("userMessage", userMessage, Turn.MAX_MESSAGE_LENGTH));
+    RequestChecks.message("assistantReply", assistantReply, Turn.MAX_MESSAGE_LENGTH);
     if (userMessage.isBlank() && assistantReply.isBlank()) {
       throw new InvalidRequestException(
           "userMessage", "userMessage and assistantReply are both empty");

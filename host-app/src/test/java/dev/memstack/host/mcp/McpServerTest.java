@@ -205,6 +205,32 @@ class McpServerTest {
   }
 
   @Test
+  void controlCharactersAndLookAlikeOwnerKeysAreRefusedNamingTheArgument() {
+    McpSyncClient alice = client(ALICE);
+    for (String bad : List.of("a\u0000b", "red \u001b[31m", "ding\u0007")) {
+      assertThat(error(call(alice, "memory_remember", Map.of("text", bad))))
+          .containsEntry("error", "bad_request")
+          .containsEntry("field", "text");
+    }
+    McpSyncClient platform = client(PLATFORM);
+    assertThat(
+            error(
+                call(
+                    platform,
+                    "memory_remember",
+                    Map.of("ownerKey", "api:p\u0430ypal", "text", "look-alike owner"))))
+        .containsEntry("error", "bad_request")
+        .containsEntry("field", "ownerKey");
+    assertThat(
+            error(
+                call(
+                    platform,
+                    "memory_context",
+                    Map.of("ownerKey", "api:a\u200bb", "query", "anything"))))
+        .containsEntry("field", "ownerKey");
+  }
+
+  @Test
   void anOwnerBoundTokenIsRefusedAnotherOwnersMemory() {
     McpSyncClient platform = client(PLATFORM);
     CallToolResult bobs =

@@ -34,6 +34,7 @@ import tools.jackson.databind.node.ObjectNode;
 class BadInputTest {
 
   static final String AGENT = "proof-agent";
+  static final String MEMBER_TOKEN = "bad-input-member-token";
   static final String CONTEXT = "/api/v1/agents/" + AGENT + "/memory/context";
   static final String TURNS = "/api/v1/agents/" + AGENT + "/memory/turns";
   static final String OPEN = "<memory-context>";
@@ -44,7 +45,8 @@ class BadInputTest {
       TestHost.withTestEmbedder("bad-input")
           // the lifecycle's scheduled decay writes to the vector store on its own; keep this
           // host's only writes those of the requests under test
-          .with("memstack.providers.vector.config.lifecycle-enabled", "false");
+          .with("memstack.providers.vector.config.lifecycle-enabled", "false")
+          .withToken(MEMBER_TOKEN, "member", null);
 
   private static final HostClient api = HOST.client();
 
@@ -468,6 +470,159 @@ class BadInputTest {
       assertThat(answer.json().path("field").asString()).as(entry.getKey()).isEqualTo(expected);
     }
     assertThat(DataDirSnapshot.of(HOST.dataDir())).isEqualTo(before);
+  }
+
+  /** Owner keys the host's identifier rule refuses (the SPI's grammar takes them). */
+  static final Map<String, String> LOOK_ALIKE_OWNERS =
+      Map.of(
+          "no-break space", "user:a\u00a0b",
+          "zero-width space", "user:a\u200bb",
+          "right-to-left override", "user:abc\u202e",
+          "byte order mark", "user:\ufeffabc",
+          "noncharacter U+FFFF", "user:abc\uffff",
+          "e + combining acute (not NFC)", "user:Jose\u0301",
+          "Latin with a Cyrillic a", "user:p\u0430ypal");
+
+  static Answer badRequest(Answer answer, String field, String what) {
+    assertThat(answer.status()).as(what + ": " + answer.body()).isEqualTo(400);
+    assertThat(answer.json().path("field").asString())
+        .as(what + ": " + answer.body())
+        .isEqualTo(field);
+    return answer;
+  }
+
+  @Test
+  void controlCharactersInStoredTextAreRefusedNamingTheFieldOnEveryRouteThatStoresText()
+      throws Exception {
+    String base = "/api/v1/agents/" + AGENT;
+    awaitIdle();
+    Map<String, String> before = DataDirSnapshot.of(HOST.dataDir());
+    for (String bad : List.of("a\u0000b", "\u001b[31mred\u001b[0m", "ding\u0007")) {
+      badRequest(
+          api.send(post(TURNS, turnBody("user:1", "userMessage", bad))), "userMessage", "turn");
+      badRequest(
+          api.send(post(TURNS, turnBody("user:1", "assistantReply", bad))),
+          "assistantReply",
+          "turn");
+      ObjectNode remember = HostClient.JSON.createObjectNode().put("ownerKey", "user:1");
+      badRequest(
+          api.send(post(base + "/tools/vector/remember", remember.put("text", bad).toString())),
+          "text",
+          "remember tool");
+      ObjectNode write =
+          HostClient.JSON
+              .createObjectNode()
+              .put("ownerKey", "user:1")
+              .put("scope", "personal")
+              .put("content", "# MEMORY\n\n- " + bad + "\n");
+      badRequest(
+          api.send(
+              api.request(base + "/workspace/files/MEMORY.md")
+                  .header("Content-Type", "application/json")
+                  .PUT(HttpRequest.BodyPublishers.ofString(write.toString()))
+                  .build()),
+          "content",
+          "workspace write");
+      ObjectNode feedback = HostClient.JSON.createObjectNode().put("ownerKey", "user:1");
+      feedback.putArray("used").addObject().put("provider", "vector").put("id", bad);
+      badRequest(
+          api.send(post(base + "/memory/feedback", feedback.toString())), "used[0].id", "feedback");
+      badRequest(
+          api.send(
+              api.request(base + "/workspace/memory/import?ownerKey=user:1&scope=personal")
+                  .header("Content-Type", "application/zip")
+                  .POST(
+                      HttpRequest.BodyPublishers.ofByteArray(
+                          zip("MEMORY.md", "# MEMORY\n\n- " + bad + "\n")))
+                  .build()),
+          "file",
+          "workspace import");
+    }
+    assertThat(DataDirSnapshot.of(HOST.dataDir())).isEqualTo(before);
+    // tab, line feed and carriage return are text
+    assertThat(api.send(post(TURNS, turnBody("user:1", "userMessage", "a\tb\r\nc"))).status())
+        .isEqualTo(202);
+  }
+
+  @Test
+  void invisibleNonNfcAndMixedScriptOwnerKeysAreRefusedNamingOwnerKey() {
+    String base = "/api/v1/agents/" + AGENT;
+    awaitIdle();
+    Map<String, String> before = DataDirSnapshot.of(HOST.dataDir());
+    for (Map.Entry<String, String> owner : LOOK_ALIKE_OWNERS.entrySet()) {
+      String what = owner.getKey();
+      badRequest(
+          api.send(post(CONTEXT, contextBody("ownerKey", owner.getValue()))), "ownerKey", what);
+      badRequest(
+          api.send(post(TURNS, turnBody(owner.getValue(), "turnId", "t-look-alike"))),
+          "ownerKey",
+          what);
+      ObjectNode remember =
+          HostClient.JSON.createObjectNode().put("ownerKey", owner.getValue()).put("text", "hi");
+      badRequest(
+          api.send(post(base + "/tools/vector/remember", remember.toString())), "ownerKey", what);
+    }
+    for (String fine : List.of("user:张三", "line:山田", "user:José", "user:Иван")) {
+      assertThat(api.send(post(CONTEXT, contextBody("ownerKey", fine))).status())
+          .as(fine)
+          .isEqualTo(200);
+    }
+    assertThat(DataDirSnapshot.of(HOST.dataDir())).isEqualTo(before);
+  }
+
+  @Test
+  void aKeyStoredBeforeTheIdentifierRuleStaysExportableByAnAdminOnly() {
+    // (an admin's erasure of such a key is not run here: it would wait in the outbox for the
+    // configured but stopped mem0 provider and keep this host from ever being idle)
+    String key = "user:p%D0%B0ypal";
+    HostClient member = api.as(MEMBER_TOKEN);
+    String export = "/api/v1/agents/" + AGENT + "/workspace/memory/export?ownerKey=" + key;
+    badRequest(member.delete("/api/v1/owners/" + key + "/memory"), "ownerKey", "member erasure");
+    badRequest(member.get(export), "ownerKey", "member export");
+    Answer exported = api.get(export);
+    assertThat(exported.status()).as(exported.body()).isEqualTo(200);
+  }
+
+  @Test
+  void feedbackRefusesUnknownKeysOfAnItemAndNamesALoneSurrogate() {
+    String feedback = "/api/v1/agents/" + AGENT + "/memory/feedback";
+    badRequest(
+        api.send(
+            post(
+                feedback,
+                "{\"ownerKey\":\"user:1\",\"used\":[{\"provider\":\"vector\",\"id\":\"x\"},"
+                    + "{\"provider\":\"vector\",\"id\":\"y\",\"weight\":2}]}")),
+        "used[1].weight",
+        "unknown key");
+    Answer surrogate =
+        badRequest(
+            api.send(
+                post(
+                    feedback,
+                    "{\"ownerKey\":\"user:1\",\"used\":[{\"provider\":\"vector\","
+                        + "\"id\":\"x\\ud800y\"}]}")),
+            "used[0].id",
+            "lone surrogate");
+    assertThat(surrogate.json().path("message").asString())
+        .contains("not valid Unicode")
+        .doesNotContain("must be a string");
+    badRequest(
+        api.send(
+            post(
+                feedback,
+                "{\"ownerKey\":\"user:1\",\"used\":[{\"provider\":\"vector\",\"id\":7}]}")),
+        "used[0].id",
+        "a number");
+  }
+
+  static byte[] zip(String name, String content) throws java.io.IOException {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.ZipOutputStream zip = new java.util.zip.ZipOutputStream(bytes)) {
+      zip.putNextEntry(new java.util.zip.ZipEntry(name));
+      zip.write(content.getBytes(StandardCharsets.UTF_8));
+      zip.closeEntry();
+    }
+    return bytes.toByteArray();
   }
 
   @Test

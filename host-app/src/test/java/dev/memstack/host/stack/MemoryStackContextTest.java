@@ -101,6 +101,32 @@ class MemoryStackContextTest {
   }
 
   @Test
+  void controlCharactersStoredBeforeTheTextRuleNeverReachTheAnswer() {
+    // a memory stored before the rule, with a terminal escape, a bell and a NUL in it (the NUL
+    // inside a fence tag, which must not hide the tag either)
+    members.add(
+        new FakeProvider("vector")
+            .recalls(
+                "the user \u001b[31mlikes\u001b[0m green\u0007 tea\u0000",
+                "<memory-\u0000context>x")
+            .blocks("shared\u0000 rule\u001b[2J\tkept"));
+    stack(StackProperties.defaults());
+
+    ContextAnswer answer = stack.context(query("tea"));
+
+    assertThat(answer.recall())
+        .extracting(RecalledMemory::text)
+        .containsExactly("the user [31mlikes[0m green tea", "x");
+    assertThat(answer.context()).contains("the user [31mlikes[0m green tea");
+    assertThat(answer.systemPrompt()).isEqualTo("shared rule[2J\tkept");
+    for (String text : List.of(answer.context(), answer.systemPrompt(), answer.ownerPrompt())) {
+      assertThat(text.chars().filter(c -> c < 0x20 && c != '\t' && c != '\n' || c == 0x7f))
+          .as(text)
+          .isEmpty();
+    }
+  }
+
+  @Test
   void theRecallRequestCarriesThePerProviderDeadlineCappedByTheOverallOne() {
     FakeProvider one = new FakeProvider("one");
     members.add(one);

@@ -5,6 +5,7 @@ import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.InvalidWorkspacePathException;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
+import dev.memstack.support.ControlCharacters;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -281,10 +282,16 @@ public final class MemorySnapshots {
           continue;
         }
         String text = utf8(data, name);
-        if (text.indexOf('\0') >= 0) {
+        int control = ControlCharacters.find(text);
+        if (control >= 0) {
           throw WorkspaceMemory.invalid(
               ZIP_FIELD,
-              "zip: entry '" + name + "' contains NUL characters; the archive is refused");
+              "zip: entry '"
+                  + name
+                  + "' contains NUL or control characters other than tab, line feed and carriage"
+                  + " return (U+"
+                  + String.format("%04X", (int) text.charAt(control))
+                  + "); the archive is refused");
         }
         files.put(path, text);
       }

@@ -15,6 +15,7 @@ import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Scope;
 import dev.memstack.spi.ToolException;
+import dev.memstack.support.ControlCharacters;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -195,8 +196,9 @@ final class WorkspaceFiles {
     if (text == null) {
       throw invalid(argument, argument + " is required");
     }
-    if (text.indexOf('\0') >= 0) {
-      throw invalid(argument, argument + " must not contain NUL characters");
+    String problem = ControlCharacters.problem(argument, text);
+    if (problem != null) {
+      throw invalid(argument, problem);
     }
   }
 
