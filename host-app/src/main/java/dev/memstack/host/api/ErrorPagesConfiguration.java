@@ -7,6 +7,7 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Every error the host sends is an {@link ApiError}: the container's error report ({@link
@@ -28,9 +29,9 @@ public class ErrorPagesConfiguration {
   }
 
   @Bean
-  FilterRegistrationBean<RequestGuardFilter> requestGuardFilter() {
+  FilterRegistrationBean<RequestGuardFilter> requestGuardFilter(JsonMapper json) {
     FilterRegistrationBean<RequestGuardFilter> registration =
-        new FilterRegistrationBean<>(new RequestGuardFilter());
+        new FilterRegistrationBean<>(new RequestGuardFilter(json));
     // after the bearer token filter (+10): an unauthenticated request is answered 401 first
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 15);
     registration.addUrlPatterns("/*");

@@ -8,6 +8,7 @@ import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The container's error report as the API's JSON ({@link ApiError}) instead of Tomcat's HTML page:
@@ -18,6 +19,9 @@ import org.slf4j.LoggerFactory;
 public class JsonErrorReportValve extends ErrorReportValve {
 
   private static final Logger log = LoggerFactory.getLogger(JsonErrorReportValve.class);
+
+  /** Tomcat creates the valve by its class name, so it cannot be handed the host's mapper. */
+  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   public JsonErrorReportValve() {
     setShowReport(false);
@@ -34,42 +38,19 @@ public class JsonErrorReportValve extends ErrorReportValve {
       log.warn("Request failed in the container: {}", throwable.toString());
     }
     String message = ErrorCodes.shortLine(response.getMessage());
-    String body =
-        "{\"error\":\""
-            + ErrorCodes.code(status)
-            + "\",\"message\":"
-            + quote(message == null ? ErrorCodes.message(status) : message)
-            + "}";
+    ApiError body =
+        new ApiError(
+            ErrorCodes.code(status), null, message == null ? ErrorCodes.message(status) : message);
     try {
       response.setContentType("application/json");
       response.setCharacterEncoding(StandardCharsets.UTF_8.name());
       Writer writer = response.getReporter();
       if (writer != null) {
-        writer.write(body);
+        writer.write(JSON.writeValueAsString(body));
         response.finishResponse();
       }
     } catch (IOException | IllegalStateException e) {
       // the client is gone or the response cannot take a body: nothing more to do
     }
-  }
-
-  /** A JSON string literal of {@code text}. */
-  static String quote(String text) {
-    StringBuilder out = new StringBuilder(text.length() + 2).append('"');
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        default -> {
-          if (c < 0x20) {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    return out.append('"').toString();
   }
 }

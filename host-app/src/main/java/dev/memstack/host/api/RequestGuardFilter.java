@@ -5,10 +5,10 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Refuses, with an {@link ApiError} body and before any handler mapping sees them: a path with a
@@ -20,6 +20,12 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * /*}, {@code application/*}) or cannot be parsed (415).
  */
 public final class RequestGuardFilter extends OncePerRequestFilter {
+
+  private final JsonMapper json;
+
+  public RequestGuardFilter(JsonMapper json) {
+    this.json = json;
+  }
 
   @Override
   protected void doFilterInternal(
@@ -70,20 +76,12 @@ public final class RequestGuardFilter extends OncePerRequestFilter {
     chain.doFilter(request, response);
   }
 
-  private static void refuse(
+  private void refuse(
       HttpServletResponse response, int status, String error, String field, String message)
       throws IOException {
-    byte[] body =
-        ("{\"error\":\""
-                + error
-                + "\",\"field\":"
-                + JsonErrorReportValve.quote(field)
-                + ",\"message\":"
-                + JsonErrorReportValve.quote(message)
-                + "}")
-            .getBytes(StandardCharsets.UTF_8);
+    byte[] body = json.writeValueAsBytes(new ApiError(error, field, message));
     response.setStatus(status);
-    response.setContentType("application/json");
+    response.setContentType(MediaType.APPLICATION_JSON_VALUE);
     response.setContentLength(body.length);
     response.getOutputStream().write(body);
   }
