@@ -49,5 +49,14 @@ public enum Capability {
    *
    * @since 0.2.0
    */
-  MEMORY_JOBS
+  MEMORY_JOBS,
+  /**
+   * May throw {@link TurnRejectedException} for a turn it can never store. The host parks such a
+   * turn as a dead letter whether or not this is claimed; claiming it opts into the compatibility
+   * kit's check that a rejected turn is parked and the next one delivered (the kit test names a
+   * turn the provider rejects).
+   *
+   * @since 0.5.0
+   */
+  REJECTS_TURNS
 }

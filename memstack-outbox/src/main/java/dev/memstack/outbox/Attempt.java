@@ -3,8 +3,10 @@ package dev.memstack.outbox;
 /**
  * What one delivery or erasure attempt came to.
  *
- * @param outcome {@code delivered}, {@code skipped}, {@code failed}, or a {@link ProviderErasure}
- *     outcome for an erasure
+ * @param outcome {@code delivered}, {@code skipped}; for a failed delivery {@code failed} (counted
+ *     towards {@code max-attempts}), {@code rejected} (the provider refused the turn for good) or
+ *     {@code unavailable} (the provider is away or timed out: retried without limit); or a {@link
+ *     ProviderErasure} outcome for an erasure
  * @param removed memories the provider removed (erasures)
  * @param detail why it failed or was skipped; {@code null} when it went through
  * @param done whether the item leaves the lane's queue
@@ -14,8 +16,15 @@ record Attempt(String outcome, long removed, String detail, boolean done) {
   static final String DELIVERED = "delivered";
   static final String SKIPPED = "skipped";
   static final String FAILED = "failed";
+  static final String REJECTED = "rejected";
+  static final String UNAVAILABLE = "unavailable";
 
-  static Attempt failed(String detail) {
-    return new Attempt(FAILED, 0, detail, false);
+  static Attempt unavailable(String detail) {
+    return new Attempt(UNAVAILABLE, 0, detail, false);
+  }
+
+  /** A failed delivery, classified by {@link Failures#outcome}. */
+  static Attempt failed(Throwable failure) {
+    return new Attempt(Failures.outcome(failure), 0, Failures.describe(failure), false);
   }
 }

@@ -1,5 +1,10 @@
 package dev.memstack.outbox;
 
+import dev.memstack.spi.ProviderUnavailableException;
+import dev.memstack.spi.TurnRejectedException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 
 /**
@@ -24,6 +29,29 @@ public final class Failures {
   public static String describe(Throwable failure) {
     String message = failure.getMessage();
     return redact(failure.getClass().getName() + (message == null ? "" : ": " + message));
+  }
+
+  /**
+   * What a failed delivery comes to: {@code rejected} when the provider threw {@link
+   * TurnRejectedException}; {@code unavailable} when it threw {@link ProviderUnavailableException}
+   * or a timeout or refused connection is among the causes (a socket or HTTP timeout, {@link
+   * TimeoutException}, {@link ConnectException}); else {@code failed}.
+   */
+  static String outcome(Throwable failure) {
+    int depth = 0;
+    for (Throwable t = failure; t != null && depth < 16; t = t.getCause(), depth++) {
+      if (t instanceof TurnRejectedException) {
+        return Attempt.REJECTED;
+      }
+      if (t instanceof ProviderUnavailableException
+          || t instanceof TimeoutException
+          || t instanceof InterruptedIOException // socket timeouts
+          || t instanceof java.net.http.HttpTimeoutException
+          || t instanceof ConnectException) {
+        return Attempt.UNAVAILABLE;
+      }
+    }
+    return Attempt.FAILED;
   }
 
   /** Masks secrets in {@code text} and cuts it to a few hundred characters. */

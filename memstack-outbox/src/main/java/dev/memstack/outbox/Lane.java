@@ -6,11 +6,9 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -44,30 +42,6 @@ abstract class Lane implements Runnable {
   /** ... or when its last save is this old. */
   private static final long CURSOR_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
-  /**
-   * What every lane of an engine shares: its journal, the provider calls of its provider, the
-   * delivery batch and the backoff.
-   */
-  record Setup(Journal journal, LaneCalls calls, int deliveryBatch, Backoff backoff) {
-
-    Setup {
-      Objects.requireNonNull(journal, "journal");
-      Objects.requireNonNull(calls, "calls");
-      Objects.requireNonNull(backoff, "backoff");
-    }
-  }
-
-  /**
-   * An erasure to try before anything else: every pending erasure of the owner up to a position.
-   */
-  record Urgent(String owner, long upTo, CompletableFuture<Attempt> result) {}
-
-  /**
-   * The next piece of work: exactly one field is set; {@code entries} is one erasure or one or more
-   * turns in journal order.
-   */
-  record Work(Urgent urgent, ParkedErase parked, List<Journal.Entry> entries) {}
-
   final String providerId;
 
   /** The lane's id: the provider id, or {@code provider#shard} over a shared journal. */
@@ -81,6 +55,7 @@ abstract class Lane implements Runnable {
   private final LaneCalls delivery;
   final int deliveryBatch;
   final Backoff backoff;
+  private final Triage triage;
 
   // guarded by this
   final ArrayDeque<ParkedErase> parked = new ArrayDeque<>();
@@ -111,7 +86,7 @@ abstract class Lane implements Runnable {
   volatile boolean stopped;
   private Thread worker;
 
-  Lane(String providerId, String laneId, long start, LongSupplier handedOut, Setup setup) {
+  Lane(String providerId, String laneId, long start, LongSupplier handedOut, LaneSetup setup) {
     this.providerId = Objects.requireNonNull(providerId, "providerId");
     this.laneId = Objects.requireNonNull(laneId, "laneId");
     this.handedOut = Objects.requireNonNull(handedOut, "handedOut");
@@ -121,6 +96,7 @@ abstract class Lane implements Runnable {
     this.delivery = setup.calls();
     this.deliveryBatch = setup.deliveryBatch();
     this.backoff = setup.backoff();
+    this.triage = setup.triage();
   }
 
   /** Takes the state saved before this open: where it stood and its parked erasures. */
@@ -368,6 +344,12 @@ abstract class Lane implements Runnable {
         List<Attempt> attempts = perform(work.entries());
         complete(work.entries(), attempts);
         attempt = attempts.get(attempts.size() - 1);
+        if (attempt.done()) {
+          triage.reset();
+        } else if (parked(work.entries().get(attempts.size() - 1), attempt)) {
+          failuresInARow = 0;
+          continue;
+        }
       } else {
         attempt =
             delivery.forget(work.urgent() != null ? work.urgent().owner() : work.parked().owner());
@@ -392,7 +374,7 @@ abstract class Lane implements Runnable {
       if (failuresInARow <= 3 || failuresInARow % 10 == 0) {
         log.warn(
             "Delivering {} to provider {} failed {} time(s) in a row ({}); retrying in {} ms",
-            describe(work),
+            work.describe(),
             providerId,
             failuresInARow,
             attempt.detail(),
@@ -404,6 +386,57 @@ abstract class Lane implements Runnable {
         return;
       }
     }
+  }
+
+  /**
+   * Parks {@code failing} as a dead letter when its {@link Triage} says so (trying the turn behind
+   * it first when that decides); whether it left the queue.
+   */
+  private boolean parked(Journal.Entry failing, Attempt attempt) {
+    Triage.Verdict verdict = triage.after(failing, attempt);
+    if (verdict == Triage.Verdict.RETRY
+        || (verdict == Triage.Verdict.PROBE && !probeBehind(failing))
+        || !triage.park(failing, attempt)) {
+      return false;
+    }
+    synchronized (this) {
+      if (removeFirst(queue, failing)) {
+        pendingTurns--;
+      }
+      unsaved++;
+    }
+    return true;
+  }
+
+  /**
+   * Delivers the first turn behind {@code failing}, unless an erasure comes first (its owner's
+   * turns after it must wait for it); whether it went through.
+   */
+  private boolean probeBehind(Journal.Entry failing) {
+    Journal.Entry next;
+    synchronized (this) {
+      next = Triage.turnBehind(queue, failing, durable());
+      if (next == null) {
+        return false;
+      }
+      working = true;
+    }
+    List<Journal.Entry> probe = List.of(next);
+    boolean claimed;
+    try {
+      claimed = claim(new Work(null, null, probe));
+    } catch (IOException | RuntimeException e) {
+      claimed = false;
+    }
+    if (!claimed) {
+      synchronized (this) {
+        working = false;
+      }
+      return false;
+    }
+    List<Attempt> attempts = delivery.deliver(probe);
+    complete(probe, attempts);
+    return Attempt.DELIVERED.equals(attempts.get(0).outcome());
   }
 
   private synchronized int unsavedCount() {
@@ -447,7 +480,7 @@ abstract class Lane implements Runnable {
       } else {
         Journal.Entry head = queue.peekFirst();
         if (head != null && head.position() < durable) {
-          work = new Work(null, null, nextEntries(head, durable, batches));
+          work = Work.turnsFrom(queue, durable, batches ? deliveryBatch : 1);
         }
       }
       if (work != null) {
@@ -466,24 +499,6 @@ abstract class Lane implements Runnable {
       }
     }
     return null;
-  }
-
-  /**
-   * The head erasure alone, or the turns from the head on, up to the delivery batch for a provider
-   * that takes batches.
-   */
-  private List<Journal.Entry> nextEntries(Journal.Entry head, long durable, boolean batches) {
-    if (head.erase() || deliveryBatch == 1 || !batches) {
-      return List.of(head);
-    }
-    List<Journal.Entry> entries = new ArrayList<>();
-    for (Journal.Entry entry : queue) {
-      if (entry.erase() || entry.position() >= durable || entries.size() == deliveryBatch) {
-        break;
-      }
-      entries.add(entry);
-    }
-    return entries;
   }
 
   /** Waits out a backoff, cut short by an urgent erasure or by stop. */
@@ -572,17 +587,5 @@ abstract class Lane implements Runnable {
   private List<Attempt> perform(List<Journal.Entry> entries) {
     Journal.Entry first = entries.get(0);
     return first.erase() ? List.of(delivery.forget(first.owner())) : delivery.deliver(entries);
-  }
-
-  private static String describe(Work work) {
-    if (work.entries() != null && !work.entries().get(0).erase()) {
-      return work.entries().size() == 1
-          ? "outbox record " + work.entries().get(0).position()
-          : "outbox records "
-              + work.entries().get(0).position()
-              + "-"
-              + work.entries().get(work.entries().size() - 1).position();
-    }
-    return "an owner erasure";
   }
 }

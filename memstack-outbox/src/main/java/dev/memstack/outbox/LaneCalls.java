@@ -75,13 +75,13 @@ final class LaneCalls {
             e.getMessage());
         turns.add(null);
       } catch (IOException e) {
-        readFailure = Attempt.failed("cannot read the journal: " + e);
+        readFailure = Attempt.unavailable("cannot read the journal: " + e);
         break;
       }
     }
     Optional<Recipient> member = port.find(providerId);
     if (member.isEmpty()) {
-      return List.of(Attempt.failed("provider " + providerId + " is not running"));
+      return List.of(Attempt.unavailable("provider " + providerId + " is not running"));
     }
     Recipient m = member.get();
     List<Attempt> attempts = new ArrayList<>(entries.size());
@@ -117,7 +117,7 @@ final class LaneCalls {
           attempts.add(new Attempt(Attempt.DELIVERED, 0, null, true));
         } catch (Throwable e) {
           rethrowFatal(e);
-          attempts.add(Attempt.failed(Failures.describe(e)));
+          attempts.add(Attempt.failed(e));
           return attempts;
         }
       }

@@ -132,9 +132,9 @@ final class LocalDelivery implements DeliveryStrategy {
       // an erasure is always admitted: it only ever shrinks what waits
       entry = journal.append(record.header(), body);
       for (String id : recipients) {
-        Lane.Urgent urgent = null;
+        Urgent urgent = null;
         if (!unsupported.contains(id)) {
-          urgent = new Lane.Urgent(owner.value(), entry.position(), new CompletableFuture<>());
+          urgent = new Urgent(owner.value(), entry.position(), new CompletableFuture<>());
           attempts.put(id, urgent.result());
         }
         dropped.put(id, lane(id, entry.position()).addErase(entry, urgent));

@@ -9,7 +9,7 @@ import java.util.function.LongSupplier;
  */
 final class LocalLane extends Lane {
 
-  LocalLane(String providerId, long start, LongSupplier handedOut, Setup setup) {
+  LocalLane(String providerId, long start, LongSupplier handedOut, LaneSetup setup) {
     super(providerId, providerId, start, handedOut, setup);
   }
 

@@ -102,6 +102,7 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
   final DeliveryPort port;
   private final Clock clock;
   final Backoff backoff;
+  private final DeadLetters deadLetters;
 
   /** The lanes by lane id, of whichever strategy. */
   final Map<String, Lane> lanes = new ConcurrentHashMap<>();
@@ -137,6 +138,7 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
     this.port = port;
     this.clock = clock;
     this.backoff = new Backoff(settings.initialBackoff(), settings.maxBackoff());
+    this.deadLetters = new DeadLetters(this, journal.deadLetters());
     this.strategy =
         journal instanceof SharedJournal shared
             ? new SharedDelivery(this, shared)
@@ -286,6 +288,11 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
         settings.maxJournalSizeBytes(),
         journal.nextPosition(),
         strategy.forced());
+  }
+
+  /** The turns providers would not take, parked out of their lanes. */
+  public DeadLetters deadLetters() {
+    return deadLetters;
   }
 
   /**
@@ -481,9 +488,13 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
   // ---- internals ----
 
   /** What a new lane of {@code providerId} is given. */
-  Lane.Setup laneSetup(String providerId) {
-    return new Lane.Setup(
-        journal, new LaneCalls(providerId, port, journal), settings.deliveryBatch(), backoff);
+  LaneSetup laneSetup(String providerId) {
+    return new LaneSetup(
+        journal,
+        new LaneCalls(providerId, port, journal),
+        settings.deliveryBatch(),
+        backoff,
+        new Triage(providerId, journal, settings.maxAttempts(), clock));
   }
 
   /** Keeps the owner's turns before {@code before} to be erased from storage by maintenance. */
@@ -540,7 +551,7 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
    */
   void expunge(String owner, long before) {
     try {
-      int erased = journal.expunge(owner, before);
+      int erased = journal.expunge(owner, before) + deadLetters.erase(owner);
       unexpunged.remove(owner, before);
       if (erased > 0) {
         log.debug("Erased {} turn record(s) of an owner from the outbox journal", erased);

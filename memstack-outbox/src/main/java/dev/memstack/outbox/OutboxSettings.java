@@ -19,6 +19,8 @@ import java.util.stream.Stream;
  * @param shutdownGrace how long close waits for deliveries in progress (and memory queues)
  * @param shards shards of a shared journal (records split by owner)
  * @param leaseTtl how long a host's lease on a shared lane lasts without renewal
+ * @param maxAttempts failed deliveries of one turn after which it is parked as a dead letter, if
+ *     the provider is storing other turns meanwhile (rejections park at once; outages never do)
  */
 public record OutboxSettings(
     long segmentSizeBytes,
@@ -31,7 +33,8 @@ public record OutboxSettings(
     Duration maxBackoff,
     Duration shutdownGrace,
     int shards,
-    Duration leaseTtl) {
+    Duration leaseTtl,
+    int maxAttempts) {
 
   /** Smallest segment size (4 KB). */
   public static final long MIN_SEGMENT_SIZE_BYTES = 4 * 1024;
@@ -56,6 +59,9 @@ public record OutboxSettings(
     if (deliveryBatch < 1 || deliveryBatch > 1024) {
       throw new IllegalArgumentException("delivery batch not within 1-1024: " + deliveryBatch);
     }
+    if (maxAttempts < 1) {
+      throw new IllegalArgumentException("max attempts below 1: " + maxAttempts);
+    }
     if (shards < 1 || shards > MAX_SHARDS) {
       throw new IllegalArgumentException("shards not within 1-" + MAX_SHARDS + ": " + shards);
     }
@@ -74,6 +80,7 @@ public record OutboxSettings(
         Duration.ofMinutes(5),
         Duration.ofSeconds(5),
         16,
-        Duration.ofSeconds(5));
+        Duration.ofSeconds(5),
+        5);
   }
 }

@@ -125,9 +125,9 @@ final class SharedDelivery implements DeliveryStrategy {
     Map<String, Integer> dropped = shared.undone(owner.value(), entry.position());
     for (String id : recipients) {
       Lane lane = lane(id, owner.value());
-      Lane.Urgent urgent = null;
+      Urgent urgent = null;
       if (!unsupported.contains(id) && lane.leased()) {
-        urgent = new Lane.Urgent(owner.value(), entry.position(), new CompletableFuture<>());
+        urgent = new Urgent(owner.value(), entry.position(), new CompletableFuture<>());
         attempts.put(id, urgent.result());
       }
       lane.addErase(entry, urgent);

@@ -40,7 +40,7 @@ final class SharedLane extends Lane {
    */
   private final Map<String, Long> erasedUpTo = new HashMap<>();
 
-  SharedLane(String providerId, String laneId, SharedJournal journal, Setup setup) {
+  SharedLane(String providerId, String laneId, SharedJournal journal, LaneSetup setup) {
     super(providerId, laneId, 0, () -> 0L, setup);
     this.shared = journal;
   }

@@ -19,6 +19,7 @@ public final class OutboxSettingsBuilder {
   private Duration shutdownGrace;
   private int shards;
   private Duration leaseTtl;
+  private int maxAttempts;
 
   private OutboxSettingsBuilder(OutboxSettings from) {
     segmentSizeBytes = from.segmentSizeBytes();
@@ -32,6 +33,7 @@ public final class OutboxSettingsBuilder {
     shutdownGrace = from.shutdownGrace();
     shards = from.shards();
     leaseTtl = from.leaseTtl();
+    maxAttempts = from.maxAttempts();
   }
 
   /** Starts from {@link OutboxSettings#defaults()}. */
@@ -101,6 +103,11 @@ public final class OutboxSettingsBuilder {
     return this;
   }
 
+  public OutboxSettingsBuilder maxAttempts(int value) {
+    maxAttempts = value;
+    return this;
+  }
+
   public OutboxSettingsBuilder leaseTtl(Duration value) {
     leaseTtl = value;
     return this;
@@ -118,6 +125,7 @@ public final class OutboxSettingsBuilder {
         maxBackoff,
         shutdownGrace,
         shards,
-        leaseTtl);
+        leaseTtl,
+        maxAttempts);
   }
 }

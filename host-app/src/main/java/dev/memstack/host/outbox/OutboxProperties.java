@@ -51,6 +51,11 @@ import org.springframework.util.unit.DataSize;
  * @param leaseTtl With type 'postgres': how long a host's lease on a delivery lane lasts without
  *     renewal (renewed every third of it); a host that dies loses its lanes after this, and the
  *     other hosts take them over from the saved cursors.
+ * @param maxAttempts Failed deliveries of one turn to one provider after which the turn is parked
+ *     as a dead letter (GET /api/v1/outbox/dead-letters), so that the turns behind it are
+ *     delivered; only while the provider stores other turns meanwhile, so an outage parks nothing.
+ *     A provider that is unavailable or times out is retried without limit, and a turn the provider
+ *     rejects for good (TurnRejectedException) is parked at once.
  */
 @ConfigurationProperties("memstack.outbox")
 public record OutboxProperties(
@@ -67,7 +72,8 @@ public record OutboxProperties(
     @DefaultValue("5m") Duration maxBackoff,
     @DefaultValue("5s") Duration shutdownGrace,
     @DefaultValue("16") int shards,
-    @DefaultValue("5s") Duration leaseTtl) {
+    @DefaultValue("5s") Duration leaseTtl,
+    @DefaultValue("5") int maxAttempts) {
 
   /** Smallest accepted segment size. */
   public static final DataSize MIN_SEGMENT_SIZE =
@@ -136,6 +142,7 @@ public record OutboxProperties(
       throw new IllegalArgumentException(
           "memstack.outbox.lease-ttl must be at least 300ms, got: " + leaseTtl);
     }
+    atLeast(maxAttempts, 1, "memstack.outbox.max-attempts");
     if (eraseWait.isNegative()) {
       throw new IllegalArgumentException(
           "memstack.outbox.erase-wait must not be negative, got: " + eraseWait);
@@ -145,7 +152,7 @@ public record OutboxProperties(
   /** Every setting at its default. */
   public static OutboxProperties defaults() {
     return new OutboxProperties(
-        null, null, null, 100_000, null, true, null, null, 32, null, null, null, 16, null);
+        null, null, null, 100_000, null, true, null, null, 32, null, null, null, 16, null, 5);
   }
 
   /**
@@ -169,6 +176,7 @@ public record OutboxProperties(
         maxBackoff,
         shutdownGrace,
         shards,
-        leaseTtl);
+        leaseTtl,
+        maxAttempts);
   }
 }

@@ -42,9 +42,14 @@ class OutboxEngineJournalsTest {
   }
 
   private OutboxEngine open(String type) {
+    return open(type, OutboxSettings.defaults().maxAttempts());
+  }
+
+  private OutboxEngine open(String type, int maxAttempts) {
     OutboxSettings settings =
         OutboxSettingsBuilder.from(Turns.fastRetry(OutboxSettings.defaults()))
             .eraseWait(Duration.ofSeconds(5))
+            .maxAttempts(maxAttempts)
             .build();
     OutboxEngine engine =
         switch (type) {
@@ -101,7 +106,7 @@ class OutboxEngineJournalsTest {
     a.poison = "mine-1"; // holds the queue while the erasure arrives
     a.poisonFailures.set(Integer.MAX_VALUE);
     members.run(a);
-    OutboxEngine engine = open(type);
+    OutboxEngine engine = open(type, Integer.MAX_VALUE); // the poison is never parked
     engine.enqueue(turn("mine-1", "user:1"), List.of("a"));
     engine.enqueue(turn("other-1", "user:2"), List.of("a"));
     engine.enqueue(turn("mine-2", "user:1"), List.of("a"));

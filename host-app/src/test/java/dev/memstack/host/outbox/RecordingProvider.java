@@ -3,7 +3,9 @@ package dev.memstack.host.outbox;
 import dev.memstack.host.testing.SilentProvider;
 import dev.memstack.spi.Capability;
 import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.ProviderUnavailableException;
 import dev.memstack.spi.Turn;
+import dev.memstack.spi.TurnRejectedException;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -25,6 +27,10 @@ class RecordingProvider extends SilentProvider {
   final AtomicInteger forgetAttempts = new AtomicInteger();
   final List<Integer> batchSizes = new CopyOnWriteArrayList<>();
   volatile boolean failing;
+
+  /** Whether every call throws {@link ProviderUnavailableException} (its backend is known down). */
+  volatile boolean unavailable;
+
   volatile long delayMillis;
 
   /** Whether it claims {@link Capability#BATCH_SYNC}. */
@@ -34,6 +40,9 @@ class RecordingProvider extends SilentProvider {
   volatile String poison;
 
   final AtomicInteger poisonFailures = new AtomicInteger();
+
+  /** Turn ids it rejects for good ({@link TurnRejectedException}), alone or in a batch. */
+  final Set<String> rejected = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   RecordingProvider(String id, boolean canForget) {
     super(id);
@@ -66,6 +75,9 @@ class RecordingProvider extends SilentProvider {
   @Override
   public synchronized void syncTurns(List<Turn> turns) {
     batchSizes.add(turns.size());
+    if (turns.stream().anyMatch(t -> rejected.contains(t.turnId()))) {
+      throw new TurnRejectedException("the batch holds a turn this provider refuses");
+    }
     if (turns.stream().anyMatch(t -> t.turnId().equals(poison))) {
       throw new IllegalStateException("the batch holds " + poison);
     }
@@ -77,6 +89,12 @@ class RecordingProvider extends SilentProvider {
   @Override
   public synchronized void syncTurn(Turn turn) {
     syncAttempts.incrementAndGet();
+    if (unavailable) {
+      throw new ProviderUnavailableException("backend down; next try in 1 s");
+    }
+    if (rejected.contains(turn.turnId())) {
+      throw new TurnRejectedException("turn " + turn.turnId() + " can never be stored here");
+    }
     if (turn.turnId().equals(poison) && poisonFailures.getAndDecrement() > 0) {
       throw new IllegalStateException("cannot store " + poison);
     }

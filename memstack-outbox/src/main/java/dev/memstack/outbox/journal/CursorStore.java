@@ -1,15 +1,10 @@
 package dev.memstack.outbox.journal;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -90,35 +85,8 @@ public final class CursorStore {
           .append(erase.owner())
           .append('\n');
     }
-    Path target = dir.resolve(fileName(providerId));
-    Path temporary = dir.resolve(fileName(providerId) + ".tmp");
-    try (FileChannel channel =
-        FileChannel.open(
-            temporary,
-            StandardOpenOption.CREATE,
-            StandardOpenOption.TRUNCATE_EXISTING,
-            StandardOpenOption.WRITE)) {
-      ByteBuffer bytes = ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8));
-      while (bytes.hasRemaining()) {
-        channel.write(bytes);
-      }
-      if (fsync) {
-        channel.force(true);
-      }
-    }
-    try {
-      Files.move(
-          temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
-    }
-    if (fsync) {
-      try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
-        directory.force(true);
-      } catch (IOException e) {
-        // not every file system can sync a directory
-      }
-    }
+    AtomicWrite.replace(
+        dir, fileName(providerId), text.toString().getBytes(StandardCharsets.UTF_8), fsync);
   }
 
   private static void parse(List<String> lines, Map<String, Journal.Cursor> into) {

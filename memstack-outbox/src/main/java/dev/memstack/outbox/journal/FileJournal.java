@@ -20,12 +20,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The durable {@link Journal}: records in segment files ({@link SegmentLog}) and one cursor file
- * per lane ({@link CursorStore}) under one folder ({@code memstack.outbox.dir}, default {@code
- * <memstack.data-dir>/outbox}), which one process at a time may open (a {@code lock} file enforces
- * it). Records are forced to disk before they count as durable unless {@code memstack.outbox.fsync}
- * is off; concurrent appenders share one {@code fdatasync}. A torn last record (a crash in the
- * middle of a write) is truncated at open; a damaged one is logged and skipped. An erased owner's
- * turns are rewritten out of their segments ({@link #expunge}).
+ * per lane ({@link CursorStore}) and one file per dead letter ({@code dead-letters/}) under one
+ * folder ({@code memstack.outbox.dir}, default {@code <memstack.data-dir>/outbox}), which one
+ * process at a time may open (a {@code lock} file enforces it). Records are forced to disk before
+ * they count as durable unless {@code memstack.outbox.fsync} is off; concurrent appenders share one
+ * {@code fdatasync}. A torn last record (a crash in the middle of a write) is truncated at open; a
+ * damaged one is logged and skipped. An erased owner's turns are rewritten out of their segments
+ * ({@link #expunge}).
  */
 public final class FileJournal implements Journal {
 
@@ -37,6 +38,7 @@ public final class FileJournal implements Journal {
   private final CursorStore cursorStore;
   private final Map<String, Cursor> cursors;
   private final SegmentLog segments_;
+  private final FileDeadLetters deadLetters;
   private List<Entry> recovered = new ArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -64,6 +66,7 @@ public final class FileJournal implements Journal {
       this.cursors = Map.copyOf(cursorStore.loadAll());
       long furthest = cursors.values().stream().mapToLong(Cursor::next).max().orElse(0);
       this.segments_ = SegmentLog.open(dir, segmentSize, fsync, furthest, this::recover);
+      this.deadLetters = new FileDeadLetters(dir.resolve("dead-letters"), fsync);
     } catch (IOException | RuntimeException e) {
       lock.release();
       lockChannel.close();
@@ -165,6 +168,11 @@ public final class FileJournal implements Journal {
       throw new IllegalStateException("the turn journal at " + dir + " is closed");
     }
     cursorStore.save(lane, cursor);
+  }
+
+  @Override
+  public DeadLetterStore deadLetters() {
+    return deadLetters;
   }
 
   @Override

@@ -124,6 +124,12 @@ public interface Journal extends AutoCloseable {
    */
   int expunge(String owner, long before) throws IOException;
 
+  /**
+   * Where this journal keeps the turns a provider will not take (its dead letters): as durable as
+   * the journal's records, and shared by every host over a shared journal.
+   */
+  DeadLetterStore deadLetters();
+
   /** Replaces the saved state of one lane. */
   void saveCursor(String lane, Cursor cursor) throws IOException;
 

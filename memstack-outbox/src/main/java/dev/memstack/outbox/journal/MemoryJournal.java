@@ -22,6 +22,7 @@ public final class MemoryJournal implements Journal {
 
   private final NavigableMap<Long, byte[]> records = new ConcurrentSkipListMap<>();
   private final AtomicLong bytes = new AtomicLong();
+  private final MemoryDeadLetters deadLetters = new MemoryDeadLetters();
   private volatile long next;
   private volatile boolean closed;
 
@@ -106,6 +107,11 @@ public final class MemoryJournal implements Journal {
       throw new IllegalStateException("the in-memory turn journal is closed");
     }
     // nothing survives a restart, so a cursor has nowhere to be read back from
+  }
+
+  @Override
+  public DeadLetterStore deadLetters() {
+    return deadLetters;
   }
 
   @Override

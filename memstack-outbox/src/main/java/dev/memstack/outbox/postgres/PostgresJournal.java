@@ -2,6 +2,7 @@
 // next to the others, so that the lease, ordering and erasure rules can be checked in one place.
 package dev.memstack.outbox.postgres;
 
+import dev.memstack.outbox.journal.DeadLetterStore;
 import dev.memstack.outbox.journal.ErasedRecordException;
 import dev.memstack.outbox.journal.JournalRecord;
 import dev.memstack.outbox.journal.SharedJournal;
@@ -93,6 +94,7 @@ public final class PostgresJournal implements SharedJournal {
   private final PostgresLeases leases;
   private final PostgresBacklog backlog;
   private final PostgresNotifications notifications;
+  private final PostgresDeadLetters deadLetters;
   private final ScheduledExecutorService scheduler;
 
   /** Providers whose lanes exist (this host created or saw them). */
@@ -108,6 +110,7 @@ public final class PostgresJournal implements SharedJournal {
     this.leases = new PostgresLeases(store, shards, leaseTtl, host);
     this.backlog = new PostgresBacklog(store, leases);
     this.notifications = new PostgresNotifications(store, shards);
+    this.deadLetters = new PostgresDeadLetters(store);
     this.scheduler =
         Executors.newScheduledThreadPool(
             2,
@@ -361,6 +364,11 @@ public final class PostgresJournal implements SharedJournal {
   }
 
   /** Nothing is sealed: erasures waiting for an absent provider go to its lane row at once. */
+  @Override
+  public DeadLetterStore deadLetters() {
+    return deadLetters;
+  }
+
   @Override
   public long sealedBefore() {
     return Long.MAX_VALUE;

@@ -44,6 +44,23 @@ public final class PostgresOutboxSchema {
             host text PRIMARY KEY,
             seen_at timestamptz NOT NULL,
             started_at timestamptz NOT NULL DEFAULT now());
+          """,
+          """
+          CREATE TABLE memstack_outbox_dead_letter (
+            id text PRIMARY KEY,
+            provider text NOT NULL,
+            position bigint NOT NULL,
+            owner text NOT NULL,
+            agent text,
+            conversation_id text,
+            turn_id text,
+            accepted_at bigint NOT NULL,
+            parked_at bigint NOT NULL,
+            attempts int NOT NULL,
+            reason text NOT NULL,
+            detail text,
+            record bytea NOT NULL);
+          CREATE INDEX memstack_outbox_dead_letter_owner ON memstack_outbox_dead_letter (owner);
           """);
 
   private PostgresOutboxSchema() {}

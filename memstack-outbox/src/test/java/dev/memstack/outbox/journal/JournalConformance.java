@@ -244,6 +244,60 @@ public abstract class JournalConformance {
   }
 
   @Test
+  void deadLettersAreKeptUntilDeletedOrTheirOwnerIsErasedAndSurviveAReopen() throws IOException {
+    Journal journal = open();
+    boolean persistent = journal.persistent();
+    DeadLetterStore store = journal.deadLetters();
+    JournalRecord one = turnRecord("dl-1", "user:1", "a");
+    JournalRecord two = turnRecord("dl-2", "user:2", "a", "b");
+    DeadLetter first = letter(7, "a", one, ACCEPTED.plusSeconds(1));
+    DeadLetter second = letter(8, "b", two, ACCEPTED.plusSeconds(2));
+    DeadLetter third = letter(9, "a", two, ACCEPTED.plusSeconds(3));
+    store.put(second, two.encode());
+    store.put(first, one.encode());
+    store.put(third, two.encode());
+    store.put(first, one.encode()); // the same id again replaces it
+
+    assertThat(store.list()).containsExactly(first, second, third);
+    assertThat(JournalRecord.decode(java.nio.ByteBuffer.wrap(store.record("7.a").orElseThrow())))
+        .isEqualTo(one);
+    assertThat(store.record("../7.a")).as("not an id").isEmpty();
+    assertThat(store.record("6.a")).isEmpty();
+    assertThat(store.remove("8.b")).isTrue();
+    assertThat(store.remove("8.b")).isFalse();
+    assertThat(store.remove("../../lock")).isFalse();
+    journal.close();
+
+    DeadLetterStore again = open().deadLetters();
+    if (!persistent) {
+      assertThat(again.list()).isEmpty();
+      return;
+    }
+    assertThat(again.list()).containsExactly(first, third);
+    assertThat(again.removeOwner("user:2")).isEqualTo(1);
+    assertThat(again.list()).containsExactly(first);
+    assertThat(again.record("9.a")).isEmpty();
+  }
+
+  private static DeadLetter letter(
+      long position, String provider, JournalRecord record, Instant parkedAt) {
+    Turn turn = record.turn();
+    return new DeadLetter(
+        DeadLetter.idOf(position, provider),
+        provider,
+        position,
+        turn.owner().value(),
+        turn.agent().value(),
+        turn.conversationId(),
+        turn.turnId(),
+        ACCEPTED,
+        parkedAt,
+        3,
+        DeadLetter.FAILING,
+        "java.lang.IllegalStateException: cannot store");
+  }
+
+  @Test
   void anErasedOwnersTurnsLeaveNoTraceAndEverythingElseStays() throws IOException {
     Journal journal = open();
     boolean persistent = journal.persistent();

@@ -1,0 +1,19 @@
+package dev.memstack.outbox;
+
+import dev.memstack.outbox.journal.Journal;
+import java.util.Objects;
+
+/**
+ * What a lane is given: its journal, the provider calls of its provider, the delivery batch, the
+ * backoff and its own {@link Triage} of failed turns.
+ */
+record LaneSetup(
+    Journal journal, LaneCalls calls, int deliveryBatch, Backoff backoff, Triage triage) {
+
+  LaneSetup {
+    Objects.requireNonNull(journal, "journal");
+    Objects.requireNonNull(calls, "calls");
+    Objects.requireNonNull(backoff, "backoff");
+    Objects.requireNonNull(triage, "triage");
+  }
+}
