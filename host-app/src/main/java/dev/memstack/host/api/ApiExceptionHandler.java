@@ -164,6 +164,22 @@ public class ApiExceptionHandler {
     };
   }
 
+  @ExceptionHandler(ConflictException.class)
+  ResponseEntity<ApiError> conflict(ConflictException e) {
+    return answer(HttpStatus.CONFLICT, ApiError.CONFLICT, null, e.getMessage());
+  }
+
+  @ExceptionHandler(java.io.UncheckedIOException.class)
+  ResponseEntity<ApiError> storageUnavailable(java.io.UncheckedIOException e) {
+    log.warn("Storage failed: {}", e.getMessage());
+    HttpHeaders headers = new HttpHeaders();
+    headers.set(HttpHeaders.RETRY_AFTER, "30");
+    return answer(
+        HttpStatus.SERVICE_UNAVAILABLE,
+        headers,
+        new ApiError(ApiError.UNAVAILABLE, null, "storage is unavailable right now; try again"));
+  }
+
   @ExceptionHandler(TurnOutboxFullException.class)
   ResponseEntity<ApiError> outboxFull(TurnOutboxFullException e) {
     HttpHeaders headers = new HttpHeaders();

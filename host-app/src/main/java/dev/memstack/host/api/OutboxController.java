@@ -18,10 +18,10 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * {@code GET /api/v1/outbox}: the turn delivery backlog of every provider (pending count, age of
  * the oldest pending record, turns delivered and failed attempts since start, the last error
- * without secrets) and, for the journal outbox, the journal's size on disk. Needs {@code admin}.
- * With {@code type=postgres} the pending counts are those of every host sharing the database, the
- * deliveries this host's, and {@code shared} names this host, the live hosts and which host holds
- * each provider's delivery lanes.
+ * without secrets, dead letters kept) and, for the journal outbox, the journal's size on disk.
+ * Needs {@code admin}. With {@code type=postgres} the pending counts are those of every host
+ * sharing the database, the deliveries this host's, and {@code shared} names this host, the live
+ * hosts and which host holds each provider's delivery lanes.
  */
 @RestController
 public class OutboxController {
@@ -60,7 +60,25 @@ public class OutboxController {
       Long erased,
       long failedAttempts,
       String lastError,
-      Long redelivered) {}
+      Long redelivered,
+      Integer deadLetters) {
+
+    BacklogView withDeadLetters(int count) {
+      return new BacklogView(
+          id,
+          pending,
+          pendingTurns,
+          pendingErasures,
+          oldestAgeMs,
+          oldestAge,
+          delivered,
+          erased,
+          failedAttempts,
+          lastError,
+          redelivered,
+          count);
+    }
+  }
 
   /**
    * The journal's storage (on disk, or in the heap for {@code memory}); {@code accepted} counts
@@ -75,16 +93,18 @@ public class OutboxController {
   public OutboxView outbox() {
     List<BacklogView> views = new ArrayList<>();
     if (outbox instanceof OutboxEngine engine) {
+      Map<String, Integer> deadLetters = engine.deadLetters().counts();
       for (OutboxEngine.Backlog backlog : engine.backlog()) {
         OutboxStats stats = backlog.stats();
         views.add(
             view(
-                backlog.id(),
-                stats,
-                backlog.pendingTurns(),
-                backlog.pendingErasures(),
-                backlog.erased(),
-                backlog.redelivered()));
+                    backlog.id(),
+                    stats,
+                    backlog.pendingTurns(),
+                    backlog.pendingErasures(),
+                    backlog.erased(),
+                    backlog.redelivered())
+                .withDeadLetters(deadLetters.getOrDefault(backlog.id(), 0)));
       }
       OutboxEngine.JournalStats disk = engine.journalStats();
       SharedView shared =
@@ -128,6 +148,7 @@ public class OutboxController {
         erased,
         stats.failedAttempts(),
         stats.lastError() == null ? null : Failures.redact(stats.lastError()),
-        redelivered);
+        redelivered,
+        null);
   }
 }

@@ -1,5 +1,6 @@
 package dev.memstack.host.metrics;
 
+import dev.memstack.outbox.OutboxEngine;
 import dev.memstack.outbox.OutboxStats;
 import dev.memstack.outbox.TurnOutbox;
 import dev.memstack.support.CircuitBreaker;
@@ -19,6 +20,8 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>{@value #OUTBOX_PENDING}: turns and erasures waiting in the outbox for the provider;
  *   <li>{@value #OUTBOX_LAG}: how long the oldest of them has waited (0 when none), in seconds;
+ *   <li>{@value #OUTBOX_DEAD_LETTERS}: turns the provider would not take, parked as dead letters
+ *       (every host's in shared mode; counted at most every two seconds);
  *   <li>{@value #BREAKER}: 1 for the state (tag {@code state}: {@code closed}, {@code open}, {@code
  *       half_open}) the provider's request-path circuit breaker is in, 0 for the others; all 0
  *       while the provider does not run.
@@ -31,6 +34,7 @@ public final class HostMetrics implements MeterBinder {
 
   public static final String OUTBOX_PENDING = "memstack.outbox.pending";
   public static final String OUTBOX_LAG = "memstack.outbox.lag";
+  public static final String OUTBOX_DEAD_LETTERS = "memstack.outbox.dead.letters";
   public static final String BREAKER = "memstack.provider.breaker";
 
   private final List<String> providerIds;
@@ -62,6 +66,13 @@ public final class HostMetrics implements MeterBinder {
           .tag("provider", id)
           .description("how long the provider's oldest waiting turn or erasure has waited")
           .register(registry);
+      if (outbox instanceof OutboxEngine engine) {
+        Gauge.builder(
+                OUTBOX_DEAD_LETTERS, engine, e -> e.deadLetters().counts().getOrDefault(id, 0))
+            .tag("provider", id)
+            .description("turns the provider would not take, parked as dead letters")
+            .register(registry);
+      }
       for (CircuitBreaker.State state : CircuitBreaker.State.values()) {
         String name = state.wireName();
         Gauge.builder(BREAKER, breakerStates, s -> name.equals(s.get().get(id)) ? 1 : 0)
