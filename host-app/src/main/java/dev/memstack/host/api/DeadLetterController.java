@@ -85,7 +85,7 @@ public class DeadLetterController {
   @Operation(summary = "Turns the providers would not take, parked as dead letters")
   @RequiresRole(Role.ADMIN)
   @GetMapping(path = "/api/v1/outbox/dead-letters", produces = MediaType.APPLICATION_JSON_VALUE)
-  public DeadLettersView list(@RequestParam(required = false) String provider) {
+  public DeadLettersView deadLetters(@RequestParam(required = false) String provider) {
     if (provider != null && !PROVIDER_ID.matcher(provider).matches()) {
       throw new InvalidRequestException("provider", "must be a provider id ([a-z][a-z0-9-]*)");
     }
@@ -99,7 +99,7 @@ public class DeadLetterController {
   @PostMapping(
       path = "/api/v1/outbox/dead-letters/{id}/retry",
       produces = MediaType.APPLICATION_JSON_VALUE)
-  public ResponseEntity<RetriedView> retry(@PathVariable String id) {
+  public ResponseEntity<RetriedView> retryDeadLetter(@PathVariable String id) {
     DeadLetter letter = find(id);
     boolean configured =
         members.find(letter.provider()).isPresent()
@@ -122,7 +122,7 @@ public class DeadLetterController {
   @Operation(summary = "Forget a dead letter")
   @RequiresRole(Role.ADMIN)
   @DeleteMapping(path = "/api/v1/outbox/dead-letters/{id}")
-  public ResponseEntity<Void> delete(@PathVariable String id) {
+  public ResponseEntity<Void> deleteDeadLetter(@PathVariable String id) {
     find(id);
     if (!engine.deadLetters().delete(id)) {
       throw new NotFoundException("no dead letter " + id);

@@ -105,6 +105,9 @@ class OpenApiDocumentTest {
             "POST /api/v1/plugins/{pluginId}/reload",
             "GET /api/v1/providers",
             "GET /api/v1/outbox",
+            "GET /api/v1/outbox/dead-letters",
+            "POST /api/v1/outbox/dead-letters/{id}/retry",
+            "DELETE /api/v1/outbox/dead-letters/{id}",
             "DELETE /api/v1/owners/{ownerKey}/memory",
             "POST /api/v1/agents/{agentId}/workspace/search",
             "POST /api/v1/memory/{agentId}/emergence")

@@ -200,9 +200,15 @@ class SecurityApiTest {
       assertForbidden(post("/api/v1/plugins/" + FixturePlugin.ID + "/stop", token, ""));
       assertForbidden(get("/api/v1/providers", token));
       assertForbidden(get("/api/v1/outbox", token));
+      assertForbidden(get("/api/v1/outbox/dead-letters", token));
+      assertForbidden(post("/api/v1/outbox/dead-letters/1.builtin/retry", token, ""));
+      assertForbidden(delete("/api/v1/outbox/dead-letters/1.builtin", token));
     }
     assertThat(get("/api/v1/providers", TestTokens.ADMIN).status()).isEqualTo(200);
     assertThat(get("/api/v1/outbox", TestTokens.ADMIN).status()).isEqualTo(200);
+    assertThat(get("/api/v1/outbox/dead-letters", TestTokens.ADMIN).status()).isEqualTo(200);
+    assertThat(delete("/api/v1/outbox/dead-letters/1.builtin", TestTokens.ADMIN).status())
+        .isEqualTo(404);
     // past the role check: the plugin does not exist
     assertThat(post("/api/v1/plugins/nope/reload", TestTokens.ADMIN, "").status()).isEqualTo(404);
   }
