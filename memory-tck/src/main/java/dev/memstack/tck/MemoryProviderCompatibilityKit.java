@@ -150,6 +150,17 @@ public abstract class MemoryProviderCompatibilityKit {
    */
   protected void awaitIndexed(MemoryProvider provider) {}
 
+  /**
+   * A turn of {@code owner} in {@code agent} that the provider refuses for good ({@link
+   * dev.memstack.spi.TurnRejectedException}); a provider that claims {@link
+   * dev.memstack.spi.Capability#REJECTS_TURNS} must override it. The default is {@code null}.
+   *
+   * @since 0.5.0
+   */
+  protected Turn turnTheProviderRejects(AgentId agent, OwnerKey owner) {
+    return null;
+  }
+
   /** How long a recall may take; {@link RecallRequest#deadline()} is set this far ahead. */
   protected Duration recallTimeout() {
     return Duration.ofSeconds(10);
@@ -246,6 +257,14 @@ public abstract class MemoryProviderCompatibilityKit {
 
   // The check groups, each in a file of its own; one @Nested class each so that every test
   // extending the kit runs them all.
+
+  @Nested
+  @DisplayName("Turns the provider rejects")
+  class TurnRejection extends TurnRejectionChecks {
+    TurnRejection() {
+      super(MemoryProviderCompatibilityKit.this);
+    }
+  }
 
   @Nested
   @DisplayName("The provider itself")

@@ -14,6 +14,7 @@ import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
 import dev.memstack.spi.Turn;
+import dev.memstack.spi.TurnRejectedException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -58,8 +59,13 @@ class InMemoryReferenceProvider implements MemoryProvider {
     /** Counts every recall on the coordination, letting its failure through to the host. */
     RECALL_NEEDS_COORDINATION,
     /** Takes a coordination lock per synced turn and never releases it. */
-    KEEPS_LOCKS
+    KEEPS_LOCKS,
+    /** Refuses the turns it cannot store with a plain exception, not TurnRejectedException. */
+    REJECTS_VAGUELY
   }
+
+  /** A turn whose message holds this is refused for good: the reference store keeps no NUL. */
+  static final String UNSTORABLE = "\u0000";
 
   /** The one tool: deletes a TEAM or GLOBAL fact by id. */
   static final String DELETE_FACT = "delete_fact";
@@ -71,7 +77,8 @@ class InMemoryReferenceProvider implements MemoryProvider {
           Capability.SHARED_MEMORY,
           Capability.RECALLS_TURNS,
           Capability.FEEDBACK,
-          Capability.OWNER_PROMPT);
+          Capability.OWNER_PROMPT,
+          Capability.REJECTS_TURNS);
 
   private record Entry(
       String key,
@@ -184,6 +191,12 @@ class InMemoryReferenceProvider implements MemoryProvider {
   @Override
   public void syncTurn(Turn turn) {
     ensureOpen();
+    if (turn.userMessage().contains(UNSTORABLE) || turn.assistantReply().contains(UNSTORABLE)) {
+      if (flaw == Flaw.REJECTS_VAGUELY) {
+        throw new IllegalStateException("cannot store this turn");
+      }
+      throw new TurnRejectedException("the turn holds a NUL character, which this store refuses");
+    }
     if (flaw == Flaw.KEEPS_LOCKS) {
       context.coordination().tryLock("turn:" + turn.turnId(), java.time.Duration.ofMinutes(5));
     }

@@ -6,10 +6,12 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
 import dev.memstack.spi.MemoryProvider;
+import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ProviderContext;
 import dev.memstack.spi.Scope;
 import dev.memstack.spi.StandardTools;
 import dev.memstack.spi.ToolSpec;
+import dev.memstack.spi.Turn;
 import dev.memstack.tck.InMemoryReferenceProvider.Flaw;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -111,6 +113,15 @@ class KitCatchesFlawedProvidersTest {
   }
 
   @Test
+  void theRejectionTestsFailOnAProviderThatRefusesWithAPlainException() {
+    Map<String, TestExecutionResult> results = run(VagueRejectionKit.class);
+
+    assertThat(failed(results))
+        .containsExactlyInAnyOrder(
+            "refusesTheTurnAloneAndInABatch", "isParkedByTheOutboxAndTheNextTurnDelivered");
+  }
+
+  @Test
   void testsOfUndeclaredCapabilitiesAreSkippedAndTheRestPass() {
     Map<String, TestExecutionResult> results = run(NoCapabilitiesKit.class);
 
@@ -123,6 +134,8 @@ class KitCatchesFlawedProvidersTest {
     assertThat(statusOf(results, "oneOwnersFeedbackLeavesAnotherOwnersAnswerUnchanged"))
         .isEqualTo(Status.ABORTED);
     assertThat(statusOf(results, "appliesNoUnknownOrForeignId")).isEqualTo(Status.ABORTED);
+    assertThat(statusOf(results, "isParkedByTheOutboxAndTheNextTurnDelivered"))
+        .isEqualTo(Status.ABORTED);
     assertThat(statusOf(results, "ownerAsPersonalMemoryNeverAppearsInOwnerBsRecall"))
         .isEqualTo(Status.SUCCESSFUL);
     assertThat(statusOf(results, "refuseAPersonalOnlyCallerOnATeamRecord"))
@@ -216,6 +229,20 @@ class KitCatchesFlawedProvidersTest {
     @Override
     protected SharedRecords sharedRecords() {
       return ReferenceProviderCompatibilityTest.referenceRecords();
+    }
+
+    @Override
+    protected Turn turnTheProviderRejects(AgentId agent, OwnerKey owner) {
+      return ReferenceProviderCompatibilityTest.unstorable(this, agent, owner);
+    }
+  }
+
+  @ExtendWith(OnlyWhenLaunchedBySelfTest.class)
+  static class VagueRejectionKit extends FlawedKit {
+    @Override
+    protected MemoryProvider createProvider(ProviderContext context) {
+      return new InMemoryReferenceProvider(
+          context, Flaw.REJECTS_VAGUELY, InMemoryReferenceProvider.ALL_CAPABILITIES);
     }
   }
 

@@ -2,8 +2,10 @@ package dev.memstack.tck;
 
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.MemoryProvider;
+import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ProviderContext;
 import dev.memstack.spi.Scope;
+import dev.memstack.spi.Turn;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -23,6 +25,17 @@ class ReferenceProviderCompatibilityTest extends MemoryProviderCompatibilityKit 
   @Override
   protected SharedRecords sharedRecords() {
     return referenceRecords();
+  }
+
+  @Override
+  protected Turn turnTheProviderRejects(AgentId agent, OwnerKey owner) {
+    return unstorable(this, agent, owner);
+  }
+
+  /** A turn the reference provider refuses; used by the flawed kits too. */
+  static Turn unstorable(MemoryProviderCompatibilityKit kit, AgentId agent, OwnerKey owner) {
+    return kit.turn(
+        agent, owner, "a" + InMemoryReferenceProvider.UNSTORABLE + "b unstorable", "ok");
   }
 
   /** Shared facts of the reference provider and its delete tool; used by the flawed kits too. */
