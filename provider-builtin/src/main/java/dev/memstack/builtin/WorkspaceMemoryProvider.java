@@ -24,6 +24,7 @@ import dev.memstack.spi.RecallRequest;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolSpec;
 import dev.memstack.spi.Turn;
+import dev.memstack.spi.TurnRejectedException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -124,7 +125,8 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
             Capability.RECALLS_TURNS,
             Capability.BATCH_SYNC,
             Capability.WORKSPACE_FILES,
-            Capability.MEMORY_JOBS);
+            Capability.MEMORY_JOBS,
+            Capability.REJECTS_TURNS);
     if (settings.perOwner()) {
       caps.add(Capability.PERSONAL_MEMORY);
       caps.add(Capability.OWNER_PROMPT);
@@ -167,6 +169,15 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
   @Override
   public void syncTurns(List<Turn> turns) {
     open();
+    for (Turn turn : turns) {
+      if (turn.userMessage().indexOf('\u0000') >= 0
+          || turn.assistantReply().indexOf('\u0000') >= 0) {
+        // PostgreSQL text cannot hold it, and a file store keeps to the same rule; the host
+        // refuses such turns at its boundary, so this is a turn journaled before that rule
+        throw new TurnRejectedException(
+            "turn " + turn.turnId() + " holds a NUL character, which builtin does not store");
+      }
+    }
     memory.syncTurns(turns);
     for (Turn turn : turns) {
       extraction.afterTurn(turn, conversations.append(turn));

@@ -2,9 +2,11 @@ package dev.memstack.builtin;
 
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.MemoryProvider;
+import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ProviderContext;
 import dev.memstack.spi.Scope;
 import dev.memstack.spi.ToolCall;
+import dev.memstack.spi.Turn;
 import dev.memstack.tck.MemoryProviderCompatibilityKit;
 import dev.memstack.tck.SharedRecords;
 import java.util.List;
@@ -21,6 +23,11 @@ class WorkspaceMemoryProviderKitTest extends MemoryProviderCompatibilityKit {
   @Override
   protected MemoryProvider createProvider(ProviderContext context) {
     return new BuiltinMemoryProviderFactory().create(context);
+  }
+
+  @Override
+  protected Turn turnTheProviderRejects(AgentId agent, OwnerKey owner) {
+    return turn(agent, owner, "written before the text rule: a\u0000b", "ok");
   }
 
   @Override
