@@ -49,8 +49,9 @@ import org.slf4j.LoggerFactory;
  * and the erasure is tried at once and kept, per provider, until that provider has done it. A
  * maintenance thread parks erasures that wait for an absent provider in its cursor, saves idle
  * cursors and frees the journal's storage once every lane is past it. Past {@code
- * memstack.outbox.max-pending} turns waiting for one provider or {@code max-journal-size} bytes,
- * new turns are refused with {@link TurnOutboxFullException}.
+ * memstack.outbox.max-pending} turns waiting for one required provider or {@code max-journal-size}
+ * bytes, new turns are refused with {@link TurnOutboxFullException}; an optional provider ({@link
+ * ProviderPolicy}) never refuses turns, its oldest ones are dropped past its {@code max-backlog}.
  *
  * <p>With a persistent journal a restart replays it from the cursors, so every acknowledged turn
  * reaches its recipients; with the memory journal {@link #close()} waits up to {@code
@@ -102,6 +103,7 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
   final DeliveryPort port;
   private final Clock clock;
   final Backoff backoff;
+  final BacklogBounds bounds;
 
   /** The lanes by lane id, of whichever strategy. */
   final Map<String, Lane> lanes = new ConcurrentHashMap<>();
@@ -137,6 +139,7 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
     this.port = port;
     this.clock = clock;
     this.backoff = new Backoff(settings.initialBackoff(), settings.maxBackoff());
+    this.bounds = new BacklogBounds(port);
     this.strategy =
         journal instanceof SharedJournal shared
             ? new SharedDelivery(this, shared)
@@ -267,6 +270,19 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
    */
   public List<Backlog> backlog() {
     return strategy.backlog(clock.instant());
+  }
+
+  /** How the outbox treats the provider's backlog, as the {@link DeliveryPort} reports it. */
+  public ProviderPolicy policy(String providerId) {
+    return bounds.policy(providerId);
+  }
+
+  /**
+   * Turns of an optional provider dropped since start because more than its {@code max-backlog}
+   * waited (over a shared journal: the drops this host made).
+   */
+  public long droppedTurns(String providerId) {
+    return bounds.dropped(providerId);
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.memstack.host.security.Role;
 import dev.memstack.outbox.Failures;
 import dev.memstack.outbox.OutboxEngine;
 import dev.memstack.outbox.OutboxStats;
+import dev.memstack.outbox.ProviderPolicy;
 import dev.memstack.outbox.TurnOutbox;
 import io.swagger.v3.oas.annotations.Operation;
 import java.util.ArrayList;
@@ -18,10 +19,11 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * {@code GET /api/v1/outbox}: the turn delivery backlog of every provider (pending count, age of
  * the oldest pending record, turns delivered and failed attempts since start, the last error
- * without secrets) and, for the journal outbox, the journal's size on disk. Needs {@code admin}.
- * With {@code type=postgres} the pending counts are those of every host sharing the database, the
- * deliveries this host's, and {@code shared} names this host, the live hosts and which host holds
- * each provider's delivery lanes.
+ * without secrets, whether the provider is optional, its {@code maxBacklog} then, and the turns
+ * dropped past it since start) and, for the journal outbox, the journal's size on disk. Needs
+ * {@code admin}. With {@code type=postgres} the pending counts are those of every host sharing the
+ * database, the deliveries this host's, and {@code shared} names this host, the live hosts and
+ * which host holds each provider's delivery lanes.
  */
 @RestController
 public class OutboxController {
@@ -60,7 +62,10 @@ public class OutboxController {
       Long erased,
       long failedAttempts,
       String lastError,
-      Long redelivered) {}
+      Long redelivered,
+      Boolean optional,
+      Integer maxBacklog,
+      Long droppedTurns) {}
 
   /**
    * The journal's storage (on disk, or in the heap for {@code memory}); {@code accepted} counts
@@ -77,14 +82,18 @@ public class OutboxController {
     if (outbox instanceof OutboxEngine engine) {
       for (OutboxEngine.Backlog backlog : engine.backlog()) {
         OutboxStats stats = backlog.stats();
+        ProviderPolicy policy = engine.policy(backlog.id());
         views.add(
-            view(
-                backlog.id(),
-                stats,
-                backlog.pendingTurns(),
-                backlog.pendingErasures(),
-                backlog.erased(),
-                backlog.redelivered()));
+            withPolicy(
+                view(
+                    backlog.id(),
+                    stats,
+                    backlog.pendingTurns(),
+                    backlog.pendingErasures(),
+                    backlog.erased(),
+                    backlog.redelivered()),
+                policy,
+                engine.droppedTurns(backlog.id())));
       }
       OutboxEngine.JournalStats disk = engine.journalStats();
       SharedView shared =
@@ -128,6 +137,28 @@ public class OutboxController {
         erased,
         stats.failedAttempts(),
         stats.lastError() == null ? null : Failures.redact(stats.lastError()),
-        redelivered);
+        redelivered,
+        null,
+        null,
+        null);
+  }
+
+  /** The view with the provider's backlog policy and the turns dropped past its bound. */
+  private static BacklogView withPolicy(BacklogView view, ProviderPolicy policy, long dropped) {
+    return new BacklogView(
+        view.id(),
+        view.pending(),
+        view.pendingTurns(),
+        view.pendingErasures(),
+        view.oldestAgeMs(),
+        view.oldestAge(),
+        view.delivered(),
+        view.erased(),
+        view.failedAttempts(),
+        view.lastError(),
+        view.redelivered(),
+        policy.optional(),
+        policy.optional() ? policy.maxBacklog() : null,
+        dropped);
   }
 }

@@ -1,8 +1,10 @@
 package dev.memstack.host.metrics;
 
+import dev.memstack.outbox.OutboxEngine;
 import dev.memstack.outbox.OutboxStats;
 import dev.memstack.outbox.TurnOutbox;
 import dev.memstack.support.CircuitBreaker;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
@@ -19,6 +21,8 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>{@value #OUTBOX_PENDING}: turns and erasures waiting in the outbox for the provider;
  *   <li>{@value #OUTBOX_LAG}: how long the oldest of them has waited (0 when none), in seconds;
+ *   <li>{@value #OUTBOX_DROPPED} (a counter): turns of an optional provider dropped since start
+ *       because more than its {@code max-backlog} waited (this host's drops in shared mode);
  *   <li>{@value #BREAKER}: 1 for the state (tag {@code state}: {@code closed}, {@code open}, {@code
  *       half_open}) the provider's request-path circuit breaker is in, 0 for the others; all 0
  *       while the provider does not run.
@@ -31,6 +35,7 @@ public final class HostMetrics implements MeterBinder {
 
   public static final String OUTBOX_PENDING = "memstack.outbox.pending";
   public static final String OUTBOX_LAG = "memstack.outbox.lag";
+  public static final String OUTBOX_DROPPED = "memstack.outbox.dropped";
   public static final String BREAKER = "memstack.provider.breaker";
 
   private final List<String> providerIds;
@@ -62,6 +67,11 @@ public final class HostMetrics implements MeterBinder {
           .tag("provider", id)
           .description("how long the provider's oldest waiting turn or erasure has waited")
           .register(registry);
+      FunctionCounter.builder(OUTBOX_DROPPED, outbox, o -> dropped(o, id))
+          .tag("provider", id)
+          .description(
+              "turns of an optional provider dropped because more than its max-backlog waited")
+          .register(registry);
       for (CircuitBreaker.State state : CircuitBreaker.State.values()) {
         String name = state.wireName();
         Gauge.builder(BREAKER, breakerStates, s -> name.equals(s.get().get(id)) ? 1 : 0)
@@ -72,6 +82,10 @@ public final class HostMetrics implements MeterBinder {
             .register(registry);
       }
     }
+  }
+
+  private static double dropped(TurnOutbox outbox, String id) {
+    return outbox instanceof OutboxEngine engine ? engine.droppedTurns(id) : 0;
   }
 
   private static OutboxStats backlog(TurnOutbox outbox, String id) {

@@ -1,5 +1,6 @@
 package dev.memstack.host.outbox;
 
+import dev.memstack.host.plugin.PluginHostProperties;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.shared.SharedStore;
@@ -31,13 +32,15 @@ public class OutboxConfiguration {
   @Bean(destroyMethod = "close")
   OutboxEngine turnOutbox(
       OutboxProperties outbox,
+      PluginHostProperties host,
       StackMembers members,
       ProviderCalls calls,
       ObjectProvider<SharedStore> sharedStore,
       @Value("${memstack.data-dir:./data}") Path dataDir) {
     SharedStore store = sharedStore.getIfAvailable();
     OutboxSettings settings = outbox.toSettings();
-    DeliveryPort port = new StackDeliveryPort(members, calls);
+    DeliveryPort port =
+        new StackDeliveryPort(members, calls, StackDeliveryPort.policies(host.providers()));
     OutboxProperties.Type type = outbox.effectiveType(store != null);
     if (store != null && type != OutboxProperties.Type.POSTGRES) {
       throw new IllegalStateException(
