@@ -116,12 +116,9 @@ final class BacklogBounds {
     return turns;
   }
 
-  /**
-   * How many records at the head of the lane's queue may be in a delivery call now: the work a lane
-   * takes is at most a delivery batch from the head.
-   */
+  /** How many records at the head of the lane's queue are in a delivery call now. */
   private static int inFlight(Lane lane) {
-    return lane.working ? lane.deliveryBatch : 0;
+    return lane.working ? lane.inFlight : 0;
   }
 
   /** Counts {@code count} dropped turns of {@code providerId}. */
