@@ -5,6 +5,8 @@ import static dev.memstack.host.outbox.Turns.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.memstack.host.api.OutboxController;
+import dev.memstack.host.metrics.HostMetrics;
 import dev.memstack.host.shared.SharedStore;
 import dev.memstack.outbox.OutboxEngine;
 import dev.memstack.outbox.OutboxSettings;
@@ -15,6 +17,7 @@ import dev.memstack.outbox.ProviderPolicy;
 import dev.memstack.outbox.TurnOutboxFullException;
 import dev.memstack.outbox.postgres.PostgresJournal;
 import dev.memstack.spi.OwnerKey;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.health.contributor.Health;
 
 /**
  * Required and optional providers, on a local journal (file and memory) and on the shared
@@ -152,6 +156,8 @@ class OptionalProviderOutboxTest {
           assertThat(engine.droppedTurns("opt")).isEqualTo(12 + MAX_PENDING + 1 - MAX_BACKLOG);
         });
 
+    assertReported(engine, members, 12 + MAX_PENDING + 1 - MAX_BACKLOG);
+
     RecordingProvider opt = new RecordingProvider("opt");
     members.run(opt);
     List<String> kept = List.of("t11", "t100", "t101", "t102", "t-only-opt");
@@ -261,6 +267,54 @@ class OptionalProviderOutboxTest {
               });
     }
     eventually(PATIENCE, () -> assertThat(req.storedIds()).isEmpty());
+  }
+
+  /** The outbox route, the health details and the metrics show the policies and the drops. */
+  @SuppressWarnings("unchecked")
+  private static void assertReported(OutboxEngine engine, TestMembers members, long dropped) {
+    OutboxController.OutboxView view = new OutboxController(engine).outbox();
+    assertThat(view.providers())
+        .filteredOn(p -> p.id().equals("opt"))
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.optional()).isTrue();
+              assertThat(p.maxBacklog()).isEqualTo(MAX_BACKLOG);
+              assertThat(p.droppedTurns()).isEqualTo(dropped);
+              assertThat(p.pendingTurns()).isEqualTo(MAX_BACKLOG);
+            });
+    assertThat(view.providers())
+        .filteredOn(p -> p.id().equals("req"))
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.optional()).isFalse();
+              assertThat(p.maxBacklog()).isNull();
+              assertThat(p.droppedTurns()).isZero();
+            });
+    Health health = new OutboxHealthIndicator(engine, members, Duration.ofMinutes(1)).health();
+    Map<String, Object> opt =
+        ((Map<String, Map<String, Object>>) health.getDetails().get("providers")).get("opt");
+    assertThat(opt)
+        .containsEntry("optional", true)
+        .containsEntry("maxBacklog", MAX_BACKLOG)
+        .containsEntry("droppedTurns", dropped);
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    new HostMetrics(List.of("opt", "req"), engine, Map::of).bindTo(registry);
+    assertThat(
+            registry
+                .get(HostMetrics.OUTBOX_DROPPED)
+                .tag("provider", "opt")
+                .functionCounter()
+                .count())
+        .isEqualTo((double) dropped);
+    assertThat(
+            registry
+                .get(HostMetrics.OUTBOX_DROPPED)
+                .tag("provider", "req")
+                .functionCounter()
+                .count())
+        .isZero();
   }
 
   private static OutboxEngine.Backlog backlog(OutboxEngine engine, String id) {
