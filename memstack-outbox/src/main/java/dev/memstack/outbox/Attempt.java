@@ -1,5 +1,10 @@
 package dev.memstack.outbox;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
 /**
  * What one delivery or erasure attempt came to.
  *
@@ -26,5 +31,26 @@ record Attempt(String outcome, long removed, String detail, boolean done) {
   /** A failed delivery, classified by {@link Failures#outcome}. */
   static Attempt failed(Throwable failure) {
     return new Attempt(Failures.outcome(failure), 0, Failures.describe(failure), false);
+  }
+
+  /**
+   * The attempt {@code future} completes with by {@code deadlineNanos} ({@link System#nanoTime}),
+   * or {@code null} when there is none by then.
+   */
+  static Attempt await(CompletableFuture<Attempt> future, long deadlineNanos) {
+    if (future == null) {
+      return null;
+    }
+    try {
+      long left = Math.max(0, deadlineNanos - System.nanoTime());
+      return future.get(left, TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    } catch (ExecutionException e) {
+      return new Attempt(ProviderErasure.ERROR, 0, Failures.describe(e.getCause()), false);
+    }
   }
 }

@@ -22,6 +22,15 @@ public interface DeliveryPort {
     return List.of();
   }
 
+  /**
+   * How the outbox treats the backlog of provider {@code providerId}, running or not (a provider
+   * that is down is exactly the one whose backlog grows); the default: {@link
+   * ProviderPolicy#REQUIRED}.
+   */
+  default ProviderPolicy policy(String providerId) {
+    return ProviderPolicy.REQUIRED;
+  }
+
   /** The running provider with this id, if any. */
   Optional<Recipient> find(String providerId);
 

@@ -77,6 +77,9 @@ abstract class Lane implements Runnable {
   /** Whether the thread is working on something taken from the queues (not to be parked). */
   boolean working;
 
+  /** While {@link #working}: how many records at the head of the queue the work holds. */
+  int inFlight;
+
   // guarded by saveLock
   final Object saveLock = new Object();
   long savedNext = -1;
@@ -485,6 +488,7 @@ abstract class Lane implements Runnable {
       }
       if (work != null) {
         working = true;
+        inFlight = work.entries() == null ? 0 : work.entries().size();
         return work;
       }
       if (maxWaitMillis <= 0) {

@@ -83,18 +83,25 @@ final class LocalDelivery implements DeliveryStrategy {
       admit(recipients, body.length);
       entry = journal.append(record.header(), body);
       for (String id : recipients) {
-        lane(id, entry.position()).addTurn(entry);
+        Lane lane = lane(id, entry.position());
+        lane.addTurn(entry);
+        engine.bounds.trim(lane);
       }
       handedOut = entry.position() + 1;
     }
     awaitDurable(entry.position());
   }
 
-  /** Refuses a record that would pass {@code max-pending} or {@code max-journal-size}. */
+  /**
+   * Refuses a record that would pass {@code max-pending} for a required provider or {@code
+   * max-journal-size}.
+   */
   private void admit(List<String> recipients, int bodyBytes) {
     for (String id : recipients) {
       Lane lane = engine.lanes.get(id);
-      if (lane != null && lane.pendingTurns() >= engine.settings.maxPending()) {
+      if (lane != null
+          && lane.pendingTurns() >= engine.settings.maxPending()
+          && engine.bounds.holdsBack(id)) {
         throw new TurnOutboxFullException(id, engine.settings.maxPending());
       }
     }
@@ -149,7 +156,7 @@ final class LocalDelivery implements DeliveryStrategy {
         recipients,
         unsupported,
         dropped,
-        id -> OutboxEngine.await(attempts.get(id), deadline),
+        id -> Attempt.await(attempts.get(id), deadline),
         "busy or backing off");
   }
 
@@ -157,6 +164,7 @@ final class LocalDelivery implements DeliveryStrategy {
   public void maintain() {
     long sealedBefore = journal.sealedBefore();
     for (Lane lane : engine.lanes.values()) {
+      engine.bounds.trim(lane); // after a restart, or a lowered max-backlog
       lane.parkIfHolding(sealedBefore);
     }
     // Read before the cursors: a lane created after this only has records from here on.

@@ -21,11 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,8 +45,9 @@ import org.slf4j.LoggerFactory;
  * and the erasure is tried at once and kept, per provider, until that provider has done it. A
  * maintenance thread parks erasures that wait for an absent provider in its cursor, saves idle
  * cursors and frees the journal's storage once every lane is past it. Past {@code
- * memstack.outbox.max-pending} turns waiting for one provider or {@code max-journal-size} bytes,
- * new turns are refused with {@link TurnOutboxFullException}.
+ * memstack.outbox.max-pending} turns waiting for one required provider or {@code max-journal-size}
+ * bytes, new turns are refused with {@link TurnOutboxFullException}; an optional provider ({@link
+ * ProviderPolicy}) never refuses turns, its oldest ones are dropped past its {@code max-backlog}.
  *
  * <p>With a persistent journal a restart replays it from the cursors, so every acknowledged turn
  * reaches its recipients; with the memory journal {@link #close()} waits up to {@code
@@ -103,6 +100,7 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
   private final Clock clock;
   final Backoff backoff;
   private final DeadLetters deadLetters;
+  final BacklogBounds bounds;
 
   /** The lanes by lane id, of whichever strategy. */
   final Map<String, Lane> lanes = new ConcurrentHashMap<>();
@@ -139,6 +137,7 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
     this.clock = clock;
     this.backoff = new Backoff(settings.initialBackoff(), settings.maxBackoff());
     this.deadLetters = new DeadLetters(this, journal.deadLetters());
+    this.bounds = new BacklogBounds(port);
     this.strategy =
         journal instanceof SharedJournal shared
             ? new SharedDelivery(this, shared)
@@ -269,6 +268,19 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
    */
   public List<Backlog> backlog() {
     return strategy.backlog(clock.instant());
+  }
+
+  /** How the outbox treats the provider's backlog, as the {@link DeliveryPort} reports it. */
+  public ProviderPolicy policy(String providerId) {
+    return bounds.policy(providerId);
+  }
+
+  /**
+   * Turns of an optional provider dropped since start because more than its {@code max-backlog}
+   * waited (over a shared journal: the drops this host made).
+   */
+  public long droppedTurns(String providerId) {
+    return bounds.dropped(providerId);
   }
 
   /**
@@ -562,23 +574,6 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
           "Could not erase an owner's turns from the outbox journal at {} ({}); retrying",
           journal.describe(),
           e.toString());
-    }
-  }
-
-  static Attempt await(CompletableFuture<Attempt> future, long deadlineNanos) {
-    if (future == null) {
-      return null;
-    }
-    try {
-      long left = Math.max(0, deadlineNanos - System.nanoTime());
-      return future.get(left, TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      return null;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return null;
-    } catch (ExecutionException e) {
-      return new Attempt(ProviderErasure.ERROR, 0, Failures.describe(e.getCause()), false);
     }
   }
 

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -84,10 +85,10 @@ final class SharedDelivery implements DeliveryStrategy {
   }
 
   /**
-   * Refuses a record past {@code max-pending} over the backlog of every host, as the shared journal
-   * last counted it, plus the turns this host appended since (so that a burst on one host cannot
-   * overrun the bound by a second's worth; other hosts' turns of the last second may), or past
-   * {@code max-journal-size}.
+   * Refuses a record past {@code max-pending} for a required provider over the backlog of every
+   * host, as the shared journal last counted it, plus the turns this host appended since (so that a
+   * burst on one host cannot overrun the bound by a second's worth; other hosts' turns of the last
+   * second may), or past {@code max-journal-size}.
    */
   private void admit(List<String> recipients, int bodyBytes) {
     SharedJournal.State state = shared.state();
@@ -100,6 +101,9 @@ final class SharedDelivery implements DeliveryStrategy {
       }
     }
     for (String id : recipients) {
+      if (!engine.bounds.holdsBack(id)) {
+        continue;
+      }
       SharedJournal.Pending backlog = state.pending().get(id);
       AtomicLong mine = appendedSince.get(id);
       long waiting = (backlog == null ? 0 : backlog.turns()) + (mine == null ? 0 : mine.get());
@@ -137,19 +141,35 @@ final class SharedDelivery implements DeliveryStrategy {
     long deadline = engine.eraseDeadline();
     long position = entry.position();
     int shard = SharedJournal.shardOf(owner.value(), shared.shards());
+    Set<String> notRunning = Set.copyOf(engine.port.disabled());
     return engine.outcomes(
         owner,
         recipients,
         unsupported,
         dropped,
         id ->
-            await(
-                attempts.get(id),
-                SharedJournal.laneId(id, shard),
-                owner.value(),
-                position,
-                deadline),
+            notRunning.contains(id)
+                ? notRunning(id)
+                : await(
+                    attempts.get(id),
+                    SharedJournal.laneId(id, shard),
+                    owner.value(),
+                    position,
+                    deadline),
         "busy, backing off or not running");
+  }
+
+  /**
+   * The answer for a provider this host knows is not running, given at once as on a single host:
+   * another host may run it, but waiting here for that would hold every erasure for {@code
+   * erase-wait}; the erasure stays queued in the journal either way.
+   */
+  private static Attempt notRunning(String id) {
+    return new Attempt(
+        ProviderErasure.QUEUED,
+        0,
+        "provider " + id + " is not running on this host; the erasure waits for it",
+        false);
   }
 
   /**
@@ -160,13 +180,19 @@ final class SharedDelivery implements DeliveryStrategy {
       CompletableFuture<Attempt> attempt, String lane, String owner, long position, long deadline) {
     while (true) {
       if (attempt != null && attempt.isDone()) {
-        return OutboxEngine.await(attempt, deadline);
+        return Attempt.await(attempt, deadline);
       }
       try {
         SharedJournal.Taken saved = shared.taken(lane);
         if (saved.cursor().next() > position
             && saved.cursor().parked().stream().noneMatch(p -> p.owner().equals(owner))) {
-          return new Attempt(ProviderErasure.ERASED, 0, null, true);
+          return new Attempt(
+              ProviderErasure.ERASED,
+              0,
+              "erased by the host that delivers to provider "
+                  + SharedJournal.providerOf(lane)
+                  + " for this owner; what it removed is counted there, not here",
+              true);
         }
       } catch (IOException e) {
         log.debug("Cannot read the outbox lane {}: {}", lane, e.toString());
@@ -188,6 +214,7 @@ final class SharedDelivery implements DeliveryStrategy {
     if (++maintenancePasses % 5 == 0) {
       discoverLanes(); // providers another host appended for first
     }
+    boundBacklogs();
     for (Lane lane : engine.lanes.values()) {
       lane.parkIfHolding(Long.MAX_VALUE);
     }
@@ -196,6 +223,38 @@ final class SharedDelivery implements DeliveryStrategy {
       log.debug("Freed {} delivered outbox record(s)", freed);
     }
     engine.saveStaleCursors();
+  }
+
+  /**
+   * Drops the oldest turns of every optional provider with more than its {@code max-backlog}
+   * waiting over all hosts: the cut is counted in the journal, and each host moves the lanes it
+   * holds past it.
+   */
+  private void boundBacklogs() {
+    Map<String, SharedJournal.Pending> pending = shared.state().pending();
+    Set<String> providers = new TreeSet<>();
+    engine.lanes.values().forEach(lane -> providers.add(lane.providerId));
+    for (String id : providers) {
+      ProviderPolicy policy = engine.bounds.policy(id);
+      SharedJournal.Pending waiting = pending.get(id);
+      if (!policy.optional() || waiting == null || waiting.turns() <= policy.maxBacklog()) {
+        continue;
+      }
+      try {
+        OptionalLong cut = shared.backlogCut(id, policy.maxBacklog());
+        if (cut.isEmpty()) {
+          continue;
+        }
+        for (Lane lane : engine.lanes.values()) {
+          if (lane.providerId.equals(id) && lane instanceof SharedLane held) {
+            engine.bounds.counted(id, held.skipBefore(cut.getAsLong()));
+            held.save(false);
+          }
+        }
+      } catch (IOException e) {
+        log.warn("Could not bound the outbox backlog of provider {}: {}", id, e.toString());
+      }
+    }
   }
 
   /**

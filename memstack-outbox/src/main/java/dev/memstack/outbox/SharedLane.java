@@ -29,6 +29,11 @@ final class SharedLane extends Lane {
   /** How long a lane that gave its lease up for balance leaves it to another host. */
   private static final long YIELD_NANOS = TimeUnit.SECONDS.toNanos(3);
 
+  /** Records read per scan when turns are skipped ({@link #skipBefore}), and scans per call. */
+  private static final int SKIP_SCAN = 1_000;
+
+  private static final int SKIP_ROUNDS = 20;
+
   private final SharedJournal shared;
 
   // guarded by this
@@ -155,22 +160,63 @@ final class SharedLane extends Lane {
     }
     SharedJournal.Scan scan = shared.scan(laneId, from, Math.max(4 * deliveryBatch, 64));
     synchronized (this) {
-      if (!leased || horizon != from) {
-        return;
-      }
-      for (Journal.Entry entry : scan.entries()) {
-        Long erasedTo = erasedUpTo.get(entry.owner());
-        if (entry.erase() && erasedTo != null && entry.position() <= erasedTo) {
-          continue; // done urgently already
-        }
-        queue.addLast(entry);
-        if (!entry.erase()) {
-          pendingTurns++;
-        }
-      }
-      horizon = scan.scannedTo();
-      erasedUpTo.values().removeIf(upTo -> upTo < horizon);
+      take(scan, from);
     }
+  }
+
+  /**
+   * Queues what {@code scan} read from {@code from} on, unless the lane was given up or read
+   * further meanwhile; whether it was queued.
+   */
+  private boolean take(SharedJournal.Scan scan, long from) {
+    if (!leased || horizon != from) {
+      return false;
+    }
+    for (Journal.Entry entry : scan.entries()) {
+      Long erasedTo = erasedUpTo.get(entry.owner());
+      if (entry.erase() && erasedTo != null && entry.position() <= erasedTo) {
+        continue; // done urgently already
+      }
+      queue.addLast(entry);
+      if (!entry.erase()) {
+        pendingTurns++;
+      }
+    }
+    horizon = scan.scannedTo();
+    erasedUpTo.values().removeIf(upTo -> upTo < horizon);
+    return true;
+  }
+
+  /**
+   * Drops the lane's waiting turns before {@code cut} and parks its erasures there ({@link
+   * BacklogBounds#dropBefore}), reading the journal up to {@code cut} a few thousand records per
+   * call; nothing while another host holds the lane. Returns how many turns were dropped; the
+   * cursor is saved by the caller.
+   */
+  int skipBefore(long cut) throws IOException {
+    int dropped;
+    long from;
+    synchronized (this) {
+      if (!leased) {
+        return 0;
+      }
+      dropped = BacklogBounds.dropBefore(this, cut);
+      from = horizon;
+    }
+    for (int round = 0; round < SKIP_ROUNDS && from < cut; round++) {
+      SharedJournal.Scan scan = shared.scan(laneId, from, SKIP_SCAN);
+      synchronized (this) {
+        if (!take(scan, from)) {
+          break;
+        }
+        dropped += BacklogBounds.dropBefore(this, cut);
+        if (horizon == from) {
+          break; // nothing more to read
+        }
+        from = horizon;
+      }
+    }
+    return dropped;
   }
 
   /** Forgets what was read from the shared journal (the lease is gone). */

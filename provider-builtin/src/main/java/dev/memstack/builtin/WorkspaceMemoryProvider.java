@@ -46,12 +46,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * cached until a write changes it; {@link #ownerPromptBlock} joins the owner's enabled PERSONAL
  * files the same way, cached per owner; {@link #prefetch} returns keyword hits in what neither
  * block carries (daily notes, files not enabled); {@link #syncTurn} appends a gist of the turn to
- * the owner's daily note, once per turn id; {@link #forget} removes the owner's PERSONAL files. The
- * file tools are described in {@link WorkspaceMemoryTools}. Configuration keys: see {@link
- * BuiltinSettings}. Caveat: files edited by hand while the provider runs are seen at the next
- * restart. With {@code store=postgres} (the default in shared mode, see {@link StoreSettings}) the
- * files, the keyword index and the conversation buffer are rows of PostgreSQL, and every host on
- * the database sees every write.
+ * the owner's daily note, once per turn id; {@link #forget} removes the owner's PERSONAL files and
+ * conversations (and counts both). The file tools are described in {@link WorkspaceMemoryTools}.
+ * Configuration keys: see {@link BuiltinSettings}. Caveat: files edited by hand while the provider
+ * runs are seen at the next restart. With {@code store=postgres} (the default in shared mode, see
+ * {@link StoreSettings}) the files, the keyword index and the conversation buffer are rows of
+ * PostgreSQL, and every host on the database sees every write.
  *
  * <p>With the host's chat model, memory maintains itself: {@link #syncTurn} also keeps the
  * conversation's recent messages ({@link ConversationBuffer}) and, past the gates, schedules a
@@ -200,12 +200,18 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
     return jobTools.has(call.name()) ? jobTools.call(call) : tools.call(call);
   }
 
+  /**
+   * Removes the owner's PERSONAL files in every agent and every conversation the buffer kept of
+   * theirs; returns what was removed, counted in stored items: one per workspace file (daily note,
+   * {@code MEMORY.md}, {@code PROFILE.md} or any other personal file) plus one per conversation, on
+   * either store.
+   */
   @Override
   public long forget(OwnerKey owner) {
     open();
-    long removed = memory.forget(owner);
-    conversations.forget(owner);
-    return removed;
+    long files = memory.forget(owner);
+    long conversationsRemoved = conversations.forget(owner);
+    return files + conversationsRemoved;
   }
 
   @Override

@@ -199,7 +199,8 @@ class WorkspaceMemoryProviderTest {
     }
 
     @Test
-    @DisplayName("forget removes the owner's files in every agent and their index entries")
+    @DisplayName(
+        "forget removes the owner's files and conversations in every agent and counts them")
     void forgetRemovesTheOwnersFiles() {
       fx.provider.syncTurn(fx.turn("a1", "user:1", "t-1", "my secret word is zanzibar", "ok"));
       fx.provider.syncTurn(fx.turn("a2", "user:1", "t-2", "zanzibar again", "ok"));
@@ -207,7 +208,9 @@ class WorkspaceMemoryProviderTest {
 
       long removed = fx.provider.forget(OwnerKey.of("user:1"));
 
-      assertThat(removed).isEqualTo(2);
+      // one daily note and one conversation (c1) in each of a1 and a2
+      assertThat(removed).isEqualTo(4);
+      assertThat(fx.provider.forget(OwnerKey.of("user:1"))).isZero();
       assertThat(Files.exists(dir.resolve("builtin/agents/a1/owners/user%3A1"))).isFalse();
       assertThat(Files.exists(dir.resolve("builtin/agents/a2/owners/user%3A1"))).isFalse();
       assertThat(fx.recall("a1", "user:1", "zanzibar", 5)).isEmpty();

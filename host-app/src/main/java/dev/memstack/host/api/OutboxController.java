@@ -6,6 +6,7 @@ import dev.memstack.host.security.Role;
 import dev.memstack.outbox.Failures;
 import dev.memstack.outbox.OutboxEngine;
 import dev.memstack.outbox.OutboxStats;
+import dev.memstack.outbox.ProviderPolicy;
 import dev.memstack.outbox.TurnOutbox;
 import io.swagger.v3.oas.annotations.Operation;
 import java.util.ArrayList;
@@ -18,10 +19,11 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * {@code GET /api/v1/outbox}: the turn delivery backlog of every provider (pending count, age of
  * the oldest pending record, turns delivered and failed attempts since start, the last error
- * without secrets, dead letters kept) and, for the journal outbox, the journal's size on disk.
- * Needs {@code admin}. With {@code type=postgres} the pending counts are those of every host
- * sharing the database, the deliveries this host's, and {@code shared} names this host, the live
- * hosts and which host holds each provider's delivery lanes.
+ * without secrets, whether the provider is optional, its {@code maxBacklog} then, and the turns
+ * dropped past it since start, the dead letters kept) and, for the journal outbox, the journal's
+ * size on disk. Needs {@code admin}. With {@code type=postgres} the pending counts are those of
+ * every host sharing the database, the deliveries this host's, and {@code shared} names this host,
+ * the live hosts and which host holds each provider's delivery lanes.
  */
 @RestController
 public class OutboxController {
@@ -61,24 +63,10 @@ public class OutboxController {
       long failedAttempts,
       String lastError,
       Long redelivered,
-      Integer deadLetters) {
-
-    BacklogView withDeadLetters(int count) {
-      return new BacklogView(
-          id,
-          pending,
-          pendingTurns,
-          pendingErasures,
-          oldestAgeMs,
-          oldestAge,
-          delivered,
-          erased,
-          failedAttempts,
-          lastError,
-          redelivered,
-          count);
-    }
-  }
+      Boolean optional,
+      Integer maxBacklog,
+      Long droppedTurns,
+      Integer deadLetters) {}
 
   /**
    * The journal's storage (on disk, or in the heap for {@code memory}); {@code accepted} counts
@@ -96,15 +84,19 @@ public class OutboxController {
       Map<String, Integer> deadLetters = engine.deadLetters().counts();
       for (OutboxEngine.Backlog backlog : engine.backlog()) {
         OutboxStats stats = backlog.stats();
+        ProviderPolicy policy = engine.policy(backlog.id());
         views.add(
-            view(
+            withPolicy(
+                view(
                     backlog.id(),
                     stats,
                     backlog.pendingTurns(),
                     backlog.pendingErasures(),
                     backlog.erased(),
-                    backlog.redelivered())
-                .withDeadLetters(deadLetters.getOrDefault(backlog.id(), 0)));
+                    backlog.redelivered()),
+                policy,
+                engine.droppedTurns(backlog.id()),
+                deadLetters.getOrDefault(backlog.id(), 0)));
       }
       OutboxEngine.JournalStats disk = engine.journalStats();
       SharedView shared =
@@ -149,6 +141,30 @@ public class OutboxController {
         stats.failedAttempts(),
         stats.lastError() == null ? null : Failures.redact(stats.lastError()),
         redelivered,
+        null,
+        null,
+        null,
         null);
+  }
+
+  /** The view with the provider's backlog policy and the turns dropped past its bound. */
+  private static BacklogView withPolicy(
+      BacklogView view, ProviderPolicy policy, long dropped, int deadLetters) {
+    return new BacklogView(
+        view.id(),
+        view.pending(),
+        view.pendingTurns(),
+        view.pendingErasures(),
+        view.oldestAgeMs(),
+        view.oldestAge(),
+        view.delivered(),
+        view.erased(),
+        view.failedAttempts(),
+        view.lastError(),
+        view.redelivered(),
+        policy.optional(),
+        policy.optional() ? policy.maxBacklog() : null,
+        dropped,
+        deadLetters);
   }
 }

@@ -4,6 +4,7 @@ import dev.memstack.outbox.OutboxEngine;
 import dev.memstack.outbox.OutboxStats;
 import dev.memstack.outbox.TurnOutbox;
 import dev.memstack.support.CircuitBreaker;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
@@ -22,6 +23,8 @@ import java.util.function.Supplier;
  *   <li>{@value #OUTBOX_LAG}: how long the oldest of them has waited (0 when none), in seconds;
  *   <li>{@value #OUTBOX_DEAD_LETTERS}: turns the provider would not take, parked as dead letters
  *       (every host's in shared mode; counted at most every two seconds);
+ *   <li>{@value #OUTBOX_DROPPED} (a counter): turns of an optional provider dropped since start
+ *       because more than its {@code max-backlog} waited (this host's drops in shared mode);
  *   <li>{@value #BREAKER}: 1 for the state (tag {@code state}: {@code closed}, {@code open}, {@code
  *       half_open}) the provider's request-path circuit breaker is in, 0 for the others; all 0
  *       while the provider does not run.
@@ -35,6 +38,7 @@ public final class HostMetrics implements MeterBinder {
   public static final String OUTBOX_PENDING = "memstack.outbox.pending";
   public static final String OUTBOX_LAG = "memstack.outbox.lag";
   public static final String OUTBOX_DEAD_LETTERS = "memstack.outbox.dead.letters";
+  public static final String OUTBOX_DROPPED = "memstack.outbox.dropped";
   public static final String BREAKER = "memstack.provider.breaker";
 
   private final List<String> providerIds;
@@ -73,6 +77,11 @@ public final class HostMetrics implements MeterBinder {
             .description("turns the provider would not take, parked as dead letters")
             .register(registry);
       }
+      FunctionCounter.builder(OUTBOX_DROPPED, outbox, o -> dropped(o, id))
+          .tag("provider", id)
+          .description(
+              "turns of an optional provider dropped because more than its max-backlog waited")
+          .register(registry);
       for (CircuitBreaker.State state : CircuitBreaker.State.values()) {
         String name = state.wireName();
         Gauge.builder(BREAKER, breakerStates, s -> name.equals(s.get().get(id)) ? 1 : 0)
@@ -83,6 +92,10 @@ public final class HostMetrics implements MeterBinder {
             .register(registry);
       }
     }
+  }
+
+  private static double dropped(TurnOutbox outbox, String id) {
+    return outbox instanceof OutboxEngine engine ? engine.droppedTurns(id) : 0;
   }
 
   private static OutboxStats backlog(TurnOutbox outbox, String id) {

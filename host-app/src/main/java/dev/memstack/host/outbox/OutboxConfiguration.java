@@ -1,5 +1,6 @@
 package dev.memstack.host.outbox;
 
+import dev.memstack.host.plugin.PluginHostProperties;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.shared.SharedStore;
@@ -9,6 +10,7 @@ import dev.memstack.outbox.OutboxSettings;
 import dev.memstack.outbox.TurnOutbox;
 import dev.memstack.outbox.postgres.PostgresJournal;
 import java.nio.file.Path;
+import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -31,13 +33,19 @@ public class OutboxConfiguration {
   @Bean(destroyMethod = "close")
   OutboxEngine turnOutbox(
       OutboxProperties outbox,
+      ObjectProvider<PluginHostProperties> host,
       StackMembers members,
       ProviderCalls calls,
       ObjectProvider<SharedStore> sharedStore,
       @Value("${memstack.data-dir:./data}") Path dataDir) {
     SharedStore store = sharedStore.getIfAvailable();
     OutboxSettings settings = outbox.toSettings();
-    DeliveryPort port = new StackDeliveryPort(members, calls);
+    PluginHostProperties instances = host.getIfAvailable();
+    DeliveryPort port =
+        new StackDeliveryPort(
+            members,
+            calls,
+            instances == null ? Map.of() : StackDeliveryPort.policies(instances.providers()));
     OutboxProperties.Type type = outbox.effectiveType(store != null);
     if (store != null && type != OutboxProperties.Type.POSTGRES) {
       throw new IllegalStateException(

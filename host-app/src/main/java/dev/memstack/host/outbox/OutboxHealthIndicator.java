@@ -3,6 +3,7 @@ package dev.memstack.host.outbox;
 import dev.memstack.host.provider.StackMembers;
 import dev.memstack.outbox.OutboxEngine;
 import dev.memstack.outbox.OutboxStats;
+import dev.memstack.outbox.ProviderPolicy;
 import dev.memstack.outbox.TurnOutbox;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -20,9 +21,11 @@ import org.springframework.boot.health.contributor.Status;
  * DOWN} (the whole host then answers 503) while the outbox cannot take any turn at all ({@link
  * OutboxEngine#refusal()}: closed, the journal cannot be written, or it is full). Erasures waiting
  * for a provider that is not running do not count: they run when it returns. Details list each
- * provider's pending count and oldest age, the journal's size, and why turns are refused; with
- * {@code type=postgres} the counts are every host's, and {@code shared} gives this host, the live
- * hosts and how many delivery lanes each host holds.
+ * provider's pending count and oldest age, whether it is optional (its {@code maxBacklog} then) and
+ * how many of its turns were dropped past that bound ({@code droppedTurns}, since start, this
+ * host's drops), the journal's size, and why turns are refused; with {@code type=postgres} the
+ * counts are every host's, and {@code shared} gives this host, the live hosts and how many delivery
+ * lanes each host holds.
  */
 public final class OutboxHealthIndicator implements HealthIndicator {
 
@@ -48,7 +51,14 @@ public final class OutboxHealthIndicator implements HealthIndicator {
         boolean counts = backlog.pendingTurns() > 0 || members.find(backlog.id()).isPresent();
         boolean late = counts && backlog.stats().oldestAge().compareTo(degradedLag) > 0;
         lagging |= late;
-        providers.put(backlog.id(), details(backlog.stats(), late));
+        Map<String, Object> details = details(backlog.stats(), late);
+        ProviderPolicy policy = engine.policy(backlog.id());
+        details.put("optional", policy.optional());
+        if (policy.optional()) {
+          details.put("maxBacklog", policy.maxBacklog());
+        }
+        details.put("droppedTurns", engine.droppedTurns(backlog.id()));
+        providers.put(backlog.id(), details);
       }
     } else {
       for (Map.Entry<String, OutboxStats> entry : outbox.stats().entrySet()) {

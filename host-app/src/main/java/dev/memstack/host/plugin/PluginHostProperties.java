@@ -9,8 +9,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Where plugins and provider data live and which provider instances run ({@code memstack.*}). The
- * instance defaults ({@code builtin} and {@code vector} enabled, {@code mem0} disabled) come from
- * the host's {@code application.yml}, so a setting such as {@code
+ * instance defaults ({@code builtin} and {@code vector} enabled, {@code mem0} disabled and
+ * optional) come from the host's {@code application.yml}, so a setting such as {@code
  * memstack.providers.mem0.enabled=true} adds to them instead of replacing the map.
  *
  * @param plugins the PF4J plugin folder and how plugins are stopped
@@ -64,12 +64,20 @@ public record PluginHostProperties(
    * @param order the position in the stack, lower first; ties are ordered by instance id
    * @param config the instance's settings, handed to the provider factory as a read-only view
    *     ({@code memstack.providers.<id>.config.<key>})
+   * @param optional whether the instance's backlog may never refuse turns: turns waiting for an
+   *     optional instance stay outside {@code memstack.outbox.max-pending} (an instance that is
+   *     down does not make turns answer 503), up to {@code max-backlog}; default {@code false}
+   *     ({@code true} for {@code mem0} in the host's defaults)
+   * @param maxBacklog most turns kept waiting for an optional instance; past it the oldest ones are
+   *     dropped for it and counted; default 100000 (the default {@code max-pending}); at least 1
    */
   public record Instance(
       String type,
       @DefaultValue("true") boolean enabled,
       @DefaultValue("100") int order,
-      Map<String, String> config) {
+      Map<String, String> config,
+      @DefaultValue("false") boolean optional,
+      @DefaultValue("100000") int maxBacklog) {
 
     public Instance {
       config = config == null ? Map.of() : Map.copyOf(config);

@@ -84,7 +84,7 @@ class ProviderRegistryTest {
 
   private static Instance instance(
       String type, boolean enabled, int order, Map<String, String> config) {
-    return new Instance(type, enabled, order, config);
+    return new Instance(type, enabled, order, config, false, 100_000);
   }
 
   private static Map<String, Instance> one(String id, Instance instance) {

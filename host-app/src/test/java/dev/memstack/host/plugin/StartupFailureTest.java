@@ -59,6 +59,22 @@ class StartupFailureTest {
   }
 
   @Test
+  void aMaxBacklogBelowOneStopsTheHostNamingTheKey() {
+    assertThatThrownBy(
+            () ->
+                start(
+                    "memstack.providers.fixture.type=fixture",
+                    "memstack.providers.fixture.optional=true",
+                    "memstack.providers.fixture.max-backlog=0"))
+        .satisfies(
+            e ->
+                assertThat(startupFailure(e))
+                    .hasMessageContaining("must be at least 1")
+                    .extracting(ProviderStartupException::key)
+                    .isEqualTo("memstack.providers.fixture.max-backlog"));
+  }
+
+  @Test
   void enablingTheRealMem0PluginWithoutItsBaseUrlStopsTheHostNamingTheKey() {
     PluginZips.copyAllTo(temp.resolve("plugins"));
 

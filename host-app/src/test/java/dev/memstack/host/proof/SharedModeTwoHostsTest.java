@@ -14,6 +14,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Two real hosts in shared mode on one database ({@code MEMSTACK_PG_URL}), each with its own data
@@ -91,6 +92,46 @@ class SharedModeTwoHostsTest {
                             .expect(200)
                             .recallOf("vector"))
                     .anyMatch(item -> item.path("text").asString().contains("saffron heron")));
+  }
+
+  /**
+   * mem0 is configured but disabled by default: an erasure in shared mode answers {@code queued}
+   * for it at once instead of waiting {@code memstack.outbox.erase-wait} (10 s) for an instance
+   * that does not run, and the outbox route shows it as optional.
+   */
+  @Test
+  void anErasureDoesNotWaitForADisabledProvider() {
+    HostClient a = hostA.client();
+    HostClient b = hostB.client();
+    for (int i = 0; i < 4; i++) {
+      String owner = "user:erased-" + i;
+      a.turn(AGENT, owner, "t-erased-" + i, "My bike is a teal tandem " + i, "Noted.").expect(202);
+    }
+    for (int i = 0; i < 4; i++) {
+      HostClient via = i % 2 == 0 ? a : b;
+      HostClient.Answer erased = via.delete("/api/v1/owners/user:erased-" + i + "/memory");
+
+      erased.expect(200);
+      assertThat(erased.took()).as("erasure %s", erased).isLessThan(Duration.ofSeconds(5));
+      JsonNode mem0 = providerOf(erased.json(), "mem0");
+      assertThat(mem0.path("outcome").asString()).isEqualTo("queued");
+      assertThat(mem0.path("detail").asString()).contains("not running");
+    }
+    JsonNode backlog = a.outboxOf("mem0");
+    assertThat(backlog.path("optional").asBoolean()).isTrue();
+    assertThat(backlog.path("maxBacklog").asInt()).isEqualTo(100_000);
+    assertThat(backlog.path("droppedTurns").asLong()).isZero();
+    assertThat(a.outboxOf("builtin").path("optional").asBoolean()).isFalse();
+    assertThat(a.outboxOf("builtin").has("maxBacklog")).isFalse();
+  }
+
+  private static JsonNode providerOf(JsonNode erasure, String id) {
+    for (JsonNode provider : erasure.path("providers")) {
+      if (id.equals(provider.path("id").asString())) {
+        return provider;
+      }
+    }
+    throw new AssertionError("no outcome of " + id + " in " + erasure);
   }
 
   @Test

@@ -106,6 +106,13 @@ public interface SharedJournal extends Journal {
    */
   Map<String, Integer> undone(String owner, long before) throws IOException;
 
+  /**
+   * The position before which the oldest turns waiting for {@code provider} lie beyond its newest
+   * {@code keep} waiting turns, over every shard and as the saved cursors stand; empty while no
+   * more than {@code keep} wait.
+   */
+  OptionalLong backlogCut(String provider, int keep) throws IOException;
+
   /** Deletes the records that every lane of their shard is past; returns how many. */
   int compactDone();
 

@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -111,6 +112,25 @@ final class PostgresBacklog {
     pending.forEach((id, n) -> byProvider.put(id, new Pending(n[0], n[1], n[2])));
     state =
         new State(leases.host(), leases.liveHosts(), Map.copyOf(byProvider), Map.copyOf(holders));
+  }
+
+  /**
+   * The position after the newest turn waiting for {@code provider} that is not among its newest
+   * {@code keep} waiting turns; empty while no more than {@code keep} wait.
+   */
+  OptionalLong cut(String provider, int keep) throws SQLException {
+    return PostgresRows.query(
+        store,
+        "SELECT r.position FROM memstack_outbox_lane l JOIN memstack_outbox_record r ON r.shard ="
+            + " l.shard AND r.position >= l.next AND l.provider = ANY (r.recipients) WHERE"
+            + " l.provider = ? AND l.lane = l.provider || '#' || l.shard AND r.kind = ?"
+            + " ORDER BY r.position DESC OFFSET ? LIMIT 1",
+        query -> {
+          query.setString(1, provider);
+          query.setShort(2, PostgresRows.TURN);
+          query.setInt(3, keep);
+        },
+        rows -> rows.next() ? OptionalLong.of(rows.getLong(1) + 1) : OptionalLong.empty());
   }
 
   void refreshBytesQuietly() {

@@ -543,6 +543,15 @@ public final class PostgresJournal implements SharedJournal {
   }
 
   @Override
+  public OptionalLong backlogCut(String provider, int keep) throws IOException {
+    try {
+      return backlog.cut(provider, keep);
+    } catch (SQLException e) {
+      throw new IOException("cannot bound the backlog of " + provider + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
   public State state() {
     return backlog.state();
   }

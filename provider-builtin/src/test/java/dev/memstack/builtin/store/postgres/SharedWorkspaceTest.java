@@ -306,7 +306,8 @@ class SharedWorkspaceTest {
 
     long removed = b.forget(ALICE);
 
-    assertThat(removed).isEqualTo(2);
+    // the daily note, MEMORY.md and the conversation c1
+    assertThat(removed).isEqualTo(3);
     assertThat(rowsOf(ALICE)).isZero();
     assertThat(rowsOf(BOB)).isPositive();
     assertThat(
