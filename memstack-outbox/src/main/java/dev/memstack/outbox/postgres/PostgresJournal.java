@@ -260,7 +260,8 @@ public final class PostgresJournal implements SharedJournal {
         PostgresRows.rollbackQuietly(c);
         throw e;
       }
-    } catch (SQLException e) {
+    } catch (SQLException | RuntimeException e) {
+      // a pool closed under the call (the host is stopping) fails with runtime errors too
       throw new IOException(
           "cannot write to the shared turn outbox at " + store.describe() + ": " + e.getMessage(),
           e);
