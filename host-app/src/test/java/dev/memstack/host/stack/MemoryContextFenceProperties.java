@@ -59,6 +59,43 @@ class MemoryContextFenceProperties {
     assertThat(MemoryContextFence.containsTag(text)).isFalse();
   }
 
+  /** Pieces of tags in many spellings, glued at random: tags form across piece boundaries. */
+  private static final List<String> SOUP =
+      List.of(
+          "<", "</", "&lt;", "&#60;", "&#x3C;", "%3C", "%3c/", "\\u003c", "\u3008", "\u27E8",
+          "\u2039", "\uFF1C", "&amp;lt;", "memory", "mem", "ory", "\u1D0D\u1D07\u1D0D\u1D0F\u0280\u028F",
+          "&#109;emory", "mem\u03BFry", "-", "&#45;", "_", " ", "\u200B", "\u00AD", "context",
+          "c\u043Entext", ">", "&gt;", "&#62;", "%3E", "\u3009", "\u27E9", "\uFF1E", "&amp;gt;",
+          "/", ";", "&", "#", "x", "\n", "<memory-context>", "</memory-context>", "memory-context");
+
+  @Property(tries = 1000, seed = "250906")
+  void noTagIsLeftInAnySoupOfPieces(@ForAll("soup") String text) {
+    String cleaned = MemoryContextFence.stripTags(text);
+
+    assertThat(MemoryContextFence.containsTag(cleaned)).as("%s -> %s", text, cleaned).isFalse();
+    assertThat(MemoryContextFence.stripTags(cleaned)).as(text).isEqualTo(cleaned);
+    String block = MemoryContextFence.stripBlocks(text);
+    assertThat(MemoryContextFence.containsTag(block)).as("%s -> %s", text, block).isFalse();
+  }
+
+  @Property(tries = 200, seed = "250907")
+  void tagsNestedToAnyDepthAreCut(
+      @ForAll @net.jqwik.api.constraints.IntRange(min = 1, max = 40) int depth,
+      @ForAll("tags") String tag) {
+    int cut = tag.length() / 2;
+    String nested =
+        "a " + tag.substring(0, cut).repeat(depth) + tag.substring(cut).repeat(depth) + " b";
+
+    assertThat(MemoryContextFence.containsTag(MemoryContextFence.stripTags(nested)))
+        .as(nested)
+        .isFalse();
+  }
+
+  @Provide
+  Arbitrary<String> soup() {
+    return Arbitraries.of(SOUP).list().ofMaxSize(24).map(pieces -> String.join("", pieces));
+  }
+
   // ---- tags
 
   @Provide
