@@ -42,8 +42,7 @@ class JsonBodyProperties {
   private static final AgentId AGENT = AgentId.of("fuzz-agent");
   private static final AccessPolicy ACCESS = new AccessPolicy();
   private static final List<Caller> CALLERS =
-      List.of(
-          Caller.unchecked(), new Caller("bound", Role.MEMBER, OwnerBinding.of("user:1")));
+      List.of(Caller.unchecked(), new Caller("bound", Role.MEMBER, OwnerBinding.of("user:1")));
   private static final String GOOD_CONTEXT =
       "{\"ownerKey\":\"user:1\",\"query\":\"locker\",\"limit\":3}";
 
@@ -149,7 +148,9 @@ class JsonBodyProperties {
             MemoryRequests.used(json);
           });
     }
-    assertThat(body == null ? null : body.toString()).as("the body after reading").isEqualTo(before);
+    assertThat(body == null ? null : body.toString())
+        .as("the body after reading")
+        .isEqualTo(before);
     assertStillUsable();
   }
 
@@ -186,7 +187,8 @@ class JsonBodyProperties {
     return Arbitraries.frequencyOf(
         net.jqwik.api.Tuple.of(5, object(3)),
         net.jqwik.api.Tuple.of(1, value(3)),
-        net.jqwik.api.Tuple.of(1, object(2).map(json -> json.replaceFirst("\\{", "{\"query\":\"a\","))));
+        net.jqwik.api.Tuple.of(
+            1, object(2).map(json -> json.replaceFirst("\\{", "{\"query\":\"a\","))));
   }
 
   @Provide
@@ -221,7 +223,10 @@ class JsonBodyProperties {
         case 0 -> bytes.set(at, (byte) edit[2]);
         case 1 -> bytes.add(at, (byte) edit[2]);
         case 2 -> bytes.remove(at);
-        case 3 -> bytes.addAll(at, new ArrayList<>(bytes.subList(at, Math.min(bytes.size(), at + 1 + edit[2] % 16))));
+        case 3 ->
+            bytes.addAll(
+                at,
+                new ArrayList<>(bytes.subList(at, Math.min(bytes.size(), at + 1 + edit[2] % 16))));
         default -> bytes.subList(at, bytes.size()).clear();
       }
     }
@@ -246,8 +251,16 @@ class JsonBodyProperties {
             Arbitraries.strings().all().ofMaxSize(12).map(JsonBodyProperties::quote),
             Arbitraries.integers().map(String::valueOf),
             Arbitraries.of(
-                "0", "-1", "1e400", "1000000000000000000000000000000", "3.5", "true", "false",
-                "null", "201", "100000"));
+                "0",
+                "-1",
+                "1e400",
+                "1000000000000000000000000000000",
+                "3.5",
+                "true",
+                "false",
+                "null",
+                "201",
+                "100000"));
     if (depth <= 0) {
       return scalar;
     }
@@ -262,7 +275,9 @@ class JsonBodyProperties {
         net.jqwik.api.Tuple.of(2, Arbitraries.lazy(() -> object(depth - 1))));
   }
 
-  /** A JSON string of {@code text}, escaping as JSON must and writing lone surrogates as escapes. */
+  /**
+   * A JSON string of {@code text}, escaping as JSON must and writing lone surrogates as escapes.
+   */
   static String quote(String text) {
     StringBuilder out = new StringBuilder("\"");
     for (int i = 0; i < text.length(); i++) {

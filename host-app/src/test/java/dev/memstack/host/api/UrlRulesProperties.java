@@ -27,11 +27,11 @@ import org.springframework.mock.web.MockHttpServletResponse;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The path and query rules of {@link RequestGuardFilter} ({@link UrlChecks}) under arbitrary
- * input: no request line makes them throw; a path they pass (and the container does not refuse
- * first) decodes to valid UTF-8 with no {@code .} or {@code ..} segment and no path parameter; a
- * parameter repeated under any percent-encoding of its name is found; and every refusal is a 400 or
- * 415 with the API's JSON error naming a field, the chain not called. The lines of {@code
+ * The path and query rules of {@link RequestGuardFilter} ({@link UrlChecks}) under arbitrary input:
+ * no request line makes them throw; a path they pass (and the container does not refuse first)
+ * decodes to valid UTF-8 with no {@code .} or {@code ..} segment and no path parameter; a parameter
+ * repeated under any percent-encoding of its name is found; and every refusal is a 400 or 415 with
+ * the API's JSON error naming a field, the chain not called. The lines of {@code
  * fuzz/request-lines} (the adversarial pass's paths) are replayed as examples.
  */
 class UrlRulesProperties {
@@ -42,11 +42,54 @@ class UrlRulesProperties {
   /** Pieces a path is built of: separators, dots in every spelling, encodings good and bad. */
   private static final List<String> PIECES =
       List.of(
-          "/", "/", "/", ".", "..", "%2e", "%2E", "%2e%2e", ".%2e", "%252e", "a", "api", "v1",
-          "agents", "actuator", "health", "prometheus", "user:1", ";", ";x=1", "%3B", "%2f",
-          "%2F", "%5c", "%00", "%C0%AF", "%c0%ae", "%E0%80%AF", "%ED%A0%80", "%E2%82", "%C3%A9",
-          "%F0%9F%98%80", "%", "%G1", "%1", "\u00C0\u00AF", "\u00E9", "\\", "<", "|", " ", "~",
-          "%7E", "%25", "+", "?", "#", "&");
+          "/",
+          "/",
+          "/",
+          ".",
+          "..",
+          "%2e",
+          "%2E",
+          "%2e%2e",
+          ".%2e",
+          "%252e",
+          "a",
+          "api",
+          "v1",
+          "agents",
+          "actuator",
+          "health",
+          "prometheus",
+          "user:1",
+          ";",
+          ";x=1",
+          "%3B",
+          "%2f",
+          "%2F",
+          "%5c",
+          "%00",
+          "%C0%AF",
+          "%c0%ae",
+          "%E0%80%AF",
+          "%ED%A0%80",
+          "%E2%82",
+          "%C3%A9",
+          "%F0%9F%98%80",
+          "%",
+          "%G1",
+          "%1",
+          "\u00C0\u00AF",
+          "\u00E9",
+          "\\",
+          "<",
+          "|",
+          " ",
+          "~",
+          "%7E",
+          "%25",
+          "+",
+          "?",
+          "#",
+          "&");
 
   private static final List<String> NAMES = List.of("ownerKey", "scope", "preview", "x", "a b");
 
@@ -135,7 +178,8 @@ class UrlRulesProperties {
   // ---- queries
 
   @Property(tries = 800, seed = "250902")
-  void aNameGivenTwiceUnderAnyEncodingIsFound(@ForAll("queries") List<Tuple.Tuple3<String, Integer, String>> pairs) {
+  void aNameGivenTwiceUnderAnyEncodingIsFound(
+      @ForAll("queries") List<Tuple.Tuple3<String, Integer, String>> pairs) {
     List<String> parts = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     boolean repeated = false;
@@ -199,7 +243,8 @@ class UrlRulesProperties {
     assertThat(response.getStatus()).as(path).isIn(400, 415);
     assertThat(response.getContentType()).startsWith("application/json");
     JsonNode error = JsonBodyProperties.MAPPER.readTree(response.getContentAsByteArray());
-    assertThat(error.path("error").asString()).isIn(ApiError.BAD_REQUEST, ApiError.UNSUPPORTED_MEDIA_TYPE);
+    assertThat(error.path("error").asString())
+        .isIn(ApiError.BAD_REQUEST, ApiError.UNSUPPORTED_MEDIA_TYPE);
     assertThat(error.path("field").asString()).isNotBlank();
     assertThat(error.path("message").asString()).isNotBlank().doesNotContain("Exception");
   }
@@ -208,10 +253,7 @@ class UrlRulesProperties {
 
   @Provide
   Arbitrary<String> paths() {
-    return Arbitraries.of(PIECES)
-        .list()
-        .ofMaxSize(10)
-        .map(pieces -> "/" + String.join("", pieces));
+    return Arbitraries.of(PIECES).list().ofMaxSize(10).map(pieces -> "/" + String.join("", pieces));
   }
 
   @Provide
@@ -229,35 +271,35 @@ class UrlRulesProperties {
   Arbitrary<String> rawQueries() {
     return Arbitraries.oneOf(
             Arbitraries.of(PIECES).list().ofMaxSize(6).map(pieces -> String.join("", pieces)),
-        queries()
-            .map(
-                pairs ->
-                    String.join(
-                        "&",
-                        pairs.stream()
-                            .map(pair -> encoded(pair.get1(), pair.get2()) + "=" + pair.get3())
-                            .toList())))
+            queries()
+                .map(
+                    pairs ->
+                        String.join(
+                            "&",
+                            pairs.stream()
+                                .map(pair -> encoded(pair.get1(), pair.get2()) + "=" + pair.get3())
+                                .toList())))
         .injectNull(0.1);
   }
 
   @Provide
   Arbitrary<String> contentTypes() {
     return Arbitraries.oneOf(
-        Arbitraries.of(
-            "application/json",
-            "application/json; charset=UTF-8",
-            "*/*",
-            "application/*",
-            "not a type",
-            "text/plain",
-            "application/zip",
-            "application/json; charset=\"",
-            ";",
-            "/",
-            "a/b/c",
-            "application/json;;",
-            "*/json"),
-        Arbitraries.strings().withCharRange(' ', '~').ofMaxSize(20))
+            Arbitraries.of(
+                "application/json",
+                "application/json; charset=UTF-8",
+                "*/*",
+                "application/*",
+                "not a type",
+                "text/plain",
+                "application/zip",
+                "application/json; charset=\"",
+                ";",
+                "/",
+                "a/b/c",
+                "application/json;;",
+                "*/json"),
+            Arbitraries.strings().withCharRange(' ', '~').ofMaxSize(20))
         .injectNull(0.1);
   }
 }

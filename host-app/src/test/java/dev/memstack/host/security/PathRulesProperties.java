@@ -13,8 +13,8 @@ import org.springframework.mock.env.MockEnvironment;
 /**
  * The token filter's path rules ({@link PathRules}, as {@link SecurityConfiguration} builds them)
  * under arbitrary paths: they never throw; a path is open only when it is an open rule or lies
- * below one (never a REST path, never a look-alike such as {@code /actuator/healthz} or a
- * different case); and every path at or below the Prometheus scrape needs an admin token.
+ * below one (never a REST path, never a look-alike such as {@code /actuator/healthz} or a different
+ * case); and every path at or below the Prometheus scrape needs an admin token.
  */
 class PathRulesProperties {
 
@@ -22,8 +22,27 @@ class PathRulesProperties {
 
   private static final List<String> PIECES =
       List.of(
-          "/", "/", "actuator", "health", "Health", "prometheus", "api", "v1", "v3", "api-docs",
-          ".yaml", "swagger-ui", ".html", "z", ".", "..", "%2F", "\u0000", " ", "\uFF0F", "\u0430");
+          "/",
+          "/",
+          "actuator",
+          "health",
+          "Health",
+          "prometheus",
+          "api",
+          "v1",
+          "v3",
+          "api-docs",
+          ".yaml",
+          "swagger-ui",
+          ".html",
+          "z",
+          ".",
+          "..",
+          "%2F",
+          "\u0000",
+          " ",
+          "\uFF0F",
+          "\u0430");
 
   @Property(tries = 1500, seed = "250904")
   void onlyAnOpenRuleAndWhatLiesBelowItIsOpen(@ForAll("paths") String path) {
