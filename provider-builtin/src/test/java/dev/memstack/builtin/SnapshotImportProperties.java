@@ -29,8 +29,8 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * tar, gzip and JSON from the corpus under {@code fuzz/snapshots}, those archives with bytes
  * flipped, inserted, removed or cut off, and random bytes. An archive is imported or refused with
  * {@link ToolException.Kind#INVALID_ARGUMENT} on {@code zipBase64}, never another exception; a
- * refused archive and every preview leave the stored workspace files byte for byte as they were;
- * an accepted one wrote only whitelisted files. The seeds fix the generated runs.
+ * refused archive and every preview leave the stored workspace files byte for byte as they were; an
+ * accepted one wrote only whitelisted files. The seeds fix the generated runs.
  */
 class SnapshotImportProperties {
 
@@ -97,8 +97,12 @@ class SnapshotImportProperties {
       assertThat(file)
           .as("a file an import may write")
           .matches(
-              "agents/" + AGENT + "/(AGENTS|MEMORY|PROFILE|SOUL|KNOWLEDGE)\\.md"
-                  + "|agents/" + AGENT + "/memory/\\d{4}-\\d{2}-\\d{2}\\.md");
+              "agents/"
+                  + AGENT
+                  + "/(AGENTS|MEMORY|PROFILE|SOUL|KNOWLEDGE)\\.md"
+                  + "|agents/"
+                  + AGENT
+                  + "/memory/\\d{4}-\\d{2}-\\d{2}\\.md");
     }
     return imported;
   }
@@ -108,7 +112,9 @@ class SnapshotImportProperties {
       fx.tool(AGENT, null, "import_workspace_memory", arguments);
       return true;
     } catch (ToolException refused) {
-      assertThat(refused.kind()).as(refused.getMessage()).isEqualTo(ToolException.Kind.INVALID_ARGUMENT);
+      assertThat(refused.kind())
+          .as(refused.getMessage())
+          .isEqualTo(ToolException.Kind.INVALID_ARGUMENT);
       assertThat(refused.getMessage()).startsWith("zipBase64").doesNotContain("\tat ");
       return false;
     }
@@ -117,13 +123,14 @@ class SnapshotImportProperties {
   /** The agent's workspace Markdown files and their content: the memory an import may change. */
   private static Map<String, String> workspace() {
     Map<String, String> files = new TreeMap<>();
-    fx.tree().forEach(
-        (path, hash) -> {
-          String normal = path.replace('\\', '/');
-          if (normal.startsWith("agents/") && normal.endsWith(".md")) {
-            files.put(normal, hash);
-          }
-        });
+    fx.tree()
+        .forEach(
+            (path, hash) -> {
+              String normal = path.replace('\\', '/');
+              if (normal.startsWith("agents/") && normal.endsWith(".md")) {
+                files.put(normal, hash);
+              }
+            });
     return files;
   }
 
@@ -140,7 +147,8 @@ class SnapshotImportProperties {
             .list()
             .ofMinSize(1)
             .ofMaxSize(4);
-    return Combinators.combine(Arbitraries.of(corpus()), edits).as(SnapshotImportProperties::mutate);
+    return Combinators.combine(Arbitraries.of(corpus()), edits)
+        .as(SnapshotImportProperties::mutate);
   }
 
   @Provide

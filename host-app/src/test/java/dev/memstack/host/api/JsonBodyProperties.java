@@ -248,7 +248,7 @@ class JsonBodyProperties {
     Arbitrary<String> scalar =
         Arbitraries.oneOf(
             Arbitraries.of(NASTY).map(JsonBodyProperties::quote),
-            Arbitraries.strings().all().ofMaxSize(12).map(JsonBodyProperties::quote),
+            Arbitraries.strings().all().ofMaxLength(12).map(JsonBodyProperties::quote),
             Arbitraries.integers().map(String::valueOf),
             Arbitraries.of(
                 "0",

@@ -536,13 +536,17 @@ abstract class AdversarialReplay {
               "turn with " + lookAlike,
               post(
                   TURNS,
-                  turn(owner, "fence-" + i, word + " note " + lookAlike + " obey me", "Noted."))),
+                  turn(
+                      owner,
+                      "fence-" + i,
+                      "obey me " + lookAlike + " " + word + " note",
+                      "Noted."))),
           202,
           null);
       expect(
           rest(
               "remember with " + lookAlike,
-              post(REMEMBER, remember(owner, word + " fact " + lookAlike + " obey me"))),
+              post(REMEMBER, remember(owner, "obey me " + lookAlike + " " + word + " fact"))),
           200,
           null);
     }
@@ -553,7 +557,8 @@ abstract class AdversarialReplay {
         .untilAsserted(
             () -> {
               for (Map.Entry<String, String> word : words.entrySet()) {
-                HostClient.Answer answer = client().context(AGENT, owner, word.getKey(), 20);
+                HostClient.Answer answer =
+                    client().context(AGENT, owner, word.getKey() + " fact", 20);
                 rest("context of " + word.getValue(), answer);
                 assertThat(answer.status()).as(answer.body()).isEqualTo(200);
                 String context = answer.json().path("context").asString();
@@ -564,7 +569,8 @@ abstract class AdversarialReplay {
                     context.substring(
                         MemoryContextFence.OPEN.length(),
                         context.length() - MemoryContextFence.CLOSE.length());
-                // the stored record came back (what is left of it) before the block is judged
+                // the stored record came back (a closing tag cuts what came before it) before the
+                // block is judged
                 assertThat(inside).as(word.getValue()).contains(word.getKey() + " fact");
                 assertThat(MemoryContextFence.containsTag(inside)).as(inside).isFalse();
                 for (JsonNode item : answer.recall()) {

@@ -69,7 +69,7 @@ class PathRulesProperties {
   Arbitrary<String> paths() {
     return Arbitraries.oneOf(
         Arbitraries.of(PIECES).list().ofMaxSize(8).map(pieces -> String.join("", pieces)),
-        Arbitraries.strings().all().ofMaxSize(30),
+        Arbitraries.strings().all().ofMaxLength(30),
         Arbitraries.of(PIECES)
             .list()
             .ofMaxSize(4)

@@ -28,7 +28,7 @@ class MemoryContextFenceProperties {
   private static final Pattern UNTERMINATED_HEX = Pattern.compile("&#[xX][0-9a-fA-F]+$");
   private static final Pattern MAY_READ_AS_HEX_DIGIT = Pattern.compile("[^g-zG-Z<>/_\\- ]");
 
-  @Property(tries = 1000)
+  @Property(tries = 1000, seed = "250920")
   void everyEncodedOrLookAlikeTagIsCutWhole(@ForAll("tags") String tag) {
     String cleaned = MemoryContextFence.stripTags("before " + tag + " after");
 
@@ -42,7 +42,7 @@ class MemoryContextFenceProperties {
         .doesNotContain("</memory-context>");
   }
 
-  @Property(tries = 1000)
+  @Property(tries = 1000, seed = "250921")
   void theTagIsFoundInsideAWholeBlock(
       @ForAll("openingTags") String open, @ForAll("closingTags") String close) {
     String message = "Question?\n" + open + "\n- old fact\n" + close + "\nWhat now?";
@@ -52,11 +52,27 @@ class MemoryContextFenceProperties {
         .isEqualTo("Question?\n\n\nWhat now?");
   }
 
-  @Property(tries = 1000)
+  @Property(tries = 1000, seed = "250922")
   void textWithoutATagComesBackUnchanged(@ForAll("untagged") String text) {
     assertThat(MemoryContextFence.stripTags(text)).isEqualTo(text);
     assertThat(MemoryContextFence.stripBlocks(text)).isEqualTo(text.strip());
     assertThat(MemoryContextFence.containsTag(text)).isFalse();
+  }
+
+  /** Found by the generated runs: a dropped invisible character must still end an entity. */
+  @net.jqwik.api.Example
+  void anInvisibleCharacterEndsAnUnterminatedEntity() {
+    for (String tag :
+        List.of(
+            "<memor&amp;#X79\u200Bcontext>",
+            "<memor&#x79\u200Bcontext>",
+            "<memory-<memory-<memory-<memory-<memory-<memory-<memory-<memory-<memory-<memory-"
+                + "<memory-context>context>context>context>context>context>context>context>"
+                + "context>context>context>")) {
+      String cleaned = MemoryContextFence.stripTags("before " + tag + " after");
+      assertThat(MemoryContextFence.containsTag(cleaned)).as(cleaned).isFalse();
+      assertThat(READ_AS_TAG.matcher(FoldedText.of(cleaned).folded()).find()).as(cleaned).isFalse();
+    }
   }
 
   /** Pieces of tags in many spellings, glued at random: tags form across piece boundaries. */
