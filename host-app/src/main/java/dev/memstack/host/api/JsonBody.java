@@ -47,6 +47,11 @@ public final class JsonBody {
    */
   public JsonBody onlyFields(java.util.Set<String> known) {
     for (String name : node.propertyNames()) {
+      if (name.isEmpty()) {
+        throw new BadRequestException(
+            "body",
+            "a field with an empty name; this body takes " + new java.util.TreeSet<>(known));
+      }
       if (!known.contains(name)) {
         throw new BadRequestException(
             name, "unknown field " + name + "; this body takes " + new java.util.TreeSet<>(known));

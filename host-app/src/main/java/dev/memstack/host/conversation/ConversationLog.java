@@ -5,6 +5,7 @@ import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Turn;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The turns of each conversation, newest last, as the stack accepted them (it records every turn it
@@ -32,6 +33,14 @@ public interface ConversationLog {
    * @return how many turns were removed
    */
   long forget(OwnerKey owner);
+
+  /**
+   * The owner keys the log holds turns of, as they were stored (some possibly under an older
+   * identifier rule); empty for a log that keeps nothing.
+   */
+  default Set<String> ownerKeys() {
+    return Set.of();
+  }
 
   /** A log that keeps nothing: appends are dropped, reads find nothing, erasure removes nothing. */
   static ConversationLog none() {

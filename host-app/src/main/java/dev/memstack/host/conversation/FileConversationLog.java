@@ -17,6 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -109,6 +111,35 @@ public final class FileConversationLog implements ConversationLog {
       }
     }
     return removed;
+  }
+
+  /** Reads one file per agent and owner folder: each names its owner. */
+  @Override
+  public Set<String> ownerKeys() {
+    Set<String> keys = new TreeSet<>();
+    for (Path agentFolder : agentFolders()) {
+      for (Path folder : files(agentFolder)) {
+        if (!Files.isDirectory(folder)) {
+          continue;
+        }
+        synchronized (lock(folder)) {
+          for (Path file : files(folder)) {
+            if (!file.getFileName().toString().endsWith(".json")) {
+              continue;
+            }
+            Optional<String> owner =
+                read(file)
+                    .flatMap(stored -> stored.turns().stream().findFirst())
+                    .map(ConversationEntry::ownerKey);
+            if (owner.isPresent()) {
+              keys.add(owner.get());
+              break;
+            }
+          }
+        }
+      }
+    }
+    return keys;
   }
 
   private Object lock(Path folder) {

@@ -15,6 +15,8 @@ import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The {@link ConversationLog} of shared mode: one row per turn in table {@code
@@ -179,6 +181,21 @@ public final class PostgresConversationLog implements ConversationLog {
       throw failure("erase an owner", e);
     }
     return removed;
+  }
+
+  @Override
+  public Set<String> ownerKeys() {
+    Set<String> keys = new TreeSet<>();
+    try (Connection connection = store.dataSource().getConnection();
+        Statement select = connection.createStatement();
+        ResultSet rows = select.executeQuery("SELECT DISTINCT owner FROM " + TABLE)) {
+      while (rows.next()) {
+        keys.add(rows.getString(1));
+      }
+    } catch (SQLException e) {
+      throw failure("list its owners", e);
+    }
+    return keys;
   }
 
   private UncheckedIOException failure(String what, SQLException e) {

@@ -73,7 +73,13 @@ final class FoldedText {
     int[] starts = null;
     int[] ends = null;
     boolean changed = false;
-    for (int pass = 0; pass < MAX_PASSES; pass++) {
+    // Characters that fold to nothing (zero-width space...) stay while escapes are decoded, so they
+    // end a reference as they do for a browser (&#x79 then U+200B then c is y, not U+079C); one
+    // last
+    // pass drops them.
+    boolean drop = false;
+    boolean droppable = false;
+    for (int pass = 0; ; pass++) {
       Builder out = new Builder(text.length());
       boolean decoded = false;
       for (int i = 0; i < text.length(); ) {
@@ -92,6 +98,10 @@ final class FoldedText {
         int start = starts == null ? i : starts[i];
         int end = ends == null ? next : ends[next - 1];
         String fold = codePoint < 0x80 ? null : fold(codePoint);
+        if (fold != null && fold.isEmpty() && !drop) {
+          droppable = true;
+          fold = null;
+        }
         if (fold == null) {
           if (escape >= 0) {
             out.put(codePoint, start, end);
@@ -113,8 +123,14 @@ final class FoldedText {
       text = out.text.toString();
       starts = out.starts;
       ends = out.ends;
-      if (!decoded) {
+      if (drop) {
         break;
+      }
+      if (!decoded || pass >= MAX_PASSES - 1) {
+        if (!droppable) {
+          break;
+        }
+        drop = true;
       }
     }
     if (!changed) {

@@ -60,6 +60,7 @@ public final class MemoryContextFence {
   private static final Pattern BLOCK =
       Pattern.compile(OPENING.pattern() + "[\\s\\S]*?" + CLOSING.pattern(), FLAGS);
 
+  private static final Pattern BRACKET = Pattern.compile("[<>]");
   private static final Pattern WHITESPACE = Pattern.compile("\\s+");
   private static final Pattern SPACES = Pattern.compile("[ \\t]{2,}");
   private static final DateTimeFormatter DATE =
@@ -69,7 +70,8 @@ public final class MemoryContextFence {
 
   /**
    * Removes every fence tag (not the text between tags) from a recalled text. Repeats until no tag
-   * is left, so nested fragments ({@code <memory-<memory-context>context>}) go too.
+   * is left, so nested fragments ({@code <memory-<memory-context>context>}) go too; past ten rounds
+   * (a deeper nesting) every character that reads as {@code <} or {@code >} is cut instead.
    */
   public static String stripTags(String text) {
     if (!FoldedText.mayHoldTag(text)) {
@@ -85,6 +87,11 @@ public final class MemoryContextFence {
         break;
       }
       current = SPACES.matcher(next).replaceAll(" ");
+    }
+    if (containsTag(current)) {
+      // nested deeper than the rounds reach (<memory-<memory-...context>context>): every character
+      // that reads as a bracket goes, and no tag can be left without one
+      current = SPACES.matcher(FoldedText.of(current).replaceAll(BRACKET, " ")).replaceAll(" ");
     }
     return current;
   }

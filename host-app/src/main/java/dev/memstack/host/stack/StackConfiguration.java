@@ -33,6 +33,11 @@ public class StackConfiguration {
   }
 
   @Bean
+  StoredOwnerKeys storedOwnerKeys(ConversationLog conversations) {
+    return new StoredOwnerKeys(conversations);
+  }
+
+  @Bean
   SystemPromptCache systemPromptCache() {
     return new SystemPromptCache();
   }

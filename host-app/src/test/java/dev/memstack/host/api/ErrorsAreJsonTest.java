@@ -7,13 +7,9 @@ import dev.memstack.host.testing.HostClient;
 import dev.memstack.host.testing.HostClient.Answer;
 import dev.memstack.host.testing.HostFolder;
 import dev.memstack.host.testing.HostTest;
-import java.io.ByteArrayOutputStream;
+import dev.memstack.host.testing.RawHttp;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.http.HttpRequest;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -69,7 +65,7 @@ class ErrorsAreJsonTest {
         "GET /api/v1/plugins?x=%E2%82 HTTP/1.1",
       })
   void refusedRequestsAnswerApiErrorJson(String requestLine) throws IOException {
-    Raw answer = raw(requestLine, "Authorization: Bearer " + ADMIN);
+    RawHttp.Answer answer = raw(requestLine, "Authorization: Bearer " + ADMIN);
     assertApiError(answer);
   }
 
@@ -91,13 +87,13 @@ class ErrorsAreJsonTest {
 
   @Test
   void aRepeatedQueryParameterIsRefusedNotJoined() throws IOException {
-    Raw answer =
+    RawHttp.Answer answer =
         raw(
             "GET /api/v1/agents/a1/conversations/c1?ownerKey=api:7&ownerKey=user:9 HTTP/1.1",
             "Authorization: Bearer " + ADMIN);
     assertApiError(answer);
-    assertThat(answer.status).isEqualTo(400);
-    assertThat(JSON.readTree(answer.body).get("field").asString()).isEqualTo("ownerKey");
+    assertThat(answer.status()).isEqualTo(400);
+    assertThat(JSON.readTree(answer.body()).get("field").asString()).isEqualTo("ownerKey");
   }
 
   @Test
@@ -125,13 +121,13 @@ class ErrorsAreJsonTest {
     }
   }
 
-  private static void assertApiError(Raw answer) {
-    assertThat(answer.status).as(answer.text).isBetween(400, 599);
-    assertThat(answer.headers.toLowerCase()).contains("content-type: application/json");
-    JsonNode body = JSON.readTree(answer.body);
-    assertThat(body.get("error").asString()).as(answer.text).isNotBlank();
+  private static void assertApiError(RawHttp.Answer answer) {
+    assertThat(answer.status()).as(answer.text()).isBetween(400, 599);
+    assertThat(answer.headers().toLowerCase()).contains("content-type: application/json");
+    JsonNode body = JSON.readTree(answer.body());
+    assertThat(body.get("error").asString()).as(answer.text()).isNotBlank();
     assertThat(body.get("message").asString()).isNotBlank();
-    assertThat(answer.body)
+    assertThat(answer.body())
         .doesNotContain("<html")
         .doesNotContain("999")
         .doesNotContain("Exception")
@@ -139,48 +135,7 @@ class ErrorsAreJsonTest {
         .doesNotContain("Tomcat");
   }
 
-  private record Raw(int status, String headers, String body, String text) {}
-
-  /** Sends a request byte for byte, with {@code Connection: close}, and reads the whole answer. */
-  private Raw raw(String requestLine, String... headers) throws IOException {
-    StringBuilder request = new StringBuilder(requestLine).append("\r\n");
-    request.append("Host: 127.0.0.1:").append(port).append("\r\n");
-    for (String header : headers) {
-      request.append(header).append("\r\n");
-    }
-    request.append("Connection: close\r\n\r\n");
-    try (Socket socket = new Socket("127.0.0.1", port)) {
-      socket.setSoTimeout(20_000);
-      OutputStream out = socket.getOutputStream();
-      out.write(request.toString().getBytes(StandardCharsets.ISO_8859_1));
-      out.flush();
-      InputStream in = socket.getInputStream();
-      ByteArrayOutputStream all = new ByteArrayOutputStream();
-      in.transferTo(all);
-      String text = all.toString(StandardCharsets.UTF_8);
-      int split = text.indexOf("\r\n\r\n");
-      String head = split < 0 ? text : text.substring(0, split);
-      String body = split < 0 ? "" : dechunk(head, text.substring(split + 4));
-      int status = Integer.parseInt(head.substring(9, 12));
-      return new Raw(status, head, body, text);
-    }
-  }
-
-  private static String dechunk(String head, String body) {
-    if (!head.toLowerCase().contains("transfer-encoding: chunked")) {
-      return body;
-    }
-    StringBuilder out = new StringBuilder();
-    int at = 0;
-    while (at < body.length()) {
-      int line = body.indexOf("\r\n", at);
-      int size = Integer.parseInt(body.substring(at, line).trim(), 16);
-      if (size == 0) {
-        break;
-      }
-      out.append(body, line + 2, line + 2 + size);
-      at = line + 2 + size + 2;
-    }
-    return out.toString();
+  private RawHttp.Answer raw(String requestLine, String... headers) throws IOException {
+    return RawHttp.send(port, requestLine, headers);
   }
 }

@@ -61,6 +61,21 @@ abstract class ConversationLogConformance {
   }
 
   @Test
+  void itListsTheOwnerKeysItHoldsAsStored() {
+    ConversationLog log = open(200, 20_000);
+    assertThat(log.ownerKeys()).isEmpty();
+    log.append(turn("t1", "user:1", "c1"));
+    log.append(turn("t2", "user:2", "c1"));
+    log.append(turn("t3", "user:1", "c2"));
+    log.append(turn("t4", "user:a\u200bb", "c1"));
+
+    assertThat(reopen(200, 20_000).ownerKeys())
+        .containsExactlyInAnyOrder("user:1", "user:2", "user:a\u200bb");
+    log.forget(USER_1);
+    assertThat(log.ownerKeys()).containsExactlyInAnyOrder("user:2", "user:a\u200bb");
+  }
+
+  @Test
   void aTurnIdIsLoggedOnceAndOldTurnsAreDroppedPastTheBound() {
     ConversationLog log = open(2, 20_000);
     log.append(turn("t1", "user:1", "c1"));

@@ -28,7 +28,7 @@ class MemoryContextFenceProperties {
   private static final Pattern UNTERMINATED_HEX = Pattern.compile("&#[xX][0-9a-fA-F]+$");
   private static final Pattern MAY_READ_AS_HEX_DIGIT = Pattern.compile("[^g-zG-Z<>/_\\- ]");
 
-  @Property(tries = 1000)
+  @Property(tries = 1000, seed = "250920")
   void everyEncodedOrLookAlikeTagIsCutWhole(@ForAll("tags") String tag) {
     String cleaned = MemoryContextFence.stripTags("before " + tag + " after");
 
@@ -42,7 +42,7 @@ class MemoryContextFenceProperties {
         .doesNotContain("</memory-context>");
   }
 
-  @Property(tries = 1000)
+  @Property(tries = 1000, seed = "250921")
   void theTagIsFoundInsideAWholeBlock(
       @ForAll("openingTags") String open, @ForAll("closingTags") String close) {
     String message = "Question?\n" + open + "\n- old fact\n" + close + "\nWhat now?";
@@ -52,11 +52,103 @@ class MemoryContextFenceProperties {
         .isEqualTo("Question?\n\n\nWhat now?");
   }
 
-  @Property(tries = 1000)
+  @Property(tries = 1000, seed = "250922")
   void textWithoutATagComesBackUnchanged(@ForAll("untagged") String text) {
     assertThat(MemoryContextFence.stripTags(text)).isEqualTo(text);
     assertThat(MemoryContextFence.stripBlocks(text)).isEqualTo(text.strip());
     assertThat(MemoryContextFence.containsTag(text)).isFalse();
+  }
+
+  /** Found by the generated runs: a dropped invisible character must still end an entity. */
+  @net.jqwik.api.Example
+  void anInvisibleCharacterEndsAnUnterminatedEntity() {
+    for (String tag :
+        List.of(
+            "<memor&amp;#X79\u200Bcontext>",
+            "<memor&#x79\u200Bcontext>",
+            "<memory-<memory-<memory-<memory-<memory-<memory-<memory-<memory-<memory-<memory-"
+                + "<memory-context>context>context>context>context>context>context>context>"
+                + "context>context>context>")) {
+      String cleaned = MemoryContextFence.stripTags("before " + tag + " after");
+      assertThat(MemoryContextFence.containsTag(cleaned)).as(cleaned).isFalse();
+      assertThat(READ_AS_TAG.matcher(FoldedText.of(cleaned).folded()).find()).as(cleaned).isFalse();
+    }
+  }
+
+  /** Pieces of tags in many spellings, glued at random: tags form across piece boundaries. */
+  private static final List<String> SOUP =
+      List.of(
+          "<",
+          "</",
+          "&lt;",
+          "&#60;",
+          "&#x3C;",
+          "%3C",
+          "%3c/",
+          "\\u003c",
+          "\u3008",
+          "\u27E8",
+          "\u2039",
+          "\uFF1C",
+          "&amp;lt;",
+          "memory",
+          "mem",
+          "ory",
+          "\u1D0D\u1D07\u1D0D\u1D0F\u0280\u028F",
+          "&#109;emory",
+          "mem\u03BFry",
+          "-",
+          "&#45;",
+          "_",
+          " ",
+          "\u200B",
+          "\u00AD",
+          "context",
+          "c\u043Entext",
+          ">",
+          "&gt;",
+          "&#62;",
+          "%3E",
+          "\u3009",
+          "\u27E9",
+          "\uFF1E",
+          "&amp;gt;",
+          "/",
+          ";",
+          "&",
+          "#",
+          "x",
+          "\n",
+          "<memory-context>",
+          "</memory-context>",
+          "memory-context");
+
+  @Property(tries = 1000, seed = "250906")
+  void noTagIsLeftInAnySoupOfPieces(@ForAll("soup") String text) {
+    String cleaned = MemoryContextFence.stripTags(text);
+
+    assertThat(MemoryContextFence.containsTag(cleaned)).as("%s -> %s", text, cleaned).isFalse();
+    assertThat(MemoryContextFence.stripTags(cleaned)).as(text).isEqualTo(cleaned);
+    String block = MemoryContextFence.stripBlocks(text);
+    assertThat(MemoryContextFence.containsTag(block)).as("%s -> %s", text, block).isFalse();
+  }
+
+  @Property(tries = 200, seed = "250907")
+  void tagsNestedToAnyDepthAreCut(
+      @ForAll @net.jqwik.api.constraints.IntRange(min = 1, max = 40) int depth,
+      @ForAll("tags") String tag) {
+    int cut = tag.length() / 2;
+    String nested =
+        "a " + tag.substring(0, cut).repeat(depth) + tag.substring(cut).repeat(depth) + " b";
+
+    assertThat(MemoryContextFence.containsTag(MemoryContextFence.stripTags(nested)))
+        .as(nested)
+        .isFalse();
+  }
+
+  @Provide
+  Arbitrary<String> soup() {
+    return Arbitraries.of(SOUP).list().ofMaxSize(24).map(pieces -> String.join("", pieces));
   }
 
   // ---- tags
