@@ -392,18 +392,30 @@ abstract class Lane implements Runnable {
   }
 
   /**
-   * Parks {@code failing} as a dead letter when its {@link Triage} says so (trying the turn behind
-   * it first when that decides); whether it left the queue.
+   * Parks {@code failing} when its {@link Triage} says so; on a probe only if the next turn goes
+   * through and {@code failing} fails once more then (an outage that just ended parks nothing).
+   * Whether {@code failing} left the queue.
    */
   private boolean parked(Journal.Entry failing, Attempt attempt) {
     Triage.Verdict verdict = triage.after(failing, attempt);
-    if (verdict == Triage.Verdict.RETRY
-        || (verdict == Triage.Verdict.PROBE && !probeBehind(failing))
-        || !triage.park(failing, attempt)) {
+    if (verdict == Triage.Verdict.PROBE) {
+      Journal.Entry next;
+      synchronized (this) {
+        next = Triage.turnBehind(queue, failing, durable());
+      }
+      if (next == null || !deliveredAlone(next)) {
+        return false;
+      }
+      if (deliveredAlone(failing)) {
+        triage.reset();
+        return true;
+      }
+    }
+    if (verdict == Triage.Verdict.RETRY || !triage.park(failing, attempt)) {
       return false;
     }
     synchronized (this) {
-      if (removeFirst(queue, failing)) {
+      if (Queues.removeFirst(queue, failing)) {
         pendingTurns--;
       }
       unsaved++;
@@ -412,22 +424,18 @@ abstract class Lane implements Runnable {
   }
 
   /**
-   * Delivers the first turn behind {@code failing}, unless an erasure comes first (its owner's
-   * turns after it must wait for it); whether it went through.
+   * Claims and delivers {@code entry}, one of the first two of the queue, on its own; whether it
+   * went through.
    */
-  private boolean probeBehind(Journal.Entry failing) {
-    Journal.Entry next;
+  private boolean deliveredAlone(Journal.Entry entry) {
     synchronized (this) {
-      next = Triage.turnBehind(queue, failing, durable());
-      if (next == null) {
-        return false;
-      }
       working = true;
+      inFlight = 2;
     }
-    List<Journal.Entry> probe = List.of(next);
+    List<Journal.Entry> one = List.of(entry);
     boolean claimed;
     try {
-      claimed = claim(new Work(null, null, probe));
+      claimed = claim(new Work(null, null, one));
     } catch (IOException | RuntimeException e) {
       claimed = false;
     }
@@ -437,8 +445,8 @@ abstract class Lane implements Runnable {
       }
       return false;
     }
-    List<Attempt> attempts = delivery.deliver(probe);
-    complete(probe, attempts);
+    List<Attempt> attempts = delivery.deliver(one);
+    complete(one, attempts);
     return Attempt.DELIVERED.equals(attempts.get(0).outcome());
   }
 
@@ -537,7 +545,7 @@ abstract class Lane implements Runnable {
       }
     } else if (work.parked() != null) {
       if (attempt.done()) {
-        removeFirst(parked, work.parked());
+        Queues.removeFirst(parked, work.parked());
         erased++;
         unsaved++;
       }
@@ -559,7 +567,7 @@ abstract class Lane implements Runnable {
         return;
       }
       Journal.Entry entry = entries.get(i);
-      if (removeFirst(queue, entry) && !entry.erase()) {
+      if (Queues.removeFirst(queue, entry) && !entry.erase()) {
         pendingTurns--;
       }
       if (entry.erase()) {
@@ -572,20 +580,6 @@ abstract class Lane implements Runnable {
       }
       unsaved++;
     }
-  }
-
-  private static <T> boolean removeFirst(ArrayDeque<T> deque, T item) {
-    if (deque.peekFirst() == item) {
-      deque.pollFirst();
-      return true;
-    }
-    for (Iterator<T> it = deque.iterator(); it.hasNext(); ) {
-      if (it.next() == item) {
-        it.remove();
-        return true;
-      }
-    }
-    return false;
   }
 
   private List<Attempt> perform(List<Journal.Entry> entries) {

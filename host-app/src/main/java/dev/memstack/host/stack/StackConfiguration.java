@@ -33,8 +33,8 @@ public class StackConfiguration {
   }
 
   @Bean
-  StoredOwnerKeys storedOwnerKeys(ConversationLog conversations) {
-    return new StoredOwnerKeys(conversations);
+  StoredOwnerKeys storedOwnerKeys(ObjectProvider<ConversationLog> conversations) {
+    return new StoredOwnerKeys(conversations.getIfAvailable(ConversationLog::none));
   }
 
   @Bean

@@ -128,6 +128,21 @@ class DeadLetterTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"journal", "memory"})
+  void aTurnPastMaxAttemptsIsTriedOnceMoreWhenTheProbeGoesThroughAndKeptIfItDoes(String type) {
+    RecordingProvider a = new RecordingProvider("a");
+    a.poison = "t1";
+    a.poisonFailures.set(2); // fails twice (an outage that ends), then goes through
+    members.run(a);
+    OutboxEngine engine = open(type, 2);
+    ids(3).forEach(id -> engine.enqueue(turn(id), List.of("a")));
+
+    eventually(
+        PATIENCE, () -> assertThat(a.storedIds()).containsExactlyInAnyOrder("t1", "t2", "t3"));
+    assertThat(engine.deadLetters().list(null)).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"journal", "memory"})
   void anOutageParksNothingHoweverLongItLasts(String type) {
     RecordingProvider a = RecordingProvider.down("a");
     members.run(a);
@@ -148,7 +163,7 @@ class DeadLetterTest {
     RecordingProvider a = new RecordingProvider("a");
     a.unavailable = true;
     a.poison = "t1"; // would be parked after one counted failure if unavailability counted
-    a.poisonFailures.set(1);
+    a.poisonFailures.set(Integer.MAX_VALUE);
     members.run(a);
     OutboxEngine engine = open("memory", 1);
     engine.enqueue(turn("t1"), List.of("a"));
@@ -159,7 +174,7 @@ class DeadLetterTest {
     assertThat(engine.deadLetters().list(null)).isEmpty();
     a.unavailable = false;
     engine.enqueue(turn("t2"), List.of("a"));
-    // t1 fails once (counted, the limit is 1), t2 goes through as the probe: t1 is parked then
+    // t1 fails (counted, the limit is 1), t2 goes through as the probe, t1 fails again: parked
     eventually(PATIENCE, () -> assertThat(a.storedIds()).containsExactly("t2"));
     assertThat(engine.deadLetters().list(null))
         .extracting(DeadLetter::turnId)
