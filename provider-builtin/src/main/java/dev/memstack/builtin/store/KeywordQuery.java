@@ -7,12 +7,12 @@ import java.util.Objects;
 /**
  * One keyword search of a {@link KeywordIndex}: what to find, where, and how many hits.
  *
- * @param buckets the buckets the caller may see
- * @param text free text; blank gives no hits
+ * @param buckets the buckets the caller may see, never {@code null}
+ * @param text free text; {@code null} or blank gives no hits
  * @param limit most hits
  * @param maxFiles most distinct files the hits come from
  * @param weight score factor of weighted files (core files)
- * @param excludedFiles {@link KeywordIndex#fileKey}s of files to leave out
+ * @param excludedFiles {@link KeywordIndex#fileKey}s of files to leave out, never {@code null}
  * @param snippets how many of the first hits are placed at their first match (line and snippet);
  *     the others keep their paragraph's first line and start, which saves analysing texts a caller
  *     will not show. An index may place every hit.
@@ -28,7 +28,5 @@ public record KeywordQuery(
 
   public KeywordQuery {
     Objects.requireNonNull(buckets, "buckets");
-    Objects.requireNonNull(text, "text");
-    Objects.requireNonNull(excludedFiles, "excludedFiles");
   }
 }
