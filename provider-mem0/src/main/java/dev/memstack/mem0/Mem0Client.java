@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
@@ -38,22 +37,30 @@ final class Mem0Client implements AutoCloseable {
     }
   }
 
+  private final Mem0Exchange server;
   private final String instanceId;
   private final Mem0Settings settings;
   private final JsonMapper json;
-  private final Mem0Exchange server;
 
   /**
-   * @param instanceId the provider instance, for thread names and log lines
-   * @param settings the validated settings
-   * @param apiKeyName the full config key of the api key, for error hints
-   * @param nanoTime the breaker's clock
+   * @param server the exchange with the server, with the instance and settings; closed with this
+   *     client
    */
-  Mem0Client(String instanceId, Mem0Settings settings, String apiKeyName, LongSupplier nanoTime) {
-    this.instanceId = instanceId;
-    this.settings = settings;
-    this.server = new Mem0Exchange(instanceId, settings, apiKeyName, nanoTime);
+  Mem0Client(Mem0Exchange server) {
+    this.server = server;
+    this.instanceId = server.instanceId();
+    this.settings = server.settings();
     this.json = server.json();
+  }
+
+  /** The provider instance, for thread names and log lines. */
+  String instanceId() {
+    return instanceId;
+  }
+
+  /** The validated settings. */
+  Mem0Settings settings() {
+    return settings;
   }
 
   JsonMapper json() {

@@ -102,6 +102,16 @@ final class Mem0Exchange implements AutoCloseable {
     return breaker.retryIn();
   }
 
+  /** The provider instance this exchange serves. */
+  String instanceId() {
+    return instanceId;
+  }
+
+  /** The settings it was built with. */
+  Mem0Settings settings() {
+    return settings;
+  }
+
   JsonNode exchange(
       String operation, String method, String pathAndQuery, JsonNode body, Duration timeout) {
     return call(operation, method, pathAndQuery, body, timeout, answer -> answer);

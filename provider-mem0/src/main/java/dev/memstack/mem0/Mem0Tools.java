@@ -52,15 +52,16 @@ final class Mem0Tools {
       "required":["text"],"additionalProperties":false}"""
           .formatted(MAX_TEXT);
 
+  private final Mem0Client client;
   private final String providerId;
   private final Mem0Settings settings;
-  private final Mem0Client client;
   private final JsonMapper json;
 
-  Mem0Tools(String providerId, Mem0Settings settings, Mem0Client client) {
-    this.providerId = providerId;
-    this.settings = settings;
+  /** The tools of the provider instance that {@code client} serves, with its settings. */
+  Mem0Tools(Mem0Client client) {
     this.client = client;
+    this.providerId = client.instanceId();
+    this.settings = client.settings();
     this.json = client.json();
   }
 

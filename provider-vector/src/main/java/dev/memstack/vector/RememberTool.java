@@ -32,13 +32,14 @@ import tools.jackson.databind.node.ObjectNode;
 final class RememberTool {
 
   private final VectorMemoryProvider provider;
-  private final JsonMapper json;
   private final MemoryItemJson itemJson;
+  private final JsonMapper json;
 
-  RememberTool(VectorMemoryProvider provider, JsonMapper json, MemoryItemJson itemJson) {
+  /** Answers with {@code itemJson}'s mapper. */
+  RememberTool(VectorMemoryProvider provider, MemoryItemJson itemJson) {
     this.provider = provider;
-    this.json = json;
     this.itemJson = itemJson;
+    this.json = itemJson.json();
   }
 
   ObjectNode remember(ToolCall call) {

@@ -12,18 +12,18 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  */
 final class ModelsHealthIndicator implements HealthIndicator {
 
-  private final Embedder embedder;
-  private final LanguageModel languageModel;
   private final EmbedderWarmUp warmUp;
+  private final LanguageModel languageModel;
 
-  ModelsHealthIndicator(Embedder embedder, LanguageModel languageModel, EmbedderWarmUp warmUp) {
-    this.embedder = embedder;
-    this.languageModel = languageModel;
+  /** Reports on the embedding model that {@code warmUp} loads, and on {@code languageModel}. */
+  ModelsHealthIndicator(EmbedderWarmUp warmUp, LanguageModel languageModel) {
     this.warmUp = warmUp;
+    this.languageModel = languageModel;
   }
 
   @Override
   public Health health() {
+    Embedder embedder = warmUp.embedder();
     Health.Builder health;
     if (warmUp.failure() != null) {
       health = Health.down().withDetail("error", warmUp.failure());
