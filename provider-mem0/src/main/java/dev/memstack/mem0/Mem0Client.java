@@ -38,7 +38,6 @@ final class Mem0Client implements AutoCloseable {
   }
 
   private final Mem0Exchange server;
-  private final String instanceId;
   private final Mem0Settings settings;
   private final JsonMapper json;
 
@@ -48,14 +47,13 @@ final class Mem0Client implements AutoCloseable {
    */
   Mem0Client(Mem0Exchange server) {
     this.server = server;
-    this.instanceId = server.instanceId();
     this.settings = server.settings();
     this.json = server.json();
   }
 
   /** The provider instance, for thread names and log lines. */
   String instanceId() {
-    return instanceId;
+    return server.instanceId();
   }
 
   /** The validated settings. */
@@ -127,7 +125,7 @@ final class Mem0Client implements AutoCloseable {
     if (foreign > 0) {
       log.debug(
           "mem0 provider {}: dropped {} of {} hits that belong to another user or agent",
-          instanceId,
+          instanceId(),
           foreign,
           hits.size());
     }
@@ -217,7 +215,7 @@ final class Mem0Client implements AutoCloseable {
       log.info(
           "mem0 provider {}: the key may not erase an owner in one call (admin only); deleting"
               + " the owner's memories one by one",
-          instanceId);
+          instanceId());
     }
     if (listed == null) {
       listed = listOss(userId, timeout);

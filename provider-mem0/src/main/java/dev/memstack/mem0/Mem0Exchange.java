@@ -94,22 +94,17 @@ final class Mem0Exchange implements AutoCloseable {
     return json;
   }
 
+  /** The settings it was built with. */
+  Mem0Settings settings() {
+    return settings;
+  }
+
   CircuitBreaker.State breakerState() {
     return breaker.state();
   }
 
   Duration breakerRetryIn() {
     return breaker.retryIn();
-  }
-
-  /** The provider instance this exchange serves. */
-  String instanceId() {
-    return instanceId;
-  }
-
-  /** The settings it was built with. */
-  Mem0Settings settings() {
-    return settings;
   }
 
   JsonNode exchange(
@@ -440,6 +435,11 @@ final class Mem0Exchange implements AutoCloseable {
       out.append("...");
     }
     return out.toString();
+  }
+
+  /** The provider instance this exchange serves, for thread names and log lines. */
+  String instanceId() {
+    return instanceId;
   }
 
   @Override

@@ -20,7 +20,6 @@ import java.util.Optional;
 import java.util.Set;
 import org.springframework.ai.document.Document;
 import org.springframework.ai.vectorstore.filter.Filter;
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -33,13 +32,11 @@ final class RememberTool {
 
   private final VectorMemoryProvider provider;
   private final MemoryItemJson itemJson;
-  private final JsonMapper json;
 
   /** Answers with {@code itemJson}'s mapper. */
   RememberTool(VectorMemoryProvider provider, MemoryItemJson itemJson) {
     this.provider = provider;
     this.itemJson = itemJson;
-    this.json = itemJson.json();
   }
 
   ObjectNode remember(ToolCall call) {
@@ -206,7 +203,7 @@ final class RememberTool {
    */
   private ObjectNode answer(
       boolean stored, String idKey, MemoryRecord memory, List<MemoryRecord> outdated) {
-    ObjectNode answer = json.createObjectNode();
+    ObjectNode answer = itemJson.json().createObjectNode();
     answer.put("stored", stored);
     answer.put(idKey, memory.id());
     answer.set("memory", itemJson.of(memory, null));

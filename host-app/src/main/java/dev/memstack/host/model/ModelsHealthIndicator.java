@@ -9,17 +9,12 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * The {@code models} health component: {@code OUT_OF_SERVICE} while the in-process embedding model
  * is still being warmed up after start, so {@code /actuator/health} turns UP only once the first
  * context call can embed without waiting; {@code DOWN} when the warm-up failed. Never calls Ollama.
+ *
+ * @param warmUp the warm-up of the embedding model, which it reports on
+ * @param languageModel the chat model, named in the details
  */
-final class ModelsHealthIndicator implements HealthIndicator {
-
-  private final EmbedderWarmUp warmUp;
-  private final LanguageModel languageModel;
-
-  /** Reports on the embedding model that {@code warmUp} loads, and on {@code languageModel}. */
-  ModelsHealthIndicator(EmbedderWarmUp warmUp, LanguageModel languageModel) {
-    this.warmUp = warmUp;
-    this.languageModel = languageModel;
-  }
+record ModelsHealthIndicator(EmbedderWarmUp warmUp, LanguageModel languageModel)
+    implements HealthIndicator {
 
   @Override
   public Health health() {
