@@ -51,6 +51,10 @@ final class Mem0Client implements AutoCloseable {
     this.json = server.json();
   }
 
+  JsonMapper json() {
+    return json;
+  }
+
   /** The provider instance, for thread names and log lines. */
   String instanceId() {
     return server.instanceId();
@@ -59,10 +63,6 @@ final class Mem0Client implements AutoCloseable {
   /** The validated settings. */
   Mem0Settings settings() {
     return settings;
-  }
-
-  JsonMapper json() {
-    return json;
   }
 
   CircuitBreaker.State breakerState() {

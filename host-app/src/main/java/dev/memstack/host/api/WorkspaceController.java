@@ -117,17 +117,17 @@ public class WorkspaceController {
           MediaType.parseMediaType("application/x-zip-compressed"),
           MediaType.APPLICATION_OCTET_STREAM);
 
-  private final CapabilityTools providers;
-  private final ToolInvoker tools;
+  private final CapabilityRoute workspace;
   private final JsonMapper json;
-  private final String providerId;
 
-  public WorkspaceController(
-      CapabilityTools providers, ToolInvoker tools, JsonMapper json, ApiProperties properties) {
-    this.providers = providers;
-    this.tools = tools;
+  public WorkspaceController(CapabilityTools providers, JsonMapper json, ApiProperties properties) {
+    this.workspace =
+        providers.route(
+            Capability.WORKSPACE_FILES,
+            properties.workspaceProvider(),
+            SETTING,
+            message -> new ToolException(ToolException.Kind.UNAVAILABLE, message));
     this.json = json;
-    this.providerId = properties.workspaceProvider();
   }
 
   /** The body limits of the import routes, for {@link BodySizeLimitFilter}. */
@@ -430,10 +430,10 @@ public class WorkspaceController {
    * INVALID_ARGUMENT} becomes a 400 naming the REST field.
    */
   private JsonNode call(AgentId agent, OwnerKey owner, String tool, ObjectNode arguments) {
-    StackMember member = workspaceProvider();
+    StackMember member = workspace.member();
     ToolSpec spec = workspaceTool(member, tool);
     try {
-      return tools.call(member, spec, agent, owner, arguments);
+      return workspace.call(member, spec, agent, owner, arguments);
     } catch (ToolException e) {
       if (e.kind() == ToolException.Kind.INVALID_ARGUMENT) {
         throw invalidArgument(tool, e);
@@ -447,35 +447,16 @@ public class WorkspaceController {
     }
   }
 
-  /** The running provider that claims {@link Capability#WORKSPACE_FILES}; 503 otherwise. */
-  private StackMember workspaceProvider() {
-    return providers.require(
-        Capability.WORKSPACE_FILES,
-        providerId,
-        SETTING,
-        message -> new ToolException(ToolException.Kind.UNAVAILABLE, message));
-  }
-
   /** The provider's standard tool {@code tool}; 503 when it lists none, though it claims it. */
   private ToolSpec workspaceTool(StackMember member, String tool) {
     Optional<ToolSpec> spec;
     try {
-      spec = providers.tool(member, tool);
+      spec = workspace.providers().tool(member, tool);
     } catch (RuntimeException e) {
       throw new ProviderFailedException(
           "provider '" + member.id() + "' could not list its tools: " + e, e);
     }
-    return spec.orElseThrow(
-        () ->
-            new ToolException(
-                ToolException.Kind.UNAVAILABLE,
-                "provider '"
-                    + member.id()
-                    + "' claims "
-                    + Capability.WORKSPACE_FILES
-                    + " but has no tool '"
-                    + tool
-                    + "'"));
+    return spec.orElseThrow(() -> workspace.noTool(member, tool));
   }
 
   /**

@@ -3,18 +3,17 @@ package dev.memstack.host.jobs;
 import dev.memstack.host.api.ApiProperties;
 import dev.memstack.host.api.ApiRequests;
 import dev.memstack.host.api.BadRequestException;
+import dev.memstack.host.api.CapabilityRoute;
 import dev.memstack.host.api.CapabilityTools;
 import dev.memstack.host.api.JsonBody;
 import dev.memstack.host.api.NotFoundException;
 import dev.memstack.host.api.ToolInvoker;
-import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.StandardTools;
-import dev.memstack.spi.ToolSpec;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -59,17 +58,18 @@ public class MemoryJobsController {
 
   private static final String SETTING = "memstack.api.memory-jobs-provider";
 
-  private final CapabilityTools providers;
-  private final ToolInvoker tools;
+  private final CapabilityRoute jobs;
   private final JsonMapper json;
-  private final String providerId;
 
   public MemoryJobsController(
-      CapabilityTools providers, ToolInvoker tools, JsonMapper json, ApiProperties properties) {
-    this.providers = providers;
-    this.tools = tools;
+      CapabilityTools providers, JsonMapper json, ApiProperties properties) {
+    this.jobs =
+        providers.route(
+            Capability.MEMORY_JOBS,
+            properties.memoryJobsProvider(),
+            SETTING,
+            NotFoundException::new);
     this.json = json;
-    this.providerId = properties.memoryJobsProvider();
   }
 
   @Operation(summary = "Extract memory from one conversation of the owner now (needs a chat model)")
@@ -117,22 +117,7 @@ public class MemoryJobsController {
   }
 
   private JsonNode call(AgentId agent, OwnerKey owner, String tool, ObjectNode arguments) {
-    StackMember member =
-        providers.require(Capability.MEMORY_JOBS, providerId, SETTING, NotFoundException::new);
-    ToolSpec spec =
-        providers
-            .tool(member, tool)
-            .orElseThrow(
-                () ->
-                    new NotFoundException(
-                        "provider '"
-                            + member.id()
-                            + "' claims "
-                            + Capability.MEMORY_JOBS
-                            + " but has no tool '"
-                            + tool
-                            + "'"));
-    return tools.call(member, spec, agent, owner, arguments);
+    return jobs.call(agent, owner, tool, arguments);
   }
 
   /** The body takes {@code ownerKey} only: any other field is refused, naming it. */
