@@ -27,17 +27,11 @@ import tools.jackson.databind.node.ObjectNode;
  * The {@code remember} tool of {@link VectorMemoryTools}: stores one memory unless a near-identical
  * one exists, and supersedes the active memories whose value the new statement changes (each pair
  * judged by {@link Supersession}).
+ *
+ * @param provider the provider whose store, embedder and settings it uses
+ * @param itemJson writes the memories of the answer, whose mapper writes the rest of it
  */
-final class RememberTool {
-
-  private final VectorMemoryProvider provider;
-  private final MemoryItemJson itemJson;
-
-  /** Answers with {@code itemJson}'s mapper. */
-  RememberTool(VectorMemoryProvider provider, MemoryItemJson itemJson) {
-    this.provider = provider;
-    this.itemJson = itemJson;
-  }
+record RememberTool(VectorMemoryProvider provider, MemoryItemJson itemJson) {
 
   ObjectNode remember(ToolCall call) {
     ToolArguments args = ToolArguments.parse(call).requireOnly(Set.of("text", "scope", "type"));

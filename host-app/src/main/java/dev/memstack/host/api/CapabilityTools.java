@@ -18,16 +18,11 @@ import tools.jackson.databind.node.ObjectNode;
  * the SPI's contract and no plugin's vocabulary: the provider is the running member that claims the
  * capability, either the instance a setting names or, with none named, the first in stack order.
  * Thread-safe.
+ *
+ * @param members the running members of the stack
+ * @param tools the host's tool service, which lists and calls the tools
  */
-public class CapabilityTools {
-
-  private final StackMembers members;
-  private final ToolInvoker tools;
-
-  public CapabilityTools(StackMembers members, ToolInvoker tools) {
-    this.members = members;
-    this.tools = tools;
-  }
+public record CapabilityTools(StackMembers members, ToolInvoker tools) {
 
   /**
    * The running member that serves {@code capability}: the instance {@code preferred} when it is

@@ -36,33 +36,24 @@ import tools.jackson.databind.node.ObjectNode;
  * api:*}) or to no owner names the owner in {@code ownerKey}, checked against its binding. The
  * answer is the route's JSON, as text and as structured content; a failure is a result with {@code
  * isError} ({@link McpToolErrors}).
+ *
+ * @param access the access rules, which every call runs under as its caller
+ * @param stack the memory stack behind {@code memory_context}
+ * @param tools the tool service behind {@code memory_remember} and the provider tools
+ * @param json the mapper of the arguments and answers
+ * @param errors turns a failure into a result with {@code isError}
+ * @param properties which provider tool {@code memory_remember} calls
  */
-final class McpToolCalls {
+record McpToolCalls(
+    AccessPolicy access,
+    MemoryStack stack,
+    ToolInvoker tools,
+    JsonMapper json,
+    McpToolErrors errors,
+    McpProperties properties) {
 
   /** The owner argument every MCP tool takes. */
   static final String OWNER_KEY = "ownerKey";
-
-  private final AccessPolicy access;
-  private final MemoryStack stack;
-  private final ToolInvoker tools;
-  private final JsonMapper json;
-  private final McpToolErrors errors;
-  private final McpProperties properties;
-
-  McpToolCalls(
-      AccessPolicy access,
-      MemoryStack stack,
-      ToolInvoker tools,
-      JsonMapper json,
-      McpToolErrors errors,
-      McpProperties properties) {
-    this.access = access;
-    this.stack = stack;
-    this.tools = tools;
-    this.json = json;
-    this.errors = errors;
-    this.properties = properties;
-  }
 
   /** The tools {@code member} lists now, through the tool service (measured as every call). */
   List<ToolSpec> tools(StackMember member) {

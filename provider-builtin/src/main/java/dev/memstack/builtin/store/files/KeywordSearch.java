@@ -36,16 +36,11 @@ import org.apache.lucene.search.TopScoreDocCollectorManager;
 /**
  * One keyword search on an acquired searcher: the weighted merge of core files and the rest, the
  * cap on distinct files, and the conversion of Lucene hits to {@link KeywordHit}s with snippets.
+ *
+ * @param analyzer the index's analyzer, which places the snippets
+ * @param snippetChars length of hit snippets
  */
-final class KeywordSearch {
-
-  private final Analyzer analyzer;
-  private final int snippetChars;
-
-  KeywordSearch(Analyzer analyzer, int snippetChars) {
-    this.analyzer = analyzer;
-    this.snippetChars = snippetChars;
-  }
+record KeywordSearch(Analyzer analyzer, int snippetChars) {
 
   /**
    * The best hits for {@code queryTerms}, the analysed text of {@code query} (see {@link
