@@ -18,8 +18,6 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -31,10 +29,7 @@ import tools.jackson.databind.JsonNode;
  * token), calls the stack and renders its answer; a rejected request stores nothing. A context call
  * needs {@code viewer}, a turn and feedback {@code member}.
  */
-@RestController
-@RequestMapping(
-    path = "/api/v1/agents/{agentId}/memory",
-    produces = MediaType.APPLICATION_JSON_VALUE)
+@JsonRoutes("/api/v1/agents/{agentId}/memory")
 public class MemoryController {
 
   private final MemoryStack stack;

@@ -44,9 +44,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.multipart.MaxUploadSizeExceededException;
 import org.springframework.web.multipart.MultipartException;
 import org.springframework.web.multipart.MultipartFile;
@@ -73,8 +71,7 @@ import tools.jackson.databind.node.ObjectNode;
  * memory (its writes need an {@code ownerKey}, default to {@code scope: personal}, and the provider
  * refuses a team or global file with 403).
  */
-@RestController
-@RequestMapping(path = WorkspaceController.BASE, produces = MediaType.APPLICATION_JSON_VALUE)
+@JsonRoutes(WorkspaceController.BASE)
 public class WorkspaceController {
 
   static final String BASE = "/api/v1/agents/{agentId}/workspace";

@@ -6,6 +6,7 @@ import dev.memstack.host.api.BadRequestException;
 import dev.memstack.host.api.CapabilityRoute;
 import dev.memstack.host.api.CapabilityTools;
 import dev.memstack.host.api.JsonBody;
+import dev.memstack.host.api.JsonRoutes;
 import dev.memstack.host.api.NotFoundException;
 import dev.memstack.host.api.ToolInvoker;
 import dev.memstack.host.security.RequiresRole;
@@ -18,14 +19,11 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.Set;
-import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -46,8 +44,7 @@ import tools.jackson.databind.node.ObjectNode;
  * when the tool is called directly: the POSTs (write tools) {@code member} and an owner the token
  * covers (an owner-bound token must name one), the status (a read tool) {@code viewer}.
  */
-@RestController
-@RequestMapping(produces = MediaType.APPLICATION_JSON_VALUE)
+@JsonRoutes
 public class MemoryJobsController {
 
   /** The routes' base path, beside every other route of an agent. */

@@ -4,18 +4,15 @@ import dev.memstack.host.api.BadRequestException;
 import dev.memstack.host.api.JsonBody;
 import dev.memstack.host.api.MemoryRequests;
 import dev.memstack.host.api.ToolInvoker;
-import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.security.Caller;
 import dev.memstack.host.security.OwnerBinding;
 import dev.memstack.host.security.Role;
 import dev.memstack.host.stack.MemoryStack;
 import dev.memstack.spi.AgentId;
-import dev.memstack.spi.ToolSpec;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
 import tools.jackson.databind.JsonNode;
@@ -54,11 +51,6 @@ record McpToolCalls(
 
   /** The owner argument every MCP tool takes. */
   static final String OWNER_KEY = "ownerKey";
-
-  /** The tools {@code member} lists now, through the tool service (measured as every call). */
-  List<ToolSpec> tools(StackMember member) {
-    return tools.tools(member);
-  }
 
   /**
    * Whether {@code memory_remember} calls tool {@code tool} of provider instance {@code provider}.

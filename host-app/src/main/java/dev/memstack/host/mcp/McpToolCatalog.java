@@ -1,6 +1,6 @@
 package dev.memstack.host.mcp;
 
-import dev.memstack.host.provider.StackMember;
+import dev.memstack.host.api.ToolInvoker;
 import dev.memstack.host.provider.StackMembers;
 import dev.memstack.spi.ToolSpec;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
@@ -144,16 +144,11 @@ final class McpToolCatalog implements AutoCloseable {
   /** The tools of the running providers, in stack order. */
   private Map<ToolKey, ToolSpec> listed() {
     Map<ToolKey, ToolSpec> listed = new LinkedHashMap<>();
-    for (StackMember member : members.enabled()) {
-      List<ToolSpec> specs;
-      try {
-        specs = handlers.tools(member);
-      } catch (RuntimeException e) {
-        log.warn("Provider {} could not list its tools for MCP: {}", member.id(), e.toString());
-        continue;
-      }
-      for (ToolSpec spec : specs == null ? List.<ToolSpec>of() : specs) {
-        listed.putIfAbsent(new ToolKey(member.id(), spec.name()), spec);
+    // through the tool service, measured as every call
+    for (ToolInvoker.Listed entry : handlers.tools().listAll(" for MCP")) {
+      List<ToolSpec> specs = entry.tools() == null ? List.of() : entry.tools();
+      for (ToolSpec spec : specs) {
+        listed.putIfAbsent(new ToolKey(entry.member().id(), spec.name()), spec);
       }
     }
     return listed;
