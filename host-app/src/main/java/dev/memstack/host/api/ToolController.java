@@ -5,8 +5,6 @@ import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import dev.memstack.spi.ToolSpec;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.media.Content;
-import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -74,8 +72,7 @@ public class ToolController {
   }
 
   @Operation(summary = "Call one provider tool")
-  @io.swagger.v3.oas.annotations.parameters.RequestBody(
-      content = @Content(schema = @Schema(implementation = ApiRequests.ToolArguments.class)))
+  @JsonRequestBody(value = ApiRequests.ToolArguments.class, required = false)
   @RequiresRole(Role.VIEWER)
   @PostMapping(path = "/{providerId}/{tool}")
   public JsonNode call(

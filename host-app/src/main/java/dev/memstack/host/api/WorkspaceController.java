@@ -166,9 +166,7 @@ public class WorkspaceController {
   }
 
   @Operation(summary = "Create or overwrite one workspace file")
-  @io.swagger.v3.oas.annotations.parameters.RequestBody(
-      required = true,
-      content = @Content(schema = @Schema(implementation = ApiRequests.WorkspaceFileWrite.class)))
+  @JsonRequestBody(ApiRequests.WorkspaceFileWrite.class)
   @RequiresRole(Role.MEMBER)
   @PutMapping(path = "/files/**", consumes = MediaType.APPLICATION_JSON_VALUE)
   public JsonNode write(
@@ -185,9 +183,7 @@ public class WorkspaceController {
   }
 
   @Operation(summary = "Turn a workspace file on or off, or move it")
-  @io.swagger.v3.oas.annotations.parameters.RequestBody(
-      required = true,
-      content = @Content(schema = @Schema(implementation = ApiRequests.WorkspaceFileMeta.class)))
+  @JsonRequestBody(ApiRequests.WorkspaceFileMeta.class)
   @RequiresRole(Role.MEMBER)
   @PatchMapping(
       path = "/files/**",
@@ -219,9 +215,7 @@ public class WorkspaceController {
   // ---------------------------------------------------------------- search
 
   @Operation(summary = "Keyword search over the workspace files")
-  @io.swagger.v3.oas.annotations.parameters.RequestBody(
-      required = true,
-      content = @Content(schema = @Schema(implementation = ApiRequests.WorkspaceSearch.class)))
+  @JsonRequestBody(ApiRequests.WorkspaceSearch.class)
   @RequiresRole(Role.VIEWER)
   @PostMapping(path = "/search", consumes = MediaType.APPLICATION_JSON_VALUE)
   public JsonNode search(

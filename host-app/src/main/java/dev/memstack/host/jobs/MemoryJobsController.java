@@ -6,6 +6,7 @@ import dev.memstack.host.api.BadRequestException;
 import dev.memstack.host.api.CapabilityRoute;
 import dev.memstack.host.api.CapabilityTools;
 import dev.memstack.host.api.JsonBody;
+import dev.memstack.host.api.JsonRequestBody;
 import dev.memstack.host.api.JsonRoutes;
 import dev.memstack.host.api.NotFoundException;
 import dev.memstack.host.api.ToolInvoker;
@@ -16,8 +17,6 @@ import dev.memstack.spi.Capability;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.StandardTools;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.media.Content;
-import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.Set;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -70,8 +69,7 @@ public class MemoryJobsController {
   }
 
   @Operation(summary = "Extract memory from one conversation of the owner now (needs a chat model)")
-  @io.swagger.v3.oas.annotations.parameters.RequestBody(
-      content = @Content(schema = @Schema(implementation = ApiRequests.MemoryJobRequest.class)))
+  @JsonRequestBody(value = ApiRequests.MemoryJobRequest.class, required = false)
   @RequiresRole(Role.MEMBER)
   @PostMapping(path = {BASE + "/summarize/{conversationId}", ALIAS + "/summarize/{conversationId}"})
   public JsonNode summarizeConversation(
@@ -89,8 +87,7 @@ public class MemoryJobsController {
   }
 
   @Operation(summary = "Dream now: the team's memory and owners with recent notes, or one owner's")
-  @io.swagger.v3.oas.annotations.parameters.RequestBody(
-      content = @Content(schema = @Schema(implementation = ApiRequests.MemoryJobRequest.class)))
+  @JsonRequestBody(value = ApiRequests.MemoryJobRequest.class, required = false)
   @RequiresRole(Role.MEMBER)
   @PostMapping(path = {BASE + "/emergence", ALIAS + "/emergence"})
   public JsonNode runEmergence(
