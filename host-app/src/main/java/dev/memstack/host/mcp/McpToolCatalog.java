@@ -53,15 +53,12 @@ final class McpToolCatalog implements AutoCloseable {
 
   private volatile boolean closed;
 
-  McpToolCatalog(
-      McpSyncServer server,
-      StackMembers members,
-      McpToolCalls handlers,
-      McpToolDefinitions definitions) {
+  /** The tools are defined by the settings and mapper the handlers work with. */
+  McpToolCatalog(McpSyncServer server, StackMembers members, McpToolCalls handlers) {
     this.server = server;
     this.members = members;
     this.handlers = handlers;
-    this.definitions = definitions;
+    this.definitions = new McpToolDefinitions(handlers.properties(), handlers.json());
   }
 
   /** Adds {@code memory_context}, then the tools of the running providers, and follows changes. */
