@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
@@ -38,26 +37,32 @@ final class Mem0Client implements AutoCloseable {
     }
   }
 
-  private final String instanceId;
+  private final Mem0Exchange server;
   private final Mem0Settings settings;
   private final JsonMapper json;
-  private final Mem0Exchange server;
 
   /**
-   * @param instanceId the provider instance, for thread names and log lines
-   * @param settings the validated settings
-   * @param apiKeyName the full config key of the api key, for error hints
-   * @param nanoTime the breaker's clock
+   * @param server the exchange with the server, with the instance and settings; closed with this
+   *     client
    */
-  Mem0Client(String instanceId, Mem0Settings settings, String apiKeyName, LongSupplier nanoTime) {
-    this.instanceId = instanceId;
-    this.settings = settings;
-    this.server = new Mem0Exchange(instanceId, settings, apiKeyName, nanoTime);
+  Mem0Client(Mem0Exchange server) {
+    this.server = server;
+    this.settings = server.settings();
     this.json = server.json();
   }
 
   JsonMapper json() {
     return json;
+  }
+
+  /** The provider instance, for thread names and log lines. */
+  String instanceId() {
+    return server.instanceId();
+  }
+
+  /** The validated settings. */
+  Mem0Settings settings() {
+    return settings;
   }
 
   CircuitBreaker.State breakerState() {
@@ -120,7 +125,7 @@ final class Mem0Client implements AutoCloseable {
     if (foreign > 0) {
       log.debug(
           "mem0 provider {}: dropped {} of {} hits that belong to another user or agent",
-          instanceId,
+          instanceId(),
           foreign,
           hits.size());
     }
@@ -210,7 +215,7 @@ final class Mem0Client implements AutoCloseable {
       log.info(
           "mem0 provider {}: the key may not erase an owner in one call (admin only); deleting"
               + " the owner's memories one by one",
-          instanceId);
+          instanceId());
     }
     if (listed == null) {
       listed = listOss(userId, timeout);

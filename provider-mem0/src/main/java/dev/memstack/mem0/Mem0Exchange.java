@@ -94,6 +94,11 @@ final class Mem0Exchange implements AutoCloseable {
     return json;
   }
 
+  /** The settings it was built with. */
+  Mem0Settings settings() {
+    return settings;
+  }
+
   CircuitBreaker.State breakerState() {
     return breaker.state();
   }
@@ -430,6 +435,11 @@ final class Mem0Exchange implements AutoCloseable {
       out.append("...");
     }
     return out.toString();
+  }
+
+  /** The provider instance this exchange serves, for thread names and log lines. */
+  String instanceId() {
+    return instanceId;
   }
 
   @Override

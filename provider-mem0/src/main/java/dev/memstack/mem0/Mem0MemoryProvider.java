@@ -66,20 +66,15 @@ final class Mem0MemoryProvider implements MemoryProvider {
   private volatile boolean closed;
   private volatile String lastSyncFailure;
 
-  Mem0MemoryProvider(
-      String id,
-      Mem0Settings settings,
-      Mem0Client client,
-      SentTurnLog sent,
-      RejectedTurnLog rejected,
-      Clock clock) {
-    this.id = id;
-    this.settings = settings;
+  /** The provider's id and settings are the client's. */
+  Mem0MemoryProvider(Mem0Client client, SentTurnLog sent, RejectedTurnLog rejected, Clock clock) {
     this.client = client;
+    this.id = client.instanceId();
+    this.settings = client.settings();
     this.sent = sent;
     this.rejected = rejected;
     this.clock = clock;
-    this.tools = new Mem0Tools(id, settings, client);
+    this.tools = new Mem0Tools(client);
   }
 
   @Override

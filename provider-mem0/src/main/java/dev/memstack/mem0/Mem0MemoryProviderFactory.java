@@ -31,7 +31,8 @@ public final class Mem0MemoryProviderFactory implements MemoryProviderFactory {
     Mem0Settings settings = Mem0Settings.from(context.config());
     String apiKeyName = context.config().fullKey(Mem0Settings.API_KEY);
     Mem0Client client =
-        new Mem0Client(context.instanceId(), settings, apiKeyName, System::nanoTime);
+        new Mem0Client(
+            new Mem0Exchange(context.instanceId(), settings, apiKeyName, System::nanoTime));
     try {
       SentTurnLog sent = SentTurnLog.open(context.dataDir(), SENT_TURNS_REMEMBERED);
       RejectedTurnLog rejected = new RejectedTurnLog(context.dataDir(), client.json());
@@ -43,8 +44,7 @@ public final class Mem0MemoryProviderFactory implements MemoryProviderFactory {
           settings.baseUrl(),
           settings.searchEnabled() ? "on" : "off",
           settings.syncEnabled() ? "on" : "off");
-      return new Mem0MemoryProvider(
-          context.instanceId(), settings, client, sent, rejected, context.clock());
+      return new Mem0MemoryProvider(client, sent, rejected, context.clock());
     } catch (RuntimeException e) {
       client.close();
       throw e;

@@ -52,14 +52,11 @@ final class Mem0Tools {
       "required":["text"],"additionalProperties":false}"""
           .formatted(MAX_TEXT);
 
-  private final String providerId;
-  private final Mem0Settings settings;
   private final Mem0Client client;
   private final JsonMapper json;
 
-  Mem0Tools(String providerId, Mem0Settings settings, Mem0Client client) {
-    this.providerId = providerId;
-    this.settings = settings;
+  /** The tools of the provider instance that {@code client} serves, with its settings. */
+  Mem0Tools(Mem0Client client) {
     this.client = client;
     this.json = client.json();
   }
@@ -83,7 +80,8 @@ final class Mem0Tools {
   String call(ToolCall call) {
     if (!call.name().equals(SEARCH) && !call.name().equals(ADD)) {
       throw new ToolException(
-          ToolException.Kind.NOT_FOUND, "provider " + providerId + " has no tool " + call.name());
+          ToolException.Kind.NOT_FOUND,
+          "provider " + client.instanceId() + " has no tool " + call.name());
     }
     OwnerKey owner = call.owner();
     if (owner == null) {
@@ -114,9 +112,10 @@ final class Mem0Tools {
   private String search(ToolCall call, OwnerKey owner, ToolArguments arguments) {
     arguments.requireOnly("query", "limit");
     String query = arguments.requiredText("query", MAX_TEXT);
-    int limit = arguments.optionalInt("limit", 1, MAX_LIMIT, settings.maxResults());
+    int limit = arguments.optionalInt("limit", 1, MAX_LIMIT, client.settings().maxResults());
     List<Mem0Memory> hits =
-        client.search(owner.value(), call.agent().value(), query, limit, settings.timeout());
+        client.search(
+            owner.value(), call.agent().value(), query, limit, client.settings().timeout());
     ObjectNode answer = json.createObjectNode();
     ArrayNode results = answer.putArray("results");
     for (Mem0Memory hit : hits) {
@@ -136,7 +135,7 @@ final class Mem0Tools {
   private String add(ToolCall call, OwnerKey owner, ToolArguments arguments) {
     arguments.requireOnly("text", "infer");
     String text = arguments.requiredText("text", MAX_TEXT);
-    boolean infer = arguments.optionalBoolean("infer", settings.infer());
+    boolean infer = arguments.optionalBoolean("infer", client.settings().infer());
     Mem0AddResult result =
         client.add(
             owner.value(),
@@ -144,7 +143,7 @@ final class Mem0Tools {
             List.of(new Mem0Client.Message("user", text)),
             Map.of("source", "memstack-tool", Mem0MemoryProvider.META_AGENT, call.agent().value()),
             infer,
-            settings.syncTimeout());
+            client.settings().syncTimeout());
     ObjectNode answer = json.createObjectNode();
     answer.put("accepted", true);
     ArrayNode events = answer.putArray("events");

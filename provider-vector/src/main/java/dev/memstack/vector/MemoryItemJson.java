@@ -15,6 +15,11 @@ final class MemoryItemJson {
     this.json = json;
   }
 
+  /** The mapper the items are made with, for the answers around them. */
+  JsonMapper json() {
+    return json;
+  }
+
   ObjectNode of(MemoryRecord record, Double score) {
     ObjectNode item = json.createObjectNode();
     item.put("id", record.id());

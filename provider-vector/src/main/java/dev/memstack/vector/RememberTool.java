@@ -20,7 +20,6 @@ import java.util.Optional;
 import java.util.Set;
 import org.springframework.ai.document.Document;
 import org.springframework.ai.vectorstore.filter.Filter;
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -28,18 +27,11 @@ import tools.jackson.databind.node.ObjectNode;
  * The {@code remember} tool of {@link VectorMemoryTools}: stores one memory unless a near-identical
  * one exists, and supersedes the active memories whose value the new statement changes (each pair
  * judged by {@link Supersession}).
+ *
+ * @param provider the provider whose store, embedder and settings it uses
+ * @param itemJson writes the memories of the answer, whose mapper writes the rest of it
  */
-final class RememberTool {
-
-  private final VectorMemoryProvider provider;
-  private final JsonMapper json;
-  private final MemoryItemJson itemJson;
-
-  RememberTool(VectorMemoryProvider provider, JsonMapper json, MemoryItemJson itemJson) {
-    this.provider = provider;
-    this.json = json;
-    this.itemJson = itemJson;
-  }
+record RememberTool(VectorMemoryProvider provider, MemoryItemJson itemJson) {
 
   ObjectNode remember(ToolCall call) {
     ToolArguments args = ToolArguments.parse(call).requireOnly(Set.of("text", "scope", "type"));
@@ -205,7 +197,7 @@ final class RememberTool {
    */
   private ObjectNode answer(
       boolean stored, String idKey, MemoryRecord memory, List<MemoryRecord> outdated) {
-    ObjectNode answer = json.createObjectNode();
+    ObjectNode answer = itemJson.json().createObjectNode();
     answer.put("stored", stored);
     answer.put(idKey, memory.id());
     answer.set("memory", itemJson.of(memory, null));

@@ -121,7 +121,7 @@ final class VectorMemoryTools {
 
   VectorMemoryTools(VectorMemoryProvider provider) {
     this.provider = provider;
-    this.remember = new RememberTool(provider, json, itemJson);
+    this.remember = new RememberTool(provider, itemJson);
   }
 
   String call(ToolCall call) {

@@ -2,11 +2,15 @@ package dev.memstack.host.api;
 
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.provider.StackMembers;
+import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
+import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.StandardTools;
 import dev.memstack.spi.ToolSpec;
 import java.util.Optional;
 import java.util.function.Function;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Finds the provider behind a REST route that is built on a {@link Capability} (the workspace
@@ -14,16 +18,11 @@ import java.util.function.Function;
  * the SPI's contract and no plugin's vocabulary: the provider is the running member that claims the
  * capability, either the instance a setting names or, with none named, the first in stack order.
  * Thread-safe.
+ *
+ * @param members the running members of the stack
+ * @param tools the host's tool service, which lists and calls the tools
  */
-public class CapabilityTools {
-
-  private final StackMembers members;
-  private final ToolInvoker tools;
-
-  public CapabilityTools(StackMembers members, ToolInvoker tools) {
-    this.members = members;
-    this.tools = tools;
-  }
+public record CapabilityTools(StackMembers members, ToolInvoker tools) {
 
   /**
    * The running member that serves {@code capability}: the instance {@code preferred} when it is
@@ -65,6 +64,27 @@ public class CapabilityTools {
   /** The member's standard tool {@code name}, if it lists one. */
   public Optional<ToolSpec> tool(StackMember member, String name) {
     return tools.find(member, name);
+  }
+
+  /** Calls {@code spec} of {@code member} for {@code owner} ({@link ToolInvoker#call}). */
+  JsonNode call(
+      StackMember member, ToolSpec spec, AgentId agent, OwnerKey owner, ObjectNode arguments) {
+    return tools.call(member, spec, agent, owner, arguments);
+  }
+
+  /**
+   * The routes built on {@code capability}, served by the instance {@code preferred} ({@code null}
+   * for the first that claims it).
+   *
+   * @param setting the setting that names the instance, for messages
+   * @param missing makes the exception for a missing provider or tool
+   */
+  public CapabilityRoute route(
+      Capability capability,
+      String preferred,
+      String setting,
+      Function<String, RuntimeException> missing) {
+    return new CapabilityRoute(this, capability, preferred, setting, missing);
   }
 
   private static boolean claims(StackMember member, Capability capability) {

@@ -10,12 +10,9 @@ import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import io.swagger.v3.oas.annotations.Operation;
 import java.util.List;
-import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
-import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code GET /api/v1/agents/{agentId}/conversations/{conversationId}?ownerKey=}: the turns the host
@@ -26,10 +23,7 @@ import org.springframework.web.bind.annotation.RestController;
  * turns, any other token (an admin, or one bound to an owner-key prefix) must name it (400 naming
  * {@code ownerKey}). 404 when the owner has no turn in the conversation.
  */
-@RestController
-@RequestMapping(
-    path = "/api/v1/agents/{agentId}/conversations",
-    produces = MediaType.APPLICATION_JSON_VALUE)
+@JsonRoutes("/api/v1/agents/{agentId}/conversations")
 public class ConversationController {
 
   private final ConversationLog conversations;

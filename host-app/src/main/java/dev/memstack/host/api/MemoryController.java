@@ -8,8 +8,6 @@ import dev.memstack.host.stack.MemoryStack;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.media.Content;
-import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
@@ -18,8 +16,6 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -31,10 +27,7 @@ import tools.jackson.databind.JsonNode;
  * token), calls the stack and renders its answer; a rejected request stores nothing. A context call
  * needs {@code viewer}, a turn and feedback {@code member}.
  */
-@RestController
-@RequestMapping(
-    path = "/api/v1/agents/{agentId}/memory",
-    produces = MediaType.APPLICATION_JSON_VALUE)
+@JsonRoutes("/api/v1/agents/{agentId}/memory")
 public class MemoryController {
 
   private final MemoryStack stack;
@@ -54,9 +47,7 @@ public class MemoryController {
   @Operation(
       summary =
           "Context before the model runs: system prompt, owner prompt, recall and the fenced context block")
-  @io.swagger.v3.oas.annotations.parameters.RequestBody(
-      required = true,
-      content = @Content(schema = @Schema(implementation = ApiRequests.ContextRequest.class)))
+  @JsonRequestBody(ApiRequests.ContextRequest.class)
   @RequiresRole(Role.VIEWER)
   @PostMapping(path = "/context", consumes = MediaType.APPLICATION_JSON_VALUE)
   public ContextAnswer context(
@@ -71,9 +62,7 @@ public class MemoryController {
    */
   @Operation(
       summary = "Confirm that recalled items were used (the only signal that changes ranking)")
-  @io.swagger.v3.oas.annotations.parameters.RequestBody(
-      required = true,
-      content = @Content(schema = @Schema(implementation = ApiRequests.FeedbackRequest.class)))
+  @JsonRequestBody(ApiRequests.FeedbackRequest.class)
   @RequiresRole(Role.MEMBER)
   @PostMapping(path = "/feedback", consumes = MediaType.APPLICATION_JSON_VALUE)
   public FeedbackResponse feedback(
@@ -85,9 +74,7 @@ public class MemoryController {
   }
 
   @Operation(summary = "Hand in a finished turn; the providers learn from it in the background")
-  @io.swagger.v3.oas.annotations.parameters.RequestBody(
-      required = true,
-      content = @Content(schema = @Schema(implementation = ApiRequests.TurnRequest.class)))
+  @JsonRequestBody(ApiRequests.TurnRequest.class)
   @ApiResponse(responseCode = "202", description = "accepted; delivery follows in the background")
   @RequiresRole(Role.MEMBER)
   @PostMapping(path = "/turns", consumes = MediaType.APPLICATION_JSON_VALUE)

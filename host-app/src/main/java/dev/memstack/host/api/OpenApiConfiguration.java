@@ -1,5 +1,6 @@
 package dev.memstack.host.api;
 
+import io.swagger.v3.core.converter.AnnotatedType;
 import io.swagger.v3.core.converter.ModelConverters;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
@@ -12,6 +13,7 @@ import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.parameters.Parameter;
+import io.swagger.v3.oas.models.parameters.RequestBody;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
@@ -19,10 +21,13 @@ import io.swagger.v3.oas.models.security.SecurityScheme;
 import io.swagger.v3.oas.models.servers.Server;
 import java.util.List;
 import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springdoc.core.customizers.OperationCustomizer;
 import org.springdoc.core.utils.SpringDocUtils;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.web.bind.annotation.RequestMapping;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -31,8 +36,9 @@ import tools.jackson.databind.node.ObjectNode;
  * /swagger-ui.html}; both need no token, they hold no data). springdoc reads the controllers; this
  * adds what it cannot see: the bearer scheme every route needs, the {@link ApiError} answers, and
  * JSON trees ({@link JsonNode}: tool arguments, provider answers) as plain JSON objects rather than
- * as Jackson's node class. Request bodies are documented by {@link ApiRequests}. The committed copy
- * is {@code docs/openapi.json}, checked against the running host by a test.
+ * as Jackson's node class. Request bodies are documented by {@link ApiRequests}, named by each
+ * route's {@link JsonRequestBody}. The committed copy is {@code docs/openapi.json}, checked against
+ * the running host by a test.
  */
 @Configuration(proxyBeanMethods = false)
 public class OpenApiConfiguration {
@@ -119,6 +125,56 @@ public class OpenApiConfiguration {
     }
     responses.addApiResponse(
         "default", error("any other error (405, 406, 415, 500, 502, 503), same body"));
+  }
+
+  /**
+   * The request body of every {@link JsonRequestBody} route: a reference to the schema of its
+   * record under each media type the route consumes; the schemas themselves are added to the
+   * components by {@link #requestSchemas()}.
+   */
+  @Bean
+  OperationCustomizer jsonRequestBodies() {
+    return (operation, handler) -> {
+      JsonRequestBody body = handler.getMethodAnnotation(JsonRequestBody.class);
+      if (body == null) {
+        return operation;
+      }
+      RequestMapping mapping =
+          AnnotatedElementUtils.findMergedAnnotation(handler.getMethod(), RequestMapping.class);
+      String[] consumes =
+          mapping == null || mapping.consumes().length == 0
+              ? new String[] {org.springframework.http.MediaType.APPLICATION_JSON_VALUE}
+              : mapping.consumes();
+      Content content = new Content();
+      for (String type : consumes) {
+        content.addMediaType(
+            type, new MediaType().schema(new Schema<>().$ref(schemaRef(body.value()))));
+      }
+      operation.setRequestBody(
+          new RequestBody().content(content).required(body.required() ? Boolean.TRUE : null));
+      return operation;
+    };
+  }
+
+  /** The schemas of the {@link ApiRequests} records, which {@link JsonRequestBody} routes name. */
+  @Bean
+  OpenApiCustomizer requestSchemas() {
+    return openApi -> {
+      for (Class<?> request : ApiRequests.class.getDeclaredClasses()) {
+        if (request.isRecord()) {
+          ModelConverters.getInstance(true)
+              .readAll(new AnnotatedType(request))
+              .forEach((name, schema) -> openApi.getComponents().addSchemas(name, schema));
+        }
+      }
+    };
+  }
+
+  private static String schemaRef(Class<?> type) {
+    io.swagger.v3.oas.annotations.media.Schema named =
+        type.getAnnotation(io.swagger.v3.oas.annotations.media.Schema.class);
+    String name = named == null || named.name().isEmpty() ? type.getSimpleName() : named.name();
+    return "#/components/schemas/" + name;
   }
 
   private static ApiResponse error(String description) {

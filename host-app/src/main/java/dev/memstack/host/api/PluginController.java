@@ -6,12 +6,9 @@ import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import io.swagger.v3.oas.annotations.Operation;
 import java.util.List;
-import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code /api/v1/plugins}: the loaded plugins with their state and provider types, and {@code
@@ -19,8 +16,7 @@ import org.springframework.web.bind.annotation.RestController;
  * provider instances are closed and created anew while context calls go on). Listing needs {@code
  * viewer}, the lifecycle calls {@code admin}.
  */
-@RestController
-@RequestMapping(path = "/api/v1/plugins", produces = MediaType.APPLICATION_JSON_VALUE)
+@JsonRoutes("/api/v1/plugins")
 public class PluginController {
 
   private final ProviderRegistry registry;

@@ -1,26 +1,18 @@
 package dev.memstack.host.api;
 
 import dev.memstack.host.provider.StackMember;
-import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import dev.memstack.spi.ToolSpec;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.media.Content;
-import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -38,19 +30,12 @@ import tools.jackson.databind.JsonNode;
  * {@code scope} gets {@code "scope": "personal"} when the call gives none, and the provider refuses
  * (403) a change to a team or global record the tool names by id.
  */
-@RestController
-@RequestMapping(
-    path = "/api/v1/agents/{agentId}/tools",
-    produces = MediaType.APPLICATION_JSON_VALUE)
+@JsonRoutes("/api/v1/agents/{agentId}/tools")
 public class ToolController {
 
-  private static final Logger log = LoggerFactory.getLogger(ToolController.class);
-
-  private final StackMembers members;
   private final ToolInvoker tools;
 
-  public ToolController(StackMembers members, ToolInvoker tools) {
-    this.members = members;
+  public ToolController(ToolInvoker tools) {
     this.tools = tools;
   }
 
@@ -71,15 +56,9 @@ public class ToolController {
   public Tools tools(@PathVariable("agentId") String agentId) {
     JsonBody.agent(agentId);
     List<ToolView> views = new ArrayList<>();
-    for (StackMember member : members.enabled()) {
-      List<ToolSpec> specs;
-      try {
-        specs = tools.tools(member);
-      } catch (RuntimeException e) {
-        log.warn("Provider {} could not list its tools: {}", member.id(), e.toString());
-        continue;
-      }
-      for (ToolSpec spec : specs) {
+    for (ToolInvoker.Listed listed : tools.listAll("")) {
+      StackMember member = listed.member();
+      for (ToolSpec spec : listed.tools()) {
         views.add(
             new ToolView(
                 member.id(),
@@ -93,8 +72,7 @@ public class ToolController {
   }
 
   @Operation(summary = "Call one provider tool")
-  @io.swagger.v3.oas.annotations.parameters.RequestBody(
-      content = @Content(schema = @Schema(implementation = ApiRequests.ToolArguments.class)))
+  @JsonRequestBody(value = ApiRequests.ToolArguments.class, required = false)
   @RequiresRole(Role.VIEWER)
   @PostMapping(path = "/{providerId}/{tool}")
   public JsonNode call(

@@ -88,6 +88,27 @@ public class ToolInvoker {
     return calls.call(member, ProviderCalls.TOOLS, () -> member.provider().tools());
   }
 
+  /** One running member and the tools it listed ({@code null} if it listed {@code null}). */
+  public record Listed(StackMember member, List<ToolSpec> tools) {}
+
+  /**
+   * The tools of every running member, in stack order ({@link #tools(StackMember)}); a member whose
+   * listing fails is logged and left out.
+   *
+   * @param purpose what the list is for, added to the log line (e.g. {@code " for MCP"}), or empty
+   */
+  public List<Listed> listAll(String purpose) {
+    List<Listed> listed = new ArrayList<>();
+    for (StackMember member : members.enabled()) {
+      try {
+        listed.add(new Listed(member, tools(member)));
+      } catch (RuntimeException e) {
+        log.warn("Provider {} could not list its tools{}: {}", member.id(), purpose, e.toString());
+      }
+    }
+    return listed;
+  }
+
   /** The member's tool named {@code tool}, if it has one. */
   public Optional<ToolSpec> find(StackMember member, String tool) {
     return tools(member).stream().filter(s -> s.name().equals(tool)).findFirst();

@@ -44,9 +44,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.multipart.MaxUploadSizeExceededException;
 import org.springframework.web.multipart.MultipartException;
 import org.springframework.web.multipart.MultipartFile;
@@ -73,8 +71,7 @@ import tools.jackson.databind.node.ObjectNode;
  * memory (its writes need an {@code ownerKey}, default to {@code scope: personal}, and the provider
  * refuses a team or global file with 403).
  */
-@RestController
-@RequestMapping(path = WorkspaceController.BASE, produces = MediaType.APPLICATION_JSON_VALUE)
+@JsonRoutes(WorkspaceController.BASE)
 public class WorkspaceController {
 
   static final String BASE = "/api/v1/agents/{agentId}/workspace";
@@ -117,17 +114,17 @@ public class WorkspaceController {
           MediaType.parseMediaType("application/x-zip-compressed"),
           MediaType.APPLICATION_OCTET_STREAM);
 
-  private final CapabilityTools providers;
-  private final ToolInvoker tools;
+  private final CapabilityRoute workspace;
   private final JsonMapper json;
-  private final String providerId;
 
-  public WorkspaceController(
-      CapabilityTools providers, ToolInvoker tools, JsonMapper json, ApiProperties properties) {
-    this.providers = providers;
-    this.tools = tools;
+  public WorkspaceController(CapabilityTools providers, JsonMapper json, ApiProperties properties) {
+    this.workspace =
+        providers.route(
+            Capability.WORKSPACE_FILES,
+            properties.workspaceProvider(),
+            SETTING,
+            message -> new ToolException(ToolException.Kind.UNAVAILABLE, message));
     this.json = json;
-    this.providerId = properties.workspaceProvider();
   }
 
   /** The body limits of the import routes, for {@link BodySizeLimitFilter}. */
@@ -169,9 +166,7 @@ public class WorkspaceController {
   }
 
   @Operation(summary = "Create or overwrite one workspace file")
-  @io.swagger.v3.oas.annotations.parameters.RequestBody(
-      required = true,
-      content = @Content(schema = @Schema(implementation = ApiRequests.WorkspaceFileWrite.class)))
+  @JsonRequestBody(ApiRequests.WorkspaceFileWrite.class)
   @RequiresRole(Role.MEMBER)
   @PutMapping(path = "/files/**", consumes = MediaType.APPLICATION_JSON_VALUE)
   public JsonNode write(
@@ -188,9 +183,7 @@ public class WorkspaceController {
   }
 
   @Operation(summary = "Turn a workspace file on or off, or move it")
-  @io.swagger.v3.oas.annotations.parameters.RequestBody(
-      required = true,
-      content = @Content(schema = @Schema(implementation = ApiRequests.WorkspaceFileMeta.class)))
+  @JsonRequestBody(ApiRequests.WorkspaceFileMeta.class)
   @RequiresRole(Role.MEMBER)
   @PatchMapping(
       path = "/files/**",
@@ -222,9 +215,7 @@ public class WorkspaceController {
   // ---------------------------------------------------------------- search
 
   @Operation(summary = "Keyword search over the workspace files")
-  @io.swagger.v3.oas.annotations.parameters.RequestBody(
-      required = true,
-      content = @Content(schema = @Schema(implementation = ApiRequests.WorkspaceSearch.class)))
+  @JsonRequestBody(ApiRequests.WorkspaceSearch.class)
   @RequiresRole(Role.VIEWER)
   @PostMapping(path = "/search", consumes = MediaType.APPLICATION_JSON_VALUE)
   public JsonNode search(
@@ -430,10 +421,10 @@ public class WorkspaceController {
    * INVALID_ARGUMENT} becomes a 400 naming the REST field.
    */
   private JsonNode call(AgentId agent, OwnerKey owner, String tool, ObjectNode arguments) {
-    StackMember member = workspaceProvider();
+    StackMember member = workspace.member();
     ToolSpec spec = workspaceTool(member, tool);
     try {
-      return tools.call(member, spec, agent, owner, arguments);
+      return workspace.call(member, spec, agent, owner, arguments);
     } catch (ToolException e) {
       if (e.kind() == ToolException.Kind.INVALID_ARGUMENT) {
         throw invalidArgument(tool, e);
@@ -447,35 +438,16 @@ public class WorkspaceController {
     }
   }
 
-  /** The running provider that claims {@link Capability#WORKSPACE_FILES}; 503 otherwise. */
-  private StackMember workspaceProvider() {
-    return providers.require(
-        Capability.WORKSPACE_FILES,
-        providerId,
-        SETTING,
-        message -> new ToolException(ToolException.Kind.UNAVAILABLE, message));
-  }
-
   /** The provider's standard tool {@code tool}; 503 when it lists none, though it claims it. */
   private ToolSpec workspaceTool(StackMember member, String tool) {
     Optional<ToolSpec> spec;
     try {
-      spec = providers.tool(member, tool);
+      spec = workspace.providers().tool(member, tool);
     } catch (RuntimeException e) {
       throw new ProviderFailedException(
           "provider '" + member.id() + "' could not list its tools: " + e, e);
     }
-    return spec.orElseThrow(
-        () ->
-            new ToolException(
-                ToolException.Kind.UNAVAILABLE,
-                "provider '"
-                    + member.id()
-                    + "' claims "
-                    + Capability.WORKSPACE_FILES
-                    + " but has no tool '"
-                    + tool
-                    + "'"));
+    return spec.orElseThrow(() -> workspace.noTool(member, tool));
   }
 
   /**

@@ -46,14 +46,14 @@ public class ConversationConfiguration {
                   + " the other hosts would not see this host's conversations; remove the key"
                   + " (the shared database is then used) or set it to postgres");
         }
-        return new FileConversationLog(dataDir, MAX_TURNS, MAX_MESSAGE_CHARS);
+        return new FileConversationLog(dataDir, ConversationLimits.DEFAULT);
       }
       case "postgres" -> {
         if (database == null) {
           throw new IllegalStateException(
               STORE_KEY + "=postgres needs shared mode: set memstack.shared.jdbc-url");
         }
-        return new PostgresConversationLog(database, MAX_TURNS, MAX_MESSAGE_CHARS);
+        return new PostgresConversationLog(database, ConversationLimits.DEFAULT);
       }
       default ->
           throw new IllegalStateException(

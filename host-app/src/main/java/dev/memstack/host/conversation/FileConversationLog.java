@@ -48,8 +48,7 @@ public final class FileConversationLog implements ConversationLog {
   private static final Logger log = LoggerFactory.getLogger(FileConversationLog.class);
 
   private final Path root;
-  private final int maxTurns;
-  private final int maxMessageChars;
+  private final ConversationLimits limits;
   private final JsonMapper json = JsonMapper.builder().build();
 
   /** One lock per agent and owner folder: appends, reads and the erasure of one owner. */
@@ -59,10 +58,9 @@ public final class FileConversationLog implements ConversationLog {
    * @throws UncheckedIOException when files of the first releases cannot be moved into the
    *     per-owner layout
    */
-  public FileConversationLog(Path dataDir, int maxTurns, int maxMessageChars) {
+  public FileConversationLog(Path dataDir, ConversationLimits limits) {
     this.root = dataDir.toAbsolutePath().normalize().resolve("conversations");
-    this.maxTurns = maxTurns;
-    this.maxMessageChars = maxMessageChars;
+    this.limits = limits;
     migrateSharedFiles();
   }
 
@@ -79,7 +77,7 @@ public final class FileConversationLog implements ConversationLog {
       if (turns.stream().anyMatch(t -> t.turnId().equals(turn.turnId()))) {
         return;
       }
-      turns.add(ConversationEntry.of(turn, maxMessageChars));
+      turns.add(ConversationEntry.of(turn, limits.maxMessageChars()));
       write(file, new Stored(turn.agent(), turn.conversationId(), bounded(turns)));
     }
   }
@@ -151,6 +149,7 @@ public final class FileConversationLog implements ConversationLog {
   }
 
   private List<ConversationEntry> bounded(List<ConversationEntry> turns) {
+    int maxTurns = limits.maxTurns();
     return turns.size() <= maxTurns ? turns : turns.subList(turns.size() - maxTurns, turns.size());
   }
 

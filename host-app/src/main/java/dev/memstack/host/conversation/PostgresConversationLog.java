@@ -54,18 +54,16 @@ public final class PostgresConversationLog implements ConversationLog {
               + " (owner)");
 
   private final SharedStore store;
-  private final int maxTurns;
-  private final int maxMessageChars;
+  private final ConversationLimits limits;
 
   /**
    * Creates or upgrades the table (once across hosts).
    *
    * @throws IllegalStateException naming the database when it cannot be set up
    */
-  public PostgresConversationLog(SharedStore store, int maxTurns, int maxMessageChars) {
+  public PostgresConversationLog(SharedStore store, ConversationLimits limits) {
     this.store = store;
-    this.maxTurns = maxTurns;
-    this.maxMessageChars = maxMessageChars;
+    this.limits = limits;
     try {
       store.migrate("conversations", SCHEMA);
     } catch (SQLException e) {
@@ -80,7 +78,7 @@ public final class PostgresConversationLog implements ConversationLog {
 
   @Override
   public void append(Turn turn) {
-    ConversationEntry entry = ConversationEntry.of(turn, maxMessageChars);
+    ConversationEntry entry = ConversationEntry.of(turn, limits.maxMessageChars());
     try (Connection connection = store.dataSource().getConnection()) {
       connection.setAutoCommit(false);
       try {
@@ -117,7 +115,7 @@ public final class PostgresConversationLog implements ConversationLog {
               trim.setString(2 + 3 * i, turn.owner().value());
               trim.setString(3 + 3 * i, turn.conversationId());
             }
-            trim.setInt(7, maxTurns);
+            trim.setInt(7, limits.maxTurns());
             trim.executeUpdate();
           }
         }

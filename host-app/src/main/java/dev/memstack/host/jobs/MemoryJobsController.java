@@ -3,30 +3,26 @@ package dev.memstack.host.jobs;
 import dev.memstack.host.api.ApiProperties;
 import dev.memstack.host.api.ApiRequests;
 import dev.memstack.host.api.BadRequestException;
+import dev.memstack.host.api.CapabilityRoute;
 import dev.memstack.host.api.CapabilityTools;
 import dev.memstack.host.api.JsonBody;
+import dev.memstack.host.api.JsonRequestBody;
+import dev.memstack.host.api.JsonRoutes;
 import dev.memstack.host.api.NotFoundException;
 import dev.memstack.host.api.ToolInvoker;
-import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.StandardTools;
-import dev.memstack.spi.ToolSpec;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.media.Content;
-import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.Set;
-import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -47,8 +43,7 @@ import tools.jackson.databind.node.ObjectNode;
  * when the tool is called directly: the POSTs (write tools) {@code member} and an owner the token
  * covers (an owner-bound token must name one), the status (a read tool) {@code viewer}.
  */
-@RestController
-@RequestMapping(produces = MediaType.APPLICATION_JSON_VALUE)
+@JsonRoutes
 public class MemoryJobsController {
 
   /** The routes' base path, beside every other route of an agent. */
@@ -59,22 +54,22 @@ public class MemoryJobsController {
 
   private static final String SETTING = "memstack.api.memory-jobs-provider";
 
-  private final CapabilityTools providers;
-  private final ToolInvoker tools;
+  private final CapabilityRoute jobs;
   private final JsonMapper json;
-  private final String providerId;
 
   public MemoryJobsController(
-      CapabilityTools providers, ToolInvoker tools, JsonMapper json, ApiProperties properties) {
-    this.providers = providers;
-    this.tools = tools;
+      CapabilityTools providers, JsonMapper json, ApiProperties properties) {
+    this.jobs =
+        providers.route(
+            Capability.MEMORY_JOBS,
+            properties.memoryJobsProvider(),
+            SETTING,
+            NotFoundException::new);
     this.json = json;
-    this.providerId = properties.memoryJobsProvider();
   }
 
   @Operation(summary = "Extract memory from one conversation of the owner now (needs a chat model)")
-  @io.swagger.v3.oas.annotations.parameters.RequestBody(
-      content = @Content(schema = @Schema(implementation = ApiRequests.MemoryJobRequest.class)))
+  @JsonRequestBody(value = ApiRequests.MemoryJobRequest.class, required = false)
   @RequiresRole(Role.MEMBER)
   @PostMapping(path = {BASE + "/summarize/{conversationId}", ALIAS + "/summarize/{conversationId}"})
   public JsonNode summarizeConversation(
@@ -92,8 +87,7 @@ public class MemoryJobsController {
   }
 
   @Operation(summary = "Dream now: the team's memory and owners with recent notes, or one owner's")
-  @io.swagger.v3.oas.annotations.parameters.RequestBody(
-      content = @Content(schema = @Schema(implementation = ApiRequests.MemoryJobRequest.class)))
+  @JsonRequestBody(value = ApiRequests.MemoryJobRequest.class, required = false)
   @RequiresRole(Role.MEMBER)
   @PostMapping(path = {BASE + "/emergence", ALIAS + "/emergence"})
   public JsonNode runEmergence(
@@ -117,22 +111,7 @@ public class MemoryJobsController {
   }
 
   private JsonNode call(AgentId agent, OwnerKey owner, String tool, ObjectNode arguments) {
-    StackMember member =
-        providers.require(Capability.MEMORY_JOBS, providerId, SETTING, NotFoundException::new);
-    ToolSpec spec =
-        providers
-            .tool(member, tool)
-            .orElseThrow(
-                () ->
-                    new NotFoundException(
-                        "provider '"
-                            + member.id()
-                            + "' claims "
-                            + Capability.MEMORY_JOBS
-                            + " but has no tool '"
-                            + tool
-                            + "'"));
-    return tools.call(member, spec, agent, owner, arguments);
+    return jobs.call(agent, owner, tool, arguments);
   }
 
   /** The body takes {@code ownerKey} only: any other field is refused, naming it. */

@@ -59,12 +59,7 @@ public class McpConfiguration {
   }
 
   @Bean(initMethod = "start", destroyMethod = "close")
-  McpToolCatalog mcpToolCatalog(
-      McpSyncServer server,
-      StackMembers members,
-      McpToolCalls handlers,
-      McpProperties properties,
-      JsonMapper json) {
-    return new McpToolCatalog(server, members, handlers, new McpToolDefinitions(properties, json));
+  McpToolCatalog mcpToolCatalog(McpSyncServer server, StackMembers members, McpToolCalls handlers) {
+    return new McpToolCatalog(server, members, handlers);
   }
 }

@@ -29,8 +29,7 @@ public class McpGuardConfiguration {
   FilterRegistrationBean<McpGuardFilter> mcpGuardFilter(
       McpSessionOwners sessions, JsonMapper json, McpServerStreamableHttpProperties transport) {
     FilterRegistrationBean<McpGuardFilter> registration =
-        new FilterRegistrationBean<>(
-            new McpGuardFilter(sessions, new JsonRpcCheck(json), new McpErrors(json)));
+        new FilterRegistrationBean<>(new McpGuardFilter(sessions, json));
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 30);
     registration.addUrlPatterns(transport.getMcpEndpoint());
     return registration;

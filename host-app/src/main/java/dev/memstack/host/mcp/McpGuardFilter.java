@@ -13,6 +13,7 @@ import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.web.filter.OncePerRequestFilter;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Stands in front of the MCP transport at {@code /mcp}, behind the bearer token filter: a session
@@ -32,10 +33,11 @@ final class McpGuardFilter extends OncePerRequestFilter {
   private final JsonRpcCheck check;
   private final McpErrors errors;
 
-  McpGuardFilter(McpSessionOwners sessions, JsonRpcCheck check, McpErrors errors) {
+  /** Reads the JSON-RPC bodies and writes its error answers with {@code json}. */
+  McpGuardFilter(McpSessionOwners sessions, JsonMapper json) {
     this.sessions = sessions;
-    this.check = check;
-    this.errors = errors;
+    this.check = new JsonRpcCheck(json);
+    this.errors = new McpErrors(json);
   }
 
   @Override

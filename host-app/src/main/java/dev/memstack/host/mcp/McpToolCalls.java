@@ -4,18 +4,15 @@ import dev.memstack.host.api.BadRequestException;
 import dev.memstack.host.api.JsonBody;
 import dev.memstack.host.api.MemoryRequests;
 import dev.memstack.host.api.ToolInvoker;
-import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.security.Caller;
 import dev.memstack.host.security.OwnerBinding;
 import dev.memstack.host.security.Role;
 import dev.memstack.host.stack.MemoryStack;
 import dev.memstack.spi.AgentId;
-import dev.memstack.spi.ToolSpec;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
 import tools.jackson.databind.JsonNode;
@@ -36,38 +33,24 @@ import tools.jackson.databind.node.ObjectNode;
  * api:*}) or to no owner names the owner in {@code ownerKey}, checked against its binding. The
  * answer is the route's JSON, as text and as structured content; a failure is a result with {@code
  * isError} ({@link McpToolErrors}).
+ *
+ * @param access the access rules, which every call runs under as its caller
+ * @param stack the memory stack behind {@code memory_context}
+ * @param tools the tool service behind {@code memory_remember} and the provider tools
+ * @param json the mapper of the arguments and answers
+ * @param errors turns a failure into a result with {@code isError}
+ * @param properties which provider tool {@code memory_remember} calls
  */
-final class McpToolCalls {
+record McpToolCalls(
+    AccessPolicy access,
+    MemoryStack stack,
+    ToolInvoker tools,
+    JsonMapper json,
+    McpToolErrors errors,
+    McpProperties properties) {
 
   /** The owner argument every MCP tool takes. */
   static final String OWNER_KEY = "ownerKey";
-
-  private final AccessPolicy access;
-  private final MemoryStack stack;
-  private final ToolInvoker tools;
-  private final JsonMapper json;
-  private final McpToolErrors errors;
-  private final McpProperties properties;
-
-  McpToolCalls(
-      AccessPolicy access,
-      MemoryStack stack,
-      ToolInvoker tools,
-      JsonMapper json,
-      McpToolErrors errors,
-      McpProperties properties) {
-    this.access = access;
-    this.stack = stack;
-    this.tools = tools;
-    this.json = json;
-    this.errors = errors;
-    this.properties = properties;
-  }
-
-  /** The tools {@code member} lists now, through the tool service (measured as every call). */
-  List<ToolSpec> tools(StackMember member) {
-    return tools.tools(member);
-  }
 
   /**
    * Whether {@code memory_remember} calls tool {@code tool} of provider instance {@code provider}.

@@ -1,6 +1,6 @@
 package dev.memstack.host.mcp;
 
-import dev.memstack.host.provider.StackMember;
+import dev.memstack.host.api.ToolInvoker;
 import dev.memstack.host.provider.StackMembers;
 import dev.memstack.spi.ToolSpec;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
@@ -53,15 +53,12 @@ final class McpToolCatalog implements AutoCloseable {
 
   private volatile boolean closed;
 
-  McpToolCatalog(
-      McpSyncServer server,
-      StackMembers members,
-      McpToolCalls handlers,
-      McpToolDefinitions definitions) {
+  /** The tools are defined by the settings and mapper the handlers work with. */
+  McpToolCatalog(McpSyncServer server, StackMembers members, McpToolCalls handlers) {
     this.server = server;
     this.members = members;
     this.handlers = handlers;
-    this.definitions = definitions;
+    this.definitions = new McpToolDefinitions(handlers.properties(), handlers.json());
   }
 
   /** Adds {@code memory_context}, then the tools of the running providers, and follows changes. */
@@ -144,16 +141,11 @@ final class McpToolCatalog implements AutoCloseable {
   /** The tools of the running providers, in stack order. */
   private Map<ToolKey, ToolSpec> listed() {
     Map<ToolKey, ToolSpec> listed = new LinkedHashMap<>();
-    for (StackMember member : members.enabled()) {
-      List<ToolSpec> specs;
-      try {
-        specs = handlers.tools(member);
-      } catch (RuntimeException e) {
-        log.warn("Provider {} could not list its tools for MCP: {}", member.id(), e.toString());
-        continue;
-      }
-      for (ToolSpec spec : specs == null ? List.<ToolSpec>of() : specs) {
-        listed.putIfAbsent(new ToolKey(member.id(), spec.name()), spec);
+    // through the tool service, measured as every call
+    for (ToolInvoker.Listed entry : handlers.tools().listAll(" for MCP")) {
+      List<ToolSpec> specs = entry.tools() == null ? List.of() : entry.tools();
+      for (ToolSpec spec : specs) {
+        listed.putIfAbsent(new ToolKey(entry.member().id(), spec.name()), spec);
       }
     }
     return listed;

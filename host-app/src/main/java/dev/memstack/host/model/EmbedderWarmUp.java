@@ -59,4 +59,9 @@ final class EmbedderWarmUp implements ApplicationListener<ApplicationReadyEvent>
     thread.start();
     return thread;
   }
+
+  /** The embedding model it warms up. */
+  Embedder embedder() {
+    return embedder;
+  }
 }

@@ -43,9 +43,8 @@ public class ModelConfiguration {
   }
 
   @Bean
-  ModelsHealthIndicator modelsHealthIndicator(
-      Embedder embedder, LanguageModel languageModel, EmbedderWarmUp warmUp) {
-    return new ModelsHealthIndicator(embedder, languageModel, warmUp);
+  ModelsHealthIndicator modelsHealthIndicator(EmbedderWarmUp warmUp, LanguageModel languageModel) {
+    return new ModelsHealthIndicator(warmUp, languageModel);
   }
 
   @Bean

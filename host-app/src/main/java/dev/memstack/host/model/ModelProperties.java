@@ -45,22 +45,6 @@ public record ModelProperties(
     return new ModelProperties(null, null, null, null);
   }
 
-  public ModelProperties withEmbedding(EmbeddingChoice newEmbedding) {
-    return new ModelProperties(newEmbedding, chat, onnx, ollama);
-  }
-
-  public ModelProperties withChat(ChatChoice newChat) {
-    return new ModelProperties(embedding, newChat, onnx, ollama);
-  }
-
-  public ModelProperties withOnnx(Onnx newOnnx) {
-    return new ModelProperties(embedding, chat, newOnnx, ollama);
-  }
-
-  public ModelProperties withOllama(Ollama newOllama) {
-    return new ModelProperties(embedding, chat, onnx, newOllama);
-  }
-
   /** The values of {@code memstack.models.embedding}. */
   public enum EmbeddingChoice {
     E5_SMALL_V2(BundledModel.E5_SMALL_V2),

@@ -9,21 +9,16 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * The {@code models} health component: {@code OUT_OF_SERVICE} while the in-process embedding model
  * is still being warmed up after start, so {@code /actuator/health} turns UP only once the first
  * context call can embed without waiting; {@code DOWN} when the warm-up failed. Never calls Ollama.
+ *
+ * @param warmUp the warm-up of the embedding model, which it reports on
+ * @param languageModel the chat model, named in the details
  */
-final class ModelsHealthIndicator implements HealthIndicator {
-
-  private final Embedder embedder;
-  private final LanguageModel languageModel;
-  private final EmbedderWarmUp warmUp;
-
-  ModelsHealthIndicator(Embedder embedder, LanguageModel languageModel, EmbedderWarmUp warmUp) {
-    this.embedder = embedder;
-    this.languageModel = languageModel;
-    this.warmUp = warmUp;
-  }
+record ModelsHealthIndicator(EmbedderWarmUp warmUp, LanguageModel languageModel)
+    implements HealthIndicator {
 
   @Override
   public Health health() {
+    Embedder embedder = warmUp.embedder();
     Health.Builder health;
     if (warmUp.failure() != null) {
       health = Health.down().withDetail("error", warmUp.failure());

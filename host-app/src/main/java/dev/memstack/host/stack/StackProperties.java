@@ -37,22 +37,6 @@ public record StackProperties(
     return new StackProperties(null, null, null, null);
   }
 
-  public StackProperties withContext(Context newContext) {
-    return new StackProperties(newContext, systemPrompt, breaker, fusion);
-  }
-
-  public StackProperties withSystemPrompt(SystemPrompt newSystemPrompt) {
-    return new StackProperties(context, newSystemPrompt, breaker, fusion);
-  }
-
-  public StackProperties withBreaker(Breaker newBreaker) {
-    return new StackProperties(context, systemPrompt, newBreaker, fusion);
-  }
-
-  public StackProperties withFusion(Fusion newFusion) {
-    return new StackProperties(context, systemPrompt, breaker, newFusion);
-  }
-
   /**
    * Context calls ({@code memstack.stack.context.*}).
    *

@@ -7,6 +7,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import dev.memstack.host.conversation.ConversationLimits;
 import dev.memstack.host.conversation.FileConversationLog;
 import dev.memstack.host.outbox.StackDeliveryPort;
 import dev.memstack.host.provider.ProviderCalls;
@@ -88,7 +89,9 @@ class OutboxApiTest {
     return MockMvcBuilders.standaloneSetup(
             new OutboxController(outbox),
             new OwnerMemoryController(
-                eraser, new FileConversationLog(dir, 200, 20_000), new AccessPolicy()))
+                eraser,
+                new FileConversationLog(dir, ConversationLimits.DEFAULT),
+                new AccessPolicy()))
         .setControllerAdvice(new ApiExceptionHandler())
         // the caller the security filter puts on every request of an unchecked host
         .defaultRequest(get("/").requestAttr(Caller.ATTRIBUTE, Caller.unchecked()))

@@ -19,7 +19,7 @@ class FileConversationLogTest extends ConversationLogConformance {
 
   @Override
   protected ConversationLog open(int maxTurns, int maxMessageChars) {
-    return new FileConversationLog(dir, maxTurns, maxMessageChars);
+    return new FileConversationLog(dir, new ConversationLimits(maxTurns, maxMessageChars));
   }
 
   @Override
@@ -29,7 +29,7 @@ class FileConversationLogTest extends ConversationLogConformance {
 
   @Test
   void erasureLeavesNoFileThatHoldsTheOwnersTextNotEvenACrashLeftover() throws IOException {
-    FileConversationLog log = new FileConversationLog(dir, 200, 20_000);
+    FileConversationLog log = new FileConversationLog(dir, ConversationLimits.DEFAULT);
     log.append(turn("t1", "user:1", "c1", "secret-marker-41 of one"));
     log.append(turn("t2", "user:1", "c2", "secret-marker-41 again"));
     log.append(turn("t3", "user:2", "c1", "two keeps this"));
@@ -87,7 +87,8 @@ class FileConversationLogTest extends ConversationLogConformance {
 
   /** A log on the test folder keeping {@code turnsPerConversation}, with {@code turns} in it. */
   private FileConversationLog log(int turnsPerConversation, Turn... turns) {
-    FileConversationLog log = new FileConversationLog(dir, turnsPerConversation, 20_000);
+    FileConversationLog log =
+        new FileConversationLog(dir, new ConversationLimits(turnsPerConversation, 20_000));
     for (Turn turn : turns) {
       log.append(turn);
     }

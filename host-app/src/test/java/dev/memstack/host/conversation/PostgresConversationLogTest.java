@@ -63,7 +63,7 @@ class PostgresConversationLogTest extends ConversationLogConformance {
 
   @Override
   protected ConversationLog open(int maxTurns, int maxMessageChars) {
-    return new PostgresConversationLog(store(), maxTurns, maxMessageChars);
+    return new PostgresConversationLog(store(), new ConversationLimits(maxTurns, maxMessageChars));
   }
 
   @Override

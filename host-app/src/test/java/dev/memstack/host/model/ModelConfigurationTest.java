@@ -32,8 +32,8 @@ class ModelConfigurationTest {
           assertThat(app).hasNotFailed();
           assertThat(app.getBean(ModelProperties.class))
               .isEqualTo(
-                  ModelProperties.defaults()
-                      .withOnnx(new ModelProperties.Onnx(1, 512, 1, 0, true, false)));
+                  new ModelProperties(
+                      null, null, new ModelProperties.Onnx(1, 512, 1, 0, true, false), null));
           assertThat(app).hasSingleBean(Embedder.class).hasSingleBean(LanguageModel.class);
           Embedder embedder = app.getBean(Embedder.class);
           assertThat(embedder).isInstanceOf(OnnxEmbedder.class);

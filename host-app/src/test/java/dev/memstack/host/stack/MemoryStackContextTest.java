@@ -44,10 +44,14 @@ class MemoryStackContextTest {
     return stack;
   }
 
-  private static StackProperties timing(long deadlineMs, long providerTimeoutMs, int maxCalls) {
-    StackProperties defaults = StackProperties.defaults();
-    return defaults
-        .withContext(
+  private MemoryStack stack(StackPropertiesBuilder properties) {
+    return stack(properties.build());
+  }
+
+  private static StackPropertiesBuilder timing(
+      long deadlineMs, long providerTimeoutMs, int maxCalls) {
+    return StackPropertiesBuilder.defaults()
+        .context(
             new StackProperties.Context(
                 Duration.ofMillis(deadlineMs),
                 Duration.ofMillis(providerTimeoutMs),
@@ -55,7 +59,7 @@ class MemoryStackContextTest {
                 10,
                 maxCalls,
                 64))
-        .withSystemPrompt(
+        .systemPrompt(
             new StackProperties.SystemPrompt(
                 24_000, Duration.ofMillis(providerTimeoutMs), null, 16_000));
   }
@@ -152,7 +156,7 @@ class MemoryStackContextTest {
     members.add(fast);
     members.add(hung);
     // a breaker that never opens, so the busy limit is what stops the calls
-    stack(timing(300, 300, 2).withBreaker(new StackProperties.Breaker(1_000, null)));
+    stack(timing(300, 300, 2).breaker(new StackProperties.Breaker(1_000, null)));
 
     stack.context(query("q"));
     stack.context(query("q"));
@@ -179,7 +183,7 @@ class MemoryStackContextTest {
           return Recall.empty();
         };
     members.add(stubborn);
-    stack(timing(300, 300, 1).withBreaker(new StackProperties.Breaker(1_000, null)));
+    stack(timing(300, 300, 1).breaker(new StackProperties.Breaker(1_000, null)));
 
     assertThat(report(stack.context(query("q")), "stubborn").status()).isEqualTo("timeout");
     assertThat(report(stack.context(query("q")), "stubborn").detail()).contains("busy");
@@ -380,16 +384,17 @@ class MemoryStackContextTest {
           return Recall.of(items);
         };
     members.add(big);
-    StackProperties properties = timing(2_000, 1_500, 4);
+    StackProperties properties = timing(2_000, 1_500, 4).build();
     stack(
-        properties.withContext(
-            new StackProperties.Context(
-                properties.context().deadline(),
-                properties.context().providerTimeout(),
-                1_500,
-                10,
-                4,
-                64)));
+        StackPropertiesBuilder.from(properties)
+            .context(
+                new StackProperties.Context(
+                    properties.context().deadline(),
+                    properties.context().providerTimeout(),
+                    1_500,
+                    10,
+                    4,
+                    64)));
 
     ContextAnswer answer = stack.context(query("q"));
 
@@ -411,9 +416,7 @@ class MemoryStackContextTest {
           return Recall.of(List.of(flaky.item("back again", 1)));
         };
     members.add(flaky);
-    stack(
-        timing(2_000, 1_500, 4)
-            .withBreaker(new StackProperties.Breaker(3, Duration.ofMillis(400))));
+    stack(timing(2_000, 1_500, 4).breaker(new StackProperties.Breaker(3, Duration.ofMillis(400))));
 
     for (int i = 0; i < 3; i++) {
       assertThat(report(stack.context(query("q")), "flaky").status()).isEqualTo("error");
@@ -438,9 +441,7 @@ class MemoryStackContextTest {
   @Test
   void aFailedTrialReopensTheBreaker() throws Exception {
     members.add(new FakeProvider("down").failsRecalls("still down"));
-    stack(
-        timing(2_000, 1_500, 4)
-            .withBreaker(new StackProperties.Breaker(1, Duration.ofMillis(300))));
+    stack(timing(2_000, 1_500, 4).breaker(new StackProperties.Breaker(1, Duration.ofMillis(300))));
 
     stack.context(query("q"));
     assertThat(stack.breakerStates()).containsEntry("down", "open");
@@ -454,7 +455,7 @@ class MemoryStackContextTest {
   @Test
   void timeoutsCountTowardsTheBreaker() {
     members.add(new FakeProvider("slow").recallsAfter(2_000));
-    stack(timing(300, 300, 8).withBreaker(new StackProperties.Breaker(2, Duration.ofMinutes(5))));
+    stack(timing(300, 300, 8).breaker(new StackProperties.Breaker(2, Duration.ofMinutes(5))));
 
     assertThat(report(stack.context(query("q")), "slow").status()).isEqualTo("timeout");
     assertThat(report(stack.context(query("q")), "slow").status()).isEqualTo("timeout");
@@ -474,8 +475,7 @@ class MemoryStackContextTest {
   @Test
   void aReloadedProviderStartsWithAClosedBreaker() {
     members.add(new FakeProvider("p").failsRecalls("down"));
-    stack(
-        timing(2_000, 1_500, 4).withBreaker(new StackProperties.Breaker(1, Duration.ofMinutes(5))));
+    stack(timing(2_000, 1_500, 4).breaker(new StackProperties.Breaker(1, Duration.ofMinutes(5))));
     stack.context(query("q"));
     assertThat(stack.breakerStates()).containsEntry("p", "open");
 
@@ -617,7 +617,7 @@ class MemoryStackContextTest {
     members.add(profile);
     stack(
         timing(2_000, 1_500, 4)
-            .withSystemPrompt(
+            .systemPrompt(
                 new StackProperties.SystemPrompt(24_000, Duration.ofMillis(1_500), null, 1_000)));
 
     ContextAnswer answer = stack.context(query("q"));
@@ -685,7 +685,7 @@ class MemoryStackContextTest {
     members.add(strong);
     stack(
         timing(2_000, 1_500, 4)
-            .withFusion(new StackProperties.Fusion(20, Map.of("weak", 0.5), 3, 0.5, 20, 8)));
+            .fusion(new StackProperties.Fusion(20, Map.of("weak", 0.5), 3, 0.5, 20, 8)));
 
     assertThat(stack.context(query("q")).recall())
         .extracting(RecalledMemory::text)

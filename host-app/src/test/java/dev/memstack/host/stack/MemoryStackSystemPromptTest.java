@@ -25,10 +25,11 @@ class MemoryStackSystemPromptTest {
 
   private MemoryStack stack(int budget) {
     StackProperties properties =
-        StackProperties.defaults()
-            .withSystemPrompt(
+        StackPropertiesBuilder.defaults()
+            .systemPrompt(
                 new StackProperties.SystemPrompt(
-                    budget, Duration.ofMillis(800), Duration.ofSeconds(30), 16_000));
+                    budget, Duration.ofMillis(800), Duration.ofSeconds(30), 16_000))
+            .build();
     stack = harness.start(properties, OutboxSettings.defaults(), cache, clock);
     return stack;
   }

@@ -30,8 +30,9 @@ class StackHostScoringTest {
   private MemoryStack stack(double relevanceWeight) {
     harness.members.embedder = model;
     StackProperties properties =
-        StackProperties.defaults()
-            .withFusion(new StackProperties.Fusion(20, Map.of(), 3, relevanceWeight, 1, 8));
+        StackPropertiesBuilder.defaults()
+            .fusion(new StackProperties.Fusion(20, Map.of(), 3, relevanceWeight, 1, 8))
+            .build();
     return harness.start(
         properties, OutboxSettings.defaults(), new SystemPromptCache(), Clock.systemUTC());
   }

@@ -3,6 +3,7 @@ package dev.memstack.builtin.memory;
 import dev.memstack.builtin.store.FileEntry;
 import dev.memstack.builtin.store.KeywordHit;
 import dev.memstack.builtin.store.KeywordIndex;
+import dev.memstack.builtin.store.KeywordQuery;
 import dev.memstack.builtin.store.WorkspaceStore;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
@@ -75,13 +76,14 @@ record KeywordRecall(
     int fetch = hybrid ? Math.max(request.limit(), dense.candidates()) : request.limit();
     List<KeywordHit> hits =
         index.search(
-            buckets,
-            request.query(),
-            fetch,
-            settings.searchMaxFiles(),
-            settings.coreFileWeight(),
-            excluded,
-            request.limit());
+            new KeywordQuery(
+                buckets,
+                request.query(),
+                fetch,
+                settings.searchMaxFiles(),
+                settings.coreFileWeight(),
+                excluded,
+                request.limit()));
     List<RecallItem> items = new ArrayList<>();
     if (hybrid) {
       List<KeywordHit> nearest = new ArrayList<>();

@@ -30,8 +30,13 @@ public interface KeywordIndex extends AutoCloseable {
   void catchUp(WorkspaceStore store, Predicate<WorkspacePath> weighted);
 
   /**
-   * The best hits for {@code query} in the given buckets, highest score first: BM25, times the
-   * weight for weighted files.
+   * The best hits for the query's text in its buckets, highest score first: BM25, times the weight
+   * for weighted files.
+   */
+  List<KeywordHit> search(KeywordQuery query);
+
+  /**
+   * {@link #search(KeywordQuery)} with every hit placed at its first match.
    *
    * @param buckets the buckets the caller may see
    * @param query free text; blank gives no hits
@@ -40,13 +45,15 @@ public interface KeywordIndex extends AutoCloseable {
    * @param weight score factor of weighted files
    * @param excludedFiles {@link #fileKey}s of files to leave out
    */
-  List<KeywordHit> search(
+  default List<KeywordHit> search(
       Collection<Bucket> buckets,
       String query,
       int limit,
       int maxFiles,
       double weight,
-      Collection<String> excludedFiles);
+      Collection<String> excludedFiles) {
+    return search(new KeywordQuery(buckets, query, limit, maxFiles, weight, excludedFiles, limit));
+  }
 
   /** Whether the index keeps a dense view of its paragraphs, searched by {@link #nearest}. */
   default boolean dense() {
@@ -69,22 +76,6 @@ public interface KeywordIndex extends AutoCloseable {
   default List<KeywordHit> nearest(
       Collection<Bucket> buckets, String query, int limit, Collection<String> excludedFiles) {
     return List.of();
-  }
-
-  /**
-   * {@link #search(Collection, String, int, int, double, Collection)} that places only the first
-   * {@code snippets} hits at their first match (line and snippet); the others keep their
-   * paragraph's first line and start, which saves analysing texts a caller will not show.
-   */
-  default List<KeywordHit> search(
-      Collection<Bucket> buckets,
-      String query,
-      int limit,
-      int maxFiles,
-      double weight,
-      Collection<String> excludedFiles,
-      int snippets) {
-    return search(buckets, query, limit, maxFiles, weight, excludedFiles);
   }
 
   /**

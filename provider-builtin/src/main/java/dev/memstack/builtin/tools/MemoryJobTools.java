@@ -30,8 +30,14 @@ import tools.jackson.databind.node.ObjectNode;
  * answers the last run, its outcome, the next run and the newest DREAMS.md entry. Without a chat
  * model every one fails with {@link ToolException.Kind#CONFLICT} "no chat model configured"; a
  * failing or silent model is {@code UNAVAILABLE}.
+ *
+ * @param extraction the post-turn extraction that summarize runs
+ * @param dreaming the dreaming that emergence runs and status reports
+ * @param files the memory files, for the newest DREAMS.md entry
+ * @param model the chat model both jobs need
  */
-public final class MemoryJobTools {
+public record MemoryJobTools(
+    MemoryExtraction extraction, Dreaming dreaming, MemoryFiles files, LanguageModel model) {
 
   public static final String SUMMARIZE = StandardTools.SUMMARIZE_CONVERSATION;
   public static final String EMERGENCE = StandardTools.RUN_EMERGENCE;
@@ -42,19 +48,7 @@ public final class MemoryJobTools {
 
   private static final Set<String> NAMES = Set.of(SUMMARIZE, EMERGENCE, STATUS);
 
-  private final MemoryExtraction extraction;
-  private final Dreaming dreaming;
-  private final MemoryFiles files;
-  private final LanguageModel model;
-  private final JsonMapper json = JsonMapper.builder().build();
-
-  public MemoryJobTools(
-      MemoryExtraction extraction, Dreaming dreaming, MemoryFiles files, LanguageModel model) {
-    this.extraction = extraction;
-    this.dreaming = dreaming;
-    this.files = files;
-    this.model = model;
-  }
+  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   /** Whether {@code name} is one of these tools. */
   public boolean has(String name) {
@@ -134,7 +128,7 @@ public final class MemoryJobTools {
               throw new ToolException(ToolException.Kind.NOT_FOUND, "no tool " + call.name());
         };
     try {
-      return json.writeValueAsString(answer);
+      return JSON.writeValueAsString(answer);
     } catch (JacksonException e) {
       throw new IllegalStateException("cannot write a tool answer", e);
     }
@@ -242,7 +236,7 @@ public final class MemoryJobTools {
   }
 
   private ObjectNode answer(AgentId agent, OwnerKey owner) {
-    return CallerArguments.answer(json, agent, owner);
+    return CallerArguments.answer(JSON, agent, owner);
   }
 
   private static String time(Instant instant) {

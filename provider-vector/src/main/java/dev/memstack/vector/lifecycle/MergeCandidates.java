@@ -15,20 +15,20 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * overlap strongly, cosine similarity at least the threshold, most similar first. It looks at the
  * newest {@code maxRecords} records and re-embeds their texts (the store does not hand out
  * vectors), so it belongs in a tool call or a nightly job, not on the request path.
+ *
+ * @param store the store whose records it compares
+ * @param embedder embeds their texts again
  */
-public final class MergeCandidates {
+public record MergeCandidates(MemoryVectorStore store, StoreEmbedder embedder) {
 
   /** Two records that say nearly the same. */
   public record Pair(Document first, Document second, double similarity) {}
 
   // the date prefix of stored texts would make records of one day look alike
 
-  private final MemoryVectorStore store;
-  private final StoreEmbedder embedder;
-
-  public MergeCandidates(MemoryVectorStore store, StoreEmbedder embedder) {
-    this.store = Objects.requireNonNull(store, "store");
-    this.embedder = Objects.requireNonNull(embedder, "embedder");
+  public MergeCandidates {
+    Objects.requireNonNull(store, "store");
+    Objects.requireNonNull(embedder, "embedder");
   }
 
   /**

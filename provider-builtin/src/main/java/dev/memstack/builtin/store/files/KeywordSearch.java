@@ -7,6 +7,7 @@ import static dev.memstack.builtin.store.files.IndexDocuments.KIND_CHUNK;
 import dev.memstack.builtin.search.KeywordTexts;
 import dev.memstack.builtin.store.KeywordHit;
 import dev.memstack.builtin.store.KeywordIndex;
+import dev.memstack.builtin.store.KeywordQuery;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
@@ -35,31 +36,25 @@ import org.apache.lucene.search.TopScoreDocCollectorManager;
 /**
  * One keyword search on an acquired searcher: the weighted merge of core files and the rest, the
  * cap on distinct files, and the conversion of Lucene hits to {@link KeywordHit}s with snippets.
+ *
+ * @param analyzer the index's analyzer, which places the snippets
+ * @param snippetChars length of hit snippets
  */
-final class KeywordSearch {
-
-  private final Analyzer analyzer;
-  private final int snippetChars;
-
-  KeywordSearch(Analyzer analyzer, int snippetChars) {
-    this.analyzer = analyzer;
-    this.snippetChars = snippetChars;
-  }
+record KeywordSearch(Analyzer analyzer, int snippetChars) {
 
   /**
-   * The best hits for {@code queryTerms} (see {@link KeywordIndex#search}); the first {@code
-   * snippets} are placed at their first match, the rest at their paragraph's start.
+   * The best hits for {@code queryTerms}, the analysed text of {@code query} (see {@link
+   * KeywordIndex#search}); the first {@link KeywordQuery#snippets()} are placed at their first
+   * match, the rest at their paragraph's start.
    */
   List<KeywordHit> best(
-      IndexSearcher searcher,
-      Set<String> queryTerms,
-      Query inBuckets,
-      int limit,
-      int maxFiles,
-      double weight,
-      Collection<String> excludedFiles,
-      int snippets)
+      IndexSearcher searcher, Set<String> queryTerms, Query inBuckets, KeywordQuery query)
       throws IOException {
+    int limit = query.limit();
+    int maxFiles = query.maxFiles();
+    double weight = query.weight();
+    Collection<String> excludedFiles = query.excludedFiles();
+    int snippets = query.snippets();
     int fetch = limit <= maxFiles ? limit : Math.min(1000, limit * 4);
     Set<String> terms = KeywordQueries.rarest(searcher, queryTerms);
     if (terms.isEmpty()) {

@@ -7,6 +7,7 @@ import dev.memstack.builtin.store.Change;
 import dev.memstack.builtin.store.FileEntry;
 import dev.memstack.builtin.store.KeywordHit;
 import dev.memstack.builtin.store.KeywordIndex;
+import dev.memstack.builtin.store.KeywordQuery;
 import dev.memstack.builtin.store.WorkspaceStore;
 import dev.memstack.builtin.store.files.RecoveringWriter.Delete;
 import dev.memstack.builtin.store.files.RecoveringWriter.Update;
@@ -326,35 +327,16 @@ public final class LuceneKeywordIndex implements KeywordIndex {
   }
 
   @Override
-  public List<KeywordHit> search(
-      Collection<Bucket> buckets,
-      String query,
-      int limit,
-      int maxFiles,
-      double weight,
-      Collection<String> excludedFiles) {
-    return search(buckets, query, limit, maxFiles, weight, excludedFiles, limit);
-  }
-
-  @Override
-  public List<KeywordHit> search(
-      Collection<Bucket> buckets,
-      String query,
-      int limit,
-      int maxFiles,
-      double weight,
-      Collection<String> excludedFiles,
-      int snippets) {
-    Set<String> queryTerms = KeywordTexts.terms(analyzer, query);
-    if (queryTerms.isEmpty() || buckets.isEmpty() || limit <= 0) {
+  public List<KeywordHit> search(KeywordQuery query) {
+    Set<String> queryTerms = KeywordTexts.terms(analyzer, query.text());
+    if (queryTerms.isEmpty() || query.buckets().isEmpty() || query.limit() <= 0) {
       return List.of();
     }
-    Query inBuckets = KeywordQueries.inBuckets(buckets);
+    Query inBuckets = KeywordQueries.inBuckets(query.buckets());
     try {
       IndexSearcher searcher = acquire();
       try {
-        return search.best(
-            searcher, queryTerms, inBuckets, limit, maxFiles, weight, excludedFiles, snippets);
+        return search.best(searcher, queryTerms, inBuckets, query);
       } finally {
         release(searcher);
       }

@@ -6,6 +6,7 @@ import dev.memstack.builtin.search.WorkspaceAnalyzer;
 import dev.memstack.builtin.store.Change;
 import dev.memstack.builtin.store.KeywordHit;
 import dev.memstack.builtin.store.KeywordIndex;
+import dev.memstack.builtin.store.KeywordQuery;
 import dev.memstack.builtin.store.WorkspaceStore;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
@@ -223,15 +224,15 @@ public final class PostgresKeywordIndex implements KeywordIndex {
   @Override
   public void catchUp(WorkspaceStore store, Predicate<WorkspacePath> weighted) {}
 
+  /** Places every hit at its first match, whatever {@link KeywordQuery#snippets()} says. */
   @Override
-  public List<KeywordHit> search(
-      Collection<Bucket> buckets,
-      String query,
-      int limit,
-      int maxFiles,
-      double weight,
-      Collection<String> excludedFiles) {
-    Set<String> terms = KeywordTexts.terms(analyzer, query);
+  public List<KeywordHit> search(KeywordQuery query) {
+    Collection<Bucket> buckets = query.buckets();
+    int limit = query.limit();
+    int maxFiles = query.maxFiles();
+    double weight = query.weight();
+    Collection<String> excludedFiles = query.excludedFiles();
+    Set<String> terms = KeywordTexts.terms(analyzer, query.text());
     if (terms.isEmpty() || buckets.isEmpty() || limit <= 0) {
       return List.of();
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.memstack.builtin.store.KeywordHit;
 import dev.memstack.builtin.store.KeywordIndex;
+import dev.memstack.builtin.store.KeywordQuery;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
@@ -59,8 +60,10 @@ class LuceneKeywordIndexDenseTest {
     try (LuceneKeywordIndex index = new LuceneKeywordIndex(dir, 80, Duration.ZERO)) {
       index(index, ALICE, "### 09:30\n**User:** jazz tonight\n\n### 09:40\n**User:** more jazz");
 
-      List<KeywordHit> placed = index.search(List.of(ALICE), "jazz", 5, 50, 1.0, Set.of(), 5);
-      List<KeywordHit> unplaced = index.search(List.of(ALICE), "jazz", 5, 50, 1.0, Set.of(), 0);
+      List<KeywordHit> placed =
+          index.search(new KeywordQuery(List.of(ALICE), "jazz", 5, 50, 1.0, Set.of(), 5));
+      List<KeywordHit> unplaced =
+          index.search(new KeywordQuery(List.of(ALICE), "jazz", 5, 50, 1.0, Set.of(), 0));
 
       assertThat(placed).extracting(KeywordHit::line).containsExactlyInAnyOrder(2, 5);
       assertThat(unplaced).extracting(KeywordHit::line).containsExactlyInAnyOrder(1, 4);
