@@ -17,16 +17,16 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>OpenAI model names (an {@code openai:} or {@code ollama:} prefix is ignored): {@code
  *       gpt-4o*}, {@code gpt-4.1*}, {@code gpt-4.5*}, {@code gpt-5*}, {@code chatgpt-4o*}, {@code
  *       o1*}, {@code o3*}, {@code o4*} and {@code gpt-oss*} get JTokkit's {@code o200k_base};
- *       {@code gpt-4*}, {@code gpt-3.5*} and {@code gpt-35*} get {@code cl100k_base}. The counter is
- *       named {@code jtokkit:<encoding>}.
+ *       {@code gpt-4*}, {@code gpt-3.5*} and {@code gpt-35*} get {@code cl100k_base}. The counter
+ *       is named {@code jtokkit:<encoding>}.
  *   <li>Every other model (Llama, Qwen, Mistral, Gemma… served by Ollama, or {@code none}) gets the
  *       {@link #estimate} named {@code estimate}, which never undercounts {@code cl100k_base} or
  *       {@code o200k_base} by more than 10 % on English, Chinese and code (a committed test), times
  *       the model's correction factor learnt from {@link #observe}.
  * </ul>
  *
- * Every message adds {@value #MESSAGE_OVERHEAD} tokens for its role and framing (the chat template).
- * Thread-safe.
+ * Every message adds {@value #MESSAGE_OVERHEAD} tokens for its role and framing (the chat
+ * template). Thread-safe.
  */
 public final class TokenCounter {
 

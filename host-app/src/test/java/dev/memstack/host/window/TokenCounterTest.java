@@ -41,7 +41,8 @@ class TokenCounterTest {
   void theEstimateNeverUndercountsEitherEncodingByMoreThanTenPercent(String name) {
     String text = sample(name);
     int estimate = counter.count("ollama:llama3.2", text);
-    for (EncodingType type : new EncodingType[] {EncodingType.CL100K_BASE, EncodingType.O200K_BASE}) {
+    for (EncodingType type :
+        new EncodingType[] {EncodingType.CL100K_BASE, EncodingType.O200K_BASE}) {
       int tokens = real(type, text);
       assertThat(estimate)
           .as("%s: estimate %d against %s %d", name, estimate, type.getName(), tokens)
