@@ -65,7 +65,17 @@ public record WindowProperties(
         throw new IllegalArgumentException(
             PREFIX + "agents." + agent.getKey() + " does not name a valid agent id", e);
       }
-      Settings merged = Settings.of(this).with(agent.getValue());
+      Settings merged =
+          new Settings(
+                  defaultMaxInputTokens,
+                  compactTriggerRatio,
+                  preserveRecentPairs,
+                  protectLastMinMessages,
+                  summaryMaxTokens,
+                  shortTermMemorySize,
+                  summaryCacheTtl,
+                  summaryTimeout)
+              .with(agent.getValue());
       Settings.check(
           PREFIX + "agents." + agent.getKey() + ".",
           merged.maxInputTokens(),
