@@ -4,12 +4,14 @@ import dev.memstack.host.api.BadRequestException;
 import dev.memstack.host.api.JsonBody;
 import dev.memstack.host.api.MemoryRequests;
 import dev.memstack.host.api.ToolInvoker;
+import dev.memstack.host.api.WindowRequests;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.security.Caller;
 import dev.memstack.host.security.OwnerBinding;
 import dev.memstack.host.security.Role;
-import dev.memstack.host.stack.MemoryStack;
+import dev.memstack.host.stack.WindowedContext;
+import dev.memstack.host.window.ConversationWindows;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.ToolSpec;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
@@ -43,7 +45,8 @@ final class McpToolCalls {
   static final String OWNER_KEY = "ownerKey";
 
   private final AccessPolicy access;
-  private final MemoryStack stack;
+  private final WindowedContext contexts;
+  private final ConversationWindows windows;
   private final ToolInvoker tools;
   private final JsonMapper json;
   private final McpToolErrors errors;
@@ -51,13 +54,15 @@ final class McpToolCalls {
 
   McpToolCalls(
       AccessPolicy access,
-      MemoryStack stack,
+      WindowedContext contexts,
+      ConversationWindows windows,
       ToolInvoker tools,
       JsonMapper json,
       McpToolErrors errors,
       McpProperties properties) {
     this.access = access;
-    this.stack = stack;
+    this.contexts = contexts;
+    this.windows = windows;
     this.tools = tools;
     this.json = json;
     this.errors = errors;
@@ -82,7 +87,16 @@ final class McpToolCalls {
         exchange,
         request,
         (agent, arguments) ->
-            json.valueToTree(stack.context(MemoryRequests.context(agent, arguments, access))));
+            json.valueToTree(contexts.context(MemoryRequests.context(agent, arguments, access))));
+  }
+
+  /** {@code memory_window}: the conversation window, as the window route answers it. */
+  CallToolResult window(McpSyncServerExchange exchange, CallToolRequest request) {
+    return run(
+        exchange,
+        request,
+        (agent, arguments) ->
+            json.valueToTree(WindowRequests.window(windows, agent, arguments, access)));
   }
 
   /** {@code memory_remember}: stores one personal memory through the configured provider tool. */

@@ -10,7 +10,7 @@ import java.util.Objects;
  * @param agent the agent, never {@code null}
  * @param owner the owner whose conversation it is, never {@code null}
  * @param conversationId the conversation, never {@code null}
- * @param systemPrompt the system prompt; {@code null} counts as empty
+ * @param systemPrompt the system prompt; {@code null} or blank for none (no system message)
  * @param workspace the workspace files joined as the system prompt carries them; {@code null} or
  *     blank for none
  * @param currentMessage the user message about to be sent, {@code null} when there is none yet

@@ -95,7 +95,10 @@ public final class Windows implements ConversationWindows {
       this.settings =
           request.maxInputTokens() != null ? s.withMaxInputTokens(request.maxInputTokens()) : s;
       this.modelId = model.modelId();
-      this.system = message("system", "system", request.systemPrompt());
+      this.system =
+          request.systemPrompt().isBlank()
+              ? null
+              : message("system", "system", request.systemPrompt());
       this.workspace =
           request.workspace().isBlank()
               ? null
@@ -111,7 +114,7 @@ public final class Windows implements ConversationWindows {
     }
 
     int fixed() {
-      return system.tokens()
+      return (system == null ? 0 : system.tokens())
           + (workspace == null ? 0 : workspace.tokens())
           + (current == null ? 0 : current.tokens());
     }
@@ -142,7 +145,9 @@ public final class Windows implements ConversationWindows {
 
     Window build(String mode) {
       List<WindowMessage> messages = new ArrayList<>();
-      messages.add(system);
+      if (system != null) {
+        messages.add(system);
+      }
       if (workspace != null) {
         messages.add(workspace);
       }
@@ -159,7 +164,7 @@ public final class Windows implements ConversationWindows {
       }
       Tokens tokens =
           new Tokens(
-              system.tokens(),
+              system == null ? 0 : system.tokens(),
               workspace == null ? 0 : workspace.tokens(),
               summaryMessage == null ? 0 : summaryMessage.tokens(),
               recentTokens,

@@ -88,7 +88,16 @@ class OutboxApiTest {
     return MockMvcBuilders.standaloneSetup(
             new OutboxController(outbox),
             new OwnerMemoryController(
-                eraser, new FileConversationLog(dir, 200, 20_000), new AccessPolicy()))
+                eraser,
+                new FileConversationLog(dir, 200, 20_000),
+                new dev.memstack.host.window.Windows(
+                    new FileConversationLog(dir, 200, 20_000),
+                    dev.memstack.spi.LanguageModel.none(),
+                    new dev.memstack.host.window.TokenCounter(),
+                    new dev.memstack.host.window.FileSummaryStore(dir),
+                    dev.memstack.host.window.WindowProperties.defaults(),
+                    java.time.Clock.systemUTC()),
+                new AccessPolicy()))
         .setControllerAdvice(new ApiExceptionHandler())
         // the caller the security filter puts on every request of an unchecked host
         .defaultRequest(get("/").requestAttr(Caller.ATTRIBUTE, Caller.unchecked()))
