@@ -29,7 +29,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param summaryTimeout Longest the chat model may take for one summary; past it the window falls
  *     back to the sliding window.
  * @param shortTermMemorySize Messages of the sliding window used without a chat model.
- * @param agents Per-agent overrides, by agent id; a key left out takes the value above.
+ * @param agents Per-agent overrides, by agent id: memstack.window.agents.<agentId>. followed by
+ *     default-max-input-tokens, compact-trigger-ratio, preserve-recent-pairs,
+ *     protect-last-min-messages, summary-max-tokens or short-term-memory-size; a key left out
+ *     takes the value above.
  */
 @ConfigurationProperties("memstack.window")
 public record WindowProperties(
