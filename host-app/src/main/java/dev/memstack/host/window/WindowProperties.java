@@ -31,8 +31,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param shortTermMemorySize Messages of the sliding window used without a chat model.
  * @param agents Per-agent overrides, by agent id: memstack.window.agents.<agentId>. followed by
  *     default-max-input-tokens, compact-trigger-ratio, preserve-recent-pairs,
- *     protect-last-min-messages, summary-max-tokens or short-term-memory-size; a key left out
- *     takes the value above.
+ *     protect-last-min-messages, summary-max-tokens or short-term-memory-size; a key left out takes
+ *     the value above.
  */
 @ConfigurationProperties("memstack.window")
 public record WindowProperties(

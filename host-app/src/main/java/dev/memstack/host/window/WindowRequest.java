@@ -32,5 +32,10 @@ public record WindowRequest(
     Objects.requireNonNull(conversationId, "conversationId");
     systemPrompt = systemPrompt == null ? "" : systemPrompt;
     workspace = workspace == null ? "" : workspace;
+    if (maxInputTokens != null && maxInputTokens < 1) {
+      throw new IllegalArgumentException(
+          "maxInputTokens must be positive (or null for the configured default), got: "
+              + maxInputTokens);
+    }
   }
 }

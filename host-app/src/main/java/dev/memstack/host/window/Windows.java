@@ -53,6 +53,12 @@ public final class Windows implements ConversationWindows {
   private final WindowProperties properties;
   private final Clock clock;
 
+  /**
+   * Summaries of one conversation are made one at a time on this host (a second caller then finds
+   * the first one's summary in the cache); striped so that the locks stay bounded.
+   */
+  private final Object[] compactions = new Object[64];
+
   public Windows(
       ConversationLog conversations,
       LanguageModel model,
@@ -66,6 +72,9 @@ public final class Windows implements ConversationWindows {
     this.summaries = Objects.requireNonNull(summaries, "summaries");
     this.properties = Objects.requireNonNull(properties, "properties");
     this.clock = Objects.requireNonNull(clock, "clock");
+    for (int i = 0; i < compactions.length; i++) {
+      compactions[i] = new Object();
+    }
   }
 
   /** The token counter the windows are measured with. */
@@ -194,8 +203,17 @@ public final class Windows implements ConversationWindows {
       draft.trim();
       return draft.build("full");
     }
+    Object lock =
+        compactions[
+            Math.floorMod(
+                java.util.Arrays.asList(
+                        request.agent().value(), request.owner().value(), request.conversationId())
+                    .hashCode(),
+                compactions.length)];
     try {
-      compact(draft, all);
+      synchronized (lock) {
+        compact(draft, all);
+      }
     } catch (RuntimeException e) {
       log.warn(
           "Conversation window of agent {}: the chat model {} could not summarise ({}); using the"

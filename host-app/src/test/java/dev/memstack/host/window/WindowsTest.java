@@ -176,6 +176,34 @@ class WindowsTest {
   }
 
   @Test
+  void twoWindowsAtOnceForTheSamePrefixAskTheModelOnce() throws Exception {
+    converse(20);
+    ScriptedChatModel slow =
+        new ScriptedChatModel(
+            "gpt-4o",
+            user -> {
+              try {
+                Thread.sleep(300);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              return SUMMARY;
+            });
+    Windows windows = windows(slow, WindowProperties.defaults());
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      java.util.concurrent.Future<Window> a = pool.submit(() -> windows.window(request(600)));
+      java.util.concurrent.Future<Window> b = pool.submit(() -> windows.window(request(600)));
+      assertThat(a.get().messages()).isEqualTo(b.get().messages());
+      assertThat(a.get().compacted()).isTrue();
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(slow.calls()).hasSize(1);
+  }
+
+  @Test
   void anExpiredSummaryIsMadeAgain() {
     converse(20);
     Windows windows = windows();
