@@ -9,6 +9,8 @@ import dev.memstack.host.window.WindowView;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -50,7 +52,13 @@ public class WindowController {
       @PathVariable("agentId") String agentId,
       @PathVariable("conversationId") String conversationId,
       @RequestParam(name = "ownerKey", required = false) String ownerKey,
-      @RequestParam(name = "maxInputTokens", required = false) String maxInputTokens) {
+      @Parameter(
+              description =
+                  "The token budget of this window, 256-100000000; absent:"
+                      + " memstack.window.default-max-input-tokens",
+              schema = @Schema(type = "integer", minimum = "256", maximum = "100000000"))
+          @RequestParam(name = "maxInputTokens", required = false)
+          String maxInputTokens) {
     AgentId agent = JsonBody.agent(agentId);
     return WindowRequests.window(windows, agent, owner(ownerKey), conversationId, maxInputTokens);
   }

@@ -52,6 +52,7 @@ class LongConversationTest {
     String workspace = "--- PROFILE.md ---\nThe user lives in Lisbon and travels by train.\n";
 
     int compactedWindows = 0;
+    Window lastWindow = null;
     String lastUser = null;
     String lastReply = null;
     for (int i = 1; i <= 300; i++) {
@@ -75,6 +76,7 @@ class LongConversationTest {
         assertThat(window.messages().get(n - 3).content()).isEqualTo(lastUser);
         assertThat(window.messages().get(n - 2).content()).isEqualTo(lastReply);
       }
+      lastWindow = window;
       String reply =
           "Take the Alfa Pendular at 8:39 from Santa Apolónia; it arrives at 11:29 in Campanhã."
                   .repeat(6)
@@ -86,6 +88,9 @@ class LongConversationTest {
       lastReply = reply;
     }
     assertThat(summaries.get()).isGreaterThanOrEqualTo(10);
+    // the log keeps the newest 200 turns; the rolling summary still covers the ones it dropped
+    assertThat(log.turns(AGENT, OWNER, "c1").orElseThrow()).hasSize(200);
+    assertThat(lastWindow.summary().coversTurns()).isGreaterThan(250);
     assertThat(compactedWindows).isGreaterThan(200);
     // the reply is about 200 tokens by the host's count
     assertThat(counter.count(MODEL, lastReply)).isBetween(150, 300);
