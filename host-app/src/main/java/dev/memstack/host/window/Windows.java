@@ -9,6 +9,7 @@ import dev.memstack.spi.OwnerKey;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -206,7 +207,7 @@ public final class Windows implements ConversationWindows {
     Object lock =
         compactions[
             Math.floorMod(
-                java.util.Arrays.asList(
+                Arrays.asList(
                         request.agent().value(), request.owner().value(), request.conversationId())
                     .hashCode(),
                 compactions.length)];
