@@ -232,6 +232,20 @@ class WindowApiTest {
           api.get("/api/v1/agents/a1/conversations/c1/window?ownerKey=user:1").expect(200).json();
       assertThat(window).isEqualTo(route);
 
+      CallToolResult context =
+          client.callTool(
+              new CallToolRequest(
+                  "memory_context",
+                  Map.of("query", "And at night?", "conversationId", "c1", "window", true),
+                  null));
+      assertThat(context.isError()).as("%s", context.content()).isNotEqualTo(Boolean.TRUE);
+      JsonNode contextWindow =
+          JSON.readTree(((TextContent) context.content().get(0)).text()).get("window");
+      assertThat(contextWindow.get("summary")).isEqualTo(route.get("summary"));
+      JsonNode contextMessages = contextWindow.get("messages");
+      assertThat(contextMessages.get(contextMessages.size() - 1).get("content").asString())
+          .endsWith("And at night?");
+
       CallToolResult bad =
           client.callTool(
               new CallToolRequest(
