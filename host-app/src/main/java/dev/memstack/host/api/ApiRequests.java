@@ -69,7 +69,14 @@ public final class ApiRequests {
                       + " means every enabled one. The others are reported `skipped`; the"
                       + " system and owner prompts come from every provider either way.",
               example = "[\"vector\"]")
-          java.util.List<String> providers) {}
+          java.util.List<String> providers,
+      @Schema(
+              description =
+                  "`true` adds `window`: the conversation window to send next (system prompt,"
+                      + " summary of older turns, recent turns, this message with its context),"
+                      + " counted per part; needs `ownerKey` and `conversationId`.",
+              example = "false")
+          Boolean window) {}
 
   /** {@code POST /api/v1/agents/{agentId}/memory/turns}. */
   @Schema(

@@ -5,6 +5,7 @@ import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import dev.memstack.host.stack.ContextAnswer;
 import dev.memstack.host.stack.MemoryStack;
+import dev.memstack.host.stack.WindowedContext;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import io.swagger.v3.oas.annotations.Operation;
@@ -31,10 +32,12 @@ import tools.jackson.databind.JsonNode;
 public class MemoryController {
 
   private final MemoryStack stack;
+  private final WindowedContext contexts;
   private final AccessPolicy access;
 
-  public MemoryController(MemoryStack stack, AccessPolicy access) {
+  public MemoryController(MemoryStack stack, WindowedContext contexts, AccessPolicy access) {
     this.stack = stack;
+    this.contexts = contexts;
     this.access = access;
   }
 
@@ -52,7 +55,7 @@ public class MemoryController {
   @PostMapping(path = "/context", consumes = MediaType.APPLICATION_JSON_VALUE)
   public ContextAnswer context(
       @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
-    return stack.context(MemoryRequests.context(JsonBody.agent(agentId), body, access));
+    return contexts.context(MemoryRequests.context(JsonBody.agent(agentId), body, access));
   }
 
   /**

@@ -59,7 +59,8 @@ public final class MemoryRequests {
         json.requiredString("query"),
         json.optionalInt("limit", 0),
         json.optionalBoolean("explain", false),
-        providers(json.node().get("providers")));
+        providers(json.node().get("providers")),
+        json.optionalBoolean("window", false));
   }
 
   /** A finished turn ({@link ApiRequests.TurnRequest}) for {@code agent}. */

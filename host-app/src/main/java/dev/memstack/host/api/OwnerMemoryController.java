@@ -5,6 +5,7 @@ import dev.memstack.host.conversation.ConversationLog;
 import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
+import dev.memstack.host.window.ConversationWindows;
 import dev.memstack.outbox.OwnerEraser;
 import dev.memstack.outbox.OwnerErasure;
 import dev.memstack.outbox.ProviderErasure;
@@ -23,25 +24,35 @@ import org.springframework.web.bind.annotation.RestController;
  * can), {@code unsupported} (the provider cannot forget owners) or {@code error} (the provider
  * failed; the journal outbox retries it). An invalid owner key answers 400 naming {@code ownerKey};
  * a journal that cannot be written answers 503. Needs an {@code admin} token, or a {@code member}
- * token bound to owners that covers this one (403 otherwise).
+ * token bound to owners that covers this one (403 otherwise). The owner's conversation turns and
+ * the conversation window's cached summaries are deleted too (in shared mode they are rows of the
+ * shared database, so for every host), and the answer counts both.
  */
 @RestController
 public class OwnerMemoryController {
 
   private final OwnerEraser eraser;
   private final ConversationLog conversations;
+  private final ConversationWindows windows;
   private final AccessPolicy access;
 
   public OwnerMemoryController(
-      OwnerEraser eraser, ConversationLog conversations, AccessPolicy access) {
+      OwnerEraser eraser,
+      ConversationLog conversations,
+      ConversationWindows windows,
+      AccessPolicy access) {
     this.eraser = eraser;
     this.conversations = conversations;
+    this.windows = windows;
     this.access = access;
   }
 
   /** The answer. */
   public record ErasureView(
-      String ownerKey, List<ProviderErasureView> providers, long conversationTurnsRemoved) {}
+      String ownerKey,
+      List<ProviderErasureView> providers,
+      long conversationTurnsRemoved,
+      long conversationSummariesRemoved) {}
 
   /** One provider's outcome. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -70,6 +81,7 @@ public class OwnerMemoryController {
     return new ErasureView(
         erasure.owner().value(),
         erasure.providers().stream().map(ProviderErasureView::of).toList(),
-        conversations.forget(owner));
+        conversations.forget(owner),
+        windows.forget(owner));
   }
 }

@@ -4,7 +4,8 @@ import dev.memstack.host.api.ApiExceptionHandler;
 import dev.memstack.host.api.ToolInvoker;
 import dev.memstack.host.provider.StackMembers;
 import dev.memstack.host.security.AccessPolicy;
-import dev.memstack.host.stack.MemoryStack;
+import dev.memstack.host.stack.WindowedContext;
+import dev.memstack.host.window.ConversationWindows;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpSyncServer;
 import org.springframework.ai.mcp.server.common.autoconfigure.properties.McpServerStreamableHttpProperties;
@@ -50,12 +51,14 @@ public class McpConfiguration {
   @Bean
   McpToolCalls mcpToolCalls(
       AccessPolicy access,
-      MemoryStack stack,
+      WindowedContext contexts,
+      ConversationWindows windows,
       ToolInvoker tools,
       JsonMapper json,
       ApiExceptionHandler errors,
       McpProperties properties) {
-    return new McpToolCalls(access, stack, tools, json, new McpToolErrors(errors), properties);
+    return new McpToolCalls(
+        access, contexts, windows, tools, json, new McpToolErrors(errors), properties);
   }
 
   @Bean(initMethod = "start", destroyMethod = "close")

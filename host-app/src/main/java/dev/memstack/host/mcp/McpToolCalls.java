@@ -4,11 +4,13 @@ import dev.memstack.host.api.BadRequestException;
 import dev.memstack.host.api.JsonBody;
 import dev.memstack.host.api.MemoryRequests;
 import dev.memstack.host.api.ToolInvoker;
+import dev.memstack.host.api.WindowRequests;
 import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.security.Caller;
 import dev.memstack.host.security.OwnerBinding;
 import dev.memstack.host.security.Role;
-import dev.memstack.host.stack.MemoryStack;
+import dev.memstack.host.stack.WindowedContext;
+import dev.memstack.host.window.ConversationWindows;
 import dev.memstack.spi.AgentId;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -24,9 +26,9 @@ import tools.jackson.databind.node.ObjectNode;
  * call runs as the caller of the HTTP request that carried it ({@link McpCallers}, {@link
  * AccessPolicy#actingAs}), so the same checks and errors apply: {@code memory_context} reads its
  * arguments as the context route reads its body ({@link MemoryRequests#context}) and asks the
- * {@link MemoryStack}; {@code memory_remember} and every provider tool go to the tool service
- * ({@link ToolInvoker}). Every call needs the {@code viewer} role; the owner and write checks
- * follow as for REST.
+ * memory stack; {@code memory_remember} and every provider tool go to the tool service ({@link
+ * ToolInvoker}). Every call needs the {@code viewer} role; the owner and write checks follow as for
+ * REST.
  *
  * <p>The owner: a token bound to one owner acts for that owner, and an {@code ownerKey} argument
  * may only repeat it (the routes' owner check refuses any other); a token bound to a prefix ({@code
@@ -35,7 +37,9 @@ import tools.jackson.databind.node.ObjectNode;
  * isError} ({@link McpToolErrors}).
  *
  * @param access the access rules, which every call runs under as its caller
- * @param stack the memory stack behind {@code memory_context}
+ * @param contexts the memory stack behind {@code memory_context}, with the conversation window when
+ *     asked
+ * @param windows the conversation windows behind {@code memory_window}
  * @param tools the tool service behind {@code memory_remember} and the provider tools
  * @param json the mapper of the arguments and answers
  * @param errors turns a failure into a result with {@code isError}
@@ -43,7 +47,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 record McpToolCalls(
     AccessPolicy access,
-    MemoryStack stack,
+    WindowedContext contexts,
+    ConversationWindows windows,
     ToolInvoker tools,
     JsonMapper json,
     McpToolErrors errors,
@@ -65,7 +70,16 @@ record McpToolCalls(
         exchange,
         request,
         (agent, arguments) ->
-            json.valueToTree(stack.context(MemoryRequests.context(agent, arguments, access))));
+            json.valueToTree(contexts.context(MemoryRequests.context(agent, arguments, access))));
+  }
+
+  /** {@code memory_window}: the conversation window, as the window route answers it. */
+  CallToolResult window(McpSyncServerExchange exchange, CallToolRequest request) {
+    return run(
+        exchange,
+        request,
+        (agent, arguments) ->
+            json.valueToTree(WindowRequests.window(windows, agent, arguments, access)));
   }
 
   /** {@code memory_remember}: stores one personal memory through the configured provider tool. */

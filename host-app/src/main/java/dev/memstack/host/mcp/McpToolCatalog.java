@@ -33,6 +33,10 @@ import org.slf4j.LoggerFactory;
 final class McpToolCatalog implements AutoCloseable {
 
   static final String MEMORY_CONTEXT = "memory_context";
+
+  /** The conversation window tool, always listed. */
+  static final String MEMORY_WINDOW = "memory_window";
+
   static final String MEMORY_REMEMBER = "memory_remember";
 
   private static final Logger log = LoggerFactory.getLogger(McpToolCatalog.class);
@@ -68,6 +72,11 @@ final class McpToolCatalog implements AutoCloseable {
             .tool(definitions.context())
             .callHandler(handlers::context)
             .build());
+    server.addTool(
+        SyncToolSpecification.builder()
+            .tool(definitions.window())
+            .callHandler(handlers::window)
+            .build());
     members.onChange(this::sync);
     sync();
   }
@@ -85,7 +94,7 @@ final class McpToolCatalog implements AutoCloseable {
         it.remove();
       }
     }
-    Set<String> taken = new HashSet<>(Set.of(MEMORY_CONTEXT, MEMORY_REMEMBER));
+    Set<String> taken = new HashSet<>(Set.of(MEMORY_CONTEXT, MEMORY_WINDOW, MEMORY_REMEMBER));
     exposed.values().forEach(tool -> taken.add(tool.name()));
     wanted.forEach((key, spec) -> expose(key, spec, taken));
     syncRemember(

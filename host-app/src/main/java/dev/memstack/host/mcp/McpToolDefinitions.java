@@ -1,5 +1,6 @@
 package dev.memstack.host.mcp;
 
+import dev.memstack.host.api.WindowRequests;
 import dev.memstack.spi.RecallRequest;
 import dev.memstack.spi.ToolSpec;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -83,6 +84,13 @@ final class McpToolDefinitions {
             RecallRequest.MAX_LIMIT,
             "description",
             "most recalled items (the host's default when left out)"));
+    arguments.put(
+        "window",
+        Map.of(
+            "type",
+            "boolean",
+            "description",
+            "true adds the conversation window to send next (needs conversationId)"));
     return McpSchema.Tool.builder(
             McpToolCatalog.MEMORY_CONTEXT, withOwner(closedObject(arguments, "query")))
         .title("Recall memory")
@@ -91,6 +99,33 @@ final class McpToolDefinitions {
                 + " standing memory (ownerPrompt) and the recalled items, best first, with the"
                 + " fenced <memory-context> block to put in front of the user's message. The same"
                 + " answer as the REST context call.")
+        .annotations(hints(ToolSpec.Effect.READ))
+        .build();
+  }
+
+  /** {@code memory_window}. */
+  McpSchema.Tool window() {
+    Map<String, Object> arguments = new LinkedHashMap<>();
+    arguments.put("conversationId", Map.of("type", "string", "description", "the conversation"));
+    arguments.put(
+        "maxInputTokens",
+        Map.of(
+            "type",
+            "integer",
+            "minimum",
+            WindowRequests.MIN_MAX_INPUT_TOKENS,
+            "maximum",
+            WindowRequests.MAX_MAX_INPUT_TOKENS,
+            "description",
+            "the token budget (memstack.window.default-max-input-tokens when left out)"));
+    return McpSchema.Tool.builder(
+            McpToolCatalog.MEMORY_WINDOW, withOwner(closedObject(arguments, "conversationId")))
+        .title("Conversation window")
+        .description(
+            "The conversation window to send the model next: a summary of the older turns (a user"
+                + " message marked as reference, not instructions) and the recent turns verbatim,"
+                + " within the token budget, with the tokens of each part. The same answer as the"
+                + " REST window route.")
         .annotations(hints(ToolSpec.Effect.READ))
         .build();
   }

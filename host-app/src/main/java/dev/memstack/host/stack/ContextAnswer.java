@@ -1,5 +1,7 @@
 package dev.memstack.host.stack;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.memstack.host.window.WindowView;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import java.util.Objects;
@@ -19,6 +21,8 @@ import java.util.Objects;
  *     empty when there is no item
  * @param providers one report per provider, in stack order, then the disabled ones; never {@code
  *     null}
+ * @param window the conversation window when the query asked for it ({@link ContextQuery#window}),
+ *     else {@code null} and left out of the JSON
  */
 @Schema(name = "ContextResponse")
 public record ContextAnswer(
@@ -26,7 +30,23 @@ public record ContextAnswer(
     String ownerPrompt,
     List<RecalledMemory> recall,
     String context,
-    List<ProviderReport> providers) {
+    List<ProviderReport> providers,
+    @JsonInclude(JsonInclude.Include.NON_NULL) WindowView window) {
+
+  /** An answer without the conversation window. */
+  public ContextAnswer(
+      String systemPrompt,
+      String ownerPrompt,
+      List<RecalledMemory> recall,
+      String context,
+      List<ProviderReport> providers) {
+    this(systemPrompt, ownerPrompt, recall, context, providers, null);
+  }
+
+  /** This answer with {@code newWindow}. */
+  public ContextAnswer withWindow(WindowView newWindow) {
+    return new ContextAnswer(systemPrompt, ownerPrompt, recall, context, providers, newWindow);
+  }
 
   public ContextAnswer {
     Objects.requireNonNull(systemPrompt, "systemPrompt");

@@ -25,6 +25,9 @@ import java.util.Set;
  * @param providers the provider instances (ids, at most {@value #MAX_PROVIDERS}) to recall from,
  *     {@code null} for every enabled one; the system and owner prompts come from every provider
  *     either way
+ * @param window whether the answer carries the conversation window ({@code window}), computed with
+ *     the answer's system and owner prompts and its fenced context in front of the query as the
+ *     current message; needs {@code owner} and {@code conversationId}
  */
 public record ContextQuery(
     AgentId agent,
@@ -33,7 +36,8 @@ public record ContextQuery(
     String query,
     int limit,
     boolean explain,
-    Set<String> providers) {
+    Set<String> providers,
+    boolean window) {
 
   /** Most provider ids one context call may name. */
   public static final int MAX_PROVIDERS = 64;
@@ -46,7 +50,19 @@ public record ContextQuery(
       String query,
       int limit,
       boolean explain) {
-    this(agent, owner, conversationId, query, limit, explain, null);
+    this(agent, owner, conversationId, query, limit, explain, null, false);
+  }
+
+  /** A query without the conversation window. */
+  public ContextQuery(
+      AgentId agent,
+      OwnerKey owner,
+      String conversationId,
+      String query,
+      int limit,
+      boolean explain,
+      Set<String> providers) {
+    this(agent, owner, conversationId, query, limit, explain, providers, false);
   }
 
   public ContextQuery {
@@ -75,6 +91,14 @@ public record ContextQuery(
         }
       }
       providers = Set.copyOf(new LinkedHashSet<>(providers));
+    }
+    if (window && conversationId == null) {
+      throw new InvalidRequestException(
+          "conversationId", "window needs the conversationId of the conversation");
+    }
+    if (window && owner == null) {
+      throw new InvalidRequestException(
+          "ownerKey", "window needs the ownerKey whose conversation it is");
     }
   }
 

@@ -91,6 +91,13 @@ class OutboxApiTest {
             new OwnerMemoryController(
                 eraser,
                 new FileConversationLog(dir, ConversationLimits.DEFAULT),
+                new dev.memstack.host.window.Windows(
+                    new FileConversationLog(dir, ConversationLimits.DEFAULT),
+                    dev.memstack.spi.LanguageModel.none(),
+                    new dev.memstack.host.window.TokenCounter(),
+                    new dev.memstack.host.window.FileSummaryStore(dir),
+                    dev.memstack.host.window.WindowProperties.defaults(),
+                    java.time.Clock.systemUTC()),
                 new AccessPolicy()))
         .setControllerAdvice(new ApiExceptionHandler())
         // the caller the security filter puts on every request of an unchecked host

@@ -101,6 +101,7 @@ class OpenApiDocumentTest {
             "GET /api/v1/agents/{agentId}/tools",
             "POST /api/v1/agents/{agentId}/tools/{providerId}/{tool}",
             "GET /api/v1/agents/{agentId}/conversations/{conversationId}",
+            "GET /api/v1/agents/{agentId}/conversations/{conversationId}/window",
             "GET /api/v1/plugins",
             "POST /api/v1/plugins/{pluginId}/reload",
             "GET /api/v1/providers",

@@ -22,7 +22,8 @@ class StoredOwnerKeysTest {
 
   @Test
   void countsTheStoredKeysTheIdentifierRuleRefuses() {
-    FileConversationLog log = new FileConversationLog(dataDir, 200, 20_000);
+    FileConversationLog log =
+        new FileConversationLog(dataDir, dev.memstack.host.conversation.ConversationLimits.DEFAULT);
     String[] owners = {"user:1", "line:山田", "user:p\u0430ypal", "user:a\u200bb", "user:1"};
     for (int i = 0; i < owners.length; i++) {
       for (String agent : new String[] {"a1", "a2"}) {
