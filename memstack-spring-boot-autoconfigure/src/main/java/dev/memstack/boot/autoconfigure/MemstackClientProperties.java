@@ -17,6 +17,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param timeout Longest wait for the host's answer to one call, once connected.
  * @param connectTimeout Longest wait for a connection to the host.
  * @param advisor The Spring AI advisor.
+ * @param chatMemory Spring AI's chat memory kept by the host.
  */
 @ConfigurationProperties(MemstackClientProperties.PREFIX)
 public record MemstackClientProperties(
@@ -25,7 +26,8 @@ public record MemstackClientProperties(
     String agentId,
     @DefaultValue("10s") Duration timeout,
     @DefaultValue("5s") Duration connectTimeout,
-    @DefaultValue Advisor advisor) {
+    @DefaultValue Advisor advisor,
+    @DefaultValue ChatMemory chatMemory) {
 
   /** The properties' prefix. */
   public static final String PREFIX = "memstack.client";
@@ -49,4 +51,24 @@ public record MemstackClientProperties(
       String defaultConversationId,
       @DefaultValue("api") TriggerSource triggerSource,
       @DefaultValue("0") int limit) {}
+
+  /**
+   * {@code memstack.client.chat-memory.*}.
+   *
+   * @param enabled Whether Spring AI's chat memory (the ChatMemoryRepository behind
+   *     MessageChatMemoryAdvisor) is kept by the host: its conversation log and window, with the
+   *     window's compaction.
+   * @param ownerKey Owner (end user) the chat memory belongs to, such as "user:42". Required when
+   *     enabled, unless the application declares a MemstackOwnerResolver bean, which then decides
+   *     the owner of each call.
+   * @param triggerSource The triggerSource of the turns the chat memory stores.
+   * @param maxMessages Most messages of the MessageWindowChatMemory the starter declares over the
+   *     repository (when the application declares no ChatMemory of its own); the host's window
+   *     decides what is read back.
+   */
+  public record ChatMemory(
+      @DefaultValue("false") boolean enabled,
+      String ownerKey,
+      @DefaultValue("web") TriggerSource triggerSource,
+      @DefaultValue("100") int maxMessages) {}
 }
