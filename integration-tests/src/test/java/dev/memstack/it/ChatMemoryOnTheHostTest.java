@@ -28,12 +28,11 @@ import org.springframework.context.annotation.Bean;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Spring AI's chat memory kept by the real host (the built distribution): a Spring Boot
- * application with the starter, {@code memstack.client.chat-memory.*} and a {@code ChatClient}
- * with {@code MessageChatMemoryAdvisor} remembers within a conversation and across a restart of the
- * application (a new context, so a new repository), and the host's conversation log holds each
- * exchange once, none of them a summary or recalled memory. The chat model is scripted and records
- * its prompts.
+ * Spring AI's chat memory kept by the real host (the built distribution): a Spring Boot application
+ * with the starter, {@code memstack.client.chat-memory.*} and a {@code ChatClient} with {@code
+ * MessageChatMemoryAdvisor} remembers within a conversation and across a restart of the application
+ * (a new context, so a new repository), and the host's conversation log holds each exchange once,
+ * none of them a summary or recalled memory. The chat model is scripted and records its prompts.
  */
 class ChatMemoryOnTheHostTest {
 
@@ -116,7 +115,10 @@ class ChatMemoryOnTheHostTest {
 
       assertThat(texts(second.lastPrompt().getInstructions()))
           .containsSubsequence(
-              "My name is Ada.", "Hello Ada!", "What is my name?", "You are Ada.",
+              "My name is Ada.",
+              "Hello Ada!",
+              "What is my name?",
+              "You are Ada.",
               "Remind me of my name?");
       ChatMemoryRepository repository = app.getBean(ChatMemoryRepository.class);
       assertThat(repository.findConversationIds()).containsExactly("memory-1");
