@@ -77,7 +77,7 @@ public class ConversationController {
   @Operation(summary = "An owner's conversations, the one with the newest turn first")
   @RequiresRole(Role.VIEWER)
   @GetMapping
-  public ConversationList list(
+  public ConversationList conversations(
       @PathVariable("agentId") String agentId,
       @RequestParam(name = "ownerKey", required = false) String ownerKey) {
     AgentId agent = JsonBody.agent(agentId);
@@ -90,7 +90,7 @@ public class ConversationController {
   @ApiResponse(responseCode = "204", description = "The conversation's turns were removed")
   @RequiresRole(Role.MEMBER)
   @DeleteMapping(path = "/{conversationId}")
-  public ResponseEntity<Void> delete(
+  public ResponseEntity<Void> deleteConversation(
       @PathVariable("agentId") String agentId,
       @PathVariable("conversationId") String conversationId,
       @RequestParam(name = "ownerKey", required = false) String ownerKey) {
