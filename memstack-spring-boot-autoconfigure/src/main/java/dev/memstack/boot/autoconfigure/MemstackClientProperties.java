@@ -44,13 +44,17 @@ public record MemstackClientProperties(
    *     Empty: a new conversation id for each ChatClient call.
    * @param triggerSource The triggerSource of the turns the advisor hands in.
    * @param limit Most recall items per context call, 1-200; 0 is the host's default.
+   * @param handInTurns Whether the advisor hands each exchange in as a turn. Unset: yes, unless
+   *     memstack.client.chat-memory.enabled is true (the chat memory hands the exchanges in, so
+   *     they would be stored twice); the advisor then only recalls.
    */
   public record Advisor(
       @DefaultValue("false") boolean autoRegister,
       Integer order,
       String defaultConversationId,
       @DefaultValue("api") TriggerSource triggerSource,
-      @DefaultValue("0") int limit) {}
+      @DefaultValue("0") int limit,
+      Boolean handInTurns) {}
 
   /**
    * {@code memstack.client.chat-memory.*}.

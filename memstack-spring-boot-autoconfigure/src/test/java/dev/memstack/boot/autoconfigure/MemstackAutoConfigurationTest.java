@@ -319,6 +319,7 @@ class MemstackAutoConfigurationTest {
             "memstack.client.advisor.default-conversation-id",
             "memstack.client.advisor.trigger-source",
             "memstack.client.advisor.limit",
+            "memstack.client.advisor.hand-in-turns",
             "memstack.client.chat-memory.enabled",
             "memstack.client.chat-memory.owner-key",
             "memstack.client.chat-memory.trigger-source",

@@ -4,18 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.memstack.client.ScriptedHost;
 import dev.memstack.client.ScriptedHost.Reply;
+import dev.memstack.springai.MemstackAdvisor;
 import dev.memstack.springai.MemstackChatMemoryRepository;
 import dev.memstack.springai.MemstackOwnerResolver;
+import dev.memstack.springai.ScriptedChatModel;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.memory.ChatMemory;
 import org.springframework.ai.chat.memory.ChatMemoryRepository;
 import org.springframework.ai.chat.memory.InMemoryChatMemoryRepository;
 import org.springframework.ai.chat.memory.MessageWindowChatMemory;
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.UserMessage;
+import org.springframework.ai.chat.model.ChatModel;
+import org.springframework.ai.model.chat.client.autoconfigure.ChatClientAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import tools.jackson.databind.json.JsonMapper;
@@ -24,6 +30,7 @@ import tools.jackson.databind.json.JsonMapper;
 class MemstackChatMemoryAutoConfigurationTest {
 
   static final String LIST = "/api/v1/agents/shop-bot/conversations";
+  static final String TURNS = "/api/v1/agents/shop-bot/memory/turns";
 
   private ScriptedHost host;
   private ApplicationContextRunner runner;
@@ -132,6 +139,46 @@ class MemstackChatMemoryAutoConfigurationTest {
                     .getFailure()
                     .rootCause()
                     .hasMessageContaining("memstack.client.chat-memory.max-messages"));
+  }
+
+  @Test
+  void withTheChatMemoryOnTheAdvisorOnlyRecallsUnlessToldOtherwise() throws Exception {
+    host.on(
+        "POST",
+        "/api/v1/agents/shop-bot/memory/context",
+        Reply.json(200, "{\"systemPrompt\":\"\",\"context\":\"\"}"));
+    ApplicationContextRunner withAdvisor =
+        runner
+            .withConfiguration(
+                AutoConfigurations.of(
+                    MemstackAdvisorAutoConfiguration.class, ChatClientAutoConfiguration.class))
+            .withBean(ChatModel.class, () -> ScriptedChatModel.replying("ok"))
+            .withPropertyValues(
+                "memstack.client.chat-memory.enabled=true",
+                "memstack.client.chat-memory.owner-key=user:1");
+
+    withAdvisor.run(context -> chatOnce(context));
+    Thread.sleep(500);
+    assertThat(host.received("POST", TURNS)).as("the chat memory hands turns in").isEmpty();
+
+    withAdvisor
+        .withPropertyValues("memstack.client.advisor.hand-in-turns=true")
+        .run(context -> chatOnce(context));
+    host.await("POST", TURNS, 1, Duration.ofSeconds(10));
+  }
+
+  private static void chatOnce(org.springframework.context.ApplicationContext context) {
+    MemstackAdvisor advisor = context.getBean(MemstackAdvisor.class);
+    context
+        .getBean(ChatClient.Builder.class)
+        .defaultAdvisors(advisor)
+        .build()
+        .prompt()
+        .user("hi")
+        .advisors(a -> a.param(MemstackAdvisor.OWNER_KEY, "user:1"))
+        .call()
+        .content();
+    advisor.close();
   }
 
   @Test
