@@ -14,4 +14,12 @@ class IntegrationGuideTest {
     DocSnippets.assertQuoted("docs/integrating.md", SOURCE, "app");
     DocSnippets.assertQuoted("docs/integrating.md", SOURCE, "ask");
   }
+
+  @Test
+  void theChatMemoryExampleIsTheOneTheEndToEndTestRuns() {
+    DocSnippets.assertQuoted(
+        "docs/integrating.md",
+        Path.of("src/test/java/dev/memstack/it/ChatMemoryOnTheHostTest.java"),
+        "app");
+  }
 }

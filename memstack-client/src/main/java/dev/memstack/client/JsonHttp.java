@@ -47,7 +47,8 @@ final class JsonHttp {
   }
 
   /**
-   * Sends {@code body} (or nothing, when {@code null}) and reads the 2xx answer as {@code type}.
+   * Sends {@code body} (or nothing, when {@code null}) and reads the 2xx answer as {@code type}
+   * ({@code Void.class}: the body is not read, for a 204).
    */
   <T> T exchange(String method, URI uri, Object body, Class<T> type) {
     String call = method + " " + uri.getRawPath();
@@ -66,6 +67,9 @@ final class JsonHttp {
     HttpResponse<String> response = send(call, request.build());
     if (response.statusCode() >= 400) {
       throw apiError(call, response);
+    }
+    if (type == Void.class) {
+      return null;
     }
     try {
       return json.readValue(response.body(), type);

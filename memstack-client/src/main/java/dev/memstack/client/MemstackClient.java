@@ -12,7 +12,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * A client of one memstack host, for one agent: the context call before the model runs, the turn
- * after it answered, the providers' tools, and the erasure of an owner.
+ * after it answered, the providers' tools, an owner's conversations and their window, and the
+ * erasure of an owner.
  *
  * <pre>{@code
  * MemstackClient memstack = MemstackClient.builder(URI.create("http://127.0.0.1:8080"))
@@ -108,6 +109,74 @@ public final class MemstackClient {
     return http.exchange("DELETE", uri, null, Erasure.class);
   }
 
+  /**
+   * {@code GET /api/v1/agents/{agentId}/conversations?ownerKey=}: the owner's conversations, the
+   * one with the newest turn first.
+   *
+   * @param ownerKey the owner; {@code null} for the owner of a token bound to one owner key
+   */
+  public List<ConversationSummary> conversations(String ownerKey) {
+    return http.exchange(
+            "GET", agentUri("/conversations" + ownerQuery(ownerKey)), null, ConversationList.class)
+        .conversations();
+  }
+
+  /**
+   * {@code GET /api/v1/agents/{agentId}/conversations/{conversationId}?ownerKey=}: the owner's kept
+   * turns of the conversation, oldest first.
+   *
+   * @param ownerKey the owner; {@code null} for the owner of a token bound to one owner key
+   * @throws MemstackApiException with status 404 when the owner has no turn in it
+   */
+  public Conversation conversation(String ownerKey, String conversationId) {
+    Objects.requireNonNull(conversationId, "conversationId");
+    String path = "/conversations/" + segment(conversationId) + ownerQuery(ownerKey);
+    return http.exchange("GET", agentUri(path), null, Conversation.class);
+  }
+
+  /**
+   * {@code DELETE /api/v1/agents/{agentId}/conversations/{conversationId}?ownerKey=}: clears the
+   * owner's log of the conversation and what the host keeps with it (a window's summaries).
+   *
+   * @param ownerKey the owner; {@code null} for the owner of a token bound to one owner key
+   * @return {@code true} when turns were removed, {@code false} when the host has none of the owner
+   *     in the conversation (it answered 404)
+   */
+  public boolean deleteConversation(String ownerKey, String conversationId) {
+    Objects.requireNonNull(conversationId, "conversationId");
+    String path = "/conversations/" + segment(conversationId) + ownerQuery(ownerKey);
+    try {
+      http.exchange("DELETE", agentUri(path), null, Void.class);
+      return true;
+    } catch (MemstackApiException e) {
+      if (e.status() == 404) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * {@code GET /api/v1/agents/{agentId}/conversations/{conversationId}/window?ownerKey=}: the
+   * messages the host would send the model next for the conversation, within its token budget, with
+   * the summary of the earlier turns once there is one.
+   *
+   * @param ownerKey the owner; {@code null} for the owner of a token bound to one owner key
+   * @throws MemstackApiException with status 404 when the host has no such conversation or no
+   *     window route (a host before the conversation window)
+   */
+  public ConversationWindow window(String ownerKey, String conversationId) {
+    Objects.requireNonNull(conversationId, "conversationId");
+    String path = "/conversations/" + segment(conversationId) + "/window" + ownerQuery(ownerKey);
+    return http.exchange("GET", agentUri(path), null, ConversationWindow.class);
+  }
+
+  private static String ownerQuery(String ownerKey) {
+    return ownerKey == null
+        ? ""
+        : "?ownerKey=" + URLEncoder.encode(ownerKey, StandardCharsets.UTF_8);
+  }
+
   private URI agentUri(String rest) {
     return resolve("/api/v1/agents/" + agentId + rest);
   }
@@ -129,6 +198,13 @@ public final class MemstackClient {
           "agentId must be 1-64 characters of [A-Za-z0-9_-], got: \"" + agentId + "\"");
     }
     return agentId;
+  }
+
+  /** The conversation list answer. */
+  private record ConversationList(List<ConversationSummary> conversations) {
+    ConversationList {
+      conversations = conversations == null ? List.of() : List.copyOf(conversations);
+    }
   }
 
   /** The tool list answer. */

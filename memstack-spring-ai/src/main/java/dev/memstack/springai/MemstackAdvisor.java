@@ -87,6 +87,7 @@ public final class MemstackAdvisor implements CallAdvisor, StreamAdvisor, AutoCl
   private final Scheduler scheduler;
   private final MemstackMetrics metrics;
   private final TurnPoster turns;
+  private final boolean handInTurns;
 
   private MemstackAdvisor(Builder builder) {
     this.client = builder.client;
@@ -97,6 +98,7 @@ public final class MemstackAdvisor implements CallAdvisor, StreamAdvisor, AutoCl
     this.scheduler = builder.scheduler;
     this.metrics = builder.metrics;
     this.turns = new TurnPoster(builder.client, builder.executor, builder.metrics);
+    this.handInTurns = builder.handInTurns;
   }
 
   /** A builder for an advisor that uses {@code client}'s host and agent. */
@@ -210,7 +212,7 @@ public final class MemstackAdvisor implements CallAdvisor, StreamAdvisor, AutoCl
 
   /** Hands the turn of {@code exchange} in, off this thread; never throws. */
   private void finish(Exchange exchange, ChatClientResponse response) {
-    if (exchange.owner() == null) {
+    if (exchange.owner() == null || !handInTurns) {
       return;
     }
     turns.post(
@@ -246,9 +248,20 @@ public final class MemstackAdvisor implements CallAdvisor, StreamAdvisor, AutoCl
     private Executor executor;
     private MemstackMetrics metrics = MemstackMetrics.NOOP;
     private Scheduler scheduler = BaseAdvisor.DEFAULT_SCHEDULER;
+    private boolean handInTurns = true;
 
     private Builder(MemstackClient client) {
       this.client = Objects.requireNonNull(client, "client");
+    }
+
+    /**
+     * Whether the advisor hands each exchange in as a turn; default {@code true}. {@code false}
+     * when a {@link MemstackChatMemoryRepository} keeps the same conversations (it hands their
+     * exchanges in itself, so they would be stored twice); the advisor then only recalls.
+     */
+    public Builder handInTurns(boolean value) {
+      this.handInTurns = value;
+      return this;
     }
 
     /** The advisor's order; default {@link #DEFAULT_ORDER}, outside the tool-calling loop. */

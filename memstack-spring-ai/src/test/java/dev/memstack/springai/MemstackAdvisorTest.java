@@ -176,6 +176,22 @@ class MemstackAdvisorTest {
     }
 
     @Test
+    void withoutHandingInTurnsTheAdvisorOnlyRecalls() {
+      ScriptedChatModel model = ScriptedChatModel.replying("ok");
+      ChatClient chat =
+          chat(model, advisorFor(host.url()).executor(Runnable::run).handInTurns(false));
+
+      ask(chat, "hi");
+
+      assertThat(host.received("POST", CONTEXT)).hasSize(1);
+      assertThat(model.lastUserText()).startsWith("<memory-context>");
+      assertThat(host.received("POST", TURNS)).as("the chat memory hands the turn in").isEmpty();
+
+      ask(chat(model, advisorFor(host.url()).executor(Runnable::run)), "hi");
+      assertThat(host.received("POST", TURNS)).hasSize(1);
+    }
+
+    @Test
     void aLongMessageIsCutToTheHostsLongestQueryButHandedInWhole() {
       ScriptedChatModel model = ScriptedChatModel.replying("ok");
       ChatClient chat = chat(model, advisorFor(host.url()));

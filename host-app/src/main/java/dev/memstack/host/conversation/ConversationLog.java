@@ -27,6 +27,20 @@ public interface ConversationLog {
   Optional<List<ConversationEntry>> turns(AgentId agent, OwnerKey owner, String conversationId);
 
   /**
+   * The owner's conversations with the agent that hold at least one kept turn, the one with the
+   * newest turn first (ties by conversation id); empty when there are none.
+   */
+  List<ConversationSummary> conversations(AgentId agent, OwnerKey owner);
+
+  /**
+   * Removes every turn of the owner's conversation, leaving the owner's other conversations and
+   * every other owner's turns as they are.
+   *
+   * @return how many turns were removed, 0 when the owner had none in it
+   */
+  long deleteConversation(AgentId agent, OwnerKey owner, String conversationId);
+
+  /**
    * Removes every turn of {@code owner} from every conversation (part of owner erasure), leaving no
    * stored copy of them behind.
    *

@@ -92,6 +92,47 @@ public final class FileConversationLog implements ConversationLog {
   }
 
   @Override
+  public List<ConversationSummary> conversations(AgentId agent, OwnerKey owner) {
+    Path folder = ownerFolder(agent, owner);
+    List<ConversationSummary> found = new ArrayList<>();
+    synchronized (lock(folder)) {
+      if (!Files.isDirectory(folder)) {
+        return List.of();
+      }
+      for (Path file : files(folder)) {
+        if (!file.getFileName().toString().endsWith(".json")) {
+          continue;
+        }
+        read(file)
+            .filter(stored -> !stored.turns().isEmpty())
+            .ifPresent(
+                stored ->
+                    found.add(
+                        new ConversationSummary(
+                            stored.conversationId(),
+                            stored.turns().size(),
+                            stored.turns().stream()
+                                .map(ConversationEntry::time)
+                                .max(Comparator.naturalOrder())
+                                .orElseThrow())));
+      }
+    }
+    found.sort(NEWEST_FIRST);
+    return List.copyOf(found);
+  }
+
+  @Override
+  public long deleteConversation(AgentId agent, OwnerKey owner, String conversationId) {
+    Path folder = ownerFolder(agent, owner);
+    synchronized (lock(folder)) {
+      Path file = folder.resolve(Digests.sha256Hex(conversationId) + ".json");
+      long removed = read(file).map(stored -> stored.turns().size()).orElse(0);
+      delete(file);
+      return removed;
+    }
+  }
+
+  @Override
   public long forget(OwnerKey owner) {
     long removed = 0;
     for (Path agentFolder : agentFolders()) {
@@ -139,6 +180,12 @@ public final class FileConversationLog implements ConversationLog {
     }
     return keys;
   }
+
+  /** The order of {@link #conversations}: the newest last turn first, then by id. */
+  static final Comparator<ConversationSummary> NEWEST_FIRST =
+      Comparator.comparing(ConversationSummary::lastTurnAt)
+          .reversed()
+          .thenComparing(ConversationSummary::conversationId);
 
   private Object lock(Path folder) {
     return locks.computeIfAbsent(folder, f -> new Object());

@@ -20,6 +20,16 @@ enum NoConversationLog implements ConversationLog {
   }
 
   @Override
+  public List<ConversationSummary> conversations(AgentId agent, OwnerKey owner) {
+    return List.of();
+  }
+
+  @Override
+  public long deleteConversation(AgentId agent, OwnerKey owner, String conversationId) {
+    return 0;
+  }
+
+  @Override
   public long forget(OwnerKey owner) {
     return 0;
   }

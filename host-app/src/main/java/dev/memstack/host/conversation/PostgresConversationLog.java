@@ -161,6 +161,48 @@ public final class PostgresConversationLog implements ConversationLog {
   }
 
   @Override
+  public List<ConversationSummary> conversations(AgentId agent, OwnerKey owner) {
+    List<ConversationSummary> found = new ArrayList<>();
+    try (Connection connection = store.dataSource().getConnection();
+        PreparedStatement query =
+            connection.prepareStatement(
+                "SELECT conversation, count(*), max(time) FROM "
+                    + TABLE
+                    + " WHERE agent = ? AND owner = ? GROUP BY conversation"
+                    + " ORDER BY max(time) DESC, conversation")) {
+      query.setString(1, agent.value());
+      query.setString(2, owner.value());
+      try (ResultSet rows = query.executeQuery()) {
+        while (rows.next()) {
+          found.add(
+              new ConversationSummary(
+                  rows.getString(1),
+                  Math.toIntExact(rows.getLong(2)),
+                  rows.getTimestamp(3).toInstant()));
+        }
+      }
+    } catch (SQLException e) {
+      throw failure("list conversations", e);
+    }
+    return List.copyOf(found);
+  }
+
+  @Override
+  public long deleteConversation(AgentId agent, OwnerKey owner, String conversationId) {
+    try (Connection connection = store.dataSource().getConnection();
+        PreparedStatement delete =
+            connection.prepareStatement(
+                "DELETE FROM " + TABLE + " WHERE agent = ? AND owner = ? AND conversation = ?")) {
+      delete.setString(1, agent.value());
+      delete.setString(2, owner.value());
+      delete.setString(3, conversationId);
+      return delete.executeUpdate();
+    } catch (SQLException e) {
+      throw failure("delete a conversation", e);
+    }
+  }
+
+  @Override
   public long forget(OwnerKey owner) {
     long removed;
     try (Connection connection = store.dataSource().getConnection()) {

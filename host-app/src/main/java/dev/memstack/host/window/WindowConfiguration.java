@@ -1,6 +1,7 @@
 package dev.memstack.host.window;
 
 import dev.memstack.host.conversation.ConversationConfiguration;
+import dev.memstack.host.conversation.ConversationDeletionListener;
 import dev.memstack.host.conversation.ConversationLog;
 import dev.memstack.host.shared.SharedStore;
 import dev.memstack.spi.LanguageModel;
@@ -59,5 +60,11 @@ public class WindowConfiguration {
         summaries,
         properties,
         Clock.systemUTC());
+  }
+
+  /** Deleting a conversation also deletes the window's cached summaries of it. */
+  @Bean
+  ConversationDeletionListener windowSummariesOfDeletedConversations(ConversationWindows windows) {
+    return windows::forgetConversation;
   }
 }

@@ -165,6 +165,76 @@ abstract class ConversationLogConformance {
     assertThat(storedCopies("two keeps this")).isEqualTo(1);
   }
 
+  @Test
+  void anOwnersConversationsAreListedNewestFirstWithTheirTurnCounts() {
+    ConversationLog log = open(200, 20_000);
+    log.append(turn("t1", "user:1", "old", "a", at("2026-11-29T08:00:00Z")));
+    log.append(turn("t2", "user:1", "old", "b", at("2026-11-29T09:00:00Z")));
+    log.append(turn("t3", "user:1", "new", "c", at("2026-11-29T11:00:00Z")));
+    log.append(turn("t4", "user:1", "tie-b", "d", at("2026-11-29T10:00:00Z")));
+    log.append(turn("t5", "user:1", "tie-a", "e", at("2026-11-29T10:00:00Z")));
+    log.append(turn("t6", "user:2", "other", "f", at("2026-11-29T12:00:00Z")));
+    log.append(
+        new Turn(
+            "t7",
+            AgentId.of("a2"),
+            USER_1,
+            "other-agent",
+            "g",
+            "hi",
+            TriggerSource.API,
+            at("2026-11-29T13:00:00Z")));
+
+    assertThat(log.conversations(A1, USER_1))
+        .containsExactly(
+            new ConversationSummary("new", 1, at("2026-11-29T11:00:00Z")),
+            new ConversationSummary("tie-a", 1, at("2026-11-29T10:00:00Z")),
+            new ConversationSummary("tie-b", 1, at("2026-11-29T10:00:00Z")),
+            new ConversationSummary("old", 2, at("2026-11-29T09:00:00Z")));
+    assertThat(log.conversations(A1, USER_2))
+        .extracting(ConversationSummary::conversationId)
+        .containsExactly("other");
+    assertThat(log.conversations(A1, OwnerKey.of("user:3"))).isEmpty();
+    assertThat(reopen(200, 20_000).conversations(A1, USER_1)).hasSize(4);
+  }
+
+  @Test
+  void deletingAConversationRemovesOnlyThatOwnersTurnsOfIt() {
+    ConversationLog log = open(200, 20_000);
+    log.append(turn("t1", "user:1", "c1", "secret-marker-77 first"));
+    log.append(turn("t2", "user:1", "c1", "secret-marker-77 second"));
+    log.append(turn("t3", "user:1", "c2", "one keeps this"));
+    log.append(turn("t4", "user:2", "c1", "two keeps this"));
+
+    assertThat(log.deleteConversation(A1, USER_1, "c1")).isEqualTo(2);
+
+    assertThat(log.turns(A1, USER_1, "c1")).isEmpty();
+    assertThat(log.turns(A1, USER_1, "c2").orElseThrow()).hasSize(1);
+    assertThat(log.turns(A1, USER_2, "c1").orElseThrow()).hasSize(1);
+    assertThat(log.conversations(A1, USER_1))
+        .extracting(ConversationSummary::conversationId)
+        .containsExactly("c2");
+    assertThat(storedCopies("secret-marker-77")).isZero();
+    assertThat(log.deleteConversation(A1, USER_1, "c1")).isZero();
+    assertThat(log.deleteConversation(A1, USER_1, "never")).isZero();
+    assertThat(log.deleteConversation(AgentId.of("a2"), USER_1, "c2")).isZero();
+    assertThat(reopen(200, 20_000).turns(A1, USER_1, "c1")).isEmpty();
+    // the conversation starts afresh, and a turn id used before is taken again
+    log.append(turn("t1", "user:1", "c1", "again"));
+    assertThat(log.turns(A1, USER_1, "c1").orElseThrow())
+        .extracting(ConversationEntry::userMessage)
+        .containsExactly("again");
+  }
+
+  static Instant at(String time) {
+    return Instant.parse(time);
+  }
+
+  static Turn turn(String id, String owner, String conversation, String message, Instant time) {
+    return new Turn(
+        id, A1, OwnerKey.of(owner), conversation, message, "hi", TriggerSource.API, time);
+  }
+
   static Turn turn(String id, String owner, String conversation) {
     return turn(id, owner, conversation, "hello from " + owner);
   }

@@ -293,6 +293,30 @@ class SecurityApiTest {
     }
   }
 
+  @Test
+  void conversationsAreListedByViewersAndClearedByMembersOfTheirOwner() {
+    assertThat(turn(USER_1, "api:1").status()).isEqualTo(202);
+    String list = "/api/v1/agents/a1/conversations?ownerKey=api:1";
+    String one = "/api/v1/agents/a1/conversations/c1?ownerKey=api:1";
+
+    Answer viewed = get(list, TestTokens.VIEWER);
+    assertThat(viewed.status()).as(viewed.body()).isEqualTo(200);
+    assertThat(viewed.json().get("conversations").get(0).get("conversationId").asString())
+        .isEqualTo("c1");
+    assertThat(get("/api/v1/agents/a1/conversations", USER_1).status()).isEqualTo(200);
+    assertForbidden(get("/api/v1/agents/a1/conversations?ownerKey=api:2", USER_1));
+    assertForbidden(get("/api/v1/agents/a1/conversations?ownerKey=user:1", TestTokens.PLATFORM));
+    assertForbidden(delete(one, TestTokens.VIEWER));
+    assertForbidden(delete("/api/v1/agents/a1/conversations/c1?ownerKey=api:2", USER_1));
+    assertForbidden(
+        delete("/api/v1/agents/a1/conversations/c1?ownerKey=user:1", TestTokens.PLATFORM));
+    assertUnauthorized(delete(one, null));
+
+    assertThat(delete(one, USER_1).status()).isEqualTo(204);
+    // past the checks: nothing left to clear
+    assertThat(delete(one, TestTokens.MEMBER).status()).isEqualTo(404);
+  }
+
   // ---- the route table
 
   @Test

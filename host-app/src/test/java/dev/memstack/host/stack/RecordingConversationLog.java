@@ -2,6 +2,7 @@ package dev.memstack.host.stack;
 
 import dev.memstack.host.conversation.ConversationEntry;
 import dev.memstack.host.conversation.ConversationLog;
+import dev.memstack.host.conversation.ConversationSummary;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Turn;
@@ -27,6 +28,16 @@ final class RecordingConversationLog implements ConversationLog {
   public Optional<List<ConversationEntry>> turns(
       AgentId agent, OwnerKey owner, String conversationId) {
     return Optional.empty();
+  }
+
+  @Override
+  public List<ConversationSummary> conversations(AgentId agent, OwnerKey owner) {
+    return List.of();
+  }
+
+  @Override
+  public long deleteConversation(AgentId agent, OwnerKey owner, String conversationId) {
+    return 0;
   }
 
   @Override

@@ -38,7 +38,11 @@ public class MemstackAdvisorAutoConfiguration {
         MemstackAdvisor.builder(client)
             .metrics(metrics.getIfUnique(() -> MemstackMetrics.NOOP))
             .defaultConversationId(settings.defaultConversationId())
-            .triggerSource(settings.triggerSource());
+            .triggerSource(settings.triggerSource())
+            .handInTurns(
+                settings.handInTurns() != null
+                    ? settings.handInTurns()
+                    : !properties.chatMemory().enabled());
     if (settings.order() != null) {
       builder.order(settings.order());
     }

@@ -17,6 +17,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param timeout Longest wait for the host's answer to one call, once connected.
  * @param connectTimeout Longest wait for a connection to the host.
  * @param advisor The Spring AI advisor.
+ * @param chatMemory Spring AI's chat memory kept by the host.
  */
 @ConfigurationProperties(MemstackClientProperties.PREFIX)
 public record MemstackClientProperties(
@@ -25,7 +26,8 @@ public record MemstackClientProperties(
     String agentId,
     @DefaultValue("10s") Duration timeout,
     @DefaultValue("5s") Duration connectTimeout,
-    @DefaultValue Advisor advisor) {
+    @DefaultValue Advisor advisor,
+    @DefaultValue ChatMemory chatMemory) {
 
   /** The properties' prefix. */
   public static final String PREFIX = "memstack.client";
@@ -42,11 +44,35 @@ public record MemstackClientProperties(
    *     Empty: a new conversation id for each ChatClient call.
    * @param triggerSource The triggerSource of the turns the advisor hands in.
    * @param limit Most recall items per context call, 1-200; 0 is the host's default.
+   * @param handInTurns Whether the advisor hands each exchange in as a turn. Unset: yes, unless
+   *     memstack.client.chat-memory.enabled is true (the chat memory hands the exchanges in, so
+   *     they would be stored twice); the advisor then only recalls.
    */
   public record Advisor(
       @DefaultValue("false") boolean autoRegister,
       Integer order,
       String defaultConversationId,
       @DefaultValue("api") TriggerSource triggerSource,
-      @DefaultValue("0") int limit) {}
+      @DefaultValue("0") int limit,
+      Boolean handInTurns) {}
+
+  /**
+   * {@code memstack.client.chat-memory.*}.
+   *
+   * @param enabled Whether Spring AI's chat memory (the ChatMemoryRepository behind
+   *     MessageChatMemoryAdvisor) is kept by the host: its conversation log and window, with the
+   *     window's compaction.
+   * @param ownerKey Owner (end user) the chat memory belongs to, such as "user:42". Required when
+   *     enabled, unless the application declares a MemstackOwnerResolver bean, which then decides
+   *     the owner of each call.
+   * @param triggerSource The triggerSource of the turns the chat memory stores.
+   * @param maxMessages Most messages of the MessageWindowChatMemory the starter declares over the
+   *     repository (when the application declares no ChatMemory of its own); the host's window
+   *     decides what is read back.
+   */
+  public record ChatMemory(
+      @DefaultValue("false") boolean enabled,
+      String ownerKey,
+      @DefaultValue("web") TriggerSource triggerSource,
+      @DefaultValue("100") int maxMessages) {}
 }

@@ -318,7 +318,12 @@ class MemstackAutoConfigurationTest {
             "memstack.client.advisor.order",
             "memstack.client.advisor.default-conversation-id",
             "memstack.client.advisor.trigger-source",
-            "memstack.client.advisor.limit");
+            "memstack.client.advisor.limit",
+            "memstack.client.advisor.hand-in-turns",
+            "memstack.client.chat-memory.enabled",
+            "memstack.client.chat-memory.owner-key",
+            "memstack.client.chat-memory.trigger-source",
+            "memstack.client.chat-memory.max-messages");
     assertThat(descriptions)
         .allSatisfy((name, description) -> assertThat(description).isNotBlank());
   }
