@@ -3,16 +3,26 @@ package dev.memstack.host.window;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 
-/** The conversation window (contract placeholder until the window layer lands). */
+/**
+ * The conversation window: what to send the chat model next for one conversation, within a token
+ * budget — {@code [system prompt][workspace files][summary, if any][recent…][current user
+ * message]}. The turns come from the host's conversation log. Thread-safe.
+ */
 public interface ConversationWindows {
 
-  /** The window to send next. */
+  /**
+   * The window to send next: [system prompt][workspace files][summary, if any][recent…][current
+   * user message].
+   */
   Window window(WindowRequest request);
 
-  /** After the model reported a context overflow. */
+  /**
+   * After the model reported a context overflow: older messages dropped without calling the model,
+   * the last 2 exchanges kept.
+   */
   Window emergency(WindowRequest request);
 
-  /** Erases the owner's cached summaries. */
+  /** Erases the owner's cached summaries (owner erasure). */
   long forget(OwnerKey owner);
 
   /** Erases one conversation's cached summaries. */

@@ -2,8 +2,21 @@ package dev.memstack.host.window;
 
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
+import java.util.Objects;
 
-/** What a window is built for. */
+/**
+ * What a window is asked for.
+ *
+ * @param agent the agent, never {@code null}
+ * @param owner the owner whose conversation it is, never {@code null}
+ * @param conversationId the conversation, never {@code null}
+ * @param systemPrompt the system prompt; {@code null} counts as empty
+ * @param workspace the workspace files joined as the system prompt carries them; {@code null} or
+ *     blank for none
+ * @param currentMessage the user message about to be sent, {@code null} when there is none yet
+ * @param maxInputTokens the budget of this request, {@code null} for the configured {@code
+ *     default-max-input-tokens}
+ */
 public record WindowRequest(
     AgentId agent,
     OwnerKey owner,
@@ -11,4 +24,13 @@ public record WindowRequest(
     String systemPrompt,
     String workspace,
     String currentMessage,
-    Integer maxInputTokens) {}
+    Integer maxInputTokens) {
+
+  public WindowRequest {
+    Objects.requireNonNull(agent, "agent");
+    Objects.requireNonNull(owner, "owner");
+    Objects.requireNonNull(conversationId, "conversationId");
+    systemPrompt = systemPrompt == null ? "" : systemPrompt;
+    workspace = workspace == null ? "" : workspace;
+  }
+}

@@ -1,0 +1,173 @@
+package dev.memstack.host.window;
+
+import dev.memstack.host.shared.SharedStore;
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.OwnerKey;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@link SummaryStore} of shared mode: one row per summary in table {@code
+ * memstack_window_summaries} of the shared database (schema component {@code window-summaries}),
+ * keyed by agent, owner, conversation, last covered turn id and hash, so a summary one host made is
+ * reused by every host. Erasure deletes the owner's rows and {@code VACUUM}s the table.
+ */
+public final class PostgresSummaryStore implements SummaryStore {
+
+  static final String TABLE = "memstack_window_summaries";
+
+  static final List<String> SCHEMA =
+      List.of(
+          "CREATE TABLE IF NOT EXISTS "
+              + TABLE
+              + " (agent text NOT NULL, owner text NOT NULL, conversation text NOT NULL,"
+              + " last_turn_id text NOT NULL, hash text NOT NULL, summary text NOT NULL,"
+              + " covers_turns integer NOT NULL, created timestamptz NOT NULL,"
+              + " PRIMARY KEY (agent, owner, conversation, last_turn_id, hash));\n"
+              + "CREATE INDEX IF NOT EXISTS "
+              + TABLE
+              + "_owner_idx ON "
+              + TABLE
+              + " (owner)");
+
+  private final SharedStore store;
+
+  /**
+   * Creates or upgrades the table (once across hosts).
+   *
+   * @throws IllegalStateException naming the database when it cannot be set up
+   */
+  public PostgresSummaryStore(SharedStore store) {
+    this.store = store;
+    try {
+      store.migrate("window-summaries", SCHEMA);
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "cannot create the summary cache in the shared database "
+              + store.describe()
+              + ": "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  @Override
+  public List<StoredSummary> summaries(
+      AgentId agent, OwnerKey owner, String conversationId, java.time.Instant notBefore) {
+    List<StoredSummary> found = new ArrayList<>();
+    try (Connection connection = store.dataSource().getConnection();
+        PreparedStatement query =
+            connection.prepareStatement(
+                "SELECT last_turn_id, hash, summary, covers_turns, created FROM "
+                    + TABLE
+                    + " WHERE agent = ? AND owner = ? AND conversation = ? AND created >= ?"
+                    + " ORDER BY created DESC")) {
+      query.setString(1, agent.value());
+      query.setString(2, owner.value());
+      query.setString(3, conversationId);
+      query.setTimestamp(4, Timestamp.from(notBefore));
+      try (ResultSet rows = query.executeQuery()) {
+        while (rows.next()) {
+          found.add(
+              new StoredSummary(
+                  agent,
+                  owner,
+                  conversationId,
+                  rows.getString(1),
+                  rows.getString(2),
+                  rows.getString(3),
+                  rows.getInt(4),
+                  rows.getTimestamp(5).toInstant()));
+        }
+      }
+    } catch (SQLException e) {
+      throw failure("read summaries", e);
+    }
+    return found;
+  }
+
+  @Override
+  public void put(StoredSummary summary, java.time.Instant expiredBefore) {
+    try (Connection connection = store.dataSource().getConnection()) {
+      try (PreparedStatement insert =
+          connection.prepareStatement(
+              "INSERT INTO "
+                  + TABLE
+                  + " (agent, owner, conversation, last_turn_id, hash, summary, covers_turns,"
+                  + " created) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
+        insert.setString(1, summary.agent().value());
+        insert.setString(2, summary.owner().value());
+        insert.setString(3, summary.conversationId());
+        insert.setString(4, summary.lastTurnId());
+        insert.setString(5, summary.hash());
+        insert.setString(6, summary.text());
+        insert.setInt(7, summary.coversTurns());
+        insert.setTimestamp(8, Timestamp.from(summary.created()));
+        insert.executeUpdate();
+      }
+      try (PreparedStatement expire =
+          connection.prepareStatement(
+              "DELETE FROM "
+                  + TABLE
+                  + " WHERE agent = ? AND owner = ? AND conversation = ? AND created < ?")) {
+        expire.setString(1, summary.agent().value());
+        expire.setString(2, summary.owner().value());
+        expire.setString(3, summary.conversationId());
+        expire.setTimestamp(4, Timestamp.from(expiredBefore));
+        expire.executeUpdate();
+      }
+    } catch (SQLException e) {
+      throw failure("store a summary", e);
+    }
+  }
+
+  @Override
+  public long forget(OwnerKey owner) {
+    long removed;
+    try (Connection connection = store.dataSource().getConnection()) {
+      try (PreparedStatement delete =
+          connection.prepareStatement("DELETE FROM " + TABLE + " WHERE owner = ?")) {
+        delete.setString(1, owner.value());
+        removed = delete.executeUpdate();
+      }
+      if (removed > 0) {
+        try (Statement vacuum = connection.createStatement()) {
+          vacuum.execute("VACUUM " + TABLE);
+        }
+      }
+    } catch (SQLException e) {
+      throw failure("erase an owner", e);
+    }
+    return removed;
+  }
+
+  @Override
+  public void forgetConversation(AgentId agent, OwnerKey owner, String conversationId) {
+    try (Connection connection = store.dataSource().getConnection();
+        PreparedStatement delete =
+            connection.prepareStatement(
+                "DELETE FROM " + TABLE + " WHERE agent = ? AND owner = ? AND conversation = ?")) {
+      delete.setString(1, agent.value());
+      delete.setString(2, owner.value());
+      delete.setString(3, conversationId);
+      delete.executeUpdate();
+    } catch (SQLException e) {
+      throw failure("erase a conversation", e);
+    }
+  }
+
+  private UncheckedIOException failure(String what, SQLException e) {
+    return new UncheckedIOException(
+        new IOException(
+            "summary cache in " + store.describe() + ": cannot " + what + ": " + e.getMessage(),
+            e));
+  }
+}
