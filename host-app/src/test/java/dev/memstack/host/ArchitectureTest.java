@@ -74,7 +74,8 @@ class ArchitectureTest {
   @CsvSource({
     "provider, stack outbox api jobs conversation",
     "outbox, stack api jobs",
-    "stack, api jobs",
+    "stack, api jobs chat",
+    "chat, api",
     "plugin, api outbox",
     "security, api"
   })

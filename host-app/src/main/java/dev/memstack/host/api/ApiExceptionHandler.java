@@ -1,5 +1,7 @@
 package dev.memstack.host.api;
 
+import dev.memstack.host.chat.ChatModelMissingException;
+import dev.memstack.host.chat.ConversationBusyException;
 import dev.memstack.host.plugin.PluginNotFoundException;
 import dev.memstack.host.plugin.PluginOperationException;
 import dev.memstack.host.security.AccessDeniedException;
@@ -162,6 +164,34 @@ public class ApiExceptionHandler {
       case UNAVAILABLE ->
           answer(HttpStatus.SERVICE_UNAVAILABLE, ApiError.UNAVAILABLE, null, e.getMessage());
     };
+  }
+
+  @ExceptionHandler({ChatModelMissingException.class, ConversationBusyException.class})
+  ResponseEntity<ApiError> chatConflict(RuntimeException e) {
+    return answer(HttpStatus.CONFLICT, ApiError.CONFLICT, null, e.getMessage());
+  }
+
+  /**
+   * The {@link ApiError} of a failure that happens after a stream has started (a streamed chat's
+   * {@code error} event): the body the same failure gets as an answer, or {@code internal}.
+   */
+  static ApiError errorOf(RuntimeException e) {
+    if (e instanceof InvalidRequestException invalid) {
+      return new ApiError(ApiError.BAD_REQUEST, invalid.field(), invalid.getMessage());
+    }
+    if (e instanceof ChatModelMissingException || e instanceof ConversationBusyException) {
+      return new ApiError(ApiError.CONFLICT, null, e.getMessage());
+    }
+    if (e instanceof TurnOutboxFullException) {
+      return new ApiError(ApiError.UNAVAILABLE, null, e.getMessage());
+    }
+    if (e instanceof AccessDeniedException) {
+      return new ApiError(ApiError.FORBIDDEN, null, e.getMessage());
+    }
+    return new ApiError(
+        ApiError.INTERNAL,
+        null,
+        "the chat failed (" + e.getClass().getSimpleName() + "); see the host log");
   }
 
   @ExceptionHandler(ConflictException.class)

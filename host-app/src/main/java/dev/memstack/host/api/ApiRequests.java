@@ -223,4 +223,37 @@ public final class ApiRequests {
       additionalProperties = AdditionalPropertiesValue.TRUE)
   public record ToolArguments(
       @Schema(description = OWNER_KEY, example = "user:1") String ownerKey) {}
+
+  /** The body of {@code POST /api/v1/agents/{agentId}/chat} and {@code /chat/stream}. */
+  @Schema(
+      name = "ChatRequest",
+      description =
+          "A chat message, answered with the whole stack's memory by the configured chat model."
+              + " Exactly one of ownerKey and endUserId.",
+      additionalProperties = AdditionalPropertiesValue.FALSE)
+  public record ChatRequest(
+      @Schema(description = OWNER_KEY + " Give this or endUserId.", example = "user:1")
+          String ownerKey,
+      @Schema(
+              description =
+                  "The end user's id in your system (a string; a JSON integer is taken digit for"
+                      + " digit): owner `api:<endUserId>`. Give this or ownerKey.",
+              example = "90071992547409931")
+          String endUserId,
+      @Schema(
+              description = "The conversation (1-128 characters, no `/` or `\\`).",
+              requiredMode = RequiredMode.REQUIRED,
+              example = "c1")
+          String conversationId,
+      @Schema(
+              description =
+                  "What the user says, at most 200,000 characters; a `<memory-context>` block in"
+                      + " it is removed.",
+              requiredMode = RequiredMode.REQUIRED,
+              example = "What tea do I like?")
+          String message,
+      @Schema(
+              description = "Where the message came from: web (the default), channel, api, cron.",
+              allowableValues = {"web", "channel", "api", "cron"})
+          String triggerSource) {}
 }

@@ -1,6 +1,7 @@
 package dev.memstack.host.api;
 
 import dev.memstack.host.security.AccessPolicy;
+import dev.memstack.host.stack.ChatRequest;
 import dev.memstack.host.stack.ContextQuery;
 import dev.memstack.host.stack.RequestChecks;
 import dev.memstack.host.stack.TurnRequest;
@@ -84,6 +85,47 @@ public final class MemoryRequests {
         assistantReply,
         triggerSource,
         time == null ? null : time(time));
+  }
+
+  /** The fields a chat request may carry. */
+  static final Set<String> CHAT_FIELDS = ApiRequests.fields(ApiRequests.ChatRequest.class);
+
+  /**
+   * A chat message: exactly one of {@code ownerKey} and {@code endUserId} (owner {@code
+   * api:<endUserId>}, a JSON integer taken digit for digit), covered by the caller's token.
+   */
+  public static ChatRequest chat(AgentId agent, JsonNode body, AccessPolicy access) {
+    JsonBody json = JsonBody.of(body).onlyFields(CHAT_FIELDS);
+    JsonNode ownerNode = json.node().get("ownerKey");
+    JsonNode endUserNode = json.node().get("endUserId");
+    boolean hasOwner = ownerNode != null && !ownerNode.isNull();
+    boolean hasEndUser = endUserNode != null && !endUserNode.isNull();
+    if (hasOwner == hasEndUser) {
+      throw new BadRequestException(
+          hasOwner ? "endUserId" : "ownerKey",
+          "give exactly one of ownerKey and endUserId"
+              + (hasOwner ? ", not both" : " (neither was given)"));
+    }
+    OwnerKey owner;
+    if (hasOwner) {
+      owner = JsonBody.ownerKey(json.requiredString("ownerKey"));
+    } else if (endUserNode.isString()) {
+      owner = ChatRequest.endUser(endUserNode.stringValue());
+    } else if (endUserNode.isIntegralNumber()) {
+      owner = ChatRequest.endUser(endUserNode.bigIntegerValue().toString());
+    } else {
+      throw new BadRequestException("endUserId", "endUserId must be a string or an integer");
+    }
+    access.requireOwner(owner);
+    String source = json.optionalString("triggerSource");
+    TriggerSource triggerSource =
+        source == null ? null : JsonBody.parse("triggerSource", () -> TriggerSource.parse(source));
+    return new ChatRequest(
+        agent,
+        owner,
+        json.requiredString("conversationId"),
+        json.requiredString("message"),
+        triggerSource);
   }
 
   /** A feedback call's owner, checked and covered by the caller's token. */

@@ -48,6 +48,11 @@ public final class OllamaLanguageModel implements LanguageModel, AutoCloseable {
     this.calls = Executors.newCachedThreadPool(DaemonThreads.named("memstack-chat-"));
   }
 
+  /** Spring AI's chat model behind it, for the chat endpoints (which stream through it). */
+  public ChatModel chatModel() {
+    return model;
+  }
+
   @Override
   public boolean available() {
     return true;

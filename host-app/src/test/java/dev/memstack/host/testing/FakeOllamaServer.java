@@ -43,6 +43,7 @@ public final class FakeOllamaServer implements AutoCloseable {
   private volatile Duration delay = Duration.ZERO;
   private volatile int failWithStatus;
   private volatile Function<String, String> chatBySystemPrompt;
+  private volatile Duration chunkDelay = Duration.ZERO;
 
   public FakeOllamaServer(int dimension) throws IOException {
     this.dimension = dimension;
@@ -71,6 +72,11 @@ public final class FakeOllamaServer implements AutoCloseable {
 
   public void delayAnswers(Duration newDelay) {
     delay = newDelay;
+  }
+
+  /** Waits this long before each streamed chunk. */
+  public void delayChunks(Duration newDelay) {
+    chunkDelay = newDelay;
   }
 
   public void failWith(int status) {
@@ -152,8 +158,10 @@ public final class FakeOllamaServer implements AutoCloseable {
         script == null
             ? "echo: " + lastMessage(body, "user")
             : script.apply(lastMessage(body, "system"));
+    int promptTokens = promptTokens(body);
     if (!body.path("stream").asBoolean(true)) {
       ObjectNode done = chunk(model, answer, true);
+      done.put("prompt_eval_count", promptTokens);
       FakeHttp.send(exchange, 200, "application/json", JSON.writeValueAsString(done));
       return;
     }
@@ -161,15 +169,29 @@ public final class FakeOllamaServer implements AutoCloseable {
     exchange.sendResponseHeaders(200, 0);
     try (OutputStream out = exchange.getResponseBody()) {
       for (String piece : answer.split("(?<= )")) {
+        sleep(chunkDelay);
         out.write(
             (JSON.writeValueAsString(chunk(model, piece, false)) + "\n")
                 .getBytes(StandardCharsets.UTF_8));
         out.flush();
       }
-      out.write(
-          (JSON.writeValueAsString(chunk(model, "", true)) + "\n")
-              .getBytes(StandardCharsets.UTF_8));
+      ObjectNode done = chunk(model, "", true);
+      done.put("prompt_eval_count", promptTokens);
+      out.write((JSON.writeValueAsString(done) + "\n").getBytes(StandardCharsets.UTF_8));
     }
+  }
+
+  /**
+   * The prompt size this server reports ({@code prompt_eval_count}): a rough count of the request's
+   * messages, a token per four characters plus four per message, as a model's own tokenizer would
+   * report something close to.
+   */
+  public static int promptTokens(JsonNode chat) {
+    int tokens = 0;
+    for (JsonNode message : chat.path("messages")) {
+      tokens += 4 + (message.path("content").asString().length() + 3) / 4;
+    }
+    return tokens;
   }
 
   private static String lastMessage(JsonNode chat, String role) {

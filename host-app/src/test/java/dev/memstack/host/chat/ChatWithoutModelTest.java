@@ -1,0 +1,42 @@
+package dev.memstack.host.chat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.memstack.host.testing.HostClient;
+import dev.memstack.host.testing.HostClient.Answer;
+import dev.memstack.host.testing.TestHost;
+import java.net.http.HttpRequest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Without a chat model, both chat routes answer 409 naming {@code memstack.models.chat}. */
+class ChatWithoutModelTest {
+
+  @RegisterExtension static final TestHost HOST = TestHost.withTestEmbedder("chat-none");
+
+  private static final HostClient api = HOST.client();
+
+  private static final String BODY =
+      "{\"ownerKey\":\"user:1\",\"conversationId\":\"c\",\"message\":\"hello\"}";
+
+  @Test
+  void chatAnswers409NamingTheSetting() {
+    Answer answer = api.post("/api/v1/agents/a1/chat", BODY);
+    assertThat(answer.status()).isEqualTo(409);
+    assertThat(answer.json().get("error").asString()).isEqualTo("conflict");
+    assertThat(answer.json().get("message").asString()).contains("memstack.models.chat");
+  }
+
+  @Test
+  void theStreamAnswers409AsJsonBeforeAnyEvent() {
+    Answer answer =
+        api.send(
+            api.request("/api/v1/agents/a1/chat/stream")
+                .header("Content-Type", "application/json")
+                .header("Accept", "text/event-stream, application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(BODY)));
+    assertThat(answer.status()).isEqualTo(409);
+    assertThat(answer.json()).as(answer.body()).isNotNull();
+    assertThat(answer.json().get("message").asString()).contains("memstack.models.chat");
+  }
+}
