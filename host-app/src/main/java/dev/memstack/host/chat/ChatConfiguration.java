@@ -4,6 +4,7 @@ import dev.memstack.host.coordination.ProviderCoordination;
 import dev.memstack.host.model.OllamaLanguageModel;
 import dev.memstack.host.stack.MemoryStack;
 import dev.memstack.host.window.ConversationWindows;
+import dev.memstack.host.window.TokenCounter;
 import dev.memstack.spi.LanguageModel;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.beans.factory.ObjectProvider;
@@ -31,12 +32,19 @@ public class ChatConfiguration {
       LanguageModel languageModel,
       ObjectProvider<ChatModel> chatModels,
       ProviderCoordination coordination,
-      ChatProperties properties) {
+      ChatProperties properties,
+      TokenCounter counter) {
     ChatModel model =
         chatModels.getIfAvailable(
             () -> languageModel instanceof OllamaLanguageModel ollama ? ollama.chatModel() : null);
     return new ChatService(
-        stack, windows, model, coordination.of(COORDINATION), properties.turnWait());
+        stack,
+        windows,
+        model,
+        coordination.of(COORDINATION),
+        properties.turnWait(),
+        counter,
+        languageModel.modelId());
   }
 
   @Bean(destroyMethod = "close")

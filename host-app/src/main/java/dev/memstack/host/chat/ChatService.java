@@ -6,6 +6,7 @@ import dev.memstack.host.stack.ContextQuery;
 import dev.memstack.host.stack.MemoryStack;
 import dev.memstack.host.stack.TurnRequest;
 import dev.memstack.host.window.ConversationWindows;
+import dev.memstack.host.window.TokenCounter;
 import dev.memstack.host.window.Window;
 import dev.memstack.host.window.WindowMessage;
 import dev.memstack.host.window.WindowRequest;
@@ -55,6 +56,8 @@ public final class ChatService {
   private final ChatModel model;
   private final Coordination coordination;
   private final Duration turnWait;
+  private final TokenCounter counter;
+  private final String modelId;
   private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
 
   /**
@@ -62,18 +65,24 @@ public final class ChatService {
    *     {@link ChatModelMissingException})
    * @param coordination where a conversation's lock lives across hosts
    * @param turnWait how long a message waits for an earlier one of its conversation
+   * @param counter the windows' token counter, which learns from the prompt sizes the model reports
+   * @param modelId the chat model's id as the counter knows it
    */
   public ChatService(
       MemoryStack stack,
       ConversationWindows windows,
       ChatModel model,
       Coordination coordination,
-      Duration turnWait) {
+      Duration turnWait,
+      TokenCounter counter,
+      String modelId) {
     this.stack = Objects.requireNonNull(stack, "stack");
     this.windows = Objects.requireNonNull(windows, "windows");
     this.model = model;
     this.coordination = Objects.requireNonNull(coordination, "coordination");
     this.turnWait = Objects.requireNonNull(turnWait, "turnWait");
+    this.counter = Objects.requireNonNull(counter, "counter");
+    this.modelId = Objects.requireNonNull(modelId, "modelId");
     for (int i = 0; i < STRIPES; i++) {
       stripes[i] = new ReentrantLock(true);
     }
@@ -234,13 +243,14 @@ public final class ChatService {
             null));
   }
 
-  private static ChatReply answer(
+  private ChatReply answer(
       ChatRequest request,
       ContextAnswer context,
       Window window,
       String reply,
       String turnId,
       ChatReply.Usage usage) {
+    counter.observe(modelId, window.tokens().total(), usage.promptTokens());
     return new ChatReply(
         reply,
         request.conversationId(),
