@@ -107,6 +107,8 @@ class OpenApiDocumentTest {
             "GET /api/v1/providers",
             "GET /api/v1/outbox",
             "GET /api/v1/outbox/dead-letters",
+            "POST /api/v1/agents/{agentId}/chat",
+            "POST /api/v1/agents/{agentId}/chat/stream",
             "POST /api/v1/outbox/dead-letters/{id}/retry",
             "DELETE /api/v1/outbox/dead-letters/{id}",
             "DELETE /api/v1/owners/{ownerKey}/memory",
