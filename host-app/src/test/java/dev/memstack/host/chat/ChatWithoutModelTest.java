@@ -9,7 +9,10 @@ import java.net.http.HttpRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Without a chat model, both chat routes answer 409 naming {@code memstack.models.chat}. */
+/**
+ * Without a chat model, both chat routes answer 409 naming {@code memstack.models.chat}, and the
+ * window route answers the sliding window of the newest 20 messages.
+ */
 class ChatWithoutModelTest {
 
   @RegisterExtension static final TestHost HOST = TestHost.withTestEmbedder("chat-none");
@@ -38,5 +41,18 @@ class ChatWithoutModelTest {
     assertThat(answer.status()).isEqualTo(409);
     assertThat(answer.json()).as(answer.body()).isNotNull();
     assertThat(answer.json().get("message").asString()).contains("memstack.models.chat");
+  }
+
+  @Test
+  void theWindowRouteAnswersTheSlidingWindow() {
+    for (int i = 1; i <= 25; i++) {
+      api.turn("a1", "user:1", "slide-" + i, "message " + i, "reply " + i).expect(202);
+    }
+    Answer window = api.get("/api/v1/agents/a1/conversations/conv-user_1/window?ownerKey=user:1");
+    assertThat(window.status()).as(window.body()).isEqualTo(200);
+    assertThat(window.json().get("mode").asString()).isEqualTo("sliding");
+    assertThat(window.json().get("compacted").asBoolean()).isFalse();
+    assertThat(window.json().get("messages").size()).isEqualTo(20);
+    assertThat(window.json().at("/messages/19/content").asString()).isEqualTo("reply 25");
   }
 }
