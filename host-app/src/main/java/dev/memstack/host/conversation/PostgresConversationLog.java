@@ -64,16 +64,7 @@ public final class PostgresConversationLog implements ConversationLog {
   public PostgresConversationLog(SharedStore store, ConversationLimits limits) {
     this.store = store;
     this.limits = limits;
-    try {
-      store.migrate("conversations", SCHEMA);
-    } catch (SQLException e) {
-      throw new IllegalStateException(
-          "cannot create the conversation log in the shared database "
-              + store.describe()
-              + ": "
-              + e.getMessage(),
-          e);
-    }
+    store.migrateAtStart("conversations", SCHEMA, "conversation log");
   }
 
   @Override
@@ -189,14 +180,8 @@ public final class PostgresConversationLog implements ConversationLog {
 
   @Override
   public long deleteConversation(AgentId agent, OwnerKey owner, String conversationId) {
-    try (Connection connection = store.dataSource().getConnection();
-        PreparedStatement delete =
-            connection.prepareStatement(
-                "DELETE FROM " + TABLE + " WHERE agent = ? AND owner = ? AND conversation = ?")) {
-      delete.setString(1, agent.value());
-      delete.setString(2, owner.value());
-      delete.setString(3, conversationId);
-      return delete.executeUpdate();
+    try {
+      return store.deleteConversation(TABLE, agent, owner, conversationId);
     } catch (SQLException e) {
       throw failure("delete a conversation", e);
     }
@@ -204,23 +189,11 @@ public final class PostgresConversationLog implements ConversationLog {
 
   @Override
   public long forget(OwnerKey owner) {
-    long removed;
-    try (Connection connection = store.dataSource().getConnection()) {
-      try (PreparedStatement delete =
-          connection.prepareStatement("DELETE FROM " + TABLE + " WHERE owner = ?")) {
-        delete.setString(1, owner.value());
-        removed = delete.executeUpdate();
-      }
-      if (removed > 0) {
-        // VACUUM cannot run in a transaction; the pool's connections are in autocommit
-        try (Statement vacuum = connection.createStatement()) {
-          vacuum.execute("VACUUM " + TABLE);
-        }
-      }
+    try {
+      return store.eraseOwner(TABLE, owner);
     } catch (SQLException e) {
       throw failure("erase an owner", e);
     }
-    return removed;
   }
 
   @Override

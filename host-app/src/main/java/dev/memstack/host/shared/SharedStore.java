@@ -3,6 +3,8 @@ package dev.memstack.host.shared;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.memstack.outbox.postgres.OutboxDatabase;
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.SharedDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -116,6 +118,66 @@ public final class SharedStore implements AutoCloseable, OutboxDatabase {
         log.info("shared database {}: {} schema step {} applied", describe(), component, version);
       }
       connection.commit();
+    }
+  }
+
+  /**
+   * {@link #migrate}s {@code component} at the start of the store it belongs to ({@code what}, for
+   * the message).
+   *
+   * @throws IllegalStateException naming {@code what} and the database when it cannot be set up
+   */
+  public void migrateAtStart(String component, List<String> steps, String what) {
+    try {
+      migrate(component, steps);
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "cannot create the "
+              + what
+              + " in the shared database "
+              + describe()
+              + ": "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  /**
+   * Deletes the rows of {@code owner} (column {@code owner}) from {@code table} and, when any went,
+   * {@code VACUUM}s the table so no copy of them stays on disk; returns how many went.
+   */
+  public long eraseOwner(String table, OwnerKey owner) throws SQLException {
+    long removed;
+    try (Connection connection = dataSource.getConnection()) {
+      try (PreparedStatement delete =
+          connection.prepareStatement("DELETE FROM " + table + " WHERE owner = ?")) {
+        delete.setString(1, owner.value());
+        removed = delete.executeUpdate();
+      }
+      if (removed > 0) {
+        // VACUUM cannot run in a transaction; the pool's connections are in autocommit
+        try (Statement vacuum = connection.createStatement()) {
+          vacuum.execute("VACUUM " + table);
+        }
+      }
+    }
+    return removed;
+  }
+
+  /**
+   * Deletes the rows of one conversation (columns {@code agent}, {@code owner}, {@code
+   * conversation}) from {@code table}; returns how many went.
+   */
+  public long deleteConversation(String table, AgentId agent, OwnerKey owner, String conversationId)
+      throws SQLException {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement delete =
+            connection.prepareStatement(
+                "DELETE FROM " + table + " WHERE agent = ? AND owner = ? AND conversation = ?")) {
+      delete.setString(1, agent.value());
+      delete.setString(2, owner.value());
+      delete.setString(3, conversationId);
+      return delete.executeUpdate();
     }
   }
 

@@ -9,7 +9,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,16 +46,7 @@ public final class PostgresSummaryStore implements SummaryStore {
    */
   public PostgresSummaryStore(SharedStore store) {
     this.store = store;
-    try {
-      store.migrate("window-summaries", SCHEMA);
-    } catch (SQLException e) {
-      throw new IllegalStateException(
-          "cannot create the summary cache in the shared database "
-              + store.describe()
-              + ": "
-              + e.getMessage(),
-          e);
-    }
+    store.migrateAtStart("window-summaries", SCHEMA, "summary cache");
   }
 
   @Override
@@ -131,34 +121,17 @@ public final class PostgresSummaryStore implements SummaryStore {
 
   @Override
   public long forget(OwnerKey owner) {
-    long removed;
-    try (Connection connection = store.dataSource().getConnection()) {
-      try (PreparedStatement delete =
-          connection.prepareStatement("DELETE FROM " + TABLE + " WHERE owner = ?")) {
-        delete.setString(1, owner.value());
-        removed = delete.executeUpdate();
-      }
-      if (removed > 0) {
-        try (Statement vacuum = connection.createStatement()) {
-          vacuum.execute("VACUUM " + TABLE);
-        }
-      }
+    try {
+      return store.eraseOwner(TABLE, owner);
     } catch (SQLException e) {
       throw failure("erase an owner", e);
     }
-    return removed;
   }
 
   @Override
   public void forgetConversation(AgentId agent, OwnerKey owner, String conversationId) {
-    try (Connection connection = store.dataSource().getConnection();
-        PreparedStatement delete =
-            connection.prepareStatement(
-                "DELETE FROM " + TABLE + " WHERE agent = ? AND owner = ? AND conversation = ?")) {
-      delete.setString(1, agent.value());
-      delete.setString(2, owner.value());
-      delete.setString(3, conversationId);
-      delete.executeUpdate();
+    try {
+      store.deleteConversation(TABLE, agent, owner, conversationId);
     } catch (SQLException e) {
       throw failure("erase a conversation", e);
     }
