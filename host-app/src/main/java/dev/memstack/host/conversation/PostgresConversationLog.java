@@ -4,7 +4,6 @@ import dev.memstack.host.shared.SharedStore;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Turn;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -53,6 +52,9 @@ public final class PostgresConversationLog implements ConversationLog {
               + TABLE
               + " (owner)");
 
+  /** How failures name this store. */
+  private static final String STORE = "conversation log";
+
   private final SharedStore store;
   private final ConversationLimits limits;
 
@@ -64,7 +66,7 @@ public final class PostgresConversationLog implements ConversationLog {
   public PostgresConversationLog(SharedStore store, ConversationLimits limits) {
     this.store = store;
     this.limits = limits;
-    store.migrateAtStart("conversations", SCHEMA, "conversation log");
+    store.migrateAtStart("conversations", SCHEMA, STORE);
   }
 
   @Override
@@ -189,11 +191,7 @@ public final class PostgresConversationLog implements ConversationLog {
 
   @Override
   public long forget(OwnerKey owner) {
-    try {
-      return store.eraseOwner(TABLE, owner);
-    } catch (SQLException e) {
-      throw failure("erase an owner", e);
-    }
+    return store.eraseOwner(TABLE, owner, STORE);
   }
 
   @Override
@@ -212,9 +210,6 @@ public final class PostgresConversationLog implements ConversationLog {
   }
 
   private UncheckedIOException failure(String what, SQLException e) {
-    return new UncheckedIOException(
-        new IOException(
-            "conversation log in " + store.describe() + ": cannot " + what + ": " + e.getMessage(),
-            e));
+    return store.failure(STORE, what, e);
   }
 }

@@ -6,6 +6,8 @@ import dev.memstack.outbox.postgres.OutboxDatabase;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.SharedDatabase;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -143,10 +145,23 @@ public final class SharedStore implements AutoCloseable, OutboxDatabase {
   }
 
   /**
-   * Deletes the rows of {@code owner} (column {@code owner}) from {@code table} and, when any went,
-   * {@code VACUUM}s the table so no copy of them stays on disk; returns how many went.
+   * The failure of a store kept in this database ({@code store}, e.g. {@code conversation log}): it
+   * cannot {@code action}.
    */
-  public long eraseOwner(String table, OwnerKey owner) throws SQLException {
+  public UncheckedIOException failure(String store, String action, SQLException e) {
+    return new UncheckedIOException(
+        new IOException(
+            store + " in " + describe() + ": cannot " + action + ": " + e.getMessage(), e));
+  }
+
+  /**
+   * Deletes the rows of {@code owner} (column {@code owner}) from {@code table} of {@code store}
+   * and, when any went, {@code VACUUM}s the table so no copy of them stays on disk; returns how
+   * many went.
+   *
+   * @throws UncheckedIOException naming {@code store} when the database fails
+   */
+  public long eraseOwner(String table, OwnerKey owner, String store) {
     long removed;
     try (Connection connection = dataSource.getConnection()) {
       try (PreparedStatement delete =
@@ -160,6 +175,8 @@ public final class SharedStore implements AutoCloseable, OutboxDatabase {
           vacuum.execute("VACUUM " + table);
         }
       }
+    } catch (SQLException e) {
+      throw failure(store, "erase an owner", e);
     }
     return removed;
   }

@@ -3,7 +3,6 @@ package dev.memstack.host.window;
 import dev.memstack.host.shared.SharedStore;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -37,6 +36,9 @@ public final class PostgresSummaryStore implements SummaryStore {
               + TABLE
               + " (owner)");
 
+  /** How failures name this store. */
+  private static final String STORE = "summary cache";
+
   private final SharedStore store;
 
   /**
@@ -46,7 +48,7 @@ public final class PostgresSummaryStore implements SummaryStore {
    */
   public PostgresSummaryStore(SharedStore store) {
     this.store = store;
-    store.migrateAtStart("window-summaries", SCHEMA, "summary cache");
+    store.migrateAtStart("window-summaries", SCHEMA, STORE);
   }
 
   @Override
@@ -121,11 +123,7 @@ public final class PostgresSummaryStore implements SummaryStore {
 
   @Override
   public long forget(OwnerKey owner) {
-    try {
-      return store.eraseOwner(TABLE, owner);
-    } catch (SQLException e) {
-      throw failure("erase an owner", e);
-    }
+    return store.eraseOwner(TABLE, owner, STORE);
   }
 
   @Override
@@ -138,9 +136,6 @@ public final class PostgresSummaryStore implements SummaryStore {
   }
 
   private UncheckedIOException failure(String what, SQLException e) {
-    return new UncheckedIOException(
-        new IOException(
-            "summary cache in " + store.describe() + ": cannot " + what + ": " + e.getMessage(),
-            e));
+    return store.failure(STORE, what, e);
   }
 }
