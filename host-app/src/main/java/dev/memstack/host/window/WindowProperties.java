@@ -146,15 +146,7 @@ public record WindowProperties(
 
     /** These settings with another budget (a request's own). */
     public Settings withMaxInputTokens(int tokens) {
-      return new Settings(
-          tokens,
-          triggerRatio,
-          preserveRecentPairs,
-          protectLastMinMessages,
-          summaryMaxTokens,
-          shortTermMemorySize,
-          summaryCacheTtl,
-          summaryTimeout);
+      return with(new AgentWindow(tokens, null, null, null, null, null));
     }
 
     /** The fewest recent messages kept verbatim when older turns are summarised. */
