@@ -13,6 +13,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import javax.sql.DataSource;
@@ -142,6 +143,34 @@ public final class SharedStore implements AutoCloseable, OutboxDatabase {
               + e.getMessage(),
           e);
     }
+  }
+
+  /** Sets the parameters of a query. */
+  @FunctionalInterface
+  public interface Parameters {
+    void set(PreparedStatement query) throws SQLException;
+  }
+
+  /** Reads the current row of a result. */
+  @FunctionalInterface
+  public interface RowReader<T> {
+    T read(ResultSet row) throws SQLException;
+  }
+
+  /** The rows {@code sql} selects with these {@code parameters}, each read by {@code reader}. */
+  public <T> List<T> select(String sql, Parameters parameters, RowReader<T> reader)
+      throws SQLException {
+    List<T> found = new ArrayList<>();
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement query = connection.prepareStatement(sql)) {
+      parameters.set(query);
+      try (ResultSet rows = query.executeQuery()) {
+        while (rows.next()) {
+          found.add(reader.read(rows));
+        }
+      }
+    }
+    return found;
   }
 
   /**

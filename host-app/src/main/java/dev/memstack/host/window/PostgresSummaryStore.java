@@ -6,10 +6,8 @@ import dev.memstack.spi.OwnerKey;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -54,36 +52,31 @@ public final class PostgresSummaryStore implements SummaryStore {
   @Override
   public List<StoredSummary> summaries(
       AgentId agent, OwnerKey owner, String conversationId, java.time.Instant notBefore) {
-    List<StoredSummary> found = new ArrayList<>();
-    try (Connection connection = store.dataSource().getConnection();
-        PreparedStatement query =
-            connection.prepareStatement(
-                "SELECT last_turn_id, hash, summary, covers_turns, created FROM "
-                    + TABLE
-                    + " WHERE agent = ? AND owner = ? AND conversation = ? AND created >= ?"
-                    + " ORDER BY created DESC")) {
-      query.setString(1, agent.value());
-      query.setString(2, owner.value());
-      query.setString(3, conversationId);
-      query.setTimestamp(4, Timestamp.from(notBefore));
-      try (ResultSet rows = query.executeQuery()) {
-        while (rows.next()) {
-          found.add(
+    try {
+      return store.select(
+          "SELECT last_turn_id, hash, summary, covers_turns, created FROM "
+              + TABLE
+              + " WHERE agent = ? AND owner = ? AND conversation = ? AND created >= ?"
+              + " ORDER BY created DESC",
+          query -> {
+            query.setString(1, agent.value());
+            query.setString(2, owner.value());
+            query.setString(3, conversationId);
+            query.setTimestamp(4, Timestamp.from(notBefore));
+          },
+          row ->
               new StoredSummary(
                   agent,
                   owner,
                   conversationId,
-                  rows.getString(1),
-                  rows.getString(2),
-                  rows.getString(3),
-                  rows.getInt(4),
-                  rows.getTimestamp(5).toInstant()));
-        }
-      }
+                  row.getString(1),
+                  row.getString(2),
+                  row.getString(3),
+                  row.getInt(4),
+                  row.getTimestamp(5).toInstant()));
     } catch (SQLException e) {
       throw failure("read summaries", e);
     }
-    return found;
   }
 
   @Override
