@@ -5,7 +5,6 @@ import dev.memstack.host.conversation.ConversationEntry;
 import dev.memstack.host.conversation.ConversationLog;
 import dev.memstack.host.conversation.ConversationSummary;
 import dev.memstack.host.security.AccessPolicy;
-import dev.memstack.host.security.OwnerBinding;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import dev.memstack.spi.AgentId;
@@ -75,7 +74,7 @@ public class ConversationController {
       @PathVariable("agentId") String agentId,
       @RequestParam(name = "ownerKey", required = false) String ownerKey) {
     AgentId agent = JsonBody.agent(agentId);
-    OwnerKey owner = owner(ownerKey);
+    OwnerKey owner = WindowRequests.owner(ownerKey, access);
     List<ConversationSummary> found = conversations.conversations(agent, owner);
     return new ConversationList(agent.value(), owner.value(), found.size(), found);
   }
@@ -89,21 +88,14 @@ public class ConversationController {
       @PathVariable("conversationId") String conversationId,
       @RequestParam(name = "ownerKey", required = false) String ownerKey) {
     AgentId agent = JsonBody.agent(agentId);
-    OwnerKey owner = owner(ownerKey);
+    OwnerKey owner = WindowRequests.owner(ownerKey, access);
     long removed = conversations.deleteConversation(agent, owner, conversationId);
     // told even when the log held nothing: what a listener keeps must not outlive the log
     deletionListeners
         .orderedStream()
         .forEach(listener -> listener.conversationDeleted(agent, owner, conversationId));
     if (removed == 0) {
-      throw new NotFoundException(
-          "no turn of "
-              + owner.value()
-              + " in conversation '"
-              + conversationId
-              + "' of agent "
-              + agent
-              + " is recorded");
+      throw notRecorded(agent, owner, conversationId);
     }
     return ResponseEntity.noContent().build();
   }
@@ -116,36 +108,24 @@ public class ConversationController {
       @PathVariable("conversationId") String conversationId,
       @RequestParam(name = "ownerKey", required = false) String ownerKey) {
     AgentId agent = JsonBody.agent(agentId);
-    OwnerKey owner = owner(ownerKey);
+    OwnerKey owner = WindowRequests.owner(ownerKey, access);
     List<ConversationEntry> turns =
         conversations.turns(agent, owner, conversationId).orElse(List.of());
     if (turns.isEmpty()) {
-      throw new NotFoundException(
-          "no turn of "
-              + owner.value()
-              + " in conversation '"
-              + conversationId
-              + "' of agent "
-              + agent
-              + " is recorded");
+      throw notRecorded(agent, owner, conversationId);
     }
     return new ConversationView(agent.value(), owner.value(), conversationId, turns.size(), turns);
   }
 
-  /** The owner asked for, checked against the token; a token of one owner key may omit it. */
-  private OwnerKey owner(String ownerKey) {
-    if (ownerKey != null) {
-      OwnerKey owner = JsonBody.storedOwnerKey(ownerKey, access.caller());
-      access.requireOwner(owner);
-      return owner;
-    }
-    OwnerBinding binding = access.caller().owner();
-    if (binding == null || binding.isPrefix()) {
-      throw new BadRequestException(
-          "ownerKey",
-          "ownerKey is required: a conversation is kept per owner, and this token is not bound to"
-              + " one owner key");
-    }
-    return OwnerKey.of(binding.pattern());
+  private static NotFoundException notRecorded(
+      AgentId agent, OwnerKey owner, String conversationId) {
+    return new NotFoundException(
+        "no turn of "
+            + owner.value()
+            + " in conversation '"
+            + conversationId
+            + "' of agent "
+            + agent
+            + " is recorded");
   }
 }

@@ -1,13 +1,11 @@
 package dev.memstack.host.api;
 
 import dev.memstack.host.security.AccessPolicy;
-import dev.memstack.host.security.OwnerBinding;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import dev.memstack.host.window.ConversationWindows;
 import dev.memstack.host.window.WindowView;
 import dev.memstack.spi.AgentId;
-import dev.memstack.spi.OwnerKey;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -60,23 +58,7 @@ public class WindowController {
           @RequestParam(name = "maxInputTokens", required = false)
           String maxInputTokens) {
     AgentId agent = JsonBody.agent(agentId);
-    return WindowRequests.window(windows, agent, owner(ownerKey), conversationId, maxInputTokens);
-  }
-
-  /** The owner asked for, checked against the token; a token of one owner key may omit it. */
-  private OwnerKey owner(String ownerKey) {
-    if (ownerKey != null) {
-      OwnerKey owner = JsonBody.storedOwnerKey(ownerKey, access.caller());
-      access.requireOwner(owner);
-      return owner;
-    }
-    OwnerBinding binding = access.caller().owner();
-    if (binding == null || binding.isPrefix()) {
-      throw new BadRequestException(
-          "ownerKey",
-          "ownerKey is required: a conversation is kept per owner, and this token is not bound to"
-              + " one owner key");
-    }
-    return OwnerKey.of(binding.pattern());
+    return WindowRequests.window(
+        windows, agent, WindowRequests.owner(ownerKey, access), conversationId, maxInputTokens);
   }
 }

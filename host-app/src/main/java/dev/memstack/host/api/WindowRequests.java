@@ -1,6 +1,7 @@
 package dev.memstack.host.api;
 
 import dev.memstack.host.security.AccessPolicy;
+import dev.memstack.host.security.OwnerBinding;
 import dev.memstack.host.stack.ContextQuery;
 import dev.memstack.host.window.ConversationWindows;
 import dev.memstack.host.window.WindowRequest;
@@ -56,10 +57,7 @@ public final class WindowRequests {
     JsonBody json = JsonBody.of(arguments).onlyFields(TOOL_FIELDS);
     String ownerKey = json.optionalString("ownerKey");
     if (ownerKey == null) {
-      throw new BadRequestException(
-          "ownerKey",
-          "ownerKey is required: a conversation is kept per owner, and this token is not bound to"
-              + " one owner key");
+      throw ownerKeyRequired();
     }
     OwnerKey owner = JsonBody.storedOwnerKey(ownerKey, access.caller());
     access.requireOwner(owner);
@@ -70,6 +68,30 @@ public final class WindowRequests {
       tokens = "not a whole number: " + budget;
     }
     return window(windows, agent, owner, conversationId, tokens);
+  }
+
+  /**
+   * The owner of a conversation route: {@code ownerKey} checked against the token; a token of one
+   * owner key may omit it.
+   */
+  static OwnerKey owner(String ownerKey, AccessPolicy access) {
+    if (ownerKey != null) {
+      OwnerKey owner = JsonBody.storedOwnerKey(ownerKey, access.caller());
+      access.requireOwner(owner);
+      return owner;
+    }
+    OwnerBinding binding = access.caller().owner();
+    if (binding == null || binding.isPrefix()) {
+      throw ownerKeyRequired();
+    }
+    return OwnerKey.of(binding.pattern());
+  }
+
+  private static BadRequestException ownerKeyRequired() {
+    return new BadRequestException(
+        "ownerKey",
+        "ownerKey is required: a conversation is kept per owner, and this token is not bound to"
+            + " one owner key");
   }
 
   static Integer budget(String maxInputTokens) {

@@ -4,15 +4,11 @@ import dev.memstack.host.shared.SharedStore;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Turn;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Timestamp;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -53,6 +49,9 @@ public final class PostgresConversationLog implements ConversationLog {
               + TABLE
               + " (owner)");
 
+  /** How failures name this store. */
+  private static final String STORE = "conversation log";
+
   private final SharedStore store;
   private final ConversationLimits limits;
 
@@ -64,16 +63,7 @@ public final class PostgresConversationLog implements ConversationLog {
   public PostgresConversationLog(SharedStore store, ConversationLimits limits) {
     this.store = store;
     this.limits = limits;
-    try {
-      store.migrate("conversations", SCHEMA);
-    } catch (SQLException e) {
-      throw new IllegalStateException(
-          "cannot create the conversation log in the shared database "
-              + store.describe()
-              + ": "
-              + e.getMessage(),
-          e);
-    }
+    store.migrateAtStart("conversations", SCHEMA, STORE);
   }
 
   @Override
@@ -132,28 +122,26 @@ public final class PostgresConversationLog implements ConversationLog {
   @Override
   public Optional<List<ConversationEntry>> turns(
       AgentId agent, OwnerKey owner, String conversationId) {
-    List<ConversationEntry> turns = new ArrayList<>();
-    try (Connection connection = store.dataSource().getConnection();
-        PreparedStatement query =
-            connection.prepareStatement(
-                "SELECT turn_id, user_message, assistant_reply, trigger_source, time FROM "
-                    + TABLE
-                    + " WHERE agent = ? AND owner = ? AND conversation = ? ORDER BY seq")) {
-      query.setString(1, agent.value());
-      query.setString(2, owner.value());
-      query.setString(3, conversationId);
-      try (ResultSet rows = query.executeQuery()) {
-        while (rows.next()) {
-          turns.add(
-              new ConversationEntry(
-                  rows.getString(1),
-                  owner.value(),
-                  rows.getString(2),
-                  rows.getString(3),
-                  rows.getString(4),
-                  rows.getTimestamp(5).toInstant()));
-        }
-      }
+    List<ConversationEntry> turns;
+    try {
+      turns =
+          store.select(
+              "SELECT turn_id, user_message, assistant_reply, trigger_source, time FROM "
+                  + TABLE
+                  + " WHERE agent = ? AND owner = ? AND conversation = ? ORDER BY seq",
+              query -> {
+                query.setString(1, agent.value());
+                query.setString(2, owner.value());
+                query.setString(3, conversationId);
+              },
+              row ->
+                  new ConversationEntry(
+                      row.getString(1),
+                      owner.value(),
+                      row.getString(2),
+                      row.getString(3),
+                      row.getString(4),
+                      row.getTimestamp(5).toInstant()));
     } catch (SQLException e) {
       throw failure("read a conversation", e);
     }
@@ -162,41 +150,31 @@ public final class PostgresConversationLog implements ConversationLog {
 
   @Override
   public List<ConversationSummary> conversations(AgentId agent, OwnerKey owner) {
-    List<ConversationSummary> found = new ArrayList<>();
-    try (Connection connection = store.dataSource().getConnection();
-        PreparedStatement query =
-            connection.prepareStatement(
-                "SELECT conversation, count(*), max(time) FROM "
-                    + TABLE
-                    + " WHERE agent = ? AND owner = ? GROUP BY conversation"
-                    + " ORDER BY max(time) DESC, conversation")) {
-      query.setString(1, agent.value());
-      query.setString(2, owner.value());
-      try (ResultSet rows = query.executeQuery()) {
-        while (rows.next()) {
-          found.add(
-              new ConversationSummary(
-                  rows.getString(1),
-                  Math.toIntExact(rows.getLong(2)),
-                  rows.getTimestamp(3).toInstant()));
-        }
-      }
+    try {
+      return List.copyOf(
+          store.select(
+              "SELECT conversation, count(*), max(time) FROM "
+                  + TABLE
+                  + " WHERE agent = ? AND owner = ? GROUP BY conversation"
+                  + " ORDER BY max(time) DESC, conversation",
+              query -> {
+                query.setString(1, agent.value());
+                query.setString(2, owner.value());
+              },
+              row ->
+                  new ConversationSummary(
+                      row.getString(1),
+                      Math.toIntExact(row.getLong(2)),
+                      row.getTimestamp(3).toInstant())));
     } catch (SQLException e) {
       throw failure("list conversations", e);
     }
-    return List.copyOf(found);
   }
 
   @Override
   public long deleteConversation(AgentId agent, OwnerKey owner, String conversationId) {
-    try (Connection connection = store.dataSource().getConnection();
-        PreparedStatement delete =
-            connection.prepareStatement(
-                "DELETE FROM " + TABLE + " WHERE agent = ? AND owner = ? AND conversation = ?")) {
-      delete.setString(1, agent.value());
-      delete.setString(2, owner.value());
-      delete.setString(3, conversationId);
-      return delete.executeUpdate();
+    try {
+      return store.deleteConversation(TABLE, agent, owner, conversationId);
     } catch (SQLException e) {
       throw failure("delete a conversation", e);
     }
@@ -204,44 +182,21 @@ public final class PostgresConversationLog implements ConversationLog {
 
   @Override
   public long forget(OwnerKey owner) {
-    long removed;
-    try (Connection connection = store.dataSource().getConnection()) {
-      try (PreparedStatement delete =
-          connection.prepareStatement("DELETE FROM " + TABLE + " WHERE owner = ?")) {
-        delete.setString(1, owner.value());
-        removed = delete.executeUpdate();
-      }
-      if (removed > 0) {
-        // VACUUM cannot run in a transaction; the pool's connections are in autocommit
-        try (Statement vacuum = connection.createStatement()) {
-          vacuum.execute("VACUUM " + TABLE);
-        }
-      }
-    } catch (SQLException e) {
-      throw failure("erase an owner", e);
-    }
-    return removed;
+    return store.eraseOwner(TABLE, owner, STORE);
   }
 
   @Override
   public Set<String> ownerKeys() {
-    Set<String> keys = new TreeSet<>();
-    try (Connection connection = store.dataSource().getConnection();
-        Statement select = connection.createStatement();
-        ResultSet rows = select.executeQuery("SELECT DISTINCT owner FROM " + TABLE)) {
-      while (rows.next()) {
-        keys.add(rows.getString(1));
-      }
+    try {
+      return new TreeSet<>(
+          store.select(
+              "SELECT DISTINCT owner FROM " + TABLE, query -> {}, row -> row.getString(1)));
     } catch (SQLException e) {
       throw failure("list its owners", e);
     }
-    return keys;
   }
 
   private UncheckedIOException failure(String what, SQLException e) {
-    return new UncheckedIOException(
-        new IOException(
-            "conversation log in " + store.describe() + ": cannot " + what + ": " + e.getMessage(),
-            e));
+    return store.failure(STORE, what, e);
   }
 }

@@ -46,11 +46,7 @@ final class McpToolDefinitions {
   McpSchema.Tool remember(ToolSpec.Effect effect) {
     Map<String, Object> schema =
         closedObject(
-            Map.of(
-                "text",
-                Map.of(
-                    "type", "string", "description", "the memory, one statement about the user")),
-            "text");
+            Map.of("text", property("string", "the memory, one statement about the user")), "text");
     return McpSchema.Tool.builder(McpToolCatalog.MEMORY_REMEMBER, withOwner(schema))
         .title("Remember")
         .description(
@@ -67,30 +63,17 @@ final class McpToolDefinitions {
   /** {@code memory_context}. */
   McpSchema.Tool context() {
     Map<String, Object> arguments = new LinkedHashMap<>();
+    arguments.put("query", property("string", "the user's message, or what to recall for"));
     arguments.put(
-        "query",
-        Map.of("type", "string", "description", "the user's message, or what to recall for"));
-    arguments.put(
-        "conversationId",
-        Map.of("type", "string", "description", "the conversation, when the client knows it"));
+        "conversationId", property("string", "the conversation, when the client knows it"));
     arguments.put(
         "limit",
-        Map.of(
-            "type",
-            "integer",
-            "minimum",
-            1,
-            "maximum",
-            RecallRequest.MAX_LIMIT,
-            "description",
-            "most recalled items (the host's default when left out)"));
+        integer(
+            1, RecallRequest.MAX_LIMIT, "most recalled items (the host's default when left out)"));
     arguments.put(
         "window",
-        Map.of(
-            "type",
-            "boolean",
-            "description",
-            "true adds the conversation window to send next (needs conversationId)"));
+        property(
+            "boolean", "true adds the conversation window to send next (needs conversationId)"));
     return McpSchema.Tool.builder(
             McpToolCatalog.MEMORY_CONTEXT, withOwner(closedObject(arguments, "query")))
         .title("Recall memory")
@@ -106,17 +89,12 @@ final class McpToolDefinitions {
   /** {@code memory_window}. */
   McpSchema.Tool window() {
     Map<String, Object> arguments = new LinkedHashMap<>();
-    arguments.put("conversationId", Map.of("type", "string", "description", "the conversation"));
+    arguments.put("conversationId", property("string", "the conversation"));
     arguments.put(
         "maxInputTokens",
-        Map.of(
-            "type",
-            "integer",
-            "minimum",
+        integer(
             WindowRequests.MIN_MAX_INPUT_TOKENS,
-            "maximum",
             WindowRequests.MAX_MAX_INPUT_TOKENS,
-            "description",
             "the token budget (memstack.window.default-max-input-tokens when left out)"));
     return McpSchema.Tool.builder(
             McpToolCatalog.MEMORY_WINDOW, withOwner(closedObject(arguments, "conversationId")))
@@ -159,6 +137,17 @@ final class McpToolDefinitions {
     return open;
   }
 
+  /** The schema of an argument of JSON type {@code type}. */
+  private static Map<String, Object> property(String type, String description) {
+    return Map.of("type", type, "description", description);
+  }
+
+  /** The schema of an integer argument from {@code minimum} to {@code maximum}. */
+  private static Map<String, Object> integer(int minimum, int maximum, String description) {
+    return Map.of(
+        "type", "integer", "minimum", minimum, "maximum", maximum, "description", description);
+  }
+
   /** The schema of an object with these arguments, {@code required} among them, and no others. */
   private static Map<String, Object> closedObject(Map<String, Object> arguments, String required) {
     Map<String, Object> schema = new LinkedHashMap<>();
@@ -176,8 +165,7 @@ final class McpToolDefinitions {
         schema.get("properties") instanceof Map<?, ?> given
             ? new LinkedHashMap<>((Map<String, Object>) given)
             : new LinkedHashMap<>();
-    arguments.put(
-        McpToolCalls.OWNER_KEY, Map.of("type", "string", "description", OWNER_DESCRIPTION));
+    arguments.put(McpToolCalls.OWNER_KEY, property("string", OWNER_DESCRIPTION));
     Map<String, Object> result = new LinkedHashMap<>(schema);
     result.put("properties", arguments);
     return result;

@@ -3,12 +3,17 @@ package dev.memstack.host.shared;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.memstack.outbox.postgres.OutboxDatabase;
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.SharedDatabase;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import javax.sql.DataSource;
@@ -116,6 +121,109 @@ public final class SharedStore implements AutoCloseable, OutboxDatabase {
         log.info("shared database {}: {} schema step {} applied", describe(), component, version);
       }
       connection.commit();
+    }
+  }
+
+  /**
+   * {@link #migrate}s {@code component} at the start of the store it belongs to ({@code what}, for
+   * the message).
+   *
+   * @throws IllegalStateException naming {@code what} and the database when it cannot be set up
+   */
+  public void migrateAtStart(String component, List<String> steps, String what) {
+    try {
+      migrate(component, steps);
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "cannot create the "
+              + what
+              + " in the shared database "
+              + describe()
+              + ": "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  /** Sets the parameters of a query. */
+  @FunctionalInterface
+  public interface Parameters {
+    void set(PreparedStatement query) throws SQLException;
+  }
+
+  /** Reads the current row of a result. */
+  @FunctionalInterface
+  public interface RowReader<T> {
+    T read(ResultSet row) throws SQLException;
+  }
+
+  /** The rows {@code sql} selects with these {@code parameters}, each read by {@code reader}. */
+  public <T> List<T> select(String sql, Parameters parameters, RowReader<T> reader)
+      throws SQLException {
+    List<T> found = new ArrayList<>();
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement query = connection.prepareStatement(sql)) {
+      parameters.set(query);
+      try (ResultSet rows = query.executeQuery()) {
+        while (rows.next()) {
+          found.add(reader.read(rows));
+        }
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The failure of a store kept in this database ({@code store}, e.g. {@code conversation log}): it
+   * cannot {@code action}.
+   */
+  public UncheckedIOException failure(String store, String action, SQLException e) {
+    return new UncheckedIOException(
+        new IOException(
+            store + " in " + describe() + ": cannot " + action + ": " + e.getMessage(), e));
+  }
+
+  /**
+   * Deletes the rows of {@code owner} (column {@code owner}) from {@code table} of {@code store}
+   * and, when any went, {@code VACUUM}s the table so no copy of them stays on disk; returns how
+   * many went.
+   *
+   * @throws UncheckedIOException naming {@code store} when the database fails
+   */
+  public long eraseOwner(String table, OwnerKey owner, String store) {
+    long removed;
+    try (Connection connection = dataSource.getConnection()) {
+      try (PreparedStatement delete =
+          connection.prepareStatement("DELETE FROM " + table + " WHERE owner = ?")) {
+        delete.setString(1, owner.value());
+        removed = delete.executeUpdate();
+      }
+      if (removed > 0) {
+        // VACUUM cannot run in a transaction; the pool's connections are in autocommit
+        try (Statement vacuum = connection.createStatement()) {
+          vacuum.execute("VACUUM " + table);
+        }
+      }
+    } catch (SQLException e) {
+      throw failure(store, "erase an owner", e);
+    }
+    return removed;
+  }
+
+  /**
+   * Deletes the rows of one conversation (columns {@code agent}, {@code owner}, {@code
+   * conversation}) from {@code table}; returns how many went.
+   */
+  public long deleteConversation(String table, AgentId agent, OwnerKey owner, String conversationId)
+      throws SQLException {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement delete =
+            connection.prepareStatement(
+                "DELETE FROM " + table + " WHERE agent = ? AND owner = ? AND conversation = ?")) {
+      delete.setString(1, agent.value());
+      delete.setString(2, owner.value());
+      delete.setString(3, conversationId);
+      return delete.executeUpdate();
     }
   }
 

@@ -53,18 +53,6 @@ public record ContextQuery(
     this(agent, owner, conversationId, query, limit, explain, null, false);
   }
 
-  /** A query without the conversation window. */
-  public ContextQuery(
-      AgentId agent,
-      OwnerKey owner,
-      String conversationId,
-      String query,
-      int limit,
-      boolean explain,
-      Set<String> providers) {
-    this(agent, owner, conversationId, query, limit, explain, providers, false);
-  }
-
   public ContextQuery {
     Objects.requireNonNull(agent, "agent");
     if (conversationId != null) {

@@ -3,15 +3,11 @@ package dev.memstack.host.window;
 import dev.memstack.host.shared.SharedStore;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Timestamp;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -38,6 +34,9 @@ public final class PostgresSummaryStore implements SummaryStore {
               + TABLE
               + " (owner)");
 
+  /** How failures name this store. */
+  private static final String STORE = "summary cache";
+
   private final SharedStore store;
 
   /**
@@ -47,51 +46,37 @@ public final class PostgresSummaryStore implements SummaryStore {
    */
   public PostgresSummaryStore(SharedStore store) {
     this.store = store;
-    try {
-      store.migrate("window-summaries", SCHEMA);
-    } catch (SQLException e) {
-      throw new IllegalStateException(
-          "cannot create the summary cache in the shared database "
-              + store.describe()
-              + ": "
-              + e.getMessage(),
-          e);
-    }
+    store.migrateAtStart("window-summaries", SCHEMA, STORE);
   }
 
   @Override
   public List<StoredSummary> summaries(
       AgentId agent, OwnerKey owner, String conversationId, java.time.Instant notBefore) {
-    List<StoredSummary> found = new ArrayList<>();
-    try (Connection connection = store.dataSource().getConnection();
-        PreparedStatement query =
-            connection.prepareStatement(
-                "SELECT last_turn_id, hash, summary, covers_turns, created FROM "
-                    + TABLE
-                    + " WHERE agent = ? AND owner = ? AND conversation = ? AND created >= ?"
-                    + " ORDER BY created DESC")) {
-      query.setString(1, agent.value());
-      query.setString(2, owner.value());
-      query.setString(3, conversationId);
-      query.setTimestamp(4, Timestamp.from(notBefore));
-      try (ResultSet rows = query.executeQuery()) {
-        while (rows.next()) {
-          found.add(
+    try {
+      return store.select(
+          "SELECT last_turn_id, hash, summary, covers_turns, created FROM "
+              + TABLE
+              + " WHERE agent = ? AND owner = ? AND conversation = ? AND created >= ?"
+              + " ORDER BY created DESC",
+          query -> {
+            query.setString(1, agent.value());
+            query.setString(2, owner.value());
+            query.setString(3, conversationId);
+            query.setTimestamp(4, Timestamp.from(notBefore));
+          },
+          row ->
               new StoredSummary(
                   agent,
                   owner,
                   conversationId,
-                  rows.getString(1),
-                  rows.getString(2),
-                  rows.getString(3),
-                  rows.getInt(4),
-                  rows.getTimestamp(5).toInstant()));
-        }
-      }
+                  row.getString(1),
+                  row.getString(2),
+                  row.getString(3),
+                  row.getInt(4),
+                  row.getTimestamp(5).toInstant()));
     } catch (SQLException e) {
       throw failure("read summaries", e);
     }
-    return found;
   }
 
   @Override
@@ -131,43 +116,19 @@ public final class PostgresSummaryStore implements SummaryStore {
 
   @Override
   public long forget(OwnerKey owner) {
-    long removed;
-    try (Connection connection = store.dataSource().getConnection()) {
-      try (PreparedStatement delete =
-          connection.prepareStatement("DELETE FROM " + TABLE + " WHERE owner = ?")) {
-        delete.setString(1, owner.value());
-        removed = delete.executeUpdate();
-      }
-      if (removed > 0) {
-        try (Statement vacuum = connection.createStatement()) {
-          vacuum.execute("VACUUM " + TABLE);
-        }
-      }
-    } catch (SQLException e) {
-      throw failure("erase an owner", e);
-    }
-    return removed;
+    return store.eraseOwner(TABLE, owner, STORE);
   }
 
   @Override
   public void forgetConversation(AgentId agent, OwnerKey owner, String conversationId) {
-    try (Connection connection = store.dataSource().getConnection();
-        PreparedStatement delete =
-            connection.prepareStatement(
-                "DELETE FROM " + TABLE + " WHERE agent = ? AND owner = ? AND conversation = ?")) {
-      delete.setString(1, agent.value());
-      delete.setString(2, owner.value());
-      delete.setString(3, conversationId);
-      delete.executeUpdate();
+    try {
+      store.deleteConversation(TABLE, agent, owner, conversationId);
     } catch (SQLException e) {
       throw failure("erase a conversation", e);
     }
   }
 
   private UncheckedIOException failure(String what, SQLException e) {
-    return new UncheckedIOException(
-        new IOException(
-            "summary cache in " + store.describe() + ": cannot " + what + ": " + e.getMessage(),
-            e));
+    return store.failure(STORE, what, e);
   }
 }

@@ -49,14 +49,18 @@ public record WindowProperties(
   static final String PREFIX = "memstack.window.";
 
   public WindowProperties {
-    Settings.check(
-        PREFIX,
-        defaultMaxInputTokens,
-        compactTriggerRatio,
-        preserveRecentPairs,
-        protectLastMinMessages,
-        summaryMaxTokens,
-        shortTermMemorySize);
+    // the durations in these defaults are not checked yet; only the other settings are
+    Settings defaults =
+        new Settings(
+            defaultMaxInputTokens,
+            compactTriggerRatio,
+            preserveRecentPairs,
+            protectLastMinMessages,
+            summaryMaxTokens,
+            shortTermMemorySize,
+            summaryCacheTtl,
+            summaryTimeout);
+    defaults.check(PREFIX);
     summaryCacheTtl =
         positive(summaryCacheTtl, Duration.ofMinutes(30), PREFIX + "summary-cache-ttl");
     summaryTimeout = positive(summaryTimeout, Duration.ofSeconds(60), PREFIX + "summary-timeout");
@@ -68,25 +72,7 @@ public record WindowProperties(
         throw new IllegalArgumentException(
             PREFIX + "agents." + agent.getKey() + " does not name a valid agent id", e);
       }
-      Settings merged =
-          new Settings(
-                  defaultMaxInputTokens,
-                  compactTriggerRatio,
-                  preserveRecentPairs,
-                  protectLastMinMessages,
-                  summaryMaxTokens,
-                  shortTermMemorySize,
-                  summaryCacheTtl,
-                  summaryTimeout)
-              .with(agent.getValue());
-      Settings.check(
-          PREFIX + "agents." + agent.getKey() + ".",
-          merged.maxInputTokens(),
-          merged.triggerRatio(),
-          merged.preserveRecentPairs(),
-          merged.protectLastMinMessages(),
-          merged.summaryMaxTokens(),
-          merged.shortTermMemorySize());
+      defaults.with(agent.getValue()).check(PREFIX + "agents." + agent.getKey() + ".");
     }
   }
 
@@ -160,15 +146,7 @@ public record WindowProperties(
 
     /** These settings with another budget (a request's own). */
     public Settings withMaxInputTokens(int tokens) {
-      return new Settings(
-          tokens,
-          triggerRatio,
-          preserveRecentPairs,
-          protectLastMinMessages,
-          summaryMaxTokens,
-          shortTermMemorySize,
-          summaryCacheTtl,
-          summaryTimeout);
+      return with(new AgentWindow(tokens, null, null, null, null, null));
     }
 
     /** The fewest recent messages kept verbatim when older turns are summarised. */
@@ -181,21 +159,15 @@ public record WindowProperties(
       return (int) Math.floor(maxInputTokens * triggerRatio);
     }
 
-    static void check(
-        String prefix,
-        int maxInputTokens,
-        double ratio,
-        int pairs,
-        int minMessages,
-        int summaryMaxTokens,
-        int shortTermMemorySize) {
+    /** Checks every setting but the durations, naming each as under {@code prefix}. */
+    void check(String prefix) {
       between(maxInputTokens, 256, 100_000_000, prefix + "default-max-input-tokens");
-      if (!(ratio >= 0.1 && ratio <= 1.0)) {
+      if (!(triggerRatio >= 0.1 && triggerRatio <= 1.0)) {
         throw new IllegalArgumentException(
-            prefix + "compact-trigger-ratio must be 0.1-1, got: " + ratio);
+            prefix + "compact-trigger-ratio must be 0.1-1, got: " + triggerRatio);
       }
-      between(pairs, 1, 1000, prefix + "preserve-recent-pairs");
-      between(minMessages, 0, 10_000, prefix + "protect-last-min-messages");
+      between(preserveRecentPairs, 1, 1000, prefix + "preserve-recent-pairs");
+      between(protectLastMinMessages, 0, 10_000, prefix + "protect-last-min-messages");
       atLeast(summaryMaxTokens, 16, prefix + "summary-max-tokens");
       if (summaryMaxTokens >= maxInputTokens) {
         throw new IllegalArgumentException(

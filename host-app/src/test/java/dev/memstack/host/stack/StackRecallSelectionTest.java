@@ -49,7 +49,7 @@ class StackRecallSelectionTest {
     MemoryStack stack = stack();
 
     ContextAnswer answer =
-        stack.context(new ContextQuery(AGENT, OWNER, null, "q", 5, false, Set.of("left")));
+        stack.context(new ContextQuery(AGENT, OWNER, null, "q", 5, false, Set.of("left"), false));
 
     assertThat(answer.recall()).extracting(RecalledMemory::text).containsExactly("left remembers");
     assertThat(rightCalls).hasValue(0);
@@ -81,11 +81,13 @@ class StackRecallSelectionTest {
     MemoryStack stack = stack();
 
     assertThatThrownBy(
-            () -> stack.context(new ContextQuery(AGENT, OWNER, null, "q", 5, false, Set.of("lft"))))
+            () ->
+                stack.context(
+                    new ContextQuery(AGENT, OWNER, null, "q", 5, false, Set.of("lft"), false)))
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("'lft'")
         .hasMessageContaining("left, right, sleeping");
-    assertThatThrownBy(() -> new ContextQuery(AGENT, OWNER, null, "q", 5, false, Set.of()))
+    assertThatThrownBy(() -> new ContextQuery(AGENT, OWNER, null, "q", 5, false, Set.of(), false))
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("1-" + ContextQuery.MAX_PROVIDERS);
   }
@@ -96,7 +98,8 @@ class StackRecallSelectionTest {
     MemoryStack stack = stack();
 
     ContextAnswer answer =
-        stack.context(new ContextQuery(AGENT, OWNER, null, "q", 5, false, Set.of("sleeping")));
+        stack.context(
+            new ContextQuery(AGENT, OWNER, null, "q", 5, false, Set.of("sleeping"), false));
 
     assertThat(answer.recall()).isEmpty();
     assertThat(answer.providers())
