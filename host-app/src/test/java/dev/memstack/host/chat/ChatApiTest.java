@@ -207,11 +207,19 @@ class ChatApiTest {
     assertThat(first.join().status()).isEqualTo(200);
     assertThat(second.join().status()).isEqualTo(200);
 
-    // the chat calls of this conversation (extraction after each turn calls the model too)
+    // the chat calls of this conversation end with its question; the memory jobs' calls after each
+    // turn quote a whole exchange
     List<FakeOllamaServer.Request> calls =
         OLLAMA.requests("/api/chat").subList(before, OLLAMA.requests("/api/chat").size()).stream()
-            .filter(r -> r.body().path("messages").toString().contains(" question"))
-            .filter(r -> !r.body().path("messages").toString().contains("long-term memory"))
+            .filter(
+                r -> {
+                  JsonNode messages = r.body().path("messages");
+                  return messages
+                      .path(messages.size() - 1)
+                      .path("content")
+                      .asString()
+                      .endsWith(" question");
+                })
             .toList();
     assertThat(calls).hasSize(2);
     String later = calls.get(1).body().path("messages").toString();
