@@ -80,11 +80,16 @@ class StallProofTest {
       turns.add(turn("turn-" + (i % OWNERS) + "-" + (i / OWNERS), "user:" + (i % OWNERS)));
     }
     Instant lastAccept = null;
+    long attemptsBefore = 0;
+    long outageEnds = 0;
     for (int i = 0; i < TURNS; i++) {
       if (i == TURNS / 2) {
         provider.failing = true; // the backend goes away: every call fails, counted
-        long attemptsBefore = engine.stats().get("a").failedAttempts();
-        Thread.sleep(OUTAGE.toMillis());
+        attemptsBefore = engine.stats().get("a").failedAttempts();
+        outageEnds = System.nanoTime() + OUTAGE.toNanos();
+      }
+      if (i == TURNS / 2 + 100) { // turns keep coming while it is away; then it stays away a while
+        Thread.sleep(Math.max(0, (outageEnds - System.nanoTime()) / 1_000_000));
         assertThat(engine.stats().get("a").failedAttempts() - attemptsBefore)
             .as("the outage lasted longer than max-attempts retries take")
             .isGreaterThan(2L * settings.maxAttempts());
