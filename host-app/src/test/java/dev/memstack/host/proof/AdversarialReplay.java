@@ -434,6 +434,57 @@ abstract class AdversarialReplay {
   }
 
   @Test
+  void theChatConversationWindowAndDeadLetterRoutesRefuseBadInputNamingTheField() {
+    String both =
+        "{\"ownerKey\":\"user:1\",\"endUserId\":\"1\",\"conversationId\":\"c1\","
+            + "\"message\":\"hi\"}";
+    expect(rest("chat with ownerKey and endUserId", post(BASE + "/chat", both)), 400, "endUserId");
+    expect(
+        rest("chat stream with ownerKey and endUserId", post(BASE + "/chat/stream", both)),
+        400,
+        "endUserId");
+    expect(
+        rest(
+            "chat message with NUL",
+            post(
+                BASE + "/chat",
+                "{\"ownerKey\":\"user:1\",\"conversationId\":\"c1\",\"message\":\"a\\u0000b\"}")),
+        400,
+        "message");
+    expect(
+        rest(
+            "window of an invalid owner",
+            client().get(BASE + "/conversations/c1/window?ownerKey=User:1")),
+        400,
+        "ownerKey");
+    expect(
+        rest(
+            "conversations of an invalid owner",
+            client().get(BASE + "/conversations?ownerKey=User:1")),
+        400,
+        "ownerKey");
+    expect(
+        rest(
+            "conversation delete of an invalid owner",
+            client().delete(BASE + "/conversations/c1?ownerKey=User:1")),
+        400,
+        "ownerKey");
+    expect(
+        rest(
+            "dead letters of a provider that is not an id",
+            client().get("/api/v1/outbox/dead-letters?provider=Not%20An%20Id")),
+        400,
+        "provider");
+    expect(
+        rest(
+            "dead letter that is not an id",
+            client().delete("/api/v1/outbox/dead-letters/not-an-id")),
+        400,
+        "id");
+    assertNoFailures();
+  }
+
+  @Test
   void mcpSessionsAreBoundAndMalformedMessagesGetJsonRpcErrors() {
     HostClient alice = client().as(ALICE);
     HostClient bob = client().as(BOB);
