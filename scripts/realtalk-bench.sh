@@ -13,7 +13,8 @@
 #       --memstack.providers.vector.config.lifecycle-enabled=false
 #
 # Environment: PORT (18394); HOLD=1 keeps the host running after the harness (prints its URL and
-# token, for reruns with --skip-ingest) until interrupted.
+# token, for reruns with --skip-ingest) until interrupted; DATA_DIR=<folder> uses (and keeps) that
+# data folder instead of a temporary one, so one ingest can serve several runs (--skip-ingest).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -34,6 +35,7 @@ HOST_ARGS=("$@")
 [[ -f "$DIST/memstack.jar" ]] || { echo "dist/ not found: run ./mvnw -B package -DskipTests" >&2; exit 2; }
 if curl -s -o /dev/null "$BASE/actuator/health"; then echo "port $PORT is in use: set PORT" >&2; exit 2; fi
 WORK="$(mktemp -d /tmp/memstack-realtalk.XXXXXX)"
+HOST_DATA="${DATA_DIR:-$WORK/data}"
 HOST_PID=""
 cleanup() {
   [[ -n "$HOST_PID" ]] && kill "$HOST_PID" 2>/dev/null && wait "$HOST_PID" 2>/dev/null || true
@@ -43,7 +45,7 @@ trap cleanup EXIT
 trap 'exit 143' INT TERM
 
 java -jar "$DIST/memstack.jar" --server.port="$PORT" --memstack.plugins.dir="$DIST/plugins" \
-  --memstack.data-dir="$WORK/data" \
+  --memstack.data-dir="$HOST_DATA" \
   --memstack.security.tokens[0].token="$TOKEN" --memstack.security.tokens[0].role=admin \
   ${HOST_ARGS[@]+"${HOST_ARGS[@]}"} >"$WORK/host.log" 2>&1 &
 HOST_PID=$!
@@ -59,7 +61,7 @@ done
 echo "== REALTALK from $DATA against $BASE (host from dist, UP in $(( $(date +%s) - STARTED )) s, host arguments: ${HOST_ARGS[*]:-none}); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 STATUS=0
 python3 "$HARNESS" "$DATA" --base-url "$BASE" --token "$TOKEN" ${HARNESS_ARGS[@]+"${HARNESS_ARGS[@]}"} || STATUS=$?
-echo "== done in $(( $(date +%s) - STARTED )) s; load $(cut -d' ' -f1-3 /proc/loadavg); data folder: $(du -sh "$WORK/data" | cut -f1)"
+echo "== done in $(( $(date +%s) - STARTED )) s; load $(cut -d' ' -f1-3 /proc/loadavg); data folder: $(du -sh "$HOST_DATA" | cut -f1)"
 grep -E "ERROR|Exception" "$WORK/host.log" | head -5 || true
 if [[ "${HOLD:-0}" == "1" ]]; then
   echo "host still running: --base-url $BASE --token $TOKEN (Ctrl-C stops it)"

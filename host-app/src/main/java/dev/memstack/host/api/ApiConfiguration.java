@@ -50,6 +50,12 @@ public class ApiConfiguration {
     return new ProviderHealthChecker(calls, properties.healthTimeout());
   }
 
+  /** Named {@code ranking}: the component's name in {@code /actuator/health}. */
+  @Bean
+  RankingHealthIndicator ranking(ObjectProvider<MemoryStack> stack) {
+    return new RankingHealthIndicator(stack);
+  }
+
   /** Named {@code providers}: the component's name in {@code /actuator/health}. */
   @Bean
   ProviderHealthIndicator providers(

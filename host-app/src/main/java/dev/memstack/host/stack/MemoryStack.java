@@ -93,6 +93,22 @@ public final class MemoryStack {
    */
   public static final String RELEVANCE_RANK = "stack.relevanceRank";
 
+  /**
+   * Metadata key of the ranking that ordered the answer (explain only): {@code learned:<model>} or
+   * {@code fusion} (see health's {@code ranking} for why).
+   */
+  public static final String RANKING = "stack.ranking";
+
+  /** Metadata key of the learned ranking's score of an item (explain only, learned ranking). */
+  public static final String LEARNED = "stack.learned";
+
+  /**
+   * Prefix of the metadata keys of the ranking features (explain only): {@code
+   * stack.feature.<name>} holds the feature's value and, with a learned model, its contribution to
+   * the item's score ({@code "0.8123 +0.4210"}).
+   */
+  public static final String FEATURE = "stack.feature.";
+
   /** Metadata key listing the providers whose duplicate copy was dropped (explain only). */
   public static final String DUPLICATES = "stack.duplicates";
 
@@ -128,7 +144,13 @@ public final class MemoryStack {
     this.properties = Objects.requireNonNull(properties, "properties");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.calls = Objects.requireNonNull(calls, "calls");
-    this.recallMerge = new RecallMerge(properties.fusion(), properties.context().budget());
+    this.recallMerge =
+        new RecallMerge(
+            properties.fusion(),
+            properties.context().budget(),
+            LearnedRanking.load(
+                properties.ranking().model(),
+                members.queryEmbedder().map(e -> e.modelId()).orElse(null)));
     this.relevance =
         new StackRelevance(
             members.queryEmbedder().orElse(null),
@@ -156,7 +178,14 @@ public final class MemoryStack {
 
     long recallDeadline =
         Math.min(start + properties.context().providerTimeout().toNanos(), overall);
-    int askFor = Math.min(RecallRequest.MAX_LIMIT, limit * properties.fusion().overFetch());
+    boolean learned = recallMerge.ranking().active();
+    int askFor =
+        Math.min(
+            RecallRequest.MAX_LIMIT,
+            Math.max(
+                limit * properties.fusion().overFetch(),
+                learned ? properties.ranking().candidates() : 0));
+    boolean scoring = properties.fusion().relevanceWeight() > 0 || learned || query.explain();
     RecallRequest request =
         new RecallRequest(
             query.agent(),
@@ -165,7 +194,7 @@ public final class MemoryStack {
             query.query(),
             askFor,
             now.plusNanos(recallDeadline - start),
-            properties.fusion().relevanceWeight() > 0);
+            scoring);
     // The request is built (and so checked) before any call starts: every call started below is
     // awaited, so each breaker that let a call through gets its verdict.
     PromptBuild prompt = new PromptBuild(query.agent(), all, now);
@@ -224,10 +253,9 @@ public final class MemoryStack {
     }
 
     List<double[]> relevance =
-        properties.fusion().relevanceWeight() == 0
-            ? null
-            : this.relevance.score(query.query(), answers, overall);
-    List<RecallItem> merged = recallMerge.merge(stack, answers, relevance, limit, query.explain());
+        scoring ? this.relevance.score(query.query(), answers, overall) : null;
+    List<RecallItem> merged =
+        recallMerge.merge(stack, answers, relevance, limit, query.explain(), query.query());
     List<RecallItem> recall = new ArrayList<>();
     String context = recallMerge.fence(merged, recall);
     return new ContextAnswer(
@@ -436,6 +464,24 @@ public final class MemoryStack {
    */
   public Map<String, String> breakerStates() {
     return calls.breakerStates();
+  }
+
+  /**
+   * The ranking in use: {@code mode} ({@code learned} or {@code fusion}), the host's embedding
+   * model, and the learned model's name and source or why the fusion ranks.
+   */
+  public Map<String, String> rankingStatus() {
+    LearnedRanking ranking = recallMerge.ranking();
+    Map<String, String> status = new LinkedHashMap<>();
+    status.put("mode", ranking.active() ? "learned" : "fusion");
+    members.queryEmbedder().ifPresent(e -> status.put("embeddingModel", e.modelId()));
+    if (ranking.active()) {
+      status.put("model", ranking.model().name());
+      status.put("source", ranking.source());
+    } else {
+      status.put("reason", ranking.reason());
+    }
+    return status;
   }
 
   /** The turn delivery backlog per provider id. */

@@ -66,6 +66,15 @@ final class RecallMerge {
     /** Each provider's best 1-based rank of a copy, in the order the copies were met. */
     final Map<String, Integer> ranks = new LinkedHashMap<>();
 
+    /** Each provider's best-placed copy. */
+    final Map<String, RecallItem> copies = new LinkedHashMap<>();
+
+    /** The learned ranking's score, NaN when the fusion ranks. */
+    double learned = Double.NaN;
+
+    /** The ranking features (explain or learned ranking), {@code null} when not computed. */
+    double[] features;
+
     Fused(Ranked first, String key) {
       this.first = first;
       this.shown = first;
@@ -76,14 +85,22 @@ final class RecallMerge {
 
   private final StackProperties.Fusion fusion;
   private final int budget;
+  private final LearnedRanking ranking;
 
   /**
    * @param fusion the fusion settings ({@code memstack.stack.fusion})
    * @param budget the context block's char budget ({@code memstack.stack.context.budget})
+   * @param ranking the learned ranking stage, or the fusion alone
    */
-  RecallMerge(StackProperties.Fusion fusion, int budget) {
+  RecallMerge(StackProperties.Fusion fusion, int budget, LearnedRanking ranking) {
     this.fusion = fusion;
     this.budget = budget;
+    this.ranking = ranking;
+  }
+
+  /** The ranking stage in use. */
+  LearnedRanking ranking() {
+    return ranking;
   }
 
   // ---- 1. one provider's answer
@@ -152,7 +169,8 @@ final class RecallMerge {
       List<List<RecallItem>> answers,
       List<double[]> relevance,
       int limit,
-      boolean explain) {
+      boolean explain,
+      String query) {
     List<Ranked> all = new ArrayList<>();
     for (int m = 0; m < answers.size(); m++) {
       List<RecallItem> answer = answers.get(m);
@@ -186,6 +204,7 @@ final class RecallMerge {
         memory.score = contribution;
         memory.relevance = ranked.relevance();
         memory.ranks.put(ranked.item().source(), ranked.rank() + 1);
+        memory.copies.put(ranked.item().source(), ranked.item());
         memories.add(memory);
         byKey.put(key, memory);
       } else {
@@ -199,6 +218,7 @@ final class RecallMerge {
         }
         copyOf.duplicates.add(ranked.item().source());
         copyOf.ranks.putIfAbsent(ranked.item().source(), ranked.rank() + 1);
+        copyOf.copies.putIfAbsent(ranked.item().source(), ranked.item());
         if (key.length() < copyOf.shownKey.length()) {
           // the shorter copy is the memory itself, without the longer one's file or markup
           copyOf.shown = ranked;
@@ -218,6 +238,10 @@ final class RecallMerge {
     if (scored) {
       best += fusion.relevanceWeight() / (fusion.relevanceK() + 1);
     }
+    List<String> features = null;
+    if (ranking.active() || explain) {
+      features = learn(memories, best, query);
+    }
     List<RecallItem> merged = new ArrayList<>();
     for (Fused memory : memories) {
       if (merged.size() >= limit) {
@@ -225,9 +249,56 @@ final class RecallMerge {
       }
       memory.duplicates.add(memory.first.item().source());
       memory.duplicates.remove(memory.shown.item().source());
-      merged.add(present(memory, best, explain));
+      merged.add(present(memory, best, explain, features));
     }
     return merged;
+  }
+
+  /**
+   * The learned ranking stage: computes every candidate's {@link RankingFeatures} (the model's
+   * schema, or every feature that means something for these candidates when the fusion ranks) and,
+   * with a model, orders {@code memories} by its score (ties keep the fusion's order). Returns the
+   * feature names.
+   */
+  private List<String> learn(List<Fused> memories, double best, String query) {
+    List<RankingFeatures.Candidate> pool = new ArrayList<>(memories.size());
+    for (int i = 0; i < memories.size(); i++) {
+      Fused memory = memories.get(i);
+      Map<String, Double> scores = new LinkedHashMap<>();
+      Map<String, Map<String, String>> metadata = new LinkedHashMap<>();
+      java.time.Instant createdAt = null;
+      for (Map.Entry<String, RecallItem> copy : memory.copies.entrySet()) {
+        scores.put(copy.getKey(), copy.getValue().score());
+        metadata.put(copy.getKey(), copy.getValue().metadata());
+        if (createdAt == null) {
+          createdAt = copy.getValue().createdAt();
+        }
+      }
+      pool.add(
+          new RankingFeatures.Candidate(
+              memory.shown.item().text(),
+              createdAt,
+              memory.relevance,
+              best == 0 ? 0 : memory.score / best,
+              i + 1,
+              memory.ranks,
+              scores,
+              metadata));
+    }
+    RankingModel model = ranking.model();
+    List<String> names = model != null ? model.features() : RankingFeatures.namesFor(pool);
+    double[][] values = RankingFeatures.compute(names, query, pool);
+    for (int i = 0; i < memories.size(); i++) {
+      Fused memory = memories.get(i);
+      memory.features = values[i];
+      if (model != null) {
+        memory.learned = model.score(values[i]);
+      }
+    }
+    if (model != null) {
+      memories.sort(Comparator.comparingDouble((Fused f) -> -f.learned)); // stable
+    }
+    return names;
   }
 
   /**
@@ -275,7 +346,7 @@ final class RecallMerge {
    * The item shown for a memory; {@code best} is the highest possible fused score (first in every
    * provider's answer), so that {@link MemoryStack#SCORE} is in 0..1.
    */
-  private static RecallItem present(Fused memory, double best, boolean explain) {
+  private RecallItem present(Fused memory, double best, boolean explain, List<String> features) {
     RecallItem item = memory.shown.item();
     // Without explain only the provider's item id is kept: feedback names items by it.
     String itemId = item.metadata().get(MemoryStack.ITEM_ID);
@@ -295,6 +366,22 @@ final class RecallMerge {
       if (!Double.isNaN(memory.relevance)) {
         signals.put(MemoryStack.RELEVANCE, String.format(Locale.ROOT, "%.4f", memory.relevance));
         signals.put(MemoryStack.RELEVANCE_RANK, Integer.toString(memory.relevanceRank));
+      }
+      signals.put(MemoryStack.RANKING, ranking.describe());
+      if (!Double.isNaN(memory.learned)) {
+        signals.put(MemoryStack.LEARNED, String.format(Locale.ROOT, "%.4f", memory.learned));
+      }
+      if (features != null && memory.features != null) {
+        RankingModel model = ranking.model();
+        double[] contributions = model == null ? null : model.contributions(memory.features);
+        for (int f = 0; f < features.size(); f++) {
+          double value = memory.features[f];
+          String shown = String.format(Locale.ROOT, "%.4f", value);
+          if (contributions != null) {
+            shown += String.format(Locale.ROOT, " %+.4f", contributions[f]);
+          }
+          signals.put(MemoryStack.FEATURE + features.get(f), shown);
+        }
       }
       metadata = signals;
     }

@@ -17,15 +17,18 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param systemPrompt Budget and caching of the joined system-prompt blocks.
  * @param breaker The circuit breaker kept per provider.
  * @param fusion How the providers' recall lists are merged into one ranking.
+ * @param ranking The learned ranking stage that orders the merged candidates.
  */
 @ConfigurationProperties("memstack.stack")
 public record StackProperties(
     @DefaultValue Context context,
     @DefaultValue SystemPrompt systemPrompt,
     @DefaultValue Breaker breaker,
-    @DefaultValue Fusion fusion) {
+    @DefaultValue Fusion fusion,
+    @DefaultValue Ranking ranking) {
 
   public StackProperties {
+    ranking = ranking == null ? Ranking.defaults() : ranking;
     fusion = fusion == null ? Fusion.defaults() : fusion;
     context = context == null ? Context.defaults() : context;
     systemPrompt = systemPrompt == null ? SystemPrompt.defaults() : systemPrompt;
@@ -34,7 +37,7 @@ public record StackProperties(
 
   /** Every setting at its default. */
   public static StackProperties defaults() {
-    return new StackProperties(null, null, null, null);
+    return new StackProperties(null, null, null, null, null);
   }
 
   /**
@@ -194,6 +197,36 @@ public record StackProperties(
 
     public static Breaker defaults() {
       return new Breaker(5, null);
+    }
+  }
+
+  /**
+   * The learned ranking stage ({@code memstack.stack.ranking.*}): a model trained on labelled
+   * conversations orders every provider's candidates by features the host computes and the signals
+   * providers report; when the model cannot be used the stack ranks by the fusion and says so in
+   * health and {@code explain}.
+   *
+   * @param model The model file: empty for the model shipped inside the host (trained on REALTALK
+   *     with bench/realtalk/train-ranker.sh), a path to a file that command wrote, or 'none' to
+   *     rank by the fusion alone.
+   * @param candidates Each provider is asked for at least this many items (at most 200) when the
+   *     learned ranking is in use, so that it orders a wide list, not the fusion's first few.
+   */
+  public record Ranking(@DefaultValue("") String model, @DefaultValue("200") int candidates) {
+
+    /** The {@link #model} value that turns the learned ranking off. */
+    public static final String NONE = "none";
+
+    public Ranking {
+      model = model == null ? "" : model.strip();
+      if (candidates == 0) {
+        candidates = 200;
+      }
+      between(candidates, 1, RecallRequest.MAX_LIMIT, "memstack.stack.ranking.candidates");
+    }
+
+    public static Ranking defaults() {
+      return new Ranking("", 200);
     }
   }
 }

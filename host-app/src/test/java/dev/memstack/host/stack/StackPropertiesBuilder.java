@@ -10,12 +10,14 @@ final class StackPropertiesBuilder {
   private StackProperties.SystemPrompt systemPrompt;
   private StackProperties.Breaker breaker;
   private StackProperties.Fusion fusion;
+  private StackProperties.Ranking ranking;
 
   private StackPropertiesBuilder(StackProperties from) {
     context = from.context();
     systemPrompt = from.systemPrompt();
     breaker = from.breaker();
     fusion = from.fusion();
+    ranking = from.ranking();
   }
 
   /** Starts from {@link StackProperties#defaults()}. */
@@ -48,7 +50,12 @@ final class StackPropertiesBuilder {
     return this;
   }
 
+  StackPropertiesBuilder ranking(StackProperties.Ranking value) {
+    ranking = value;
+    return this;
+  }
+
   StackProperties build() {
-    return new StackProperties(context, systemPrompt, breaker, fusion);
+    return new StackProperties(context, systemPrompt, breaker, fusion, ranking);
   }
 }

@@ -1,0 +1,332 @@
+package dev.memstack.host.stack;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What the ranking stage reads off a question or a memory's text without any model: its content
+ * words, the names it mentions, the speaker label a chat line starts with, and the kind of answer a
+ * question wants (a time, a place, a person, a number) or a text holds. English cues; a text in
+ * another language simply shows none of them, and the learned weights of the other features carry
+ * its ranking. Immutable; built once per text.
+ */
+final class QuestionCues {
+
+  /** What a question asks for. */
+  enum Wants {
+    TIME,
+    PLACE,
+    PERSON,
+    NUMBER,
+    OTHER
+  }
+
+  private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}'’]*");
+
+  /** A chat line's speaker label: one or two words and a colon at the start. */
+  private static final Pattern SPEAKER = Pattern.compile("^\\s*(\\p{L}[\\p{L}.'-]{0,30})\\s*:");
+
+  private static final Pattern DIGIT = Pattern.compile("\\d");
+
+  private static final Set<String> STOP =
+      Set.of(
+          "a", "an", "the", "and", "or", "but", "if", "of", "to", "in", "on", "at", "for", "with",
+          "by", "from", "as", "is", "are", "was", "were", "be", "been", "being", "do", "does",
+          "did", "done", "have", "has", "had", "will", "would", "can", "could", "should", "may",
+          "might", "must", "shall", "what", "when", "where", "who", "whom", "whose", "which", "why",
+          "how", "that", "this", "these", "those", "it", "its", "i", "you", "he", "she", "we",
+          "they", "me", "him", "her", "us", "them", "my", "your", "his", "our", "their", "mine",
+          "about", "into", "than", "then", "there", "here", "so", "not", "no", "yes", "up", "out",
+          "s", "t", "don't", "didn't", "doesn't", "any", "some", "all", "also", "just", "very",
+          "much", "many", "more", "most", "other", "own", "such", "only", "ever", "kind", "type",
+          "get", "got", "go", "went", "going", "like", "lol", "yeah", "oh", "ok", "okay");
+
+  private static final Set<String> TIME_WORDS =
+      Set.of(
+          "january",
+          "february",
+          "march",
+          "april",
+          "may",
+          "june",
+          "july",
+          "august",
+          "september",
+          "october",
+          "november",
+          "december",
+          "jan",
+          "feb",
+          "mar",
+          "apr",
+          "jun",
+          "jul",
+          "aug",
+          "sep",
+          "sept",
+          "oct",
+          "nov",
+          "dec",
+          "monday",
+          "tuesday",
+          "wednesday",
+          "thursday",
+          "friday",
+          "saturday",
+          "sunday",
+          "today",
+          "tomorrow",
+          "yesterday",
+          "tonight",
+          "week",
+          "weekend",
+          "month",
+          "year",
+          "years",
+          "ago",
+          "morning",
+          "evening",
+          "night",
+          "afternoon",
+          "summer",
+          "winter",
+          "spring",
+          "fall",
+          "autumn",
+          "birthday",
+          "christmas",
+          "holiday",
+          "holidays",
+          "semester",
+          "soon",
+          "later",
+          "last",
+          "next",
+          "since",
+          "until",
+          "days",
+          "weeks",
+          "months",
+          "hours",
+          "o'clock",
+          "am",
+          "pm");
+
+  private static final Set<String> NUMBER_WORDS =
+      Set.of(
+          "one",
+          "two",
+          "three",
+          "four",
+          "five",
+          "six",
+          "seven",
+          "eight",
+          "nine",
+          "ten",
+          "eleven",
+          "twelve",
+          "twenty",
+          "thirty",
+          "forty",
+          "fifty",
+          "hundred",
+          "thousand",
+          "million",
+          "dozen",
+          "few",
+          "several",
+          "once",
+          "twice",
+          "first",
+          "second",
+          "third");
+
+  private static final Set<String> PLACE_PREPOSITIONS = Set.of("in", "at", "to", "from", "near");
+
+  private final Set<String> words;
+  private final Set<String> names;
+  private final String speaker;
+  private final int length;
+  private final boolean time;
+  private final boolean number;
+  private final boolean place;
+  private final boolean person;
+
+  private QuestionCues(String text) {
+    String body = message(text == null ? "" : text);
+    Matcher label = SPEAKER.matcher(body);
+    String speaker = null;
+    if (label.find()) {
+      speaker = stem(fold(label.group(1)));
+      body = body.substring(label.end());
+    }
+    this.speaker = speaker;
+    Set<String> words = new LinkedHashSet<>();
+    Set<String> names = new LinkedHashSet<>();
+    boolean time = false;
+    boolean number = DIGIT.matcher(body).find();
+    boolean place = false;
+    boolean person = false;
+    int length = 0;
+    String previous = null;
+    boolean sentenceStart = true;
+    Matcher m = WORD.matcher(body);
+    int last = 0;
+    while (m.find()) {
+      length++;
+      String raw = m.group();
+      String word = fold(raw);
+      String between = body.substring(last, m.start());
+      if (between.contains(".") || between.contains("?") || between.contains("!")) {
+        sentenceStart = true;
+      }
+      last = m.end();
+      boolean capital = Character.isUpperCase(raw.codePointAt(0));
+      if (capital && !sentenceStart && !word.equals("i") && !STOP.contains(word)) {
+        names.add(stem(word));
+        person = true;
+        if (previous != null && PLACE_PREPOSITIONS.contains(previous)) {
+          place = true;
+        }
+      }
+      time |= TIME_WORDS.contains(word);
+      number |= NUMBER_WORDS.contains(word);
+      if (!STOP.contains(word) && word.length() > 1) {
+        words.add(stem(word));
+      }
+      previous = word;
+      sentenceStart = false;
+    }
+    this.words = words;
+    this.names = names;
+    this.length = length;
+    this.time = time;
+    this.number = number;
+    this.place = place;
+    this.person = person;
+  }
+
+  static QuestionCues of(String text) {
+    return new QuestionCues(text);
+  }
+
+  /** A role label a transcript puts before a message: {@code user:}, {@code **Assistant:**}. */
+  private static final Pattern ROLE =
+      Pattern.compile(
+          "^\\s*(?:\\*\\*)?(?:user|assistant)\\s*:\\s*(?:\\*\\*)?\\s*", Pattern.CASE_INSENSITIVE);
+
+  /** A header line a file-backed item starts with: {@code notes.md (personal) (line 5):}. */
+  private static final Pattern LOCATION = Pattern.compile("^.*\\(line \\d+\\):\\s*$");
+
+  /**
+   * The message of an item's text: header lines (a file location, Markdown headings) dropped and
+   * role labels ({@code user:}, {@code **User:**}) removed, so that length, words and the speaker
+   * label are the message's own.
+   */
+  static String message(String text) {
+    StringBuilder out = new StringBuilder();
+    for (String line : text.split("\\R")) {
+      String l = line.strip();
+      if (l.startsWith("#") || LOCATION.matcher(l).matches()) {
+        continue;
+      }
+      l = ROLE.matcher(l).replaceFirst("");
+      if (!l.isEmpty()) {
+        if (out.length() > 0) {
+          out.append('\n');
+        }
+        out.append(l);
+      }
+    }
+    return out.toString();
+  }
+
+  /** Case-folded, typographic apostrophes made plain. */
+  private static String fold(String word) {
+    return word.toLowerCase(Locale.ROOT).replace('’', '\'');
+  }
+
+  /** A light stem: possessive and plural endings dropped, so "Kevin's" meets "Kevin". */
+  private static String stem(String word) {
+    String w = word;
+    if (w.endsWith("'s")) {
+      w = w.substring(0, w.length() - 2);
+    }
+    if (w.length() > 4 && w.endsWith("ies")) {
+      return w.substring(0, w.length() - 3) + "y";
+    }
+    if (w.length() > 3 && w.endsWith("s") && !w.endsWith("ss")) {
+      return w.substring(0, w.length() - 1);
+    }
+    return w;
+  }
+
+  /** The question's kind of answer, from its first wh-words. */
+  Wants wants(String question) {
+    String q = " " + fold(question == null ? "" : question).replaceAll("[^\\p{L}\\p{N}' ]", " ");
+    if (q.contains(" how many ")
+        || q.contains(" how much ")
+        || q.contains(" how old ")
+        || q.contains(" how long ")
+        || q.contains(" how often ")) {
+      return Wants.NUMBER;
+    }
+    if (q.contains(" when ") || q.contains(" what time ") || q.contains(" what year ")) {
+      return Wants.TIME;
+    }
+    if (q.contains(" where ")) {
+      return Wants.PLACE;
+    }
+    if (q.contains(" who ") || q.contains(" whom ") || q.contains(" whose ")) {
+      return Wants.PERSON;
+    }
+    return Wants.OTHER;
+  }
+
+  /** Whether this text holds the kind of answer {@code wants} names. */
+  boolean holds(Wants wants) {
+    return switch (wants) {
+      case TIME -> time;
+      case NUMBER -> number;
+      case PLACE -> place;
+      case PERSON -> person;
+      case OTHER -> false;
+    };
+  }
+
+  /** The content words, stemmed. */
+  Set<String> words() {
+    return words;
+  }
+
+  /** Capitalised words inside a sentence, stemmed and case-folded. */
+  Set<String> names() {
+    return names;
+  }
+
+  /** The speaker label the text starts with, stemmed and case-folded, or {@code null}. */
+  String speaker() {
+    return speaker;
+  }
+
+  /** Words in the text after any speaker label. */
+  int length() {
+    return length;
+  }
+
+  /** Every word of the text, stemmed, for name lookups (a question's names in an item). */
+  List<String> allWords(String text) {
+    List<String> all = new ArrayList<>();
+    Matcher m = WORD.matcher(message(text == null ? "" : text));
+    while (m.find()) {
+      all.add(stem(fold(m.group())));
+    }
+    return all;
+  }
+}
