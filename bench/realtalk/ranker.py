@@ -18,6 +18,7 @@ numpy is the only dependency beyond the standard library.
 """
 import argparse
 import json
+import math
 import os
 import sys
 
@@ -95,6 +96,20 @@ def feature_names(questions):
             names.update(item["f"].keys())
     return sorted(n for n in names if n not in EXCLUDED and not (
         n.startswith("signal:") and n.lower().endswith(EXCLUDED_SUFFIXES)))
+
+
+def serving_pool(questions, pool):
+    """Keeps the candidates a serving host sees with memstack.stack.ranking.candidates=pool: the
+    items some provider ranked within its first `pool` (the dump asks each provider for 200)."""
+    if not pool:
+        return questions
+    floor = 1 / (1 + math.log(pool)) - 1e-9
+    out = []
+    for q in questions:
+        items = [i for i in q["items"]
+                 if any(v >= floor for k, v in i["f"].items() if k.startswith("rank:"))]
+        out.append({**q, "items": items})
+    return out
 
 
 def matrix(np, questions, names):
@@ -266,6 +281,7 @@ def scorer(np, mean, scale, params):
 def cv(args):
     np = numpy()
     header, questions = read_dump(args.dump)
+    questions = serving_pool(questions, args.pool)
     names = feature_names(questions)
     if args.drop:
         names = [n for n in names if not any(n.startswith(p) for p in args.drop.split(","))]
@@ -308,6 +324,7 @@ def cv(args):
 def train(args):
     np = numpy()
     header, questions = read_dump(args.dump)
+    questions = serving_pool(questions, args.pool)
     names = feature_names(questions)
     excluded = {int(x) for x in args.exclude.split(",")} if args.exclude else set()
     chosen = [q for q in questions if q["chat"] not in excluded]
@@ -402,6 +419,8 @@ def main():
         p.add_argument("--l2", type=float, default=1e-2)
         p.add_argument("--hidden", type=int, default=0, help="ReLU units beside the linear part")
         p.add_argument("--steps", type=int, default=300)
+        p.add_argument("--pool", type=int, default=100,
+                       help="memstack.stack.ranking.candidates of the serving host (0: all)")
         p.add_argument("--negatives", type=int, default=None,
                        help="only the first N non-gold items of each question (host order)")
         p.add_argument("--out", required=(name == "train"))

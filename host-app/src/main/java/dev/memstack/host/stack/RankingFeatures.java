@@ -44,8 +44,9 @@ import java.util.Set;
  *       day, 0.5 the day before or after);
  *   <li>{@code neighbour.cosine}, {@code neighbour.overlap} (the best cosine and overlap among the
  *       candidates written within {@value #NEIGHBOUR_MINUTES} minutes of it: the conversation
- *       around it), {@code session.cosine} (mean of the best three cosines of that day's
- *       candidates).
+ *       around it), {@code before.cosine}, {@code before.overlap} (the same among those written
+ *       before it only: often the question it answers), {@code session.cosine} (mean of the best
+ *       three cosines of that day's candidates).
  * </ul>
  *
  * Stateless.
@@ -81,6 +82,8 @@ final class RankingFeatures {
           "date.named",
           "neighbour.cosine",
           "neighbour.overlap",
+          "before.cosine",
+          "before.overlap",
           "session.cosine");
 
   private static final String[] MONTHS = {
@@ -189,7 +192,9 @@ final class RankingFeatures {
     int[] cosineRank = cosineRanks(pool);
     double[] neighbourCosine = new double[n];
     double[] neighbourOverlap = new double[n];
-    neighbours(pool, overlap, neighbourCosine, neighbourOverlap);
+    double[] beforeCosine = new double[n];
+    double[] beforeOverlap = new double[n];
+    neighbours(pool, overlap, neighbourCosine, neighbourOverlap, beforeCosine, beforeOverlap);
     double[] session = sessions(pool);
 
     double[][] values = new double[n][names.size()];
@@ -240,6 +245,8 @@ final class RankingFeatures {
               case "date.named" -> dateNamed(c.createdAt(), askedDates);
               case "neighbour.cosine" -> neighbourCosine[i];
               case "neighbour.overlap" -> neighbourOverlap[i];
+              case "before.cosine" -> beforeCosine[i];
+              case "before.overlap" -> beforeOverlap[i];
               case "session.cosine" -> session[i];
               default -> byProvider(name, c);
             };
@@ -320,9 +327,17 @@ final class RankingFeatures {
     return ranks;
   }
 
-  /** Best cosine and overlap of the other candidates written close in time to each one. */
+  /**
+   * Best cosine and overlap of the other candidates written close in time to each one, on both
+   * sides and before it only.
+   */
   private static void neighbours(
-      List<Candidate> pool, double[] overlap, double[] bestCosine, double[] bestOverlap) {
+      List<Candidate> pool,
+      double[] overlap,
+      double[] bestCosine,
+      double[] bestOverlap,
+      double[] beforeCosine,
+      double[] beforeOverlap) {
     List<Integer> timed = new ArrayList<>();
     for (int i = 0; i < pool.size(); i++) {
       if (pool.get(i).createdAt() != null) {
@@ -343,8 +358,14 @@ final class RankingFeatures {
           double cosine = pool.get(j).relevance();
           if (!Double.isNaN(cosine)) {
             bestCosine[i] = Math.max(bestCosine[i], cosine);
+            if (step < 0) {
+              beforeCosine[i] = Math.max(beforeCosine[i], cosine);
+            }
           }
           bestOverlap[i] = Math.max(bestOverlap[i], overlap[j]);
+          if (step < 0) {
+            beforeOverlap[i] = Math.max(beforeOverlap[i], overlap[j]);
+          }
         }
       }
     }

@@ -378,7 +378,8 @@ final class RecallMerge {
           double value = memory.features[f];
           String shown = String.format(Locale.ROOT, "%.4f", value);
           if (contributions != null) {
-            shown += String.format(Locale.ROOT, " %+.4f", contributions[f]);
+            double contribution = Math.abs(contributions[f]) < 0.00005 ? 0 : contributions[f];
+            shown += String.format(Locale.ROOT, " %+.4f", contribution); // never "-0.0000"
           }
           signals.put(MemoryStack.FEATURE + features.get(f), shown);
         }

@@ -210,9 +210,10 @@ public record StackProperties(
    *     with bench/realtalk/train-ranker.sh), a path to a file that command wrote, or 'none' to
    *     rank by the fusion alone.
    * @param candidates Each provider is asked for at least this many items (at most 200) when the
-   *     learned ranking is in use, so that it orders a wide list, not the fusion's first few.
+   *     learned ranking is in use, so that it orders a wide list, not the fusion's first few. The
+   *     shipped model was trained on lists of this width (100).
    */
-  public record Ranking(@DefaultValue("") String model, @DefaultValue("200") int candidates) {
+  public record Ranking(@DefaultValue("") String model, @DefaultValue("100") int candidates) {
 
     /** The {@link #model} value that turns the learned ranking off. */
     public static final String NONE = "none";
@@ -220,13 +221,13 @@ public record StackProperties(
     public Ranking {
       model = model == null ? "" : model.strip();
       if (candidates == 0) {
-        candidates = 200;
+        candidates = 100;
       }
       between(candidates, 1, RecallRequest.MAX_LIMIT, "memstack.stack.ranking.candidates");
     }
 
     public static Ranking defaults() {
-      return new Ranking("", 200);
+      return new Ranking("", 100);
     }
   }
 }

@@ -82,15 +82,22 @@ class StackHostScoringTest {
   }
 
   @Test
-  @DisplayName("with weight 0 the providers' ranks alone decide and nothing is embedded")
+  @DisplayName("with weight 0 (and no learned model) the providers' ranks alone decide")
   void weightZeroIsRanksAlone() {
     twoProviders();
+    MemoryStack stack = stack(0);
 
-    ContextAnswer answer = stack(0).context(new ContextQuery(AGENT, OWNER, null, "q", 3, true));
+    ContextAnswer answer = stack.context(new ContextQuery(AGENT, OWNER, null, "q", 3, false));
 
     assertThat(texts(answer).get(2)).isEqualTo("close to the question");
-    assertThat(answer.recall().get(0).metadata()).doesNotContainKey(MemoryStack.RELEVANCE);
-    assertThat(model.queries).isZero();
+    assertThat(model.queries).as("nothing is embedded").isZero();
     assertThat(askedForVectors).as("no provider reads vectors for nothing").containsExactly(false);
+
+    // explain shows the cosine (a ranking feature) without letting it reorder
+    ContextAnswer explained = stack.context(new ContextQuery(AGENT, OWNER, null, "q", 3, true));
+    assertThat(texts(explained)).isEqualTo(texts(answer));
+    assertThat(explained.recall().get(2).metadata())
+        .containsKey(MemoryStack.RELEVANCE)
+        .containsEntry(MemoryStack.RANKING, "fusion");
   }
 }
