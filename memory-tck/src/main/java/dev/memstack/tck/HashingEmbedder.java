@@ -1,6 +1,7 @@
 package dev.memstack.tck;
 
 import dev.memstack.spi.Embedder;
+import dev.memstack.support.Scripts;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,7 +65,7 @@ public final class HashingEmbedder implements Embedder {
     while (i < text.length()) {
       int cp = text.codePointAt(i);
       i += Character.charCount(cp);
-      if (isCjk(cp)) {
+      if (Scripts.isCjk(cp)) {
         flushWord(word, tokens);
         cjk.add(cp);
       } else if (Character.isLetterOrDigit(cp)) {
@@ -119,14 +120,6 @@ public final class HashingEmbedder implements Embedder {
     hash *= 0xff51afd7ed558ccdL;
     hash ^= hash >>> 33;
     return hash;
-  }
-
-  private static boolean isCjk(int cp) {
-    Character.UnicodeScript script = Character.UnicodeScript.of(cp);
-    return script == Character.UnicodeScript.HAN
-        || script == Character.UnicodeScript.HIRAGANA
-        || script == Character.UnicodeScript.KATAKANA
-        || script == Character.UnicodeScript.HANGUL;
   }
 
   private static void flushWord(StringBuilder word, List<String> tokens) {

@@ -1,7 +1,7 @@
 package dev.memstack.outbox;
 
 import dev.memstack.outbox.journal.Journal;
-import java.util.Objects;
+import dev.memstack.support.Require;
 
 /**
  * What a lane is given: its journal, the provider calls of its provider, the delivery batch, the
@@ -11,9 +11,6 @@ record LaneSetup(
     Journal journal, LaneCalls calls, int deliveryBatch, Backoff backoff, Triage triage) {
 
   LaneSetup {
-    Objects.requireNonNull(journal, "journal");
-    Objects.requireNonNull(calls, "calls");
-    Objects.requireNonNull(backoff, "backoff");
-    Objects.requireNonNull(triage, "triage");
+    Require.nonNull("journal calls backoff triage", journal, calls, backoff, triage);
   }
 }

@@ -8,6 +8,7 @@ import dev.memstack.outbox.journal.MemoryJournal;
 import dev.memstack.outbox.journal.SharedJournal;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Turn;
+import dev.memstack.support.Require;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -162,10 +163,7 @@ public final class OutboxEngine implements TurnOutbox, OwnerEraser {
   /** Same as {@link #start(Journal, OutboxSettings, DeliveryPort)} with a clock. */
   public static OutboxEngine start(
       Journal journal, OutboxSettings settings, DeliveryPort port, Clock clock) {
-    Objects.requireNonNull(journal, "journal");
-    Objects.requireNonNull(settings, "settings");
-    Objects.requireNonNull(port, "port");
-    Objects.requireNonNull(clock, "clock");
+    Require.nonNull("journal settings port clock", journal, settings, port, clock);
     try {
       return new OutboxEngine(journal, settings, port, clock);
     } catch (IOException | RuntimeException e) {

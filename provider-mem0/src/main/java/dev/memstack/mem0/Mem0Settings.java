@@ -2,12 +2,12 @@ package dev.memstack.mem0;
 
 import dev.memstack.spi.ProviderConfig;
 import dev.memstack.spi.ProviderConfigException;
+import dev.memstack.support.Require;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 
 /**
  * The validated configuration of one Mem0 provider instance ({@code
@@ -93,12 +93,14 @@ record Mem0Settings(
   static final int MAX_RESPONSE_BYTES_LIMIT = 64 * 1024 * 1024;
 
   Mem0Settings {
-    Objects.requireNonNull(baseUrl, "baseUrl");
-    Objects.requireNonNull(flavor, "flavor");
-    Objects.requireNonNull(timeout, "timeout");
-    Objects.requireNonNull(syncTimeout, "syncTimeout");
-    Objects.requireNonNull(syncRetryBackoff, "syncRetryBackoff");
-    Objects.requireNonNull(breakerOpen, "breakerOpen");
+    Require.nonNull(
+        "baseUrl flavor timeout syncTimeout syncRetryBackoff breakerOpen",
+        baseUrl,
+        flavor,
+        timeout,
+        syncTimeout,
+        syncRetryBackoff,
+        breakerOpen);
   }
 
   /** Reads and validates the configuration; throws naming the first key at fault. */

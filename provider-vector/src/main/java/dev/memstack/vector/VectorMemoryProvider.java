@@ -16,6 +16,7 @@ import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
 import dev.memstack.spi.Turn;
+import dev.memstack.support.Require;
 import dev.memstack.vector.facts.FactConsolidator;
 import dev.memstack.vector.facts.FactSettings;
 import dev.memstack.vector.lifecycle.DecayJob;
@@ -224,9 +225,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
   @Override
   public int feedback(AgentId agent, OwnerKey owner, List<String> ids) {
     checkOpen();
-    Objects.requireNonNull(agent, "agent");
-    Objects.requireNonNull(owner, "owner");
-    Objects.requireNonNull(ids, "ids");
+    Require.nonNull("agent owner ids", agent, owner, ids);
     Set<String> distinct = new java.util.LinkedHashSet<>(ids);
     if (distinct.isEmpty()) {
       return 0;

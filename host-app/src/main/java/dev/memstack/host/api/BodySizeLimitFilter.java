@@ -1,5 +1,6 @@
 package dev.memstack.host.api;
 
+import dev.memstack.support.Require;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
@@ -13,7 +14,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Objects;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.http.server.PathContainer;
@@ -46,9 +46,7 @@ public final class BodySizeLimitFilter extends OncePerRequestFilter {
   public record RouteLimit(HttpMethod method, String pattern, long bytes, String key) {
 
     public RouteLimit {
-      Objects.requireNonNull(method, "method");
-      Objects.requireNonNull(pattern, "pattern");
-      Objects.requireNonNull(key, "key");
+      Require.nonNull("method pattern key", method, pattern, key);
       if (bytes < 1) {
         throw new IllegalArgumentException(key + " must be positive, got: " + bytes);
       }

@@ -8,8 +8,6 @@ import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import dev.memstack.host.stack.ChatRequest;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.media.Content;
-import io.swagger.v3.oas.annotations.media.Schema;
 import java.io.IOException;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -48,9 +46,7 @@ public class ChatController {
   }
 
   @Operation(summary = "Chat: the configured chat model answers with the whole stack's memory")
-  @io.swagger.v3.oas.annotations.parameters.RequestBody(
-      required = true,
-      content = @Content(schema = @Schema(implementation = ApiRequests.ChatRequest.class)))
+  @JsonRequestBody(ApiRequests.ChatRequest.class)
   @RequiresRole(Role.MEMBER)
   @PostMapping(
       path = "/chat",
@@ -64,9 +60,7 @@ public class ChatController {
   @Operation(
       summary =
           "Chat as server-sent events: delta pieces, then done with the whole answer, or error")
-  @io.swagger.v3.oas.annotations.parameters.RequestBody(
-      required = true,
-      content = @Content(schema = @Schema(implementation = ApiRequests.ChatRequest.class)))
+  @JsonRequestBody(ApiRequests.ChatRequest.class)
   @RequiresRole(Role.MEMBER)
   @PostMapping(
       path = "/chat/stream",

@@ -1,9 +1,9 @@
 package dev.memstack.host.conversation;
 
 import dev.memstack.spi.Turn;
+import dev.memstack.support.Require;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
-import java.util.Objects;
 
 /**
  * One turn as the conversation log keeps it and reads it back, and as {@code GET
@@ -29,9 +29,7 @@ public record ConversationEntry(
 
   public ConversationEntry {
     // what the log reads back it wrote from a checked Turn, so only the keys are checked again
-    Objects.requireNonNull(turnId, "turnId");
-    Objects.requireNonNull(ownerKey, "ownerKey");
-    Objects.requireNonNull(time, "time");
+    Require.nonNull("turnId ownerKey time", turnId, ownerKey, time);
   }
 
   /** The entry of {@code turn}, each message cut at {@code maxMessageChars}. */

@@ -1,6 +1,7 @@
 package dev.memstack.host.model;
 
 import dev.memstack.spi.LanguageModel;
+import dev.memstack.support.Require;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -65,9 +66,7 @@ public final class OllamaLanguageModel implements LanguageModel, AutoCloseable {
 
   @Override
   public String complete(String system, String user, Duration timeout) {
-    Objects.requireNonNull(system, "system");
-    Objects.requireNonNull(user, "user");
-    Objects.requireNonNull(timeout, "timeout");
+    Require.nonNull("system user timeout", system, user, timeout);
     if (timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException("timeout must be positive, got: " + timeout);
     }

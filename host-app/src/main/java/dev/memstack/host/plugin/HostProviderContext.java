@@ -8,9 +8,9 @@ import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.ProviderConfig;
 import dev.memstack.spi.ProviderContext;
 import dev.memstack.spi.SharedDatabase;
+import dev.memstack.support.Require;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -35,15 +35,18 @@ record HostProviderContext(
     implements ProviderContext {
 
   HostProviderContext {
-    Objects.requireNonNull(instanceId, "instanceId");
-    Objects.requireNonNull(config, "config");
-    Objects.requireNonNull(dataDir, "dataDir");
-    Objects.requireNonNull(clock, "clock");
-    Objects.requireNonNull(embedder, "embedder");
-    Objects.requireNonNull(languageModel, "languageModel");
-    Objects.requireNonNull(promptInvalidation, "promptInvalidation");
-    Objects.requireNonNull(coordination, "coordination");
-    Objects.requireNonNull(sharedDatabase, "sharedDatabase");
+    Require.nonNull(
+        "instanceId config dataDir clock embedder languageModel "
+            + "promptInvalidation coordination sharedDatabase",
+        instanceId,
+        config,
+        dataDir,
+        clock,
+        embedder,
+        languageModel,
+        promptInvalidation,
+        coordination,
+        sharedDatabase);
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.memstack.host.plugin;
 
 import dev.memstack.spi.Embedder;
 import dev.memstack.spi.LanguageModel;
+import dev.memstack.support.Require;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
@@ -53,9 +54,7 @@ final class LazyModelPorts {
       implements Embedder {
 
     LazyEmbedder {
-      Objects.requireNonNull(beans, "beans");
-      Objects.requireNonNull(registry, "registry");
-      Objects.requireNonNull(queries, "queries");
+      Require.nonNull("beans registry queries", beans, registry, queries);
     }
 
     private Embedder target() {

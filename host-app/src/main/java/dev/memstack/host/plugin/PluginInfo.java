@@ -1,7 +1,7 @@
 package dev.memstack.host.plugin;
 
+import dev.memstack.support.Require;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * One loaded plugin as the host sees it.
@@ -26,9 +26,7 @@ public record PluginInfo(
     String failure) {
 
   public PluginInfo {
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(version, "version");
-    Objects.requireNonNull(state, "state");
+    Require.nonNull("id version state", id, version, state);
     description = description == null ? "" : description;
     requires = requires == null ? "" : requires;
     providerTypes = List.copyOf(providerTypes);

@@ -1,6 +1,6 @@
 package dev.memstack.host.plugin;
 
-import java.util.Objects;
+import dev.memstack.support.Require;
 
 /**
  * One configured provider instance ({@code memstack.providers.<id>}) and whether it runs. Carries
@@ -22,9 +22,7 @@ public record ProviderInstanceInfo(
   public static final String STOPPED = "stopped";
 
   public ProviderInstanceInfo {
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(type, "type");
-    Objects.requireNonNull(state, "state");
+    Require.nonNull("id type state", id, type, state);
   }
 
   public boolean running() {

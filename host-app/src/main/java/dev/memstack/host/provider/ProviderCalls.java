@@ -1,5 +1,6 @@
 package dev.memstack.host.provider;
 
+import dev.memstack.support.Require;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -68,9 +69,7 @@ public final class ProviderCalls {
    *     wrapped in {@link UndeclaredThrowableException})
    */
   public <T> T call(StackMember member, String hook, Supplier<T> body) {
-    Objects.requireNonNull(member, "member");
-    Objects.requireNonNull(hook, "hook");
-    Objects.requireNonNull(body, "body");
+    Require.nonNull("member hook body", member, hook, body);
     try {
       return measured(member, hook, body, new AtomicBoolean());
     } catch (RuntimeException | Error e) {

@@ -2,7 +2,7 @@ package dev.memstack.host.provider;
 
 import dev.memstack.spi.Capability;
 import dev.memstack.spi.MemoryProvider;
-import java.util.Objects;
+import dev.memstack.support.Require;
 import java.util.Set;
 
 /**
@@ -24,11 +24,8 @@ public record StackMember(
     ClassLoader classLoader) {
 
   public StackMember {
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(type, "type");
-    Objects.requireNonNull(pluginId, "pluginId");
-    Objects.requireNonNull(provider, "provider");
-    Objects.requireNonNull(classLoader, "classLoader");
+    Require.nonNull(
+        "id type pluginId provider classLoader", id, type, pluginId, provider, classLoader);
     if (id.isBlank()) {
       throw new IllegalArgumentException("stack member id must not be blank");
     }

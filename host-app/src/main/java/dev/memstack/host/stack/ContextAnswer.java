@@ -2,9 +2,9 @@ package dev.memstack.host.stack;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.memstack.host.window.WindowView;
+import dev.memstack.support.Require;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * The stack's answer to a {@link ContextQuery}, as the REST context route and the MCP tool {@code
@@ -49,9 +49,7 @@ public record ContextAnswer(
   }
 
   public ContextAnswer {
-    Objects.requireNonNull(systemPrompt, "systemPrompt");
-    Objects.requireNonNull(ownerPrompt, "ownerPrompt");
-    Objects.requireNonNull(context, "context");
+    Require.nonNull("systemPrompt ownerPrompt context", systemPrompt, ownerPrompt, context);
     recall = List.copyOf(recall);
     providers = List.copyOf(providers);
   }

@@ -2,9 +2,9 @@ package dev.memstack.host.window;
 
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
+import dev.memstack.support.Require;
 import java.time.Instant;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * The cache of conversation summaries, kept per agent, owner and conversation and keyed by the
@@ -27,13 +27,15 @@ public interface SummaryStore {
       Instant created) {
 
     public StoredSummary {
-      Objects.requireNonNull(agent, "agent");
-      Objects.requireNonNull(owner, "owner");
-      Objects.requireNonNull(conversationId, "conversationId");
-      Objects.requireNonNull(lastTurnId, "lastTurnId");
-      Objects.requireNonNull(hash, "hash");
-      Objects.requireNonNull(text, "text");
-      Objects.requireNonNull(created, "created");
+      Require.nonNull(
+          "agent owner conversationId lastTurnId hash text created",
+          agent,
+          owner,
+          conversationId,
+          lastTurnId,
+          hash,
+          text,
+          created);
     }
   }
 

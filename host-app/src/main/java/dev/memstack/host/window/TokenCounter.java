@@ -4,6 +4,7 @@ import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingRegistry;
 import com.knuddels.jtokkit.api.EncodingType;
+import dev.memstack.support.Scripts;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -142,14 +143,14 @@ public final class TokenCounter {
           i++;
         }
         tokens += Math.ceil((i - start) / 3.0);
-      } else if (isCjk(c)) {
+      } else if (Scripts.isCjk(c)) {
         tokens += CJK_PER_CHAR;
         i += Character.charCount(c);
       } else if (Character.isLetter(c)) {
         while (i < n
             && Character.isLetter(text.codePointAt(i))
             && !isLatinLetter(text.codePointAt(i))
-            && !isCjk(text.codePointAt(i))) {
+            && !Scripts.isCjk(text.codePointAt(i))) {
           i += Character.charCount(text.codePointAt(i));
         }
         tokens += Math.ceil(text.codePointCount(start, i) / 2.0);
@@ -179,13 +180,5 @@ public final class TokenCounter {
 
   private static boolean isLatinLetter(int c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-  }
-
-  private static boolean isCjk(int c) {
-    Character.UnicodeScript script = Character.UnicodeScript.of(c);
-    return script == Character.UnicodeScript.HAN
-        || script == Character.UnicodeScript.HIRAGANA
-        || script == Character.UnicodeScript.KATAKANA
-        || script == Character.UnicodeScript.HANGUL;
   }
 }

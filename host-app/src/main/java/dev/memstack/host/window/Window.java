@@ -1,7 +1,7 @@
 package dev.memstack.host.window;
 
+import dev.memstack.support.Require;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * One conversation window, ready to send.
@@ -25,8 +25,6 @@ public record Window(
 
   public Window {
     messages = List.copyOf(messages);
-    Objects.requireNonNull(tokens, "tokens");
-    Objects.requireNonNull(counter, "counter");
-    Objects.requireNonNull(mode, "mode");
+    Require.nonNull("tokens counter mode", tokens, counter, mode);
   }
 }

@@ -2,7 +2,7 @@ package dev.memstack.host.window;
 
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
-import java.util.Objects;
+import dev.memstack.support.Require;
 
 /**
  * What a window is asked for.
@@ -27,9 +27,7 @@ public record WindowRequest(
     Integer maxInputTokens) {
 
   public WindowRequest {
-    Objects.requireNonNull(agent, "agent");
-    Objects.requireNonNull(owner, "owner");
-    Objects.requireNonNull(conversationId, "conversationId");
+    Require.nonNull("agent owner conversationId", agent, owner, conversationId);
     systemPrompt = systemPrompt == null ? "" : systemPrompt;
     workspace = workspace == null ? "" : workspace;
     if (maxInputTokens != null && maxInputTokens < 1) {

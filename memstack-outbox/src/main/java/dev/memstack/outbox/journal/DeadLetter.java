@@ -1,8 +1,8 @@
 package dev.memstack.outbox.journal;
 
+import dev.memstack.support.Require;
 import java.time.Instant;
 import java.util.Comparator;
-import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
@@ -52,12 +52,14 @@ public record DeadLetter(
   private static final Pattern ID = Pattern.compile("[0-9]{1,19}\\.[a-z][a-z0-9-]{0,63}");
 
   public DeadLetter {
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(provider, "provider");
-    Objects.requireNonNull(owner, "owner");
-    Objects.requireNonNull(acceptedAt, "acceptedAt");
-    Objects.requireNonNull(parkedAt, "parkedAt");
-    Objects.requireNonNull(reason, "reason");
+    Require.nonNull(
+        "id provider owner acceptedAt parkedAt reason",
+        id,
+        provider,
+        owner,
+        acceptedAt,
+        parkedAt,
+        reason);
     if (!isId(id)) {
       throw new IllegalArgumentException("not a dead-letter id: " + id);
     }

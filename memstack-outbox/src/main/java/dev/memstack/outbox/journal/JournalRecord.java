@@ -4,6 +4,7 @@ import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.TriggerSource;
 import dev.memstack.spi.Turn;
+import dev.memstack.support.Require;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -14,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * The body of one journal record, in a small binary encoding: a version byte, the kind ({@code
@@ -45,9 +45,7 @@ public record JournalRecord(
   private static final byte ERASE_CODE = 2;
 
   public JournalRecord {
-    Objects.requireNonNull(kind, "kind");
-    Objects.requireNonNull(acceptedAt, "acceptedAt");
-    Objects.requireNonNull(owner, "owner");
+    Require.nonNull("kind acceptedAt owner", kind, acceptedAt, owner);
     recipients = List.copyOf(recipients);
     if (recipients.isEmpty()) {
       throw new IllegalArgumentException("a journal record needs at least one recipient");

@@ -20,6 +20,7 @@ import dev.memstack.spi.Recall;
 import dev.memstack.spi.RecallRequest;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.Turn;
+import dev.memstack.support.Require;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -128,9 +129,7 @@ public final class WorkspaceMemory implements AutoCloseable {
       Consumer<AgentId> promptChanged,
       StoreAdapters adapters) {
     this.settings = Objects.requireNonNull(settings, "settings");
-    Objects.requireNonNull(source, "source");
-    Objects.requireNonNull(clock, "clock");
-    Objects.requireNonNull(promptChanged, "promptChanged");
+    Require.nonNull("source clock promptChanged", source, clock, promptChanged);
     this.caps =
         new SizeCaps(
             settings.profileMaxChars(), settings.memoryMaxChars(), settings.fileMaxBytes());

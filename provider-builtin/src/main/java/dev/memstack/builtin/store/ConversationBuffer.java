@@ -3,6 +3,7 @@ package dev.memstack.builtin.store;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Turn;
+import dev.memstack.support.Require;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -10,7 +11,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * The recent messages of each conversation, kept by the builtin provider itself from {@code
@@ -30,10 +30,7 @@ public interface ConversationBuffer {
   record Message(String turnId, String role, String text, boolean truncated, Instant time) {
 
     public Message {
-      Objects.requireNonNull(turnId, "turnId");
-      Objects.requireNonNull(role, "role");
-      Objects.requireNonNull(text, "text");
-      Objects.requireNonNull(time, "time");
+      Require.nonNull("turnId role text time", turnId, role, text, time);
     }
   }
 

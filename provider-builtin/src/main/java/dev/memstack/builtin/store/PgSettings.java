@@ -1,7 +1,7 @@
 package dev.memstack.builtin.store;
 
+import dev.memstack.support.Require;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * The database of {@code store=postgres} (see {@code StoreSettings} for the keys).
@@ -24,10 +24,12 @@ public record PgSettings(
     Duration promptPollInterval) {
 
   public PgSettings {
-    Objects.requireNonNull(jdbcUrl, "jdbcUrl");
-    Objects.requireNonNull(schema, "schema");
-    Objects.requireNonNull(tablePrefix, "tablePrefix");
-    Objects.requireNonNull(promptPollInterval, "promptPollInterval");
+    Require.nonNull(
+        "jdbcUrl schema tablePrefix promptPollInterval",
+        jdbcUrl,
+        schema,
+        tablePrefix,
+        promptPollInterval);
   }
 
   /** The URL without its query (where a password may sit), for messages. */

@@ -1,7 +1,7 @@
 package dev.memstack.vector.facts;
 
+import dev.memstack.support.Require;
 import dev.memstack.vector.lifecycle.Importance;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -17,9 +17,7 @@ record FactCandidate(String type, String text, Importance importance) {
       Set.of("FACT", "DECISION", "PREFERENCE", "TASK_PROGRESS", "REFERENCE");
 
   FactCandidate {
-    Objects.requireNonNull(type, "type");
-    Objects.requireNonNull(text, "text");
-    Objects.requireNonNull(importance, "importance");
+    Require.nonNull("type text importance", type, text, importance);
     if (!TYPES.contains(type)) {
       throw new IllegalArgumentException("fact type must be one of " + TYPES + ", got " + type);
     }

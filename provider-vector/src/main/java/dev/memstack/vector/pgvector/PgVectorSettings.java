@@ -2,7 +2,7 @@ package dev.memstack.vector.pgvector;
 
 import dev.memstack.spi.ProviderConfig;
 import dev.memstack.spi.ProviderConfigException;
-import java.util.Objects;
+import dev.memstack.support.Require;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -81,10 +81,8 @@ public record PgVectorSettings(
   private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,47}");
 
   public PgVectorSettings {
-    Objects.requireNonNull(jdbcUrl, "jdbcUrl");
-    Objects.requireNonNull(schema, "schema");
-    Objects.requireNonNull(table, "table");
-    Objects.requireNonNull(textSearchConfig, "textSearchConfig");
+    Require.nonNull(
+        "jdbcUrl schema table textSearchConfig", jdbcUrl, schema, table, textSearchConfig);
     if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
       throw new IllegalArgumentException(
           "jdbcUrl must start with jdbc:postgresql:, got " + redact(jdbcUrl));

@@ -3,6 +3,7 @@ package dev.memstack.vector.store;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Scope;
+import dev.memstack.support.Require;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -58,12 +59,8 @@ public record MemoryRecord(
           .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
   public MemoryRecord {
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(text, "text");
-    Objects.requireNonNull(agent, "agent");
-    Objects.requireNonNull(scope, "scope");
-    Objects.requireNonNull(status, "status");
-    Objects.requireNonNull(createdAt, "createdAt");
+    Require.nonNull(
+        "id text agent scope status createdAt", id, text, agent, scope, status, createdAt);
     if (id.isBlank()) {
       throw new IllegalArgumentException("record id must not be blank");
     }

@@ -1,9 +1,9 @@
 package dev.memstack.vector.store;
 
 import dev.memstack.spi.ProviderConfig;
+import dev.memstack.support.Require;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Objects;
 
 /**
  * What a {@link MemoryVectorStoreFactory} gets to open a store.
@@ -27,11 +27,8 @@ public record StoreContext(
     Clock clock) {
 
   public StoreContext {
-    Objects.requireNonNull(instanceId, "instanceId");
-    Objects.requireNonNull(config, "config");
-    Objects.requireNonNull(dataDir, "dataDir");
-    Objects.requireNonNull(embedder, "embedder");
-    Objects.requireNonNull(clock, "clock");
+    Require.nonNull(
+        "instanceId config dataDir embedder clock", instanceId, config, dataDir, embedder, clock);
   }
 
   /** The full name of the {@code reembed} key, for {@link ModelMismatchException} messages. */
