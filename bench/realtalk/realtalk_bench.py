@@ -597,6 +597,9 @@ def main():
         write(args.out, result)
         return
 
+    # one unscored call first: the first call after a start pays for cold code paths (and may
+    # exceed the provider timeout), which a running host has long paid
+    ask(api, args.agent, questions[0], 5)
     passes = []
     feedback_state = {"enabled": args.feedback}
     providers = None

@@ -1,8 +1,6 @@
 package dev.memstack.host.stack;
 
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -150,6 +148,7 @@ final class QuestionCues {
   private static final Set<String> PLACE_PREPOSITIONS = Set.of("in", "at", "to", "from", "near");
 
   private final Set<String> words;
+  private final Set<String> all;
   private final Set<String> names;
   private final String speaker;
   private final int length;
@@ -168,6 +167,7 @@ final class QuestionCues {
     }
     this.speaker = speaker;
     Set<String> words = new LinkedHashSet<>();
+    Set<String> all = new java.util.HashSet<>();
     Set<String> names = new LinkedHashSet<>();
     boolean time = false;
     boolean number = DIGIT.matcher(body).find();
@@ -195,6 +195,7 @@ final class QuestionCues {
           place = true;
         }
       }
+      all.add(stem(word));
       time |= TIME_WORDS.contains(word);
       number |= NUMBER_WORDS.contains(word);
       if (!STOP.contains(word) && word.length() > 1) {
@@ -204,6 +205,10 @@ final class QuestionCues {
       sentenceStart = false;
     }
     this.words = words;
+    this.all = all;
+    if (speaker != null) {
+      all.add(speaker);
+    }
     this.names = names;
     this.length = length;
     this.time = time;
@@ -320,13 +325,8 @@ final class QuestionCues {
     return length;
   }
 
-  /** Every word of the text, stemmed, for name lookups (a question's names in an item). */
-  List<String> allWords(String text) {
-    List<String> all = new ArrayList<>();
-    Matcher m = WORD.matcher(message(text == null ? "" : text));
-    while (m.find()) {
-      all.add(stem(fold(m.group())));
-    }
+  /** Every word of the message and its speaker label, stemmed and case-folded. */
+  Set<String> all() {
     return all;
   }
 }

@@ -155,7 +155,7 @@ final class RankingFeatures {
     int n = pool.size();
     QuestionCues asked = QuestionCues.of(question);
     QuestionCues.Wants wants = asked.wants(question);
-    Set<String> questionWords = new HashSet<>(asked.allWords(question));
+    Set<String> questionWords = asked.all();
     Set<String> askedMonths = new HashSet<>();
     Set<Integer> askedYears = new HashSet<>();
     for (String word : questionWords) {
@@ -202,7 +202,6 @@ final class RankingFeatures {
       Candidate c = pool.get(i);
       QuestionCues item = items[i];
       boolean scored = !Double.isNaN(c.relevance());
-      Set<String> itemWords = null;
       for (int f = 0; f < names.size(); f++) {
         String name = names.get(f);
         double v =
@@ -223,10 +222,7 @@ final class RankingFeatures {
                 if (asked.names().isEmpty()) {
                   yield 0;
                 }
-                if (itemWords == null) {
-                  itemWords = new HashSet<>(item.allWords(c.text()));
-                }
-                yield share(asked.names(), itemWords);
+                yield share(asked.names(), item.all());
               }
               case "speaker.asked" ->
                   item.speaker() != null && questionWords.contains(item.speaker()) ? 1 : 0;
