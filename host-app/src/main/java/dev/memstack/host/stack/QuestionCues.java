@@ -221,35 +221,57 @@ final class QuestionCues {
     return new QuestionCues(text);
   }
 
-  /** A role label a transcript puts before a message: {@code user:}, {@code **Assistant:**}. */
-  private static final Pattern ROLE =
-      Pattern.compile(
-          "^\\s*(?:\\*\\*)?(?:user|assistant)\\s*:\\s*(?:\\*\\*)?\\s*", Pattern.CASE_INSENSITIVE);
-
-  /** A header line a file-backed item starts with: {@code notes.md (personal) (line 5):}. */
-  private static final Pattern LOCATION = Pattern.compile("^.*\\(line \\d+\\):\\s*$");
+  private static final String[] ROLES = {"user", "assistant"};
 
   /**
-   * The message of an item's text: header lines (a file location, Markdown headings) dropped and
-   * role labels ({@code user:}, {@code **User:**}) removed, so that length, words and the speaker
-   * label are the message's own.
+   * The message of an item's text: header lines (a file location such as {@code notes.md (personal)
+   * (line 5):}, Markdown headings) dropped and role labels ({@code user:}, {@code **User:**})
+   * removed, so that length, words and the speaker label are the message's own. Plain string scans:
+   * it runs for every candidate of every context call.
    */
   static String message(String text) {
+    if (text.indexOf('\n') < 0 && !text.startsWith("#") && roleEnd(text) == 0) {
+      return text; // one plain line: most items
+    }
     StringBuilder out = new StringBuilder();
-    for (String line : text.split("\\R")) {
-      String l = line.strip();
-      if (l.startsWith("#") || LOCATION.matcher(l).matches()) {
+    int start = 0;
+    while (start <= text.length()) {
+      int end = text.indexOf('\n', start);
+      if (end < 0) {
+        end = text.length();
+      }
+      String line = text.substring(start, end).strip();
+      start = end + 1;
+      if (line.startsWith("#") || (line.endsWith("):") && line.contains("(line "))) {
         continue;
       }
-      l = ROLE.matcher(l).replaceFirst("");
-      if (!l.isEmpty()) {
+      line = line.substring(roleEnd(line)).strip();
+      if (!line.isEmpty()) {
         if (out.length() > 0) {
           out.append('\n');
         }
-        out.append(l);
+        out.append(line);
       }
     }
     return out.toString();
+  }
+
+  /** The end of a leading role label ({@code user:}, {@code **Assistant:**}), or 0. */
+  private static int roleEnd(String line) {
+    int at = line.startsWith("**") ? 2 : 0;
+    for (String role : ROLES) {
+      if (line.regionMatches(true, at, role, 0, role.length())) {
+        int colon = at + role.length();
+        if (colon < line.length() && line.charAt(colon) == ':') {
+          int end = colon + 1;
+          if (line.startsWith("**", end)) {
+            end += 2;
+          }
+          return end;
+        }
+      }
+    }
+    return 0;
   }
 
   /** Case-folded, typographic apostrophes made plain. */

@@ -197,6 +197,21 @@ final class RankingFeatures {
     neighbours(pool, overlap, neighbourCosine, neighbourOverlap, beforeCosine, beforeOverlap);
     double[] session = sessions(pool);
 
+    // provider features: the provider id and metadata key read once per call, not per candidate
+    String[] provider = new String[names.size()];
+    String[] key = new String[names.size()];
+    for (int f = 0; f < names.size(); f++) {
+      String name = names.get(f);
+      if (name.startsWith("rank:")) {
+        provider[f] = name.substring(5);
+      } else if (name.startsWith("score:")) {
+        provider[f] = name.substring(6);
+      } else if (name.startsWith("signal:")) {
+        int colon = name.indexOf(':', 7);
+        provider[f] = name.substring(7, colon);
+        key[f] = name.substring(colon + 1);
+      }
+    }
     double[][] values = new double[n][names.size()];
     for (int i = 0; i < n; i++) {
       Candidate c = pool.get(i);
@@ -244,7 +259,7 @@ final class RankingFeatures {
               case "before.cosine" -> beforeCosine[i];
               case "before.overlap" -> beforeOverlap[i];
               case "session.cosine" -> session[i];
-              default -> byProvider(name, c);
+              default -> byProvider(name, provider[f], key[f], c);
             };
         values[i][f] = Double.isFinite(v) ? v : 0;
       }
@@ -252,23 +267,21 @@ final class RankingFeatures {
     return values;
   }
 
-  private static double byProvider(String name, Candidate c) {
-    if (name.startsWith("rank:")) {
-      Integer rank = c.ranks().get(name.substring(5));
-      return rank == null ? 0 : 1 / (1 + Math.log(rank));
+  private static double byProvider(String name, String provider, String key, Candidate c) {
+    if (provider == null) {
+      return 0;
     }
-    if (name.startsWith("score:")) {
-      Double score = c.scores().get(name.substring(6));
-      return score == null ? 0 : score;
-    }
-    if (name.startsWith("signal:")) {
-      int colon = name.indexOf(':', 7);
-      Map<String, String> metadata = c.metadata().get(name.substring(7, colon));
-      double value =
-          metadata == null ? Double.NaN : number(metadata.get(name.substring(colon + 1)));
+    if (key != null) {
+      Map<String, String> metadata = c.metadata().get(provider);
+      double value = metadata == null ? Double.NaN : number(metadata.get(key));
       return Double.isNaN(value) ? 0 : value;
     }
-    return 0;
+    if (name.startsWith("rank:")) {
+      Integer rank = c.ranks().get(provider);
+      return rank == null ? 0 : 1 / (1 + Math.log(rank));
+    }
+    Double score = c.scores().get(provider);
+    return score == null ? 0 : score;
   }
 
   /** A metadata value as a finite number, NaN when it is not one. */
