@@ -428,7 +428,7 @@ def main():
         p.add_argument("--l2", type=float, default=1e-2)
         p.add_argument("--hidden", type=int, default=0, help="ReLU units beside the linear part")
         p.add_argument("--steps", type=int, default=300)
-        p.add_argument("--pool", type=int, default=100,
+        p.add_argument("--pool", type=int, default=30,
                        help="memstack.stack.ranking.candidates of the serving host (0: all)")
         p.add_argument("--negatives", type=int, default=None,
                        help="only the first N non-gold items of each question (host order)")

@@ -211,9 +211,9 @@ public record StackProperties(
    *     rank by the fusion alone.
    * @param candidates Each provider is asked for at least this many items (at most 200) when the
    *     learned ranking is in use, so that it orders a wide list, not the fusion's first few. The
-   *     shipped model was trained on lists of this width (100).
+   *     shipped model was trained on lists of this width (30).
    */
-  public record Ranking(@DefaultValue("") String model, @DefaultValue("100") int candidates) {
+  public record Ranking(@DefaultValue("") String model, @DefaultValue("30") int candidates) {
 
     /** The {@link #model} value that turns the learned ranking off. */
     public static final String NONE = "none";
@@ -221,13 +221,13 @@ public record StackProperties(
     public Ranking {
       model = model == null ? "" : model.strip();
       if (candidates == 0) {
-        candidates = 100;
+        candidates = 30;
       }
       between(candidates, 1, RecallRequest.MAX_LIMIT, "memstack.stack.ranking.candidates");
     }
 
     public static Ranking defaults() {
-      return new Ranking("", 100);
+      return new Ranking("", 30);
     }
   }
 }
