@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -150,7 +151,7 @@ public abstract class SharedTable {
   protected static int update(Connection connection, String sql, Object... values)
       throws SQLException {
     try (PreparedStatement statement = connection.prepareStatement(sql)) {
-      SharedStore.bind(statement, List.of(values));
+      SharedStore.bind(statement, Arrays.asList(values));
       return statement.executeUpdate();
     }
   }
