@@ -15,9 +15,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.springframework.http.HttpMethod;
-import org.springframework.http.MediaType;
 import org.springframework.http.server.PathContainer;
-import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 import tools.jackson.databind.json.JsonMapper;
@@ -33,7 +31,7 @@ import tools.jackson.databind.json.JsonMapper;
  * size while streaming is capped by the multipart limits (see {@code WorkspaceApiConfiguration}); a
  * declared {@code Content-Length} is checked here as for any body.
  */
-public final class BodySizeLimitFilter extends OncePerRequestFilter {
+public final class BodySizeLimitFilter extends ApiErrorFilter {
 
   /**
    * A limit for one method and path pattern ({@code /api/v1/agents/{agentId}/...}).
@@ -57,15 +55,14 @@ public final class BodySizeLimitFilter extends OncePerRequestFilter {
 
   private final long limit;
   private final List<CompiledLimit> routes;
-  private final JsonMapper json;
 
   public BodySizeLimitFilter(long limit, JsonMapper json) {
     this(limit, List.of(), json);
   }
 
   public BodySizeLimitFilter(long limit, List<RouteLimit> routes, JsonMapper json) {
+    super(json);
     this.limit = limit;
-    this.json = json;
     this.routes =
         routes.stream()
             .map(
@@ -86,15 +83,11 @@ public final class BodySizeLimitFilter extends OncePerRequestFilter {
     long max = route == null ? limit : route.bytes();
     String key = route == null ? BodyTooLargeException.DEFAULT_KEY : route.key();
     if (request.getContentLengthLong() > max) {
-      response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
-      response.setContentType(MediaType.APPLICATION_JSON_VALUE);
       response.setHeader("Connection", "close");
-      response
-          .getOutputStream()
-          .write(
-              json.writeValueAsBytes(
-                  new ApiError(
-                      ApiError.BAD_REQUEST, "body", BodyTooLargeException.message(max, key))));
+      answer(
+          response,
+          HttpServletResponse.SC_BAD_REQUEST,
+          new ApiError(ApiError.BAD_REQUEST, "body", BodyTooLargeException.message(max, key)));
       return;
     }
     chain.doFilter(new LimitedRequest(request, max, key), response);

@@ -5,8 +5,6 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import org.springframework.http.MediaType;
-import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.ContentCachingResponseWrapper;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -16,12 +14,10 @@ import tools.jackson.databind.json.JsonMapper;
  * error report nor {@code /error} sees, since no error was sent. An error sent with {@code
  * sendError} is left to them, and a body an endpoint wrote (a health status that is DOWN) is kept.
  */
-public final class EmptyErrorBodyFilter extends OncePerRequestFilter {
-
-  private final JsonMapper json;
+public final class EmptyErrorBodyFilter extends ApiErrorFilter {
 
   public EmptyErrorBodyFilter(JsonMapper json) {
-    this.json = json;
+    super(json);
   }
 
   @Override
@@ -34,11 +30,10 @@ public final class EmptyErrorBodyFilter extends OncePerRequestFilter {
     } finally {
       int status = recording.getStatus();
       if (status >= 400 && !recording.errorSent && recording.getContentSize() == 0) {
-        byte[] body =
-            json.writeValueAsBytes(
-                new ApiError(ErrorCodes.code(status), null, ErrorCodes.message(status)));
-        recording.setContentType(MediaType.APPLICATION_JSON_VALUE);
-        recording.getOutputStream().write(body);
+        answer(
+            recording,
+            status,
+            new ApiError(ErrorCodes.code(status), null, ErrorCodes.message(status)));
       }
       recording.copyBodyToResponse();
     }

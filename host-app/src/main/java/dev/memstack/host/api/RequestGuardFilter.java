@@ -7,7 +7,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
-import org.springframework.web.filter.OncePerRequestFilter;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -19,12 +18,10 @@ import tools.jackson.databind.json.JsonMapper;
  * a query string that is not UTF-8; and a {@code Content-Type} that is a wildcard ({@code *}{@code
  * /*}, {@code application/*}) or cannot be parsed (415).
  */
-public final class RequestGuardFilter extends OncePerRequestFilter {
-
-  private final JsonMapper json;
+public final class RequestGuardFilter extends ApiErrorFilter {
 
   public RequestGuardFilter(JsonMapper json) {
-    this.json = json;
+    super(json);
   }
 
   @Override
@@ -49,7 +46,10 @@ public final class RequestGuardFilter extends OncePerRequestFilter {
       }
     }
     if (problem != null) {
-      refuse(response, HttpServletResponse.SC_BAD_REQUEST, ApiError.BAD_REQUEST, field, problem);
+      answer(
+          response,
+          HttpServletResponse.SC_BAD_REQUEST,
+          new ApiError(ApiError.BAD_REQUEST, field, problem));
       return;
     }
     String header = request.getContentType();
@@ -64,25 +64,16 @@ public final class RequestGuardFilter extends OncePerRequestFilter {
         typeProblem = "Content-Type cannot be read";
       }
       if (typeProblem != null) {
-        refuse(
+        answer(
             response,
             HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE,
-            ApiError.UNSUPPORTED_MEDIA_TYPE,
-            "Content-Type",
-            typeProblem + "; send application/json");
+            new ApiError(
+                ApiError.UNSUPPORTED_MEDIA_TYPE,
+                "Content-Type",
+                typeProblem + "; send application/json"));
         return;
       }
     }
     chain.doFilter(request, response);
-  }
-
-  private void refuse(
-      HttpServletResponse response, int status, String error, String field, String message)
-      throws IOException {
-    byte[] body = json.writeValueAsBytes(new ApiError(error, field, message));
-    response.setStatus(status);
-    response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-    response.setContentLength(body.length);
-    response.getOutputStream().write(body);
   }
 }

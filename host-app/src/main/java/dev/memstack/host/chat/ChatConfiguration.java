@@ -43,8 +43,7 @@ public class ChatConfiguration {
         model,
         coordination.of(COORDINATION),
         properties.turnWait(),
-        counter,
-        languageModel.modelId());
+        counter.calibration(languageModel.modelId()));
   }
 
   @Bean(destroyMethod = "close")

@@ -56,8 +56,7 @@ public final class ChatService {
   private final ChatModel model;
   private final Coordination coordination;
   private final Duration turnWait;
-  private final TokenCounter counter;
-  private final String modelId;
+  private final TokenCounter.Calibration calibration;
   private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
 
   /**
@@ -65,8 +64,8 @@ public final class ChatService {
    *     {@link ChatModelMissingException})
    * @param coordination where a conversation's lock lives across hosts
    * @param turnWait how long a message waits for an earlier one of its conversation
-   * @param counter the windows' token counter, which learns from the prompt sizes the model reports
-   * @param modelId the chat model's id as the counter knows it
+   * @param calibration the windows' token counter for the chat model, which learns from the prompt
+   *     sizes the model reports
    */
   public ChatService(
       MemoryStack stack,
@@ -74,15 +73,13 @@ public final class ChatService {
       ChatModel model,
       Coordination coordination,
       Duration turnWait,
-      TokenCounter counter,
-      String modelId) {
+      TokenCounter.Calibration calibration) {
     this.stack = Objects.requireNonNull(stack, "stack");
     this.windows = Objects.requireNonNull(windows, "windows");
     this.model = model;
     this.coordination = Objects.requireNonNull(coordination, "coordination");
     this.turnWait = Objects.requireNonNull(turnWait, "turnWait");
-    this.counter = Objects.requireNonNull(counter, "counter");
-    this.modelId = Objects.requireNonNull(modelId, "modelId");
+    this.calibration = Objects.requireNonNull(calibration, "calibration");
     for (int i = 0; i < STRIPES; i++) {
       stripes[i] = new ReentrantLock(true);
     }
@@ -250,7 +247,7 @@ public final class ChatService {
       String reply,
       String turnId,
       ChatReply.Usage usage) {
-    counter.observe(modelId, window.tokens().total(), usage.promptTokens());
+    calibration.observe(window.tokens().total(), usage.promptTokens());
     return new ChatReply(
         reply,
         request.conversationId(),

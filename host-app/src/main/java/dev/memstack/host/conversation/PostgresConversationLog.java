@@ -1,14 +1,10 @@
 package dev.memstack.host.conversation;
 
 import dev.memstack.host.shared.SharedStore;
+import dev.memstack.host.shared.SharedTable;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Turn;
-import java.io.UncheckedIOException;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -25,34 +21,21 @@ import java.util.TreeSet;
  * Erasure deletes the owner's rows and then {@code VACUUM}s the table, so the pages keep no copy.
  * Thread-safe.
  */
-public final class PostgresConversationLog implements ConversationLog {
+public final class PostgresConversationLog extends SharedTable implements ConversationLog {
 
   static final String TABLE = "memstack_conversation_turns";
 
   /** The schema steps of component {@code conversations}, in order. */
   static final List<String> SCHEMA =
       List.of(
-          "CREATE TABLE IF NOT EXISTS "
-              + TABLE
-              + " (agent text NOT NULL, owner text NOT NULL, conversation text NOT NULL,"
-              + " turn_id text NOT NULL, seq bigserial NOT NULL, user_message text NOT NULL,"
-              + " assistant_reply text NOT NULL, trigger_source text NOT NULL,"
-              + " time timestamptz NOT NULL, PRIMARY KEY (agent, owner, conversation, turn_id));\n"
-              + "CREATE INDEX IF NOT EXISTS "
-              + TABLE
-              + "_order_idx ON "
-              + TABLE
-              + " (agent, owner, conversation, seq);\n"
-              + "CREATE INDEX IF NOT EXISTS "
-              + TABLE
-              + "_owner_idx ON "
-              + TABLE
-              + " (owner)");
+          createTable(
+              TABLE,
+              "turn_id text NOT NULL, seq bigserial NOT NULL, user_message text NOT NULL,"
+                  + " assistant_reply text NOT NULL, trigger_source text NOT NULL,"
+                  + " time timestamptz NOT NULL",
+              "turn_id",
+              index(TABLE, "order", "agent, owner, conversation, seq")));
 
-  /** How failures name this store. */
-  private static final String STORE = "conversation log";
-
-  private final SharedStore store;
   private final ConversationLimits limits;
 
   /**
@@ -61,142 +44,103 @@ public final class PostgresConversationLog implements ConversationLog {
    * @throws IllegalStateException naming the database when it cannot be set up
    */
   public PostgresConversationLog(SharedStore store, ConversationLimits limits) {
-    this.store = store;
+    super(store, TABLE, "conversation log", "conversations", SCHEMA);
     this.limits = limits;
-    store.migrateAtStart("conversations", SCHEMA, STORE);
   }
 
   @Override
   public void append(Turn turn) {
     ConversationEntry entry = ConversationEntry.of(turn, limits.maxMessageChars());
-    try (Connection connection = store.dataSource().getConnection()) {
-      connection.setAutoCommit(false);
-      try {
-        int inserted;
-        try (PreparedStatement insert =
-            connection.prepareStatement(
-                "INSERT INTO "
+    String agent = turn.agent().value();
+    String owner = turn.owner().value();
+    String conversation = turn.conversationId();
+    transaction(
+        "append a turn",
+        connection -> {
+          boolean inserted =
+              insertIfAbsent(
+                  connection,
+                  "agent, owner, conversation, turn_id, user_message, assistant_reply,"
+                      + " trigger_source, time",
+                  agent,
+                  owner,
+                  conversation,
+                  entry.turnId(),
+                  entry.userMessage(),
+                  entry.assistantReply(),
+                  entry.triggerSource(),
+                  entry.time());
+          if (inserted) {
+            update(
+                connection,
+                "DELETE FROM "
                     + TABLE
-                    + " (agent, owner, conversation, turn_id, user_message, assistant_reply,"
-                    + " trigger_source, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-                    + " ON CONFLICT DO NOTHING")) {
-          insert.setString(1, turn.agent().value());
-          insert.setString(2, turn.owner().value());
-          insert.setString(3, turn.conversationId());
-          insert.setString(4, entry.turnId());
-          insert.setString(5, entry.userMessage());
-          insert.setString(6, entry.assistantReply());
-          insert.setString(7, entry.triggerSource());
-          insert.setTimestamp(8, Timestamp.from(entry.time()));
-          inserted = insert.executeUpdate();
-        }
-        if (inserted > 0) {
-          try (PreparedStatement trim =
-              connection.prepareStatement(
-                  "DELETE FROM "
-                      + TABLE
-                      + " WHERE agent = ? AND owner = ? AND conversation = ? AND seq <= ("
-                      + "SELECT seq FROM "
-                      + TABLE
-                      + " WHERE agent = ? AND owner = ? AND conversation = ?"
-                      + " ORDER BY seq DESC OFFSET ? LIMIT 1)")) {
-            for (int i = 0; i < 2; i++) {
-              trim.setString(1 + 3 * i, turn.agent().value());
-              trim.setString(2 + 3 * i, turn.owner().value());
-              trim.setString(3 + 3 * i, turn.conversationId());
-            }
-            trim.setInt(7, limits.maxTurns());
-            trim.executeUpdate();
+                    + " WHERE agent = ? AND owner = ? AND conversation = ? AND seq <= ("
+                    + "SELECT seq FROM "
+                    + TABLE
+                    + " WHERE agent = ? AND owner = ? AND conversation = ?"
+                    + " ORDER BY seq DESC OFFSET ? LIMIT 1)",
+                agent,
+                owner,
+                conversation,
+                agent,
+                owner,
+                conversation,
+                limits.maxTurns());
           }
-        }
-        connection.commit();
-      } catch (SQLException | RuntimeException e) {
-        connection.rollback();
-        throw e;
-      }
-    } catch (SQLException e) {
-      throw failure("append a turn", e);
-    }
+        });
   }
 
   @Override
   public Optional<List<ConversationEntry>> turns(
       AgentId agent, OwnerKey owner, String conversationId) {
-    List<ConversationEntry> turns;
-    try {
-      turns =
-          store.select(
-              "SELECT turn_id, user_message, assistant_reply, trigger_source, time FROM "
-                  + TABLE
-                  + " WHERE agent = ? AND owner = ? AND conversation = ? ORDER BY seq",
-              query -> {
-                query.setString(1, agent.value());
-                query.setString(2, owner.value());
-                query.setString(3, conversationId);
-              },
-              row ->
-                  new ConversationEntry(
-                      row.getString(1),
-                      owner.value(),
-                      row.getString(2),
-                      row.getString(3),
-                      row.getString(4),
-                      row.getTimestamp(5).toInstant()));
-    } catch (SQLException e) {
-      throw failure("read a conversation", e);
-    }
+    List<ConversationEntry> turns =
+        select(
+            "read a conversation",
+            "SELECT turn_id, user_message, assistant_reply, trigger_source, time FROM "
+                + TABLE
+                + " WHERE agent = ? AND owner = ? AND conversation = ? ORDER BY seq",
+            List.of(agent.value(), owner.value(), conversationId),
+            row ->
+                new ConversationEntry(
+                    row.getString(1),
+                    owner.value(),
+                    row.getString(2),
+                    row.getString(3),
+                    row.getString(4),
+                    row.getTimestamp(5).toInstant()));
     return turns.isEmpty() ? Optional.empty() : Optional.of(turns);
   }
 
   @Override
   public List<ConversationSummary> conversations(AgentId agent, OwnerKey owner) {
-    try {
-      return List.copyOf(
-          store.select(
-              "SELECT conversation, count(*), max(time) FROM "
-                  + TABLE
-                  + " WHERE agent = ? AND owner = ? GROUP BY conversation"
-                  + " ORDER BY max(time) DESC, conversation",
-              query -> {
-                query.setString(1, agent.value());
-                query.setString(2, owner.value());
-              },
-              row ->
-                  new ConversationSummary(
-                      row.getString(1),
-                      Math.toIntExact(row.getLong(2)),
-                      row.getTimestamp(3).toInstant())));
-    } catch (SQLException e) {
-      throw failure("list conversations", e);
-    }
+    return List.copyOf(
+        select(
+            "list conversations",
+            "SELECT conversation, count(*), max(time) FROM "
+                + TABLE
+                + " WHERE agent = ? AND owner = ? GROUP BY conversation"
+                + " ORDER BY max(time) DESC, conversation",
+            List.of(agent.value(), owner.value()),
+            row ->
+                new ConversationSummary(
+                    row.getString(1),
+                    Math.toIntExact(row.getLong(2)),
+                    row.getTimestamp(3).toInstant())));
   }
 
   @Override
   public long deleteConversation(AgentId agent, OwnerKey owner, String conversationId) {
-    try {
-      return store.deleteConversation(TABLE, agent, owner, conversationId);
-    } catch (SQLException e) {
-      throw failure("delete a conversation", e);
-    }
-  }
-
-  @Override
-  public long forget(OwnerKey owner) {
-    return store.eraseOwner(TABLE, owner, STORE);
+    return deleteConversation("delete a conversation", agent, owner, conversationId);
   }
 
   @Override
   public Set<String> ownerKeys() {
-    try {
-      return new TreeSet<>(
-          store.select(
-              "SELECT DISTINCT owner FROM " + TABLE, query -> {}, row -> row.getString(1)));
-    } catch (SQLException e) {
-      throw failure("list its owners", e);
-    }
-  }
-
-  private UncheckedIOException failure(String what, SQLException e) {
-    return store.failure(STORE, what, e);
+    return new TreeSet<>(
+        select(
+            "list its owners",
+            "SELECT DISTINCT owner FROM " + TABLE,
+            List.of(),
+            row -> row.getString(1)));
   }
 }

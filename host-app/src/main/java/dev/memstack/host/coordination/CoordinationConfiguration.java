@@ -46,8 +46,7 @@ public class CoordinationConfiguration {
       return SystemPromptInvalidation.local(cache::invalidate);
     }
     return new SharedPromptInvalidation(
-        store.dataSource(),
-        store.database(),
+        store,
         sharedCoordination.hostId(),
         cache::invalidate,
         properties.getObject().connectTimeout());

@@ -1,5 +1,6 @@
 package dev.memstack.host.coordination;
 
+import dev.memstack.host.shared.SharedStore;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.SharedDatabase;
 import java.sql.Connection;
@@ -64,19 +65,14 @@ public final class SharedPromptInvalidation implements SystemPromptInvalidation 
   /**
    * Starts the listener thread.
    *
-   * @param pool the shared database's pool, for sending
-   * @param database where the listener connects (its own connection)
+   * @param store the shared database: its pool sends, the listener connects on its own
    * @param hostId this host's id; notifications that carry it are its own and skipped
    * @param invalidate the local cache's invalidation ({@code null} = every agent)
    */
   public SharedPromptInvalidation(
-      DataSource pool,
-      SharedDatabase database,
-      String hostId,
-      Consumer<AgentId> invalidate,
-      Duration connectTimeout) {
-    this.pool = Objects.requireNonNull(pool, "pool");
-    this.database = Objects.requireNonNull(database, "database");
+      SharedStore store, String hostId, Consumer<AgentId> invalidate, Duration connectTimeout) {
+    this.pool = store.dataSource();
+    this.database = store.database();
     this.hostId = Objects.requireNonNull(hostId, "hostId");
     this.invalidate = Objects.requireNonNull(invalidate, "invalidate");
     this.connectTimeout = Objects.requireNonNull(connectTimeout, "connectTimeout");

@@ -13,6 +13,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -145,25 +147,22 @@ public final class SharedStore implements AutoCloseable, OutboxDatabase {
     }
   }
 
-  /** Sets the parameters of a query. */
-  @FunctionalInterface
-  public interface Parameters {
-    void set(PreparedStatement query) throws SQLException;
-  }
-
   /** Reads the current row of a result. */
   @FunctionalInterface
   public interface RowReader<T> {
     T read(ResultSet row) throws SQLException;
   }
 
-  /** The rows {@code sql} selects with these {@code parameters}, each read by {@code reader}. */
-  public <T> List<T> select(String sql, Parameters parameters, RowReader<T> reader)
+  /**
+   * The rows {@code sql} selects with these parameters ({@link #bind}), each read by {@code
+   * reader}.
+   */
+  public <T> List<T> select(String sql, List<?> parameters, RowReader<T> reader)
       throws SQLException {
     List<T> found = new ArrayList<>();
     try (Connection connection = dataSource.getConnection();
         PreparedStatement query = connection.prepareStatement(sql)) {
-      parameters.set(query);
+      bind(query, parameters);
       try (ResultSet rows = query.executeQuery()) {
         while (rows.next()) {
           found.add(reader.read(rows));
@@ -171,6 +170,19 @@ public final class SharedStore implements AutoCloseable, OutboxDatabase {
       }
     }
     return found;
+  }
+
+  /**
+   * Sets the parameters of {@code statement} to {@code values}, in order: an {@link Instant} as a
+   * {@link Timestamp} ({@code timestamptz} columns), any other value as the driver maps its type
+   * ({@code setObject}: a {@code String} as text, an {@code Integer} as an integer, ...).
+   */
+  public static void bind(PreparedStatement statement, List<?> values) throws SQLException {
+    for (int i = 0; i < values.size(); i++) {
+      Object value = values.get(i);
+      statement.setObject(
+          i + 1, value instanceof Instant instant ? Timestamp.from(instant) : value);
+    }
   }
 
   /**
@@ -220,9 +232,7 @@ public final class SharedStore implements AutoCloseable, OutboxDatabase {
         PreparedStatement delete =
             connection.prepareStatement(
                 "DELETE FROM " + table + " WHERE agent = ? AND owner = ? AND conversation = ?")) {
-      delete.setString(1, agent.value());
-      delete.setString(2, owner.value());
-      delete.setString(3, conversationId);
+      bind(delete, List.of(agent.value(), owner.value(), conversationId));
       return delete.executeUpdate();
     }
   }

@@ -7,6 +7,7 @@ import com.knuddels.jtokkit.api.EncodingType;
 import dev.memstack.support.Scripts;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -68,6 +69,19 @@ public final class TokenCounter {
   /** The correction factor the estimate of {@code model} is multiplied by (1 until observed). */
   public double correction(String model) {
     return corrections.getOrDefault(key(model), 1.0);
+  }
+
+  /** What learns from the prompt sizes one model reports ({@link #observe}). */
+  @FunctionalInterface
+  public interface Calibration {
+    /** Learns that a prompt estimated at {@code estimated} tokens was {@code reported} tokens. */
+    void observe(int estimated, int reported);
+  }
+
+  /** The {@link Calibration} of {@code model}: {@link #observe} for it. */
+  public Calibration calibration(String model) {
+    Objects.requireNonNull(model, "model");
+    return (estimated, reported) -> observe(model, estimated, reported);
   }
 
   /**

@@ -65,8 +65,7 @@ class SharedPromptInvalidationTest {
 
   private static SharedPromptInvalidation open(
       SharedStore store, String hostId, Consumer<AgentId> invalidate) {
-    return new SharedPromptInvalidation(
-        store.dataSource(), store.database(), hostId, invalidate, Duration.ofSeconds(3));
+    return new SharedPromptInvalidation(store, hostId, invalidate, Duration.ofSeconds(3));
   }
 
   private static Consumer<AgentId> record(List<String> seen, Consumer<AgentId> then) {

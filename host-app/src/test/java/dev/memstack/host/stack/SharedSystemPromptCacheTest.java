@@ -52,7 +52,6 @@ class SharedSystemPromptCacheTest {
 
   private static SharedPromptInvalidation open(
       SharedStore store, String hostId, SystemPromptCache cache) {
-    return new SharedPromptInvalidation(
-        store.dataSource(), store.database(), hostId, cache::invalidate, Duration.ofSeconds(3));
+    return new SharedPromptInvalidation(store, hostId, cache::invalidate, Duration.ofSeconds(3));
   }
 }
