@@ -14,24 +14,18 @@ import org.slf4j.LoggerFactory;
  * shipped model inside the jar, a file, or none. A model that is missing, unreadable, names a
  * feature this host does not compute, or was trained on another embedding model's cosines is not
  * used: the stack then ranks by the fusion, logs why once, and says so in health ({@code ranking})
- * and under {@code explain} ({@code stack.ranking}). Immutable.
+ * and under {@code explain} ({@code stack.ranking}).
+ *
+ * @param model the model, or {@code null} when the fusion ranks
+ * @param source where the model was read from, or {@code null}
+ * @param reason why the fusion ranks, or {@code null} when the model does
  */
-final class LearnedRanking {
+record LearnedRanking(RankingModel model, String source, String reason) {
 
   /** Where the shipped model lives on the host's class path. */
   static final String SHIPPED = "/memstack/ranking/realtalk.json";
 
   private static final Logger log = LoggerFactory.getLogger(LearnedRanking.class);
-
-  private final RankingModel model;
-  private final String source;
-  private final String reason;
-
-  private LearnedRanking(RankingModel model, String source, String reason) {
-    this.model = model;
-    this.source = source;
-    this.reason = reason;
-  }
 
   /** No learned ranking: the fusion ranks, for {@code reason}. */
   static LearnedRanking fusion(String reason) {
@@ -108,23 +102,8 @@ final class LearnedRanking {
     return model != null;
   }
 
-  /** The model, or {@code null} when the fusion ranks. */
-  RankingModel model() {
-    return model;
-  }
-
   /** What {@code stack.ranking} says: {@code learned:<name>} or {@code fusion}. */
   String describe() {
     return active() ? "learned:" + model.name() : "fusion";
-  }
-
-  /** Why the fusion ranks, or {@code null} when the model does. */
-  String reason() {
-    return reason;
-  }
-
-  /** Where the model was read from, or {@code null}. */
-  String source() {
-    return source;
   }
 }

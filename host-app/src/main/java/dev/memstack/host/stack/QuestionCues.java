@@ -1,6 +1,7 @@
 package dev.memstack.host.stack;
 
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -13,7 +14,16 @@ import java.util.regex.Pattern;
  * another language simply shows none of them, and the learned weights of the other features carry
  * its ranking. Immutable; built once per text.
  */
-final class QuestionCues {
+record QuestionCues(
+    Set<String> words,
+    Set<String> all,
+    Set<String> names,
+    String speaker,
+    int length,
+    boolean time,
+    boolean number,
+    boolean place,
+    boolean person) {
 
   /** What a question asks for. */
   enum Wants {
@@ -44,120 +54,89 @@ final class QuestionCues {
           "much", "many", "more", "most", "other", "own", "such", "only", "ever", "kind", "type",
           "get", "got", "go", "went", "going", "like", "lol", "yeah", "oh", "ok", "okay");
 
-  private static final Set<String> TIME_WORDS =
-      Set.of(
-          "january",
-          "february",
-          "march",
-          "april",
-          "may",
-          "june",
-          "july",
-          "august",
-          "september",
-          "october",
-          "november",
-          "december",
-          "jan",
-          "feb",
-          "mar",
-          "apr",
-          "jun",
-          "jul",
-          "aug",
-          "sep",
-          "sept",
-          "oct",
-          "nov",
-          "dec",
-          "monday",
-          "tuesday",
-          "wednesday",
-          "thursday",
-          "friday",
-          "saturday",
-          "sunday",
-          "today",
-          "tomorrow",
-          "yesterday",
-          "tonight",
-          "week",
-          "weekend",
-          "month",
-          "year",
-          "years",
-          "ago",
-          "morning",
-          "evening",
-          "night",
-          "afternoon",
-          "summer",
-          "winter",
-          "spring",
-          "fall",
-          "autumn",
-          "birthday",
-          "christmas",
-          "holiday",
-          "holidays",
-          "semester",
-          "soon",
-          "later",
-          "last",
-          "next",
-          "since",
-          "until",
-          "days",
-          "weeks",
-          "months",
-          "hours",
-          "o'clock",
-          "am",
-          "pm");
+  /** The months, January first. */
+  static final List<String> MONTHS =
+      java.util.Arrays.stream(java.time.Month.values())
+          .map(m -> m.name().toLowerCase(Locale.ROOT))
+          .toList();
 
-  private static final Set<String> NUMBER_WORDS =
-      Set.of(
-          "one",
-          "two",
-          "three",
-          "four",
-          "five",
-          "six",
-          "seven",
-          "eight",
-          "nine",
-          "ten",
-          "eleven",
-          "twelve",
-          "twenty",
-          "thirty",
-          "forty",
-          "fifty",
-          "hundred",
-          "thousand",
-          "million",
-          "dozen",
-          "few",
-          "several",
-          "once",
-          "twice",
-          "first",
-          "second",
-          "third");
+  private static final Set<String> TIME_WORDS = timeWords();
+
+  private static Set<String> timeWords() {
+    Set<String> words = new java.util.HashSet<>(MONTHS);
+    words.addAll(
+        List.of(
+            "jan",
+            "feb",
+            "mar",
+            "apr",
+            "jun",
+            "jul",
+            "aug",
+            "sep",
+            "sept",
+            "oct",
+            "nov",
+            "dec",
+            "monday",
+            "tuesday",
+            "wednesday",
+            "thursday",
+            "friday",
+            "saturday",
+            "sunday",
+            "today",
+            "tomorrow",
+            "yesterday",
+            "tonight",
+            "week",
+            "weekend",
+            "month",
+            "year",
+            "years",
+            "ago",
+            "morning",
+            "evening",
+            "night",
+            "afternoon",
+            "summer",
+            "winter",
+            "spring",
+            "fall",
+            "autumn",
+            "birthday",
+            "christmas",
+            "holiday",
+            "holidays",
+            "semester",
+            "soon",
+            "later",
+            "last",
+            "next",
+            "since",
+            "until",
+            "days",
+            "weeks",
+            "months",
+            "hours",
+            "o'clock",
+            "am",
+            "pm"));
+    return Set.copyOf(words);
+  }
+
+  /** Number words and words that count or order things. */
+  private static final Set<String> NUMBER_WORDS = numberWords();
+
+  private static Set<String> numberWords() {
+    Set<String> words = new java.util.HashSet<>(dev.memstack.support.NumberWords.VALUES.keySet());
+    words.addAll(List.of("dozen", "few", "several", "once", "twice", "first", "second", "third"));
+    return Set.copyOf(words);
+  }
 
   private static final Set<String> PLACE_PREPOSITIONS = Set.of("in", "at", "to", "from", "near");
 
-  private final Set<String> words;
-  private final Set<String> all;
-  private final Set<String> names;
-  private final String speaker;
-  private final int length;
-  private final boolean time;
-  private final boolean number;
-  private final boolean place;
-  private final boolean person;
-
-  private QuestionCues(String text) {
+  static QuestionCues of(String text) {
     String body = message(text == null ? "" : text);
     Matcher label = SPEAKER.matcher(body);
     String speaker = null;
@@ -165,7 +144,6 @@ final class QuestionCues {
       speaker = stem(fold(label.group(1)));
       body = body.substring(label.end());
     }
-    this.speaker = speaker;
     Set<String> words = new LinkedHashSet<>();
     Set<String> all = new java.util.HashSet<>();
     Set<String> names = new LinkedHashSet<>();
@@ -204,21 +182,10 @@ final class QuestionCues {
       previous = word;
       sentenceStart = false;
     }
-    this.words = words;
-    this.all = all;
     if (speaker != null) {
       all.add(speaker);
     }
-    this.names = names;
-    this.length = length;
-    this.time = time;
-    this.number = number;
-    this.place = place;
-    this.person = person;
-  }
-
-  static QuestionCues of(String text) {
-    return new QuestionCues(text);
+    return new QuestionCues(words, all, names, speaker, length, time, number, place, person);
   }
 
   private static final String[] ROLES = {"user", "assistant"};
@@ -325,30 +292,5 @@ final class QuestionCues {
       case PERSON -> person;
       case OTHER -> false;
     };
-  }
-
-  /** The content words, stemmed. */
-  Set<String> words() {
-    return words;
-  }
-
-  /** Capitalised words inside a sentence, stemmed and case-folded. */
-  Set<String> names() {
-    return names;
-  }
-
-  /** The speaker label the text starts with, stemmed and case-folded, or {@code null}. */
-  String speaker() {
-    return speaker;
-  }
-
-  /** Words in the text after any speaker label. */
-  int length() {
-    return length;
-  }
-
-  /** Every word of the message and its speaker label, stemmed and case-folded. */
-  Set<String> all() {
-    return all;
   }
 }

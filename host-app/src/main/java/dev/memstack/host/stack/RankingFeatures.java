@@ -86,21 +86,6 @@ final class RankingFeatures {
           "before.overlap",
           "session.cosine");
 
-  private static final String[] MONTHS = {
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december"
-  };
-
   /** One candidate memory as the ranking sees it. */
   record Candidate(
       String text,
@@ -159,10 +144,8 @@ final class RankingFeatures {
     Set<String> askedMonths = new HashSet<>();
     Set<Integer> askedYears = new HashSet<>();
     for (String word : questionWords) {
-      for (int m = 0; m < MONTHS.length; m++) {
-        if (MONTHS[m].equals(word)) {
-          askedMonths.add(MONTHS[m]);
-        }
+      if (QuestionCues.MONTHS.contains(word)) {
+        askedMonths.add(word);
       }
       if (word.length() == 4 && word.chars().allMatch(Character::isDigit)) {
         askedYears.add(Integer.parseInt(word));

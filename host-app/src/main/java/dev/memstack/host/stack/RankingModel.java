@@ -142,17 +142,20 @@ record RankingModel(
     }
     if (hidden != null) {
       for (int h = 0; h < hidden.out().length; h++) {
-        double unit = hidden.bias()[h];
-        double[] row = hidden.weights()[h];
-        for (int i = 0; i < z.length; i++) {
-          unit += row[i] * z[i];
-        }
-        if (unit > 0) {
-          s += hidden.out()[h] * unit;
-        }
+        s += hidden.out()[h] * Math.max(0, unit(h, z));
       }
     }
     return s;
+  }
+
+  /** The input of hidden unit {@code h} at standardised values {@code z}. */
+  private double unit(int h, double[] z) {
+    double unit = hidden.bias()[h];
+    double[] row = hidden.weights()[h];
+    for (int i = 0; i < z.length; i++) {
+      unit += row[i] * z[i];
+    }
+    return unit;
   }
 
   /**
@@ -167,12 +170,8 @@ record RankingModel(
     }
     if (hidden != null) {
       for (int h = 0; h < hidden.out().length; h++) {
-        double unit = hidden.bias()[h];
-        double[] row = hidden.weights()[h];
-        for (int i = 0; i < z.length; i++) {
-          unit += row[i] * z[i];
-        }
-        if (unit > 0) {
+        if (unit(h, z) > 0) {
+          double[] row = hidden.weights()[h];
           for (int i = 0; i < z.length; i++) {
             c[i] += hidden.out()[h] * row[i] * z[i];
           }

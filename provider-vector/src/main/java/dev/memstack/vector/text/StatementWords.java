@@ -223,7 +223,7 @@ final class StatementWords {
           "beige",
           "turquoise");
 
-  static final Map<String, Integer> NUMBER_WORDS = numberWords();
+  static final Map<String, Integer> NUMBER_WORDS = dev.memstack.support.NumberWords.VALUES;
 
   /** Words with a negation character that do not negate (非常 = very, 别人 = others, ...). */
   static final List<String> NOT_NEGATIONS_ZH =
@@ -284,42 +284,5 @@ final class StatementWords {
       }
     }
     return Map.copyOf(relations);
-  }
-
-  private static Map<String, Integer> numberWords() {
-    String[] small = {
-      "zero",
-      "one",
-      "two",
-      "three",
-      "four",
-      "five",
-      "six",
-      "seven",
-      "eight",
-      "nine",
-      "ten",
-      "eleven",
-      "twelve",
-      "thirteen",
-      "fourteen",
-      "fifteen",
-      "sixteen",
-      "seventeen",
-      "eighteen",
-      "nineteen"
-    };
-    Map<String, Integer> words = new java.util.HashMap<>();
-    for (int i = 0; i < small.length; i++) {
-      words.put(small[i], i);
-    }
-    String[] tens = {"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"};
-    for (int i = 0; i < tens.length; i++) {
-      words.put(tens[i], (i + 2) * 10);
-    }
-    words.put("hundred", 100);
-    words.put("thousand", 1000);
-    words.put("million", 1_000_000);
-    return Map.copyOf(words);
   }
 }
