@@ -160,24 +160,25 @@ record QuestionCues(
       length++;
       String raw = m.group();
       String word = fold(raw);
-      String between = body.substring(last, m.start());
-      if (between.contains(".") || between.contains("?") || between.contains("!")) {
-        sentenceStart = true;
+      String stemmed = stem(word);
+      for (int at = last; at < m.start() && !sentenceStart; at++) {
+        char c = body.charAt(at);
+        sentenceStart = c == '.' || c == '?' || c == '!';
       }
       last = m.end();
       boolean capital = Character.isUpperCase(raw.codePointAt(0));
       if (capital && !sentenceStart && !word.equals("i") && !STOP.contains(word)) {
-        names.add(stem(word));
+        names.add(stemmed);
         person = true;
         if (previous != null && PLACE_PREPOSITIONS.contains(previous)) {
           place = true;
         }
       }
-      all.add(stem(word));
+      all.add(stemmed);
       time |= TIME_WORDS.contains(word);
       number |= NUMBER_WORDS.contains(word);
       if (!STOP.contains(word) && word.length() > 1) {
-        words.add(stem(word));
+        words.add(stemmed);
       }
       previous = word;
       sentenceStart = false;
@@ -262,7 +263,7 @@ record QuestionCues(
   }
 
   /** The question's kind of answer, from its first wh-words. */
-  Wants wants(String question) {
+  static Wants wants(String question) {
     String q = " " + fold(question == null ? "" : question).replaceAll("[^\\p{L}\\p{N}' ]", " ");
     if (q.contains(" how many ")
         || q.contains(" how much ")

@@ -139,7 +139,7 @@ final class RankingFeatures {
   static double[][] compute(List<String> names, String question, List<Candidate> pool) {
     int n = pool.size();
     QuestionCues asked = QuestionCues.of(question);
-    QuestionCues.Wants wants = asked.wants(question);
+    QuestionCues.Wants wants = QuestionCues.wants(question);
     Set<String> questionWords = asked.all();
     Set<String> askedMonths = new HashSet<>();
     Set<Integer> askedYears = new HashSet<>();
