@@ -232,22 +232,7 @@ def model_json(name, embedding_model, names, mean, scale, params, trained_on):
 
 def recall(order, covers, gold, k):
     """Max matching of the first k items to gold messages, over the gold count."""
-    items = [{"c": covers[i]} for i in order[:k]]
-    owner = {}
-
-    def augment(i, seen):
-        for g in items[i]["c"]:
-            if g in seen:
-                continue
-            seen.add(g)
-            if g not in owner or augment(owner[g], seen):
-                owner[g] = i
-                return True
-        return False
-
-    for i in range(len(items)):
-        augment(i, set())
-    return len(owner) / gold
+    return rb.max_matching([covers[i] for i in order[:k]]) / gold
 
 
 def evaluate(np, data, scorer):

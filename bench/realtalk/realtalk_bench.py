@@ -225,10 +225,15 @@ def load_questions(chats):
 
 def matched(items, gold):
     """Size of a maximum bipartite matching: item i covers gold g when g is contained in i's
-    normalised text; each item covers at most one gold message and each gold message counts once
-    (augmenting paths, Kuhn's algorithm)."""
+    normalised text; each item covers at most one gold message and each gold message counts once."""
     texts = [normalise(item.get("text") or "") for item in items]
-    edges = [[g for g, text in enumerate(gold) if gold[g] and gold[g] in t] for t in texts]
+    return max_matching([[g for g, text in enumerate(gold) if gold[g] and gold[g] in t]
+                         for t in texts])
+
+
+def max_matching(edges):
+    """Size of a maximum bipartite matching of items to gold messages, `edges[i]` listing the gold
+    messages item i covers (augmenting paths, Kuhn's algorithm)."""
     owner_of = {}
 
     def augment(i, seen):
@@ -241,7 +246,7 @@ def matched(items, gold):
                 return True
         return False
 
-    for i in range(len(items)):
+    for i in range(len(edges)):
         if edges[i]:
             augment(i, set())
     return len(owner_of)
