@@ -61,52 +61,24 @@ abstract class TurnRecallChecks extends CheckGroup {
         aliceTurn(AGENT),
         turn(AGENT, ALICE, "The weather was grey and windy today.", "Stay warm."));
 
-    assertRecalled(AGENT, ALICE, ALICE_PHRASE, 10, "alice recalls her turn from the batch");
-    assertRecalled(AGENT, BOB, BOB_PHRASE, 10, "bob recalls his turn from the batch");
-    List<RecallItem> bobs =
-        assertNotRecalled(
-            AGENT,
-            BOB,
-            ALICE_PHRASE,
-            10,
-            "bob's recall for alice's words after a batch holding both");
-    assertWellFormed(bobs, BOB, 10);
+    assertEachRecallsOnlyTheirOwn("after a batch holding both");
   }
 
   @Test
   @DisplayName("keeps the same turn id of two owners as two turns, each recalled by its own owner")
   void keepsTheSameTurnIdOfTwoOwnersAsTwoTurns() {
     Turn alices = aliceTurn(AGENT);
-    Turn bobs = bobTurn(AGENT);
     sync(alices);
-    sync(
-        Turns.turn(
-            alices.turnId(), bobs.time(), AGENT, BOB, bobs.userMessage(), bobs.assistantReply()));
-    Turn alicesAgain = aliceTurn(OTHER_AGENT);
-    syncBatch(
-        Turns.turn(
-            alices.turnId(),
-            alicesAgain.time(),
-            OTHER_AGENT,
-            ALICE,
-            alicesAgain.userMessage(),
-            alicesAgain.assistantReply()));
+    sync(withIdOf(alices, bobTurn(AGENT)));
+    syncBatch(withIdOf(alices, aliceTurn(OTHER_AGENT)));
 
-    List<RecallItem> alicesItems =
-        assertRecalled(
-            AGENT, ALICE, ALICE_PHRASE, 10, "alice recalls her turn, whose id bob used too");
-    assertRecalled(AGENT, BOB, BOB_PHRASE, 10, "bob recalls his turn of the id alice used first");
+    assertEachRecallsOnlyTheirOwn("after bob used the turn id alice used first");
     assertRecalled(
         OTHER_AGENT,
         ALICE,
         ALICE_PHRASE,
         10,
         "alice recalls the turn of the same id in another agent");
-    List<RecallItem> bobsItems =
-        assertNotRecalled(AGENT, BOB, ALICE_PHRASE, 10, "bob's recall for alice's words");
-    assertNotRecalled(AGENT, ALICE, BOB_PHRASE, 10, "alice's recall for bob's words");
-    assertWellFormed(alicesItems, ALICE, 10);
-    assertWellFormed(bobsItems, BOB, 10);
   }
 
   @Test
@@ -121,6 +93,32 @@ abstract class TurnRecallChecks extends CheckGroup {
     assertThat(countMentions(recall(AGENT, ALICE, ALICE_PHRASE, 50), ALICE_PHRASE))
         .as("items after the same turn id came again in batches")
         .isEqualTo(once);
+  }
+
+  /**
+   * In {@link #AGENT}: alice and bob each recall their own phrase and not the other's, and every
+   * item either gets is well formed for them.
+   */
+  private void assertEachRecallsOnlyTheirOwn(String when) {
+    assertRecalled(AGENT, ALICE, ALICE_PHRASE, 10, "alice recalls her turn " + when);
+    assertRecalled(AGENT, BOB, BOB_PHRASE, 10, "bob recalls his turn " + when);
+    List<RecallItem> alices =
+        assertNotRecalled(AGENT, ALICE, BOB_PHRASE, 10, "alice's recall for bob's words " + when);
+    List<RecallItem> bobs =
+        assertNotRecalled(AGENT, BOB, ALICE_PHRASE, 10, "bob's recall for alice's words " + when);
+    assertWellFormed(alices, ALICE, 10);
+    assertWellFormed(bobs, BOB, 10);
+  }
+
+  /** {@code turn} under the id of {@code first}. */
+  private static Turn withIdOf(Turn first, Turn turn) {
+    return Turns.turn(
+        first.turnId(),
+        turn.time(),
+        turn.agent(),
+        turn.owner(),
+        turn.userMessage(),
+        turn.assistantReply());
   }
 
   /** Syncs {@code turn} once and returns how many items mention alice's phrase (at least one). */

@@ -125,11 +125,7 @@ final class PostgresBacklog {
             + " l.shard AND r.position >= l.next AND l.provider = ANY (r.recipients) WHERE"
             + " l.provider = ? AND l.lane = l.provider || '#' || l.shard AND r.kind = ?"
             + " ORDER BY r.position DESC OFFSET ? LIMIT 1",
-        query -> {
-          query.setString(1, provider);
-          query.setShort(2, PostgresRows.TURN);
-          query.setInt(3, keep);
-        },
+        PostgresRows.values(provider, PostgresRows.TURN, keep),
         rows -> rows.next() ? OptionalLong.of(rows.getLong(1) + 1) : OptionalLong.empty());
   }
 

@@ -225,11 +225,7 @@ public final class PostgresJournal implements SharedJournal {
           }
         }
         long position;
-        try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(?, ?)")) {
-          lock.setInt(1, LOCK_CLASS);
-          lock.setInt(2, shard);
-          lock.execute();
-        }
+        PostgresRows.execute(c, "SELECT pg_advisory_xact_lock(?, ?)", LOCK_CLASS, shard);
         try (PreparedStatement insert =
             c.prepareStatement(
                 "INSERT INTO memstack_outbox_record (position, shard, kind, owner, recipients,"
@@ -246,11 +242,8 @@ public final class PostgresJournal implements SharedJournal {
             position = rows.getLong(1);
           }
         }
-        try (PreparedStatement notify = c.prepareStatement("SELECT pg_notify(?, ?)")) {
-          notify.setString(1, PostgresNotifications.CHANNEL);
-          notify.setString(2, Integer.toString(shard));
-          notify.execute();
-        }
+        PostgresRows.execute(
+            c, "SELECT pg_notify(?, ?)", PostgresNotifications.CHANNEL, Integer.toString(shard));
         c.commit();
         knownProviders.addAll(header.recipients());
         durable.accumulateAndGet(position + 1, Math::max);
@@ -274,16 +267,14 @@ public final class PostgresJournal implements SharedJournal {
    * transaction), so it gets a higher position.
    */
   private void ensureLanes(Connection c, String provider) throws SQLException {
-    try (PreparedStatement insert =
-        c.prepareStatement(
-            "INSERT INTO memstack_outbox_lane (lane, provider, shard, next)"
-                + " SELECT ? || '#' || s, ?, s, (SELECT last_value FROM memstack_outbox_position)"
-                + " FROM generate_series(0, ? - 1) s ON CONFLICT (lane) DO NOTHING")) {
-      insert.setString(1, provider);
-      insert.setString(2, provider);
-      insert.setInt(3, shards);
-      insert.executeUpdate();
-    }
+    PostgresRows.execute(
+        c,
+        "INSERT INTO memstack_outbox_lane (lane, provider, shard, next)"
+            + " SELECT ? || '#' || s, ?, s, (SELECT last_value FROM memstack_outbox_position)"
+            + " FROM generate_series(0, ? - 1) s ON CONFLICT (lane) DO NOTHING",
+        provider,
+        provider,
+        shards);
   }
 
   @Override
@@ -527,11 +518,7 @@ public final class PostgresJournal implements SharedJournal {
               + " '#' || l.shard AND l.provider = ANY (r.recipients) AND r.position >="
               + " l.next WHERE r.owner = ? AND r.kind = ? AND r.position < ? GROUP BY"
               + " l.provider",
-          query -> {
-            query.setString(1, owner);
-            query.setShort(2, PostgresRows.TURN);
-            query.setLong(3, before);
-          },
+          PostgresRows.values(owner, PostgresRows.TURN, before),
           rows -> {
             while (rows.next()) {
               undone.put(rows.getString(1), rows.getInt(2));

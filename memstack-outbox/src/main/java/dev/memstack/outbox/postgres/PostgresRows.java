@@ -55,6 +55,23 @@ final class PostgresRows {
     }
   }
 
+  /** Binds {@code values} in order, each as its JDBC object ({@code setObject}). */
+  static Binder values(Object... values) {
+    return statement -> {
+      for (int i = 0; i < values.length; i++) {
+        statement.setObject(i + 1, values[i]);
+      }
+    };
+  }
+
+  /** Runs one statement on {@code c} with {@code values} bound in order. */
+  static void execute(Connection c, String sql, Object... values) throws SQLException {
+    try (PreparedStatement statement = c.prepareStatement(sql)) {
+      values(values).bind(statement);
+      statement.execute();
+    }
+  }
+
   /** The kind column's value of a record. */
   static short kind(JournalRecord.Kind kind) {
     return kind == JournalRecord.Kind.TURN ? TURN : ERASE;
