@@ -4,11 +4,13 @@
 # configured token, waits until the embedding model is warm, runs IngestHarness (TURNS turns from
 # CLIENTS clients over OWNERS owners, as fast as the host accepts them), which waits until every
 # provider has every turn and prints the delivery rates, the embedding share and the host's
-# resident memory; then stops the host. Extra arguments go to the host (e.g.
+# resident memory; then stops the host and embeds the same passages with the model alone on the
+# same cores (`model-alone rate: X turns/s`, and its CPU a turn, to set against the host's). Extra arguments go to the host (e.g.
 # --memstack.outbox.delivery-batch=1).
 #
 # Environment: TURNS (50000 = 100,000 vector records), CLIENTS (4), OWNERS (1000), PORT (18393),
-# DIST (the distribution folder; dist/ by default, another build for a same-run pair).
+# DIST (the distribution folder; dist/ by default, another build for a same-run pair), JAVA_OPTS
+# (options for the host's JVM, e.g. -XX:StartFlightRecording=filename=/tmp/ingest.jfr,settings=profile).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -30,7 +32,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-java -jar "$DIST/memstack.jar" --server.port="$PORT" --memstack.plugins.dir="$DIST/plugins" \
+java ${JAVA_OPTS:-} -jar "$DIST/memstack.jar" --server.port="$PORT" --memstack.plugins.dir="$DIST/plugins" \
   --memstack.data-dir="$WORK/data" \
   --memstack.security.tokens[0].token="$TOKEN" --memstack.security.tokens[0].role=admin \
   "$@" >"$WORK/host.log" 2>&1 &
@@ -44,7 +46,13 @@ done
 [[ "$STATUS" == "UP" ]] || { echo "host not UP: $STATUS" >&2; tail -30 "$WORK/host.log" >&2; exit 2; }
 echo "== $TURNS turns, $CLIENTS clients, $OWNERS owners against $BASE (host from dist, default providers $*); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 STATUS=0
-java "$HARNESS" "$BASE" "$TOKEN" "$HOST_PID" "$TURNS" "$CLIENTS" "$OWNERS" || STATUS=$?
+java "$HARNESS" "$BASE" "$TOKEN" "$HOST_PID" "$TURNS" "$CLIENTS" "$OWNERS" "$WORK/passages.txt" || STATUS=$?
 echo "data folder: $(du -sh "$WORK/data" | cut -f1) ($(du -sh "$WORK/data"/* 2>/dev/null | tr '\t' ' ' | tr '\n' ';'))"
 grep -E "ERROR|Exception" "$WORK/host.log" | head -5 || true
+# the baseline on the same cores, the host stopped: the same passages through the model alone
+kill "$HOST_PID" 2>/dev/null && wait "$HOST_PID" 2>/dev/null || true
+HOST_PID=""
+java -cp "$DIST/memstack.jar" -Dloader.main=dev.memstack.host.model.ModelAloneRate \
+  org.springframework.boot.loader.launch.PropertiesLauncher "$WORK/passages.txt" "$TURNS" 2>/dev/null \
+  | grep "model-alone rate" || echo "model-alone rate: not measured" >&2
 exit "$STATUS"

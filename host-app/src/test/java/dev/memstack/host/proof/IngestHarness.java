@@ -30,7 +30,8 @@ import java.util.regex.Pattern;
  * provider's delivery time spent embedding (from the host's metrics), and the host's resident
  * memory ({@code VmRSS}, {@code VmHWM}) and heap after the load. JDK only, run as a single source
  * file by {@code scripts/ingest-bench.sh}: {@code java IngestHarness.java <baseUrl> <token>
- * <hostPid> [turns=50000] [clients=4] [owners=1000]}; several hosts of one deployment as
+ * <hostPid> [turns=50000] [clients=4] [owners=1000] [passages file]}, the last writing the passages
+ * the providers embed, for a model-alone baseline; several hosts of one deployment as
  * comma-separated URLs and pids (the clients take them in turn, counts are summed).
  */
 public final class IngestHarness {
@@ -78,6 +79,12 @@ public final class IngestHarness {
     int turns = args.length > 3 ? Integer.parseInt(args[3]) : 50_000;
     int clients = args.length > 4 ? Integer.parseInt(args[4]) : 4;
     int owners = args.length > 5 ? Integer.parseInt(args[5]) : 1000;
+    // the passages the providers embed, one a line, for the model-alone baseline of the script
+    java.io.PrintWriter passages =
+        args.length > 6
+            ? new java.io.PrintWriter(
+                java.nio.file.Files.newBufferedWriter(java.nio.file.Path.of(args[6])))
+            : null;
     HttpClient http =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -101,7 +108,7 @@ public final class IngestHarness {
                 Random random = new Random(client * 7919L + 1);
                 try {
                   for (int i = next.getAndIncrement(); i < turns; i = next.getAndIncrement()) {
-                    String body = turnJson(random, run, i, owners);
+                    String body = turnJson(random, run, i, owners, passages);
                     while (true) {
                       int status = post(http, bases[client % bases.length], token, body);
                       if (status == 202) {
@@ -147,6 +154,9 @@ public final class IngestHarness {
       if (acceptSeconds >= 0 && drainedAt.size() == delivered.size()) {
         break;
       }
+    }
+    if (passages != null) {
+      passages.close();
     }
     double cpu = cpuSeconds(pids) - cpuBefore;
     double total = (System.nanoTime() - start) / 1e9;
@@ -214,8 +224,19 @@ public final class IngestHarness {
     System.exit(errors.get() == 0 ? 0 : 1);
   }
 
-  private static String turnJson(Random random, String run, int i, int owners) {
+  private static String turnJson(
+      Random random, String run, int i, int owners, java.io.PrintWriter passages) {
     int owner = Math.floorMod(i * 7919, owners);
+    String message = words(random, WORDS, 8 + random.nextInt(33));
+    String reply = words(random, REPLIES, 6 + random.nextInt(25));
+    if (passages != null) {
+      // the vector provider embeds each message, the builtin one the daily-note entry's prose
+      synchronized (passages) {
+        passages.println(message);
+        passages.println(reply);
+        passages.println("User: " + message + "\\nAssistant: " + reply);
+      }
+    }
     return String.format(
         Locale.ROOT,
         "{\"ownerKey\":\"ingest:user-%d\",\"conversationId\":\"c-%d\",\"turnId\":\"ingest-%s-%d\","
@@ -224,8 +245,8 @@ public final class IngestHarness {
         owner,
         run,
         i,
-        words(random, WORDS, 8 + random.nextInt(33)),
-        words(random, REPLIES, 6 + random.nextInt(25)));
+        message,
+        reply);
   }
 
   private static String words(Random random, String[] vocabulary, int count) {

@@ -37,15 +37,11 @@ record TurnNotes(
   Set<String> syncTurns(List<Turn> turns) {
     Map<Bucket, List<Turn>> byBucket = new LinkedHashMap<>();
     for (Turn turn : turns) {
-      if (settings.skipCronTurns() && turn.triggerSource() == TriggerSource.CRON) {
+      if (skipped(turn)) {
         continue;
       }
       seeder.ensureAgent(turn.agent());
-      Bucket bucket =
-          settings.perOwner()
-              ? Bucket.personal(turn.agent(), turn.owner())
-              : Bucket.team(turn.agent());
-      byBucket.computeIfAbsent(bucket, b -> new ArrayList<>()).add(turn);
+      byBucket.computeIfAbsent(bucket(turn), b -> new ArrayList<>()).add(turn);
     }
     Set<String> written = new HashSet<>();
     byBucket.forEach(
@@ -65,33 +61,38 @@ record TurnNotes(
     return written;
   }
 
+  /**
+   * The daily-note entries {@link #syncTurns} would append for {@code turns} (none for skipped).
+   */
+  List<String> entries(List<Turn> turns) {
+    List<String> entries = new ArrayList<>(turns.size());
+    for (Turn turn : turns) {
+      if (!skipped(turn)) {
+        entries.add(entry(bucket(turn), turn));
+      }
+    }
+    return entries;
+  }
+
+  private boolean skipped(Turn turn) {
+    return settings.skipCronTurns() && turn.triggerSource() == TriggerSource.CRON;
+  }
+
+  private Bucket bucket(Turn turn) {
+    return settings.perOwner()
+        ? Bucket.personal(turn.agent(), turn.owner())
+        : Bucket.team(turn.agent());
+  }
+
   private boolean append(BucketTransaction tx, Bucket bucket, Turn turn) {
-    ZonedDateTime time = turn.time().atZone(clock.getZone());
-    LocalDate date = time.toLocalDate();
+    LocalDate date = turn.time().atZone(clock.getZone()).toLocalDate();
     WorkspacePath note = WorkspacePath.dailyNote(date);
-    String marker = DailyNotes.marker(bucket, turn);
     Optional<String> current = tx.read(note);
     if (current.isPresent() && DailyNotes.holds(current.get(), bucket, turn)) {
       return false;
     }
     String base = current.orElse("# " + date + "\n");
-    String entry =
-        "### "
-            + TIME.format(time)
-            + " · "
-            + turn.triggerSource().wireName()
-            + " · conversation "
-            + DailyNotes.gist(turn.conversationId(), 64)
-            + " "
-            + marker
-            + "\n**User:** "
-            + DailyNotes.gist(turn.userMessage(), settings.turnGistChars())
-            + (turn.assistantReply().isBlank()
-                ? "" // nothing was answered: no empty line to recall
-                : "\n**Assistant:** "
-                    + DailyNotes.gist(turn.assistantReply(), settings.turnGistChars()))
-            + "\n";
-    String next = (base.endsWith("\n") ? base : base + "\n") + "\n" + entry;
+    String next = (base.endsWith("\n") ? base : base + "\n") + "\n" + entry(bucket, turn);
     if (next.getBytes(StandardCharsets.UTF_8).length > settings.fileMaxBytes()) {
       log.warn(
           "daily note {} of {} is full ({} bytes); turn {} is not written",
@@ -103,5 +104,25 @@ record TurnNotes(
     }
     tx.write(note, next, WorkspaceRules.metaForNewFile(note));
     return true;
+  }
+
+  /** The entry of {@code turn} in its daily note: a heading with its marker, then the messages. */
+  private String entry(Bucket bucket, Turn turn) {
+    ZonedDateTime time = turn.time().atZone(clock.getZone());
+    return "### "
+        + TIME.format(time)
+        + " · "
+        + turn.triggerSource().wireName()
+        + " · conversation "
+        + DailyNotes.gist(turn.conversationId(), 64)
+        + " "
+        + DailyNotes.marker(bucket, turn)
+        + "\n**User:** "
+        + DailyNotes.gist(turn.userMessage(), settings.turnGistChars())
+        + (turn.assistantReply().isBlank()
+            ? "" // nothing was answered: no empty line to recall
+            : "\n**Assistant:** "
+                + DailyNotes.gist(turn.assistantReply(), settings.turnGistChars()))
+        + "\n";
   }
 }

@@ -258,12 +258,12 @@ public final class WorkspaceMemory implements AutoCloseable {
 
   /**
    * Appends several turns as {@link #syncTurn} does, in their order, with one transaction (one
-   * durable commit and one index refresh) per bucket instead of one per turn.
+   * durable commit) per bucket instead of one per turn, and one index refresh for all of them.
    *
    * @return the ids of the turns whose entries were written
    */
   public Set<String> syncTurns(List<Turn> turns) {
-    return turnNotes.syncTurns(turns);
+    return index.batch(turnNotes.entries(turns), () -> turnNotes.syncTurns(turns));
   }
 
   /** Removes every PERSONAL file of {@code owner} in every agent; returns how many. */

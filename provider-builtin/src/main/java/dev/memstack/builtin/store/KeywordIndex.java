@@ -5,6 +5,7 @@ import dev.memstack.builtin.workspace.WorkspacePath;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * A keyword index of workspace files, kept in step with the store: by the store's listener ({@link
@@ -21,6 +22,19 @@ public interface KeywordIndex extends AutoCloseable {
    * @param weighted which files' hits count {@code weight} times (core files)
    */
   void committed(Bucket bucket, List<Change> changes, Predicate<WorkspacePath> weighted);
+
+  /**
+   * Runs {@code work}, whose commits on this thread may become searchable together when it returns
+   * (one near-real-time reopen for a batch of owners' notes instead of one each) rather than each
+   * when its {@link #committed} returns. Everything {@code work} committed is searchable when this
+   * returns, also when it throws. Nested calls join the outer one.
+   *
+   * @param coming Markdown the work is about to write (new daily-note entries): a dense index may
+   *     embed its paragraphs in one call up front instead of one call per commit; a hint only
+   */
+  default <T> T batch(List<String> coming, Supplier<T> work) {
+    return work.get();
+  }
 
   /**
    * On open, after the store: indexes again what changed in {@code store} behind the index's back

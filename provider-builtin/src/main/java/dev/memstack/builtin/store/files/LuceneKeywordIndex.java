@@ -29,6 +29,7 @@ import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.IndexReader;
@@ -163,7 +164,52 @@ public final class LuceneKeywordIndex implements KeywordIndex {
             weighted.test(change.path()));
       }
     }
-    refresh();
+    Batch batch = BATCH.get();
+    if (batch == null) {
+      refresh();
+    } else {
+      batch.changed = true;
+    }
+  }
+
+  /**
+   * The batch open on this thread: nesting depth, whether a commit is not searchable yet, and the
+   * vectors of the paragraphs it said were coming, by embedded text.
+   */
+  private static final class Batch {
+    int depth;
+    boolean changed;
+    final Map<String, float[]> coming = new HashMap<>();
+  }
+
+  private static final ThreadLocal<Batch> BATCH = new ThreadLocal<>();
+
+  @Override
+  public <T> T batch(List<String> coming, Supplier<T> work) {
+    Batch batch = BATCH.get();
+    if (batch == null) {
+      batch = new Batch();
+      BATCH.set(batch);
+    }
+    if (dense != null && !coming.isEmpty()) {
+      try {
+        batch.coming.putAll(dense.embedAll(coming, batch.coming.keySet()));
+      } catch (RuntimeException e) {
+        // a hint only: each commit embeds what it needs, and fails as it would have without it
+        log.debug("cannot embed the paragraphs of a batch up front: {}", e.toString());
+      }
+    }
+    batch.depth++;
+    try {
+      return work.get();
+    } finally {
+      if (--batch.depth == 0) {
+        BATCH.remove();
+        if (batch.changed) {
+          refresh();
+        }
+      }
+    }
   }
 
   /**
@@ -224,7 +270,7 @@ public final class LuceneKeywordIndex implements KeywordIndex {
     List<Document> docs = new ArrayList<>();
     docs.add(IndexDocuments.file(bucket, key, stamp));
     List<Paragraphs.Chunk> chunks = Paragraphs.chunks(content);
-    List<float[]> vectors = dense == null ? null : dense.vectors(chunks, previousVectors(key));
+    List<float[]> vectors = dense == null ? null : dense.vectors(chunks, knownVectors(key));
     for (int i = 0; i < chunks.size(); i++) {
       docs.add(
           IndexDocuments.chunk(
@@ -237,6 +283,20 @@ public final class LuceneKeywordIndex implements KeywordIndex {
               vectors == null ? null : vectors.get(i)));
     }
     apply(new Update(IndexDocuments.key(key), docs), "cannot index " + key);
+  }
+
+  /**
+   * The vectors of {@link #previousVectors}, and those of the paragraphs a batch said were coming.
+   */
+  private Map<String, float[]> knownVectors(String key) {
+    Map<String, float[]> previous = previousVectors(key);
+    Batch batch = BATCH.get();
+    if (batch == null || batch.coming.isEmpty()) {
+      return previous;
+    }
+    Map<String, float[]> known = new HashMap<>(batch.coming);
+    known.putAll(previous);
+    return known;
   }
 
   /**
