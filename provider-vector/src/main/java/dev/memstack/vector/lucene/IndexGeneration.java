@@ -126,7 +126,7 @@ final class IndexGeneration {
       if (fresh || !replay.isEmpty()) {
         ix.commit();
       }
-      ix.searchers = new SearcherManager(writer, null);
+      ix.searchers = new SearcherManager(writer, new FilterCaching());
       return ix;
     } catch (IOException | RuntimeException e) {
       ix.closeQuietly();
