@@ -61,18 +61,12 @@ final class DenseView {
    * call.
    */
   List<float[]> vectors(List<Paragraphs.Chunk> chunks, Map<String, float[]> previous) {
-    return vectors(chunks, previous, Set.of());
-  }
-
-  /** {@link #vectors(List, Map)}; paragraphs whose text is in {@code skip} get {@code null}. */
-  private List<float[]> vectors(
-      List<Paragraphs.Chunk> chunks, Map<String, float[]> previous, Set<String> skip) {
     List<float[]> vectors = new ArrayList<>(chunks.size());
     Set<String> missing = new LinkedHashSet<>();
     Map<String, float[]> known = new HashMap<>(previous);
     for (Paragraphs.Chunk chunk : chunks) {
       String prose = text(chunk.text());
-      if (!prose.isEmpty() && !known.containsKey(prose) && !skip.contains(prose)) {
+      if (!prose.isEmpty() && !known.containsKey(prose)) {
         missing.add(prose);
       }
     }
@@ -96,15 +90,15 @@ final class DenseView {
 
   /**
    * The vectors of the paragraphs of {@code markdown} (chunked as the index chunks a file), by
-   * embedded text, in one call; texts in {@code known} are left out.
+   * embedded text; those not in {@code known} embedded in one call.
    */
-  Map<String, float[]> embedAll(List<String> markdown, Set<String> known) {
+  Map<String, float[]> embedAll(List<String> markdown, Map<String, float[]> known) {
     List<Paragraphs.Chunk> chunks = new ArrayList<>();
     for (String text : markdown) {
       chunks.addAll(Paragraphs.chunks(text));
     }
+    List<float[]> embedded = vectors(chunks, known);
     Map<String, float[]> vectors = new HashMap<>();
-    List<float[]> embedded = vectors(chunks, Map.of(), known);
     for (int i = 0; i < chunks.size(); i++) {
       if (embedded.get(i) != null) {
         vectors.put(text(chunks.get(i).text()), embedded.get(i));

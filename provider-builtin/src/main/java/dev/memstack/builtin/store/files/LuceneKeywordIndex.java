@@ -164,7 +164,7 @@ public final class LuceneKeywordIndex implements KeywordIndex {
             weighted.test(change.path()));
       }
     }
-    Batch batch = BATCH.get();
+    Batch batch = batches.get();
     if (batch == null) {
       refresh();
     } else {
@@ -182,29 +182,30 @@ public final class LuceneKeywordIndex implements KeywordIndex {
     final Map<String, float[]> coming = new HashMap<>();
   }
 
-  private static final ThreadLocal<Batch> BATCH = new ThreadLocal<>();
+  /** The batch open on each thread, for this index only. */
+  private final ThreadLocal<Batch> batches = new ThreadLocal<>();
 
   @Override
   public <T> T batch(List<String> coming, Supplier<T> work) {
-    Batch batch = BATCH.get();
+    Batch batch = batches.get();
     if (batch == null) {
       batch = new Batch();
-      BATCH.set(batch);
-    }
-    if (dense != null && !coming.isEmpty()) {
-      try {
-        batch.coming.putAll(dense.embedAll(coming, batch.coming.keySet()));
-      } catch (RuntimeException e) {
-        // a hint only: each commit embeds what it needs, and fails as it would have without it
-        log.debug("cannot embed the paragraphs of a batch up front: {}", e.toString());
-      }
+      batches.set(batch);
     }
     batch.depth++;
     try {
+      if (dense != null && !coming.isEmpty()) {
+        try {
+          batch.coming.putAll(dense.embedAll(coming, batch.coming));
+        } catch (RuntimeException e) {
+          // a hint only: each commit embeds what it needs, and fails as it would have without it
+          log.debug("cannot embed the paragraphs of a batch up front: {}", e.toString());
+        }
+      }
       return work.get();
     } finally {
       if (--batch.depth == 0) {
-        BATCH.remove();
+        batches.remove();
         if (batch.changed) {
           refresh();
         }
@@ -290,7 +291,7 @@ public final class LuceneKeywordIndex implements KeywordIndex {
    */
   private Map<String, float[]> knownVectors(String key) {
     Map<String, float[]> previous = previousVectors(key);
-    Batch batch = BATCH.get();
+    Batch batch = batches.get();
     if (batch == null || batch.coming.isEmpty()) {
       return previous;
     }

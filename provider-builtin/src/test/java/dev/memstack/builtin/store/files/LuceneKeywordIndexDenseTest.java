@@ -2,6 +2,8 @@ package dev.memstack.builtin.store.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.memstack.builtin.store.Change;
+import dev.memstack.builtin.store.FileEntry;
 import dev.memstack.builtin.store.KeywordHit;
 import dev.memstack.builtin.store.KeywordIndex;
 import dev.memstack.builtin.store.KeywordQuery;
@@ -87,6 +89,52 @@ class LuceneKeywordIndexDenseTest {
         new LuceneKeywordIndex(dir, 80, Duration.ZERO, new HashingEmbedder())) {
       assertThat(index.dense()).isTrue();
       assertThat(index.stamps()).as("rebuilt from the files by the caller").isEmpty();
+    }
+  }
+
+  private static Change written(Bucket bucket, String content) {
+    return new Change(
+        bucket, NOTE, null, new FileEntry(NOTE, true, 0, content.length(), Instant.EPOCH), content);
+  }
+
+  @Test
+  @DisplayName(
+      "a batch embeds the paragraphs it announces in one call and makes its commits searchable"
+          + " together when it ends")
+  void batchEmbedsUpFrontAndRefreshesOnceAtTheEnd() {
+    DenseViewTest.CountingEmbedder embedder = new DenseViewTest.CountingEmbedder();
+    try (LuceneKeywordIndex index = new LuceneKeywordIndex(dir, 80, Duration.ZERO, embedder)) {
+      String alices = "# d\n\n**User:** opera tickets for friday";
+      String bobs = "# d\n\n**User:** the garden needs water";
+
+      int calls =
+          index.batch(
+              List.of(alices, bobs),
+              () -> {
+                assertThat(embedder.passages)
+                    .containsExactly(
+                        "User: opera tickets for friday", "User: the garden needs water");
+                index.committed(ALICE, List.of(written(ALICE, alices)), path -> false);
+                index.committed(BOB, List.of(written(BOB, bobs)), path -> false);
+                // committed, not yet searchable: the batch refreshes once, at its end
+                assertThat(index.nearest(List.of(ALICE, BOB), "opera", 5, Set.of())).isEmpty();
+                return embedder.passages.size();
+              });
+
+      assertThat(calls).isEqualTo(2); // the commits took the vectors embedded up front
+      assertThat(embedder.passages).hasSize(2);
+      assertThat(index.nearest(List.of(ALICE), "opera tickets", 5, Set.of()))
+          .extracting(KeywordHit::text)
+          .contains("**User:** opera tickets for friday");
+      assertThat(index.nearest(List.of(BOB), "garden water", 5, Set.of()))
+          .extracting(KeywordHit::text)
+          .contains("**User:** the garden needs water");
+
+      // outside a batch, a commit is searchable when committed returns
+      index.committed(ALICE, List.of(written(ALICE, alices + "\n\nsecond paragraph")), p -> false);
+      assertThat(index.nearest(List.of(ALICE), "second paragraph", 5, Set.of()))
+          .extracting(KeywordHit::text)
+          .contains("second paragraph");
     }
   }
 }
