@@ -559,28 +559,15 @@ public final class EmbeddedStoreBenchmark {
 
   private List<String> exactTopAll(
       float[] all, int size, float[] query, int k, IntPredicate accept) {
-    int[] best = new int[k];
-    double[] scores = new double[k];
-    Arrays.fill(scores, Double.NEGATIVE_INFINITY);
+    List<Integer> accepted = new ArrayList<>();
     for (int i = 0; i < size; i++) {
-      if (!accept.test(i)) {
-        continue;
-      }
-      double s = dot(all, i, query);
-      if (s > scores[k - 1]) {
-        int at = k - 1;
-        while (at > 0 && scores[at - 1] < s) {
-          scores[at] = scores[at - 1];
-          best[at] = best[at - 1];
-          at--;
-        }
-        scores[at] = s;
-        best[at] = i;
+      if (accept.test(i)) {
+        accepted.add(i);
       }
     }
     List<String> out = new ArrayList<>();
-    for (int i = 0; i < k; i++) {
-      out.add("m" + best[i]);
+    for (int best : scanTop(all, query, accepted, k)) {
+      out.add("m" + best);
     }
     return out;
   }
