@@ -58,5 +58,25 @@ public enum Capability {
    *
    * @since 0.5.0
    */
-  REJECTS_TURNS
+  REJECTS_TURNS,
+  /**
+   * Serves its memories one by one through the standard tools of {@link
+   * StandardTools#required(Capability) this capability} (list, count, get, set status, edit,
+   * delete, history), with the arguments and answers {@link StandardTools} documents. The host's
+   * {@code .../memory/items/**} routes call them on a provider that claims this, so an
+   * administration page can list, correct and erase memory of any provider that claims it. A delete
+   * is a forget: the item's text leaves its history too, which keeps only that a forget happened.
+   *
+   * @since 0.5.0
+   */
+  MEMORY_ADMIN,
+  /**
+   * Trust moves both ways: {@link MemoryProvider#feedback} raises it for the items the owner used,
+   * {@link MemoryProvider#wrong} lowers it for the items the owner marked wrong; both count for
+   * that owner alone and fade with time. The provider bounds the effect on its order and suppresses
+   * (never deletes) an item marked wrong often enough.
+   *
+   * @since 0.5.0
+   */
+  TRUST
 }

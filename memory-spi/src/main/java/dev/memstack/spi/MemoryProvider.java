@@ -149,6 +149,24 @@ public interface MemoryProvider extends AutoCloseable {
   }
 
   /**
+   * Learns that the owner found recalled items wrong (a thumbs-down): their trust for this owner
+   * goes down, and an item marked wrong often enough stops being recalled for this owner (it is
+   * suppressed, never deleted). Counts for this owner only, as {@link #feedback} does, and the
+   * effect on the order is bounded. Only called when {@link #capabilities()} contains {@link
+   * Capability#TRUST}. Never on the recall path; may do I/O.
+   *
+   * @param agent the agent the items were recalled for, never {@code null}
+   * @param owner the owner who marked them, never {@code null}
+   * @param ids the items' {@code id} metadata as this provider returned it; never {@code null}, no
+   *     {@code null} elements. Ids the owner may not see or that do not exist are ignored.
+   * @return how many of the ids were applied
+   * @since 0.5.0
+   */
+  default int wrong(AgentId agent, OwnerKey owner, List<String> ids) {
+    return 0;
+  }
+
+  /**
    * Erases every memory of the owner held by this provider: PERSONAL memory of every agent. Only
    * called when {@link #capabilities()} contains {@link Capability#FORGET}.
    *

@@ -6,12 +6,13 @@ import java.util.Set;
 
 /**
  * The well-known tool names behind the host's capability routes: a provider that claims {@link
- * Capability#WORKSPACE_FILES} or {@link Capability#MEMORY_JOBS} offers every tool of {@link
- * #required(Capability)} under exactly these names, declares reads as {@link ToolSpec.Effect#READ}
- * and the others as changing memory ({@link #readOnly(String)}), takes the arguments listed here
- * (plus the common {@code agentId} and {@code ownerKey}) and answers a JSON object. The host finds
- * the provider by the capability and the tool by these names; it knows no plugin's own vocabulary.
- * A provider that claims neither capability may use these names for tools of its own.
+ * Capability#WORKSPACE_FILES}, {@link Capability#MEMORY_JOBS} or {@link Capability#MEMORY_ADMIN}
+ * offers every tool of {@link #required(Capability)} under exactly these names, declares reads as
+ * {@link ToolSpec.Effect#READ} and the others as changing memory ({@link #readOnly(String)}), takes
+ * the arguments listed here (plus the common {@code agentId} and {@code ownerKey}) and answers a
+ * JSON object. The host finds the provider by the capability and the tool by these names; it knows
+ * no plugin's own vocabulary. A provider that claims neither capability may use these names for
+ * tools of its own.
  *
  * <p>Argument errors are {@link ToolException#invalidArgument(String, String)} naming the argument;
  * the other kinds map to HTTP as for every tool call.
@@ -68,6 +69,79 @@ public final class StandardTools {
   /** {@link Capability#MEMORY_JOBS}: the last and next dreaming run. */
   public static final String DREAMING_STATUS = "dreaming_status";
 
+  /**
+   * {@link Capability#MEMORY_ADMIN}: the memories the caller may see, newest first, in pages;
+   * {@code offset?}, {@code limit?} (at most 100), and the filters {@code status?} (a name or a
+   * list, or {@code any}; every status by default), {@code type?}, {@code scope?}, {@code text?}
+   * (words the text holds), {@code since?} and {@code until?} (ISO dates or instants). Answers
+   * {@code total}, {@code offset}, {@code limit} and {@code items}, each item an object with at
+   * least {@code id}, {@code text}, {@code scope}, {@code type}, {@code status}, {@code createdAt}
+   * and {@code updatedAt}, and where the provider has them {@code owner}, {@code name}, {@code
+   * importance}, {@code weight} and {@code trust}.
+   *
+   * @since 0.5.0
+   */
+  public static final String LIST_MEMORIES = "list_memories";
+
+  /**
+   * {@link Capability#MEMORY_ADMIN}: how many memories the caller may see match the filters of
+   * {@link #LIST_MEMORIES}; answers {@code total}, {@code byStatus} and {@code byType} (counts by
+   * lower-case status and by type).
+   *
+   * @since 0.5.0
+   */
+  public static final String COUNT_MEMORIES = "count_memories";
+
+  /**
+   * {@link Capability#MEMORY_ADMIN}: one memory; {@code id}. Answers the item as {@link
+   * #LIST_MEMORIES} does. An id the caller may not see is {@code NOT_FOUND}, as one that does not
+   * exist.
+   *
+   * @since 0.5.0
+   */
+  public static final String GET_MEMORY = "get_memory";
+
+  /**
+   * {@link Capability#MEMORY_ADMIN}: archives, suppresses or activates one memory; {@code id},
+   * {@code status} ({@code archived}, {@code suppressed} or {@code active}). Answers {@code id},
+   * {@code status} and {@code previous}; a change the memory's status does not allow is {@code
+   * CONFLICT}.
+   *
+   * @since 0.5.0
+   */
+  public static final String UPDATE_MEMORY_STATUS = "update_memory_status";
+
+  /**
+   * {@link Capability#MEMORY_ADMIN}: replaces one memory's text; {@code id}, {@code text}, {@code
+   * updatedAt} (the {@code updatedAt} the caller read: optimistic locking). Answers the item as
+   * {@link #LIST_MEMORIES} does; a stale {@code updatedAt} is {@code CONFLICT} and changes nothing.
+   *
+   * @since 0.5.0
+   */
+  public static final String EDIT_MEMORY = "edit_memory";
+
+  /**
+   * {@link Capability#MEMORY_ADMIN}: forgets one memory for good; {@code id}. Answers {@code id}
+   * and {@code deleted}. Its text leaves its history too: the history keeps only that a forget
+   * happened.
+   *
+   * @since 0.5.0
+   */
+  public static final String DELETE_MEMORY = "delete_memory";
+
+  /**
+   * {@link Capability#MEMORY_ADMIN}: one memory's history, oldest first; {@code id}. Answers {@code
+   * id} and {@code events}, each with {@code at} (an instant), {@code event} ({@code added}, {@code
+   * updated}, {@code status}, {@code superseded}, {@code supersedes}, {@code trust}, {@code
+   * decision} or {@code forgotten}, or a provider's own), {@code actor} when known, and where it
+   * applies {@code text} (the text after the change), {@code previous} (the text before it), {@code
+   * status}, {@code previousStatus}, {@code reason} and {@code other} (the id of the other memory
+   * of a supersession or a decision). A forgotten memory answers its one {@code forgotten} event.
+   *
+   * @since 0.5.0
+   */
+  public static final String MEMORY_HISTORY = "memory_history";
+
   private static final Map<Capability, Set<String>> REQUIRED =
       Map.of(
           Capability.WORKSPACE_FILES,
@@ -80,7 +154,16 @@ public final class StandardTools {
               EXPORT_WORKSPACE,
               IMPORT_WORKSPACE),
           Capability.MEMORY_JOBS,
-          Set.of(SUMMARIZE_CONVERSATION, RUN_EMERGENCE, DREAMING_STATUS));
+          Set.of(SUMMARIZE_CONVERSATION, RUN_EMERGENCE, DREAMING_STATUS),
+          Capability.MEMORY_ADMIN,
+          Set.of(
+              LIST_MEMORIES,
+              COUNT_MEMORIES,
+              GET_MEMORY,
+              UPDATE_MEMORY_STATUS,
+              EDIT_MEMORY,
+              DELETE_MEMORY,
+              MEMORY_HISTORY));
 
   private static final Set<String> READS =
       Set.of(
@@ -88,7 +171,11 @@ public final class StandardTools {
           READ_WORKSPACE_FILE,
           SEARCH_WORKSPACE,
           EXPORT_WORKSPACE,
-          DREAMING_STATUS);
+          DREAMING_STATUS,
+          LIST_MEMORIES,
+          COUNT_MEMORIES,
+          GET_MEMORY,
+          MEMORY_HISTORY);
 
   private StandardTools() {}
 

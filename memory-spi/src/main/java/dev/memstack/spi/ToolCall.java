@@ -22,10 +22,17 @@ import java.util.Set;
  * @param arguments the arguments as a JSON object text, never {@code null}
  * @param writable the scopes the caller may change, never {@code null}, may be empty (a read-only
  *     caller); {@link Scope#PERSONAL} means {@code owner}'s personal memory only
- * @since 0.2.0 for {@code writable}
+ * @param actor who makes the call, as a history may name it (the name of the API token for a call
+ *     through the host's API, never its secret), or {@code null} when unknown (the agent itself)
+ * @since 0.2.0 for {@code writable}, 0.5.0 for {@code actor}
  */
 public record ToolCall(
-    AgentId agent, OwnerKey owner, String name, String arguments, Set<Scope> writable) {
+    AgentId agent,
+    OwnerKey owner,
+    String name,
+    String arguments,
+    Set<Scope> writable,
+    String actor) {
 
   public ToolCall {
     Objects.requireNonNull(agent, "agent");
@@ -38,6 +45,15 @@ public record ToolCall(
       copy.remove(Scope.PERSONAL);
     }
     writable = Collections.unmodifiableSet(copy);
+    if (actor != null && actor.isBlank()) {
+      actor = null;
+    }
+  }
+
+  /** A call with no known {@code actor}, as before 0.5.0. */
+  public ToolCall(
+      AgentId agent, OwnerKey owner, String name, String arguments, Set<Scope> writable) {
+    this(agent, owner, name, arguments, writable, null);
   }
 
   /**
@@ -45,7 +61,7 @@ public record ToolCall(
    * checked everything it could).
    */
   public ToolCall(AgentId agent, OwnerKey owner, String name, String arguments) {
-    this(agent, owner, name, arguments, EnumSet.allOf(Scope.class));
+    this(agent, owner, name, arguments, EnumSet.allOf(Scope.class), null);
   }
 
   /** Whether the caller may change memory of this scope (personal: {@code owner}'s own). */
