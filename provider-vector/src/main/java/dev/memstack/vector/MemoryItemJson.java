@@ -34,6 +34,14 @@ final class MemoryItemJson {
     item.put("type", record.type());
     item.put("status", record.status().wireName());
     item.put("createdAt", record.createdAt().toString());
+    item.put("updatedAt", MemoryAdminTools.updatedAt(record).toString());
+    Object importance = record.extra().get(dev.memstack.vector.lifecycle.Lifecycle.IMPORTANCE);
+    if (importance instanceof Number n) {
+      item.put("importance", n.doubleValue());
+    }
+    if (dev.memstack.vector.lifecycle.Lifecycle.tracked(record.extra())) {
+      item.put("weight", dev.memstack.vector.lifecycle.Lifecycle.weight(record.extra()));
+    }
     MemoryTexts.origin(record).forEach(item::put);
     Object supersedes = record.extra().get(RememberTool.SUPERSEDES);
     if (supersedes != null && !supersedes.toString().isBlank()) {

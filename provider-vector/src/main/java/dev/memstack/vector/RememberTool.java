@@ -30,8 +30,10 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * @param provider the provider whose store, embedder and settings it uses
  * @param itemJson writes the memories of the answer, whose mapper writes the rest of it
+ * @param admin records each supersession in both memories' histories
  */
-record RememberTool(VectorMemoryProvider provider, MemoryItemJson itemJson) {
+record RememberTool(
+    VectorMemoryProvider provider, MemoryItemJson itemJson, MemoryAdminTools admin) {
 
   ObjectNode remember(ToolCall call) {
     ToolArguments args = ToolArguments.parse(call).requireOnly(Set.of("text", "scope", "type"));
@@ -79,7 +81,7 @@ record RememberTool(VectorMemoryProvider provider, MemoryItemJson itemJson) {
       if (!outdated.isEmpty()) {
         store.updateMetadata(
             existing.id(), Map.of(SUPERSEDES, supersedes(existing.extra(), outdated)));
-        supersede(outdated, existing.id());
+        supersede(outdated, existing);
         existing = store.get(existing.id()).map(MemoryRecord::fromDocument).orElse(existing);
       }
       return duplicateAnswer(existing, outdated);
@@ -90,7 +92,7 @@ record RememberTool(VectorMemoryProvider provider, MemoryItemJson itemJson) {
     }
     // the new record first: a failure in between leaves both active, never neither
     store.add(List.of(record.toDocument()));
-    supersede(outdated, record.id());
+    supersede(outdated, record);
     return answer(true, "id", record, outdated);
   }
 
@@ -162,7 +164,8 @@ record RememberTool(VectorMemoryProvider provider, MemoryItemJson itemJson) {
     return new Verdicts(duplicate, List.copyOf(outdated));
   }
 
-  private void supersede(List<MemoryRecord> outdated, String by) {
+  private void supersede(List<MemoryRecord> outdated, MemoryRecord by) {
+    java.time.Instant now = provider.now();
     for (MemoryRecord old : outdated) {
       provider
           .store()
@@ -172,9 +175,21 @@ record RememberTool(VectorMemoryProvider provider, MemoryItemJson itemJson) {
                   MemoryVectorStore.STATUS,
                   MemoryStatus.SUPERSEDED.name(),
                   SUPERSEDED_BY,
-                  by,
+                  by.id(),
                   SUPERSEDED_AT,
-                  provider.now().toEpochMilli()));
+                  now.toEpochMilli(),
+                  MemoryAdminTools.UPDATED_AT,
+                  now.toEpochMilli()));
+      String newer = MemoryTexts.undated(by.text());
+      String older = MemoryTexts.undated(old.text());
+      admin.record(
+          old,
+          "superseded",
+          null,
+          now,
+          Map.of(
+              "other", by.id(), "text", newer, "status", "superseded", "previousStatus", "active"));
+      admin.record(by, "supersedes", null, now, Map.of("other", old.id(), "previous", older));
     }
   }
 

@@ -78,7 +78,8 @@ public final class VectorMemoryProvider implements MemoryProvider {
           Capability.SHARED_MEMORY,
           Capability.RECALLS_TURNS,
           Capability.BATCH_SYNC,
-          Capability.FEEDBACK);
+          Capability.FEEDBACK,
+          Capability.MEMORY_ADMIN);
 
   private final String id;
   private final String storeName;
@@ -333,6 +334,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
             store.delete(ofOwner);
           }
           store.deleteFeedback(owner); // what they used, shared records included
+          store.history().deleteOwner(owner); // the changes of their memories, forgets included
           store.expungeDeleted(); // nothing of the deleted records stays in the store's files
           return count;
         });
@@ -340,7 +342,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
 
   @Override
   public List<ToolSpec> tools() {
-    return VectorMemoryTools.SPECS;
+    return VectorMemoryTools.ALL_SPECS;
   }
 
   @Override

@@ -34,7 +34,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class VectorMemoryTools {
 
-  private static final String FILTER_PROPS =
+  static final String FILTER_PROPS =
       "\"type\":{\"description\":\"memory type(s): FACT, DECISION, PREFERENCE, TASK_PROGRESS,"
           + " REFERENCE, RAW or custom\",\"oneOf\":[{\"type\":\"string\"},{\"type\":\"array\","
           + "\"items\":{\"type\":\"string\"}}]},"
@@ -76,10 +76,11 @@ final class VectorMemoryTools {
           new ToolSpec(
               "list_memories",
               "List the memories the current owner may see, newest first, in pages. Every status"
-                  + " unless status says otherwise.",
+                  + " unless status says otherwise; text keeps those that hold its words.",
               "{\"type\":\"object\",\"properties\":{"
                   + "\"offset\":{\"type\":\"integer\",\"minimum\":0},"
                   + "\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100},"
+                  + "\"text\":{\"type\":\"string\",\"description\":\"words the text holds\"},"
                   + FILTER_PROPS
                   + "},\"additionalProperties\":false}",
               ToolSpec.Effect.READ),
@@ -111,17 +112,25 @@ final class VectorMemoryTools {
                   + "\"additionalProperties\":false}",
               ToolSpec.Effect.READ));
 
-  private static final Set<String> FILTER_ARGS =
-      Set.of("type", "status", "scope", "since", "until");
+  static final Set<String> FILTER_ARGS = Set.of("type", "status", "scope", "since", "until");
 
   private final VectorMemoryProvider provider;
   private final JsonMapper json = JsonMapper.builder().build();
   private final MemoryItemJson itemJson = new MemoryItemJson(json);
   private final RememberTool remember;
+  private final MemoryAdminTools admin;
+
+  /** Most text matches a list or count with {@code text} pages through. */
+  static final int MAX_TEXT_MATCHES = 1000;
+
+  /** Every tool of the provider: these and the admin tools ({@link MemoryAdminTools}). */
+  static final List<ToolSpec> ALL_SPECS =
+      java.util.stream.Stream.concat(SPECS.stream(), MemoryAdminTools.SPECS.stream()).toList();
 
   VectorMemoryTools(VectorMemoryProvider provider) {
     this.provider = provider;
-    this.remember = new RememberTool(provider, itemJson);
+    this.admin = new MemoryAdminTools(provider, this, itemJson);
+    this.remember = new RememberTool(provider, itemJson, admin);
   }
 
   String call(ToolCall call) {
@@ -133,6 +142,10 @@ final class VectorMemoryTools {
           case "update_memory_status" -> updateStatus(call);
           case "delete_memory" -> delete(call);
           case "find_merge_candidates" -> mergeCandidates(call);
+          case "count_memories" -> admin.count(call);
+          case "get_memory" -> admin.get(call);
+          case "edit_memory" -> admin.edit(call);
+          case "memory_history" -> admin.history(call);
           default ->
               throw new ToolException(
                   ToolException.Kind.NOT_FOUND,
@@ -167,24 +180,55 @@ final class VectorMemoryTools {
     Set<String> allowed = new java.util.HashSet<>(FILTER_ARGS);
     allowed.add("offset");
     allowed.add("limit");
+    allowed.add("text");
     ToolArguments args = ToolArguments.parse(call).requireOnly(allowed);
     int offset = args.optionalInt("offset", 0, 1_000_000, 0);
     int limit = args.optionalInt("limit", 1, 100, 20);
     Filter.Expression filter = filter(call, args, EnumSet.allOf(MemoryStatus.class));
+    String text = args.optionalText("text");
     MemoryVectorStore store = provider.store();
     ObjectNode answer = json.createObjectNode();
+    ArrayNode items;
+    if (text != null) {
+      List<MemoryRecord> matches = matching(text, filter);
+      answer.put("total", matches.size());
+      answer.put("offset", offset);
+      answer.put("limit", limit);
+      items = answer.putArray("items");
+      for (MemoryRecord record :
+          matches.subList(
+              Math.min(offset, matches.size()), Math.min(offset + limit, matches.size()))) {
+        items.add(itemJson.of(record, null));
+      }
+      return answer;
+    }
     answer.put("total", store.count(filter));
     answer.put("offset", offset);
     answer.put("limit", limit);
-    ArrayNode items = answer.putArray("items");
+    items = answer.putArray("items");
     for (Document doc : store.list(filter, offset, limit)) {
       items.add(itemJson.of(MemoryRecord.fromDocument(doc), null));
     }
     return answer;
   }
 
-  private Filter.Expression filter(
-      ToolCall call, ToolArguments args, Set<MemoryStatus> defaultStatuses) {
+  /**
+   * The records within {@code filter} whose text holds the words of {@code text} (the store's
+   * keyword search, at most {@value #MAX_TEXT_MATCHES}), newest first.
+   */
+  List<MemoryRecord> matching(String text, Filter.Expression filter) {
+    List<MemoryRecord> matches = new ArrayList<>();
+    for (Document doc : provider.store().keywordSearch(text, filter, MAX_TEXT_MATCHES)) {
+      matches.add(MemoryRecord.fromDocument(doc));
+    }
+    matches.sort(
+        java.util.Comparator.comparing(MemoryRecord::createdAt)
+            .thenComparing(MemoryRecord::id)
+            .reversed());
+    return matches;
+  }
+
+  Filter.Expression filter(ToolCall call, ToolArguments args, Set<MemoryStatus> defaultStatuses) {
     Filter.Expression filter = MemoryFilters.visibleTo(call.agent(), call.owner());
     List<String> statuses = args.stringList("status");
     if (statuses.isEmpty()) {
@@ -247,6 +291,12 @@ final class VectorMemoryTools {
           "status superseded is set by remember, when a newer statement replaces a memory;"
               + " use active, archived or suppressed");
     }
+    synchronized (admin.lock(id)) {
+      return updateStatus(call, id, target);
+    }
+  }
+
+  private ObjectNode updateStatus(ToolCall call, String id, MemoryStatus target) {
     MemoryRecord record = writableRecord(call, id);
     MemoryStatus current = record.status();
     boolean allowed =
@@ -278,21 +328,37 @@ final class VectorMemoryTools {
       changes.put(RememberTool.SUPERSEDED_BY, null);
       changes.put(RememberTool.SUPERSEDED_AT, null);
     }
+    Instant now = provider.now();
+    Instant before = MemoryAdminTools.updatedAt(record);
+    if (!now.isAfter(before)) {
+      now = before.plusMillis(1); // every change moves updatedAt: a stale read stays stale
+    }
+    changes.put(MemoryAdminTools.UPDATED_AT, now.toEpochMilli());
     if (!provider.store().updateMetadata(id, changes)) {
       throw notFound(call, id);
     }
+    admin.record(
+        record,
+        "status",
+        call.actor(),
+        now,
+        Map.of("status", target.wireName(), "previousStatus", current.wireName()));
     ObjectNode answer = json.createObjectNode();
     answer.put("id", id);
     answer.put("status", target.wireName());
     answer.put("previous", current.wireName());
+    answer.put("updatedAt", now.toString());
     return answer;
   }
 
   private ObjectNode delete(ToolCall call) {
     ToolArguments args = ToolArguments.parse(call).requireOnly(Set.of("id"));
     String id = args.requiredText("id");
-    writableRecord(call, id);
-    provider.store().delete(List.of(id));
+    synchronized (admin.lock(id)) {
+      MemoryRecord record = writableRecord(call, id);
+      provider.store().delete(List.of(id));
+      admin.forgotten(record, call.actor());
+    }
     ObjectNode answer = json.createObjectNode();
     answer.put("id", id);
     answer.put("deleted", true);
@@ -337,13 +403,13 @@ final class VectorMemoryTools {
    * TEAM or GLOBAL record for a caller limited to personal memory) FORBIDDEN, before anything
    * changes.
    */
-  private MemoryRecord writableRecord(ToolCall call, String id) {
+  MemoryRecord writableRecord(ToolCall call, String id) {
     MemoryRecord record = visibleRecord(call, id);
     call.requireWritable(record.scope());
     return record;
   }
 
-  private MemoryRecord visibleRecord(ToolCall call, String id) {
+  MemoryRecord visibleRecord(ToolCall call, String id) {
     MemoryRecord record =
         provider
             .store()
@@ -357,7 +423,7 @@ final class VectorMemoryTools {
     return record;
   }
 
-  private static ToolException notFound(ToolCall call, String id) {
+  static ToolException notFound(ToolCall call, String id) {
     return new ToolException(
         ToolException.Kind.NOT_FOUND,
         call.name()

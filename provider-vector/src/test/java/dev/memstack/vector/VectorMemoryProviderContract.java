@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Capability;
 import dev.memstack.spi.Embedder;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.OwnerKey;
@@ -11,8 +12,10 @@ import dev.memstack.spi.ProviderConfigException;
 import dev.memstack.spi.RecallItem;
 import dev.memstack.spi.RecallRequest;
 import dev.memstack.spi.Scope;
+import dev.memstack.spi.StandardTools;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
+import dev.memstack.spi.ToolSpec;
 import dev.memstack.spi.TriggerSource;
 import dev.memstack.spi.Turn;
 import dev.memstack.tck.HashingEmbedder;
@@ -1179,6 +1182,249 @@ public abstract class VectorMemoryProviderContract {
       assertThatThrownBy(() -> tool(provider, USER_1, "list_memories", "{}"))
           .isInstanceOf(IllegalStateException.class);
       assertThatThrownBy(() -> provider.forget(USER_1)).isInstanceOf(IllegalStateException.class);
+    }
+  }
+
+  @Nested
+  @DisplayName("memories one by one (MEMORY_ADMIN)")
+  class Admin {
+
+    private JsonNode call(MemoryProvider provider, OwnerKey owner, String name, String args) {
+      return JSON.readTree(
+          provider.callTool(
+              new ToolCall(
+                  AGENT, owner, name, args, java.util.EnumSet.allOf(Scope.class), "console")));
+    }
+
+    private String remembered(MemoryProvider provider, OwnerKey owner, String text) {
+      return call(provider, owner, "remember", "{\"text\":\"" + text + "\"}").get("id").asString();
+    }
+
+    @Test
+    @DisplayName("claims the capability and offers every standard tool with its declared effect")
+    void offersTheStandardTools() {
+      MemoryProvider provider = provider();
+      assertThat(provider.capabilities()).contains(Capability.MEMORY_ADMIN);
+      Map<String, ToolSpec> specs = new HashMap<>();
+      provider.tools().forEach(s -> specs.put(s.name(), s));
+      for (String name : StandardTools.required(Capability.MEMORY_ADMIN)) {
+        assertThat(specs).containsKey(name);
+        assertThat(specs.get(name).effect() == ToolSpec.Effect.READ)
+            .as(name)
+            .isEqualTo(StandardTools.readOnly(name));
+      }
+    }
+
+    @Test
+    @DisplayName("edits with optimistic locking and keeps the earlier text in the history")
+    void editsWithOptimisticLocking() {
+      MemoryProvider provider = provider();
+      String id = remembered(provider, USER_1, "My bike is blue");
+      JsonNode item = call(provider, USER_1, "get_memory", "{\"id\":\"" + id + "\"}");
+      assertThat(item.get("text").asString()).isEqualTo("My bike is blue");
+      String read = item.get("updatedAt").asString();
+      assertThat(read).isEqualTo(item.get("createdAt").asString());
+
+      clock.advance(Duration.ofMinutes(5));
+      JsonNode edited =
+          call(
+              provider,
+              USER_1,
+              "edit_memory",
+              "{\"id\":\""
+                  + id
+                  + "\",\"text\":\"My bike is green\",\"updatedAt\":\""
+                  + read
+                  + "\"}");
+      assertThat(edited.get("changed").asBoolean()).isTrue();
+      assertThat(edited.get("text").asString()).isEqualTo("My bike is green");
+      assertThat(edited.get("updatedAt").asString()).isNotEqualTo(read);
+      assertThat(texts(recall(provider, AGENT, USER_1, "bike green")))
+          .anyMatch(t -> t.contains("green"));
+
+      // the same read again is stale: refused, nothing written
+      assertThatThrownBy(
+              () ->
+                  call(
+                      provider,
+                      USER_1,
+                      "edit_memory",
+                      "{\"id\":\""
+                          + id
+                          + "\",\"text\":\"My bike is red\",\"updatedAt\":\""
+                          + read
+                          + "\"}"))
+          .isInstanceOfSatisfying(
+              ToolException.class,
+              e -> assertThat(e.kind()).isEqualTo(ToolException.Kind.CONFLICT));
+      assertThat(
+              call(provider, USER_1, "get_memory", "{\"id\":\"" + id + "\"}")
+                  .get("text")
+                  .asString())
+          .isEqualTo("My bike is green");
+
+      JsonNode events =
+          call(provider, USER_1, "memory_history", "{\"id\":\"" + id + "\"}").get("events");
+      assertThat(events).hasSize(2);
+      assertThat(events.get(0).get("event").asString()).isEqualTo("added");
+      assertThat(events.get(0).get("text").asString()).isEqualTo("My bike is blue");
+      assertThat(events.get(1).get("event").asString()).isEqualTo("updated");
+      assertThat(events.get(1).get("previous").asString()).isEqualTo("My bike is blue");
+      assertThat(events.get(1).get("text").asString()).isEqualTo("My bike is green");
+      assertThat(events.get(1).get("actor").asString()).isEqualTo("console");
+    }
+
+    @Test
+    @DisplayName("records status changes and a supersession in both memories' histories")
+    void recordsStatusAndSupersession() {
+      MemoryProvider provider = provider();
+      String id = remembered(provider, USER_1, "I have 2 cats");
+      clock.advance(Duration.ofMinutes(1));
+      String newer = remembered(provider, USER_1, "I have 3 cats");
+      assertThat(newer).isNotEqualTo(id);
+      JsonNode old =
+          call(provider, USER_1, "memory_history", "{\"id\":\"" + id + "\"}").get("events");
+      assertThat(old.get(old.size() - 1).get("event").asString()).isEqualTo("superseded");
+      assertThat(old.get(old.size() - 1).get("other").asString()).isEqualTo(newer);
+      JsonNode fresh =
+          call(provider, USER_1, "memory_history", "{\"id\":\"" + newer + "\"}").get("events");
+      assertThat(fresh.get(fresh.size() - 1).get("event").asString()).isEqualTo("supersedes");
+      assertThat(fresh.get(fresh.size() - 1).get("previous").asString()).isEqualTo("I have 2 cats");
+
+      clock.advance(Duration.ofMinutes(1));
+      call(
+          provider,
+          USER_1,
+          "update_memory_status",
+          "{\"id\":\"" + newer + "\",\"status\":\"archived\"}");
+      JsonNode after =
+          call(provider, USER_1, "memory_history", "{\"id\":\"" + newer + "\"}").get("events");
+      JsonNode last = after.get(after.size() - 1);
+      assertThat(last.get("event").asString()).isEqualTo("status");
+      assertThat(last.get("status").asString()).isEqualTo("archived");
+      assertThat(last.get("previousStatus").asString()).isEqualTo("active");
+      assertThat(last.get("actor").asString()).isEqualTo("console");
+      // a status change moves updatedAt, so an edit made on the earlier read is stale
+      JsonNode item = call(provider, USER_1, "get_memory", "{\"id\":\"" + newer + "\"}");
+      assertThat(item.get("status").asString()).isEqualTo("archived");
+      assertThat(item.get("updatedAt").asString()).isNotEqualTo(item.get("createdAt").asString());
+    }
+
+    @Test
+    @DisplayName("forgets a memory from its history too: only that a forget happened stays")
+    void forgetsFromHistory() {
+      MemoryProvider provider = provider();
+      String id = remembered(provider, USER_1, "My locker code is 4812");
+      String read =
+          call(provider, USER_1, "get_memory", "{\"id\":\"" + id + "\"}")
+              .get("updatedAt")
+              .asString();
+      clock.advance(Duration.ofMinutes(1));
+      call(
+          provider,
+          USER_1,
+          "edit_memory",
+          "{\"id\":\""
+              + id
+              + "\",\"text\":\"My locker code is 9907\",\"updatedAt\":\""
+              + read
+              + "\"}");
+      call(provider, USER_1, "delete_memory", "{\"id\":\"" + id + "\"}");
+
+      JsonNode history = call(provider, USER_1, "memory_history", "{\"id\":\"" + id + "\"}");
+      assertThat(history.get("forgotten").asBoolean()).isTrue();
+      assertThat(history.get("events")).hasSize(1);
+      assertThat(history.get("events").get(0).get("event").asString()).isEqualTo("forgotten");
+      assertThat(history.toString()).doesNotContain("4812").doesNotContain("9907");
+      // another owner does not learn that it existed
+      assertThatThrownBy(() -> call(provider, USER_2, "memory_history", "{\"id\":\"" + id + "\"}"))
+          .isInstanceOfSatisfying(
+              ToolException.class,
+              e -> assertThat(e.kind()).isEqualTo(ToolException.Kind.NOT_FOUND));
+      // and nothing of the text stays in the store's files either (embedded store)
+      provider.close();
+      assertThat(filesHolding("4812")).isEmpty();
+      assertThat(filesHolding("9907")).isEmpty();
+    }
+
+    @Test
+    @DisplayName("erasing an owner removes their memories' histories, forgets included")
+    void erasureRemovesHistories() {
+      MemoryProvider provider = provider();
+      String kept = remembered(provider, USER_2, "I like jazz");
+      String id = remembered(provider, USER_1, "I like opera");
+      call(
+          provider,
+          USER_1,
+          "update_memory_status",
+          "{\"id\":\"" + id + "\",\"status\":\"archived\"}");
+      call(
+          provider,
+          USER_2,
+          "update_memory_status",
+          "{\"id\":\"" + kept + "\",\"status\":\"archived\"}");
+      String gone = remembered(provider, USER_1, "I like techno");
+      call(provider, USER_1, "delete_memory", "{\"id\":\"" + gone + "\"}");
+      provider.forget(USER_1);
+      assertThatThrownBy(
+              () -> call(provider, USER_1, "memory_history", "{\"id\":\"" + gone + "\"}"))
+          .isInstanceOf(ToolException.class);
+      assertThat(
+              call(provider, USER_2, "memory_history", "{\"id\":\"" + kept + "\"}").get("events"))
+          .hasSize(2);
+    }
+
+    @Test
+    @DisplayName("counts and lists by status, type and text, for the owner only")
+    void countsAndLists() {
+      MemoryProvider provider = provider();
+      remembered(provider, USER_1, "I play the violin");
+      String id = remembered(provider, USER_1, "I collect stamps");
+      remembered(provider, USER_2, "I play the drums");
+      call(
+          provider,
+          USER_1,
+          "update_memory_status",
+          "{\"id\":\"" + id + "\",\"status\":\"suppressed\"}");
+      JsonNode count = call(provider, USER_1, "count_memories", "{}");
+      assertThat(count.get("total").asLong()).isEqualTo(2);
+      assertThat(count.get("byStatus").get("active").asLong()).isEqualTo(1);
+      assertThat(count.get("byStatus").get("suppressed").asLong()).isEqualTo(1);
+      assertThat(count.get("byType").get("FACT").asLong()).isEqualTo(2);
+      JsonNode listed = call(provider, USER_1, "list_memories", "{\"text\":\"play\"}");
+      assertThat(listed.get("total").asLong()).isEqualTo(1);
+      assertThat(listed.get("items").get(0).get("text").asString()).isEqualTo("I play the violin");
+      assertThat(
+              call(provider, USER_1, "count_memories", "{\"text\":\"play\"}").get("total").asLong())
+          .isEqualTo(1);
+      assertThatThrownBy(() -> call(provider, USER_2, "get_memory", "{\"id\":\"" + id + "\"}"))
+          .isInstanceOfSatisfying(
+              ToolException.class,
+              e -> assertThat(e.kind()).isEqualTo(ToolException.Kind.NOT_FOUND));
+    }
+
+    private List<Path> filesHolding(String secret) {
+      if (!"embedded".equals(storeConfig.get("store"))) {
+        return List.of();
+      }
+      try (var files = java.nio.file.Files.walk(dataDir)) {
+        return files
+            .filter(java.nio.file.Files::isRegularFile)
+            .filter(
+                f -> {
+                  try {
+                    return new String(
+                            java.nio.file.Files.readAllBytes(f),
+                            java.nio.charset.StandardCharsets.ISO_8859_1)
+                        .contains(secret);
+                  } catch (java.io.IOException e) {
+                    return false;
+                  }
+                })
+            .toList();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
     }
   }
 

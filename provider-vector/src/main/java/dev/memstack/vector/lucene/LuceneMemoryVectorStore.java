@@ -1,6 +1,7 @@
 package dev.memstack.vector.lucene;
 
 import dev.memstack.vector.store.DelegatingStore;
+import dev.memstack.vector.store.MemoryHistory;
 import dev.memstack.vector.store.ModelMismatchException;
 import dev.memstack.vector.store.StoreEmbedder;
 import dev.memstack.vector.store.StoreReads;
@@ -60,6 +61,7 @@ public final class LuceneMemoryVectorStore implements DelegatingStore {
   private final LuceneIndex index;
   private final LuceneSearches searches;
   private final LuceneWrites writes;
+  private HistoryLog history;
 
   private LuceneMemoryVectorStore(Path root, StoreEmbedder embedder) {
     this.index = new LuceneIndex(root, embedder);
@@ -82,6 +84,12 @@ public final class LuceneMemoryVectorStore implements DelegatingStore {
     LuceneMemoryVectorStore store = new LuceneMemoryVectorStore(root, embedder);
     try {
       store.index.open(reembedOnMismatch, reembedKey);
+      try {
+        store.history = HistoryLog.open(root);
+      } catch (java.io.IOException e) {
+        throw new IllegalStateException(
+            "embedded vector store: cannot open the history in " + root, e);
+      }
       return store;
     } catch (RuntimeException e) {
       store.close();
@@ -174,7 +182,20 @@ public final class LuceneMemoryVectorStore implements DelegatingStore {
   }
 
   @Override
+  public MemoryHistory history() {
+    return history;
+  }
+
+  @Override
   public void close() {
-    index.close();
+    try {
+      if (history != null) {
+        history.close();
+      }
+    } catch (java.io.IOException e) {
+      // the history's appends were forced to disk: nothing is lost by a failed close
+    } finally {
+      index.close();
+    }
   }
 }

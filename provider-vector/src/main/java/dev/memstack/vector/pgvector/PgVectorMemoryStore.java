@@ -2,6 +2,7 @@ package dev.memstack.vector.pgvector;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.memstack.vector.store.DelegatingStore;
+import dev.memstack.vector.store.MemoryHistory;
 import dev.memstack.vector.store.MemoryVectorStore;
 import dev.memstack.vector.store.ModelMismatchException;
 import dev.memstack.vector.store.StoreEmbedder;
@@ -54,6 +55,7 @@ public final class PgVectorMemoryStore implements DelegatingStore {
   private final PgTable table;
   private final PgSearches searches;
   private final PgWrites writes;
+  private final PgHistory history;
   private final String pgvectorVersion;
 
   PgVectorMemoryStore(
@@ -66,6 +68,7 @@ public final class PgVectorMemoryStore implements DelegatingStore {
     this.table = new PgTable(settings, embedder, dataSource, modelId, dimension);
     this.searches = new PgSearches(table);
     this.writes = new PgWrites(table);
+    this.history = new PgHistory(table);
     this.pgvectorVersion = pgvectorVersion;
   }
 
@@ -102,6 +105,11 @@ public final class PgVectorMemoryStore implements DelegatingStore {
   @Override
   public StoreWrites writes() {
     return writes;
+  }
+
+  @Override
+  public MemoryHistory history() {
+    return history;
   }
 
   /**

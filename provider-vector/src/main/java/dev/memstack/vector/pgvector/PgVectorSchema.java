@@ -126,6 +126,11 @@ final class PgVectorSchema {
     return quote(schema) + "." + quote(table + "_feedback");
   }
 
+  /** {@code "schema"."table_history"}: the changes of each record, kept after its deletion. */
+  String historyTable() {
+    return quote(schema) + "." + quote(table + "_history");
+  }
+
   String hnswIndex() {
     return table + "_embedding_hnsw";
   }
@@ -336,6 +341,7 @@ final class PgVectorSchema {
             + ")");
     ddl.addAll(indexStatements(dimension));
     ddl.addAll(feedbackStatements());
+    ddl.addAll(historyStatements());
     return ddl;
   }
 
@@ -379,6 +385,26 @@ final class PgVectorSchema {
             + "  PRIMARY KEY (owner, id)\n"
             + ")",
         index("feedback_id", f, "btree (id)"));
+  }
+
+  /**
+   * The history table: one row per change of a record, not tied to the records table (a forgotten
+   * record keeps its {@code forgotten} row); erasing an owner deletes their rows by the owner
+   * index.
+   */
+  List<String> historyStatements() {
+    String h = historyTable();
+    return List.of(
+        "CREATE TABLE IF NOT EXISTS "
+            + h
+            + " (\n"
+            + "  seq bigserial PRIMARY KEY,\n"
+            + "  id text NOT NULL,\n"
+            + "  owner text,\n"
+            + "  event jsonb NOT NULL\n"
+            + ")",
+        index("history_id", h, "btree (id, seq)"),
+        index("history_owner", h, "btree (owner)"));
   }
 
   String hnswIndexStatement() {

@@ -263,6 +263,7 @@ final class PgWrites implements StoreWrites {
       connection.setAutoCommit(true);
       vacuum.execute("VACUUM " + table.schema.table());
       vacuum.execute("VACUUM " + table.schema.feedbackTable());
+      vacuum.execute("VACUUM " + table.schema.historyTable());
     } catch (SQLException e) {
       throw table.failure("vacuum after deletes", e);
     }

@@ -210,6 +210,14 @@ public interface MemoryVectorStore extends VectorStore, AutoCloseable {
    */
   default void expungeDeleted() {}
 
+  /**
+   * The changes of each record ({@link MemoryHistory}), kept beside the records: a record's history
+   * outlives its deletion as one {@code forgotten} event. The default keeps nothing.
+   */
+  default MemoryHistory history() {
+    return MemoryHistory.NONE;
+  }
+
   /** The embedding model id and dimension the stored vectors were made with. */
   StoreInfo info();
 

@@ -1,0 +1,335 @@
+package dev.memstack.vector;
+
+import dev.memstack.spi.StandardTools;
+import dev.memstack.spi.ToolCall;
+import dev.memstack.spi.ToolException;
+import dev.memstack.spi.ToolSpec;
+import dev.memstack.support.ToolArgumentErrors;
+import dev.memstack.support.ToolArguments;
+import dev.memstack.vector.store.HistoryEvent;
+import dev.memstack.vector.store.MemoryFilters;
+import dev.memstack.vector.store.MemoryRecord;
+import dev.memstack.vector.store.MemoryStatus;
+import dev.memstack.vector.store.MemoryVectorStore;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.ai.vectorstore.filter.Filter;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The tools of {@link dev.memstack.spi.Capability#MEMORY_ADMIN} that {@link VectorMemoryTools} does
+ * not already have: {@code count_memories}, {@code get_memory}, {@code edit_memory} and {@code
+ * memory_history}; and the history events of every change a tool makes ({@link #record}).
+ *
+ * <p>A memory's history is its creation (read from the memory: {@code added}, with the text it was
+ * created with) followed by the events of {@link MemoryVectorStore#history()}. An edit is checked
+ * against the {@code updatedAt} the caller read (optimistic locking) under a lock per memory id in
+ * this process; two hosts editing one memory of a shared database at the same millisecond are not
+ * told apart (the later write wins, and both edits are in its history).
+ */
+final class MemoryAdminTools {
+
+  static final String UPDATED_AT = "updated_at";
+
+  static final List<ToolSpec> SPECS =
+      List.of(
+          new ToolSpec(
+              StandardTools.COUNT_MEMORIES,
+              "Count the memories the current owner may see: the total, by status and by type,"
+                  + " with the filters of list_memories.",
+              "{\"type\":\"object\",\"properties\":{"
+                  + VectorMemoryTools.FILTER_PROPS
+                  + ",\"text\":{\"type\":\"string\",\"description\":\"words the text holds\"}"
+                  + "},\"additionalProperties\":false}",
+              ToolSpec.Effect.READ),
+          new ToolSpec(
+              StandardTools.GET_MEMORY,
+              "Read one memory by id, with its status, dates, importance and weight.",
+              "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},"
+                  + "\"required\":[\"id\"],\"additionalProperties\":false}",
+              ToolSpec.Effect.READ),
+          new ToolSpec(
+              StandardTools.EDIT_MEMORY,
+              "Replace the text of one memory. updatedAt is the updatedAt you read: if the memory"
+                  + " changed since, nothing is written and the call is refused (conflict).",
+              "{\"type\":\"object\",\"properties\":{"
+                  + "\"id\":{\"type\":\"string\"},"
+                  + "\"text\":{\"type\":\"string\"},"
+                  + "\"updatedAt\":{\"type\":\"string\",\"description\":\"ISO instant\"}},"
+                  + "\"required\":[\"id\",\"text\",\"updatedAt\"],\"additionalProperties\":false}",
+              ToolSpec.Effect.WRITE),
+          new ToolSpec(
+              StandardTools.MEMORY_HISTORY,
+              "The history of one memory, oldest first: added, updated (with the earlier text),"
+                  + " status changes, supersessions, trust changes; a forgotten memory shows only"
+                  + " that it was forgotten.",
+              "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},"
+                  + "\"required\":[\"id\"],\"additionalProperties\":false}",
+              ToolSpec.Effect.READ));
+
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(MemoryAdminTools.class);
+
+  private final VectorMemoryProvider provider;
+  private final VectorMemoryTools tools;
+  private final MemoryItemJson itemJson;
+  private final Object[] locks = new Object[64];
+
+  MemoryAdminTools(VectorMemoryProvider provider, VectorMemoryTools tools, MemoryItemJson json) {
+    this.provider = provider;
+    this.tools = tools;
+    this.itemJson = json;
+    for (int i = 0; i < locks.length; i++) {
+      locks[i] = new Object();
+    }
+  }
+
+  /** The lock of one memory id: edits, status changes and deletes of it take turns. */
+  Object lock(String id) {
+    return locks[Math.floorMod(id.hashCode(), locks.length)];
+  }
+
+  // ------------------------------------------------------------------ count, get
+
+  ObjectNode count(ToolCall call) {
+    Set<String> allowed = new java.util.HashSet<>(VectorMemoryTools.FILTER_ARGS);
+    allowed.add("text");
+    ToolArguments args = ToolArguments.parse(call).requireOnly(allowed);
+    Filter.Expression filter = tools.filter(call, args, Set.of(MemoryStatus.values()));
+    String text = args.optionalText("text");
+    MemoryVectorStore store = provider.store();
+    ObjectNode answer = itemJson.json().createObjectNode();
+    if (text != null) {
+      List<MemoryRecord> matches = tools.matching(text, filter);
+      answer.put("total", matches.size());
+      ObjectNode byStatus = answer.putObject("byStatus");
+      ObjectNode byType = answer.putObject("byType");
+      for (MemoryRecord record : matches) {
+        String status = record.status().wireName();
+        byStatus.put(status, byStatus.path(status).asLong(0) + 1);
+        byType.put(record.type(), byType.path(record.type()).asLong(0) + 1);
+      }
+      return answer;
+    }
+    answer.put("total", store.count(filter));
+    ObjectNode byStatus = answer.putObject("byStatus");
+    for (MemoryStatus status : MemoryStatus.values()) {
+      long n = store.count(MemoryFilters.and(filter, MemoryFilters.status(List.of(status))));
+      if (n > 0) {
+        byStatus.put(status.wireName(), n);
+      }
+    }
+    ObjectNode byType = answer.putObject("byType");
+    for (String type : MemoryRecord.KNOWN_TYPES.stream().sorted().toList()) {
+      long n =
+          store.count(MemoryFilters.and(filter, MemoryFilters.eq(MemoryVectorStore.TYPE, type)));
+      if (n > 0) {
+        byType.put(type, n);
+      }
+    }
+    return answer;
+  }
+
+  ObjectNode get(ToolCall call) {
+    ToolArguments args = ToolArguments.parse(call).requireOnly(Set.of("id"));
+    return itemJson.of(tools.visibleRecord(call, args.requiredText("id")), null);
+  }
+
+  // ------------------------------------------------------------------ edit
+
+  ObjectNode edit(ToolCall call) {
+    ToolArguments args = ToolArguments.parse(call).requireOnly(Set.of("id", "text", "updatedAt"));
+    String id = args.requiredText("id");
+    String text = args.requiredText("text").strip();
+    int max = provider.settings().chunkSize();
+    if (text.length() > max) {
+      throw ToolArgumentErrors.invalid(
+          "text", "is longer than " + max + " characters (chunk-size); keep one statement");
+    }
+    Instant expected;
+    try {
+      expected = Instant.parse(args.requiredText("updatedAt"));
+    } catch (DateTimeParseException e) {
+      throw ToolException.invalidArgument(
+          "updatedAt",
+          "must be an ISO instant such as 2026-01-31T09:00:00.123Z: " + e.getMessage());
+    }
+    synchronized (lock(id)) {
+      MemoryRecord record = tools.writableRecord(call, id);
+      Instant current = updatedAt(record);
+      if (!current.equals(Instant.ofEpochMilli(expected.toEpochMilli()))) {
+        throw new ToolException(
+            ToolException.Kind.CONFLICT,
+            call.name()
+                + ": memory "
+                + id
+                + " was changed at "
+                + current
+                + ", after the updatedAt given ("
+                + expected
+                + "); read it again and edit that");
+      }
+      String before = MemoryTexts.undated(record.text());
+      if (before.equals(text)) {
+        ObjectNode same = itemJson.of(record, null);
+        same.put("changed", false);
+        return same;
+      }
+      String prefix = record.text().substring(0, record.text().length() - before.length());
+      Instant now = provider.now();
+      if (!now.isAfter(current)) {
+        now = current.plusMillis(1); // every change moves updatedAt: a stale read stays stale
+      }
+      MemoryRecord edited =
+          new MemoryRecord(
+                  record.id(),
+                  prefix + text,
+                  record.agent(),
+                  record.owner(),
+                  record.scope(),
+                  record.status(),
+                  record.type(),
+                  record.conversation(),
+                  record.turn(),
+                  record.createdAt(),
+                  record.extra())
+              .withExtra(UPDATED_AT, now.toEpochMilli());
+      provider.store().add(List.of(edited.toDocument()));
+      Map<String, String> details = new LinkedHashMap<>();
+      details.put("text", text);
+      details.put("previous", before);
+      record(edited, "updated", call.actor(), now, details);
+      ObjectNode answer = itemJson.of(edited, null);
+      answer.put("changed", true);
+      return answer;
+    }
+  }
+
+  // ------------------------------------------------------------------ history
+
+  ObjectNode history(ToolCall call) {
+    ToolArguments args = ToolArguments.parse(call).requireOnly(Set.of("id"));
+    String id = args.requiredText("id");
+    MemoryRecord record = provider.store().get(id).map(MemoryRecord::fromDocument).orElse(null);
+    List<HistoryEvent> events = provider.store().history().of(id);
+    ObjectNode answer = itemJson.json().createObjectNode();
+    answer.put("id", id);
+    ArrayNode out = answer.putArray("events");
+    if (record == null) {
+      // a forgotten memory: its history tells only that, to whoever could see it
+      boolean visible =
+          !events.isEmpty()
+              && events.stream()
+                  .allMatch(
+                      e ->
+                          e.agent().equals(call.agent())
+                              && (e.owner() == null || e.owner().equals(call.owner())));
+      if (!visible) {
+        throw VectorMemoryTools.notFound(call, id);
+      }
+      events.forEach(e -> out.add(event(e)));
+      answer.put("forgotten", true);
+      return answer;
+    }
+    if (!VectorMemoryProvider.visible(record, call.agent(), call.owner())) {
+      throw VectorMemoryTools.notFound(call, id);
+    }
+    ObjectNode added = out.addObject();
+    added.put("at", record.createdAt().toString());
+    added.put("event", "added");
+    String first =
+        events.stream()
+            .filter(e -> e.event().equals("updated") && e.details().containsKey("previous"))
+            .map(e -> e.details().get("previous"))
+            .findFirst()
+            .orElse(MemoryTexts.undated(record.text()));
+    added.put("text", first);
+    Object source = record.extra().get("source");
+    if (source != null) {
+      added.put("source", source.toString());
+    }
+    events.forEach(e -> out.add(event(e)));
+    answer.put("forgotten", false);
+    return answer;
+  }
+
+  private ObjectNode event(HistoryEvent event) {
+    ObjectNode node = itemJson.json().createObjectNode();
+    node.put("at", event.at().toString());
+    node.put("event", event.event());
+    if (event.actor() != null) {
+      node.put("actor", event.actor());
+    }
+    event.details().forEach(node::put);
+    return node;
+  }
+
+  // ------------------------------------------------------------------ recording
+
+  /**
+   * Appends one event to the history of {@code record}. The change it describes has happened: a
+   * history that cannot be written is logged, never undoes or fails the change.
+   */
+  void record(
+      MemoryRecord record, String event, String actor, Instant at, Map<String, String> details) {
+    try {
+      provider
+          .store()
+          .history()
+          .append(
+              new HistoryEvent(
+                  record.id(), record.agent(), record.owner(), at, event, actor, details));
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Provider {}: the history of memory {} misses its {} event: {}",
+          provider.id(),
+          record.id(),
+          event,
+          e.toString());
+    }
+  }
+
+  /** Forgets {@code record} in the history: its events go, one {@code forgotten} event stays. */
+  void forgotten(MemoryRecord record, String actor) {
+    provider
+        .store()
+        .history()
+        .forget(
+            new HistoryEvent(
+                record.id(),
+                record.agent(),
+                record.owner(),
+                provider.now(),
+                HistoryEvent.FORGOTTEN,
+                actor,
+                Map.of()));
+  }
+
+  /** When a record last changed: its {@code updated_at}, else its creation. */
+  static Instant updatedAt(MemoryRecord record) {
+    Object value = record.extra().get(UPDATED_AT);
+    if (value instanceof Number n) {
+      return Instant.ofEpochMilli(n.longValue());
+    }
+    if (value != null) {
+      try {
+        return Instant.ofEpochMilli(Long.parseLong(value.toString()));
+      } catch (NumberFormatException e) {
+        // fall through: a malformed value counts as no update
+      }
+    }
+    return record.createdAt();
+  }
+
+  static List<String> names() {
+    List<String> names = new ArrayList<>();
+    SPECS.forEach(s -> names.add(s.name()));
+    return names;
+  }
+}
