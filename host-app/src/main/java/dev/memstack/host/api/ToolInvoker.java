@@ -139,7 +139,12 @@ public class ToolInvoker {
     }
     ToolCall call =
         new ToolCall(
-            agent, owner, spec.name(), json.writeValueAsString(arguments), allowed.writable());
+            agent,
+            owner,
+            spec.name(),
+            json.writeValueAsString(arguments),
+            allowed.writable(),
+            access.caller().name());
     String answer = calls.call(member, ProviderCalls.TOOL, () -> member.provider().callTool(call));
     try {
       return cleaned(json.readTree(answer == null ? "null" : answer));
