@@ -171,6 +171,106 @@ public final class MemstackClient {
     return http.exchange("GET", agentUri(path), null, ConversationWindow.class);
   }
 
+  /**
+   * {@code GET /api/v1/agents/{agentId}/memory/items}: the owner's memories in one provider that
+   * claims the admin capability, newest first.
+   *
+   * @param ownerKey the owner; {@code null} for shared memory only (or the owner of a token bound
+   *     to one owner key)
+   * @param query the other query parameters ({@code provider}, {@code offset}, {@code limit},
+   *     {@code status}, {@code type}, {@code scope}, {@code text}, {@code since}, {@code until}),
+   *     or {@code null}
+   * @return the answer: {@code total}, {@code offset}, {@code limit} and {@code items}
+   */
+  public JsonNode memories(String ownerKey, java.util.Map<String, String> query) {
+    return http.exchange("GET", itemsUri("", ownerKey, query), null, JsonNode.class);
+  }
+
+  /** {@code GET .../memory/items/count}: {@code total}, {@code byStatus} and {@code byType}. */
+  public JsonNode countMemories(String ownerKey, java.util.Map<String, String> query) {
+    return http.exchange("GET", itemsUri("/count", ownerKey, query), null, JsonNode.class);
+  }
+
+  /**
+   * {@code GET .../memory/items/{id}}: one memory.
+   *
+   * @throws MemstackApiException with status 404 when the owner may not see it or it is gone
+   */
+  public JsonNode memory(String ownerKey, String id) {
+    return http.exchange("GET", itemUri(id, "", ownerKey), null, JsonNode.class);
+  }
+
+  /**
+   * {@code PATCH .../memory/items/{id}}: replaces a memory's text.
+   *
+   * @param updatedAt the {@code updatedAt} read with the memory
+   * @throws MemstackApiException with status 409 when the memory changed after {@code updatedAt}
+   *     (nothing is written)
+   */
+  public JsonNode editMemory(String ownerKey, String id, String text, String updatedAt) {
+    Objects.requireNonNull(text, "text");
+    Objects.requireNonNull(updatedAt, "updatedAt");
+    java.util.Map<String, String> body = java.util.Map.of("text", text, "updatedAt", updatedAt);
+    return http.exchange("PATCH", itemUri(id, "", ownerKey), body, JsonNode.class);
+  }
+
+  /**
+   * {@code POST .../memory/items/{id}/archive}, {@code /suppress} or {@code /activate}.
+   *
+   * @param status {@code archived}, {@code suppressed} or {@code active}
+   * @throws MemstackApiException with status 409 when the memory's status does not allow it
+   */
+  public JsonNode setMemoryStatus(String ownerKey, String id, String status) {
+    Objects.requireNonNull(status, "status");
+    String action =
+        switch (status) {
+          case "archived" -> "/archive";
+          case "suppressed" -> "/suppress";
+          case "active" -> "/activate";
+          default ->
+              throw new IllegalArgumentException(
+                  "status must be archived, suppressed or active, got: " + status);
+        };
+    return http.exchange("POST", itemUri(id, action, ownerKey), null, JsonNode.class);
+  }
+
+  /**
+   * {@code DELETE .../memory/items/{id}}: forgets a memory; its history keeps only that it was
+   * forgotten.
+   */
+  public JsonNode forgetMemory(String ownerKey, String id) {
+    return http.exchange("DELETE", itemUri(id, "", ownerKey), null, JsonNode.class);
+  }
+
+  /**
+   * {@code GET .../memory/items/{id}/history}: {@code id}, {@code forgotten} and {@code events}.
+   */
+  public JsonNode memoryHistory(String ownerKey, String id) {
+    return http.exchange("GET", itemUri(id, "/history", ownerKey), null, JsonNode.class);
+  }
+
+  private URI itemUri(String id, String rest, String ownerKey) {
+    Objects.requireNonNull(id, "id");
+    return agentUri("/memory/items/" + segment(id) + rest + ownerQuery(ownerKey));
+  }
+
+  private URI itemsUri(String rest, String ownerKey, java.util.Map<String, String> query) {
+    StringBuilder path =
+        new StringBuilder("/memory/items").append(rest).append(ownerQuery(ownerKey));
+    if (query != null) {
+      for (java.util.Map.Entry<String, String> e : new java.util.TreeMap<>(query).entrySet()) {
+        if (e.getValue() == null) {
+          continue;
+        }
+        path.append(path.indexOf("?") < 0 ? '?' : '&')
+            .append(URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8))
+            .append('=')
+            .append(URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8));
+      }
+    }
+    return agentUri(path.toString());
+  }
+
   private static String ownerQuery(String ownerKey) {
     return ownerKey == null
         ? ""
