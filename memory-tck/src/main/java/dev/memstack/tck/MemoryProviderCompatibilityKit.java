@@ -259,6 +259,14 @@ public abstract class MemoryProviderCompatibilityKit {
   // extending the kit runs them all.
 
   @Nested
+  @DisplayName("Memories one by one")
+  class MemoryAdmin extends MemoryAdminChecks {
+    MemoryAdmin() {
+      super(MemoryProviderCompatibilityKit.this);
+    }
+  }
+
+  @Nested
   @DisplayName("Turns the provider rejects")
   class TurnRejection extends TurnRejectionChecks {
     TurnRejection() {
