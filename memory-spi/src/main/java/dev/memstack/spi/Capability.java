@@ -78,5 +78,16 @@ public enum Capability {
    *
    * @since 0.5.0
    */
-  TRUST
+  TRUST,
+  /**
+   * Runs the lifecycle loop on its memory through the standard tools of {@link
+   * StandardTools#required(Capability) this capability}: structured dreaming reports and the
+   * morning card made of them (each item confirmed, edited or forgotten by the owner), a focused
+   * dream on one topic, and structured consolidation (near-duplicate entries merged, never more
+   * entries than before). The host's {@code .../memory/dream/**} and {@code
+   * .../structured-consolidation} routes call them on a provider that claims this.
+   *
+   * @since 0.5.0
+   */
+  LIFECYCLE
 }

@@ -142,6 +142,57 @@ public final class StandardTools {
    */
   public static final String MEMORY_HISTORY = "memory_history";
 
+  /**
+   * {@link Capability#LIFECYCLE}: the structured reports of dreaming runs, newest first; {@code
+   * ownerKey?} (the owner's bucket, else the team's), {@code from?} and {@code to?} (ISO dates,
+   * inclusive; archived months are read too). Answers {@code reports}, each with {@code id}, {@code
+   * date}, {@code time}, {@code trigger}, {@code scope}, {@code read}, {@code patterns}, {@code
+   * changes} (each {@code file}, {@code before}, {@code after}) and {@code items} (each {@code
+   * index}, {@code text}, {@code kind}, {@code status}).
+   *
+   * @since 0.5.0
+   */
+  public static final String DREAM_REPORTS = "dream_reports";
+
+  /**
+   * {@link Capability#LIFECYCLE}: the owner's morning card, the items of the reports of one day
+   * (yesterday by default); {@code ownerKey}, {@code date?} (ISO date), {@code zone?} (the time
+   * zone that says which day is yesterday; UTC by default). Answers {@code date}, {@code zone} and
+   * {@code items}, each with {@code reportId}, {@code index}, {@code text}, {@code kind} and {@code
+   * status} ({@code pending}, {@code confirmed}, {@code edited}).
+   *
+   * @since 0.5.0
+   */
+  public static final String DREAM_MORNING_CARD = "dream_morning_card";
+
+  /**
+   * {@link Capability#LIFECYCLE}: the owner's answer to one card item; {@code ownerKey}, {@code
+   * reportId}, {@code index}, {@code action} ({@code confirm}, {@code edit} with {@code text}, or
+   * {@code forget}). An edit changes the memory the item names; a forget removes it from memory and
+   * its text from every report, archive and journal. Answers the item.
+   *
+   * @since 0.5.0
+   */
+  public static final String RESOLVE_CARD_ITEM = "resolve_card_item";
+
+  /**
+   * {@link Capability#LIFECYCLE}: dreams now on one topic only; {@code ownerKey?}, {@code topic}.
+   * Answers as {@link #RUN_EMERGENCE}. {@code CONFLICT} without a chat model.
+   *
+   * @since 0.5.0
+   */
+  public static final String RUN_FOCUSED_DREAM = "run_focused_dream";
+
+  /**
+   * {@link Capability#LIFECYCLE}: merges near-duplicate or outdated structured entries now; {@code
+   * ownerKey?} (one owner's bucket, else the team's and up to the per-run maximum of owners).
+   * Answers {@code ownersConsolidated}, {@code updated}, {@code entriesBefore}, {@code
+   * entriesAfter}. Never writes more entries than it read. {@code CONFLICT} without a chat model.
+   *
+   * @since 0.5.0
+   */
+  public static final String RUN_STRUCTURED_CONSOLIDATION = "run_structured_consolidation";
+
   private static final Map<Capability, Set<String>> REQUIRED =
       Map.of(
           Capability.WORKSPACE_FILES,
@@ -155,6 +206,13 @@ public final class StandardTools {
               IMPORT_WORKSPACE),
           Capability.MEMORY_JOBS,
           Set.of(SUMMARIZE_CONVERSATION, RUN_EMERGENCE, DREAMING_STATUS),
+          Capability.LIFECYCLE,
+          Set.of(
+              DREAM_REPORTS,
+              DREAM_MORNING_CARD,
+              RESOLVE_CARD_ITEM,
+              RUN_FOCUSED_DREAM,
+              RUN_STRUCTURED_CONSOLIDATION),
           Capability.MEMORY_ADMIN,
           Set.of(
               LIST_MEMORIES,
@@ -175,7 +233,9 @@ public final class StandardTools {
           LIST_MEMORIES,
           COUNT_MEMORIES,
           GET_MEMORY,
-          MEMORY_HISTORY);
+          MEMORY_HISTORY,
+          DREAM_REPORTS,
+          DREAM_MORNING_CARD);
 
   private StandardTools() {}
 
