@@ -31,9 +31,16 @@ final class MemoryItemJson {
     if (record.owner() != null) {
       item.put("owner", record.owner().value());
     }
+    Object name = record.extra().get(MemoryTexts.NAME);
+    if (name != null) {
+      item.put("name", name.toString());
+    }
     item.put("type", record.type());
     item.put("status", record.status().wireName());
     item.put("createdAt", record.createdAt().toString());
+    if (record.extra().get(MemoryTexts.UPDATED_AT) instanceof Number updated) {
+      item.put("updatedAt", java.time.Instant.ofEpochMilli(updated.longValue()).toString());
+    }
     MemoryTexts.origin(record).forEach(item::put);
     Object supersedes = record.extra().get(RememberTool.SUPERSEDES);
     if (supersedes != null && !supersedes.toString().isBlank()) {

@@ -145,7 +145,8 @@ abstract class PgVectorMemoryStoreTests {
               "vector_memory_conversation_idx",
               "vector_memory_fts_english_idx",
               "vector_memory_feedback_pkey",
-              "vector_memory_feedback_id_idx");
+              "vector_memory_feedback_id_idx",
+              "vector_memory_types_pkey");
       assertThat(again.info())
           .isEqualTo(
               new MemoryVectorStore.StoreInfo(
