@@ -31,6 +31,10 @@ final class MemoryItemJson {
     if (record.owner() != null) {
       item.put("owner", record.owner().value());
     }
+    Object name = record.extra().get(MemoryTexts.NAME);
+    if (name != null) {
+      item.put("name", name.toString());
+    }
     item.put("type", record.type());
     item.put("status", record.status().wireName());
     item.put("createdAt", record.createdAt().toString());

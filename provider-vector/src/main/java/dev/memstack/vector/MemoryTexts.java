@@ -141,6 +141,47 @@ final class MemoryTexts {
         Map.of("source", "tool"));
   }
 
+  /** Metadata key of a named memory: its name, as given ({@code remember} with a name). */
+  static final String NAME = "name";
+
+  /** Metadata key of a named memory whose text was replaced: when (epoch millis). */
+  static final String UPDATED_AT = "updated_at";
+
+  /**
+   * A memory stored by {@code remember} with a name: its id is derived from agent, owner, scope,
+   * type and the name (whitespace collapsed, case ignored), not from the text, so remembering the
+   * same name again finds the same record.
+   */
+  static MemoryRecord named(
+      AgentId agent,
+      OwnerKey owner,
+      Scope scope,
+      String type,
+      String name,
+      String text,
+      Instant now) {
+    String id =
+        nameId(
+            "remember-named",
+            agent.value(),
+            owner == null ? "" : owner.value(),
+            scope.name(),
+            type,
+            name.strip().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT));
+    return new MemoryRecord(
+        id,
+        dated(now, text.strip()),
+        agent,
+        owner,
+        scope,
+        MemoryStatus.ACTIVE,
+        type,
+        null,
+        null,
+        now,
+        Map.of("source", "tool", NAME, name.strip()));
+  }
+
   /** {@code [yyyy-MM-dd] text}, the date in UTC. */
   static String dated(Instant time, String text) {
     return "[" + DAY.format(time) + "] " + text;

@@ -36,7 +36,8 @@ record RememberTool(
     VectorMemoryProvider provider, MemoryItemJson itemJson, MemoryAdminTools admin) {
 
   ObjectNode remember(ToolCall call) {
-    ToolArguments args = ToolArguments.parse(call).requireOnly(Set.of("text", "scope", "type"));
+    ToolArguments args =
+        ToolArguments.parse(call).requireOnly(Set.of("text", "scope", "type", "name"));
     String text = args.requiredText("text").strip();
     int max = provider.settings().chunkSize();
     if (text.length() > max) {
@@ -55,6 +56,21 @@ record RememberTool(
     } catch (IllegalArgumentException e) {
       throw ToolException.invalidArgument("type", e.getMessage());
     }
+    if (provider.types().find(call.agent(), type).isEmpty()) {
+      throw ToolException.invalidArgument(
+          "type",
+          "agent "
+              + call.agent()
+              + " has no memory type "
+              + type
+              + "; known types: "
+              + TypeTools.known(provider.types(), call.agent())
+              + " (memory_create_type adds one)");
+    }
+    String name = args.optionalText("name");
+    if (name != null && name.length() > MAX_NAME) {
+      throw ToolArgumentErrors.invalid("name", "is longer than " + MAX_NAME + " characters");
+    }
     OwnerKey owner = null;
     if (scope == Scope.PERSONAL) {
       if (call.owner() == null) {
@@ -64,6 +80,9 @@ record RememberTool(
       owner = call.owner();
     }
     call.requireWritable(scope);
+    if (name != null) {
+      return rememberNamed(call, owner, scope, type, name, text);
+    }
     MemoryRecord record =
         MemoryTexts.remembered(call.agent(), owner, scope, type, text, provider.now());
     MemoryVectorStore store = provider.store();
@@ -95,6 +114,86 @@ record RememberTool(
     supersede(outdated, record);
     return answer(true, "id", record, outdated);
   }
+
+  /**
+   * {@code remember} with a name: the record of that name (agent, owner, scope and type) is found
+   * by its id ({@link MemoryTexts#named}). An active one with the same text is left as it is; with
+   * another text it is replaced in place (re-embedded, same id and createdAt, {@code updated_at}
+   * now), the earlier text returned as {@code previous}. None, or one no longer active, is stored
+   * anew, active. Neither duplicates nor supersession are looked for: the name says which memory
+   * this is.
+   */
+  private ObjectNode rememberNamed(
+      ToolCall call, OwnerKey owner, Scope scope, String type, String name, String text) {
+    MemoryVectorStore store = provider.store();
+    java.time.Instant now = provider.now();
+    MemoryRecord fresh = MemoryTexts.named(call.agent(), owner, scope, type, name, text, now);
+    Optional<MemoryRecord> found = store.get(fresh.id()).map(MemoryRecord::fromDocument);
+    ObjectNode answer = itemJson.json().createObjectNode();
+    if (found.isPresent() && found.get().status() == MemoryStatus.ACTIVE) {
+      MemoryRecord current = found.get();
+      String previous = MemoryTexts.undated(current.text());
+      if (previous.equals(text)) {
+        answer.put("stored", false);
+        answer.put("unchanged", true);
+        answer.put("id", current.id());
+        answer.set("memory", itemJson.of(current, null));
+        return answer;
+      }
+      Map<String, Object> extra = new java.util.LinkedHashMap<>(current.extra());
+      extra.put(MemoryTexts.NAME, name);
+      extra.put(MemoryTexts.UPDATED_AT, now.toEpochMilli());
+      MemoryRecord updated =
+          new MemoryRecord(
+              current.id(),
+              MemoryTexts.dated(now, text),
+              current.agent(),
+              current.owner(),
+              current.scope(),
+              MemoryStatus.ACTIVE,
+              current.type(),
+              current.conversation(),
+              current.turn(),
+              current.createdAt(),
+              extra);
+      store.add(List.of(updated.toDocument()));
+      admin.record(
+          updated, "updated", call.actor(), now, Map.of("text", text, "previous", previous));
+      answer.put("stored", true);
+      answer.put("updated", true);
+      answer.put("id", updated.id());
+      answer.set("memory", itemJson.of(updated, null));
+      answer.put("previous", previous);
+      return answer;
+    }
+    store.add(List.of(fresh.toDocument()));
+    answer.put("stored", true);
+    answer.put("id", fresh.id());
+    answer.set("memory", itemJson.of(fresh, null));
+    if (found.isPresent()) {
+      // an archived, suppressed or superseded memory of this name: its slot is taken anew
+      admin.record(
+          fresh,
+          "updated",
+          call.actor(),
+          now,
+          Map.of(
+              "text",
+              text,
+              "previous",
+              MemoryTexts.undated(found.get().text()),
+              "status",
+              "active",
+              "previousStatus",
+              found.get().status().wireName()));
+      answer.put("previous", MemoryTexts.undated(found.get().text()));
+      answer.put("previousStatus", found.get().status().wireName());
+    }
+    return answer;
+  }
+
+  /** The longest name {@code remember} takes. */
+  static final int MAX_NAME = 200;
 
   /** Metadata key of a record that replaced others: their ids, comma-separated. */
   static final String SUPERSEDES = "supersedes";

@@ -28,6 +28,7 @@ import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryStatus;
 import dev.memstack.vector.store.MemoryVectorStore;
 import dev.memstack.vector.store.StoreEmbedder;
+import dev.memstack.vector.types.MemoryTypes;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -58,13 +59,14 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * prefetch} writes nothing: being shown is not evidence of being useful. {@link #feedback} is the
  * only signal recall learns from: counts per owner and record, kept by the store apart from the
  * records, with an effect bounded to near-ties. Tools: {@code remember}, {@code recall}, {@code
- * list_memories}, {@code update_memory_status}, {@code delete_memory}. The system prompt block is
- * always empty: shared memory is recalled by relevance, not pinned into prompts. With a chat model,
- * each new turn also yields typed facts ({@link FactConsolidator}) on a provider-owned maintenance
- * thread, which also runs the nightly, purely time-based decay ({@link DecayScheduler}); {@code
- * find_merge_candidates} reports strongly overlapping records. Configuration keys: see {@link
- * VectorSettings}, {@link FactSettings} and {@link LifecycleSettings}; store keys are read by the
- * store.
+ * list_memories}, {@code update_memory_status}, {@code delete_memory}, and the memory types and
+ * counts ({@link TypeTools}: the built-in types plus each agent's custom ones, kept beside the
+ * store). The system prompt block is always empty: shared memory is recalled by relevance, not
+ * pinned into prompts. With a chat model, each new turn also yields typed facts ({@link
+ * FactConsolidator}) on a provider-owned maintenance thread, which also runs the nightly, purely
+ * time-based decay ({@link DecayScheduler}); {@code find_merge_candidates} reports strongly
+ * overlapping records. Configuration keys: see {@link VectorSettings}, {@link FactSettings} and
+ * {@link LifecycleSettings}; store keys are read by the store.
  */
 public final class VectorMemoryProvider implements MemoryProvider {
 
@@ -95,6 +97,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
   private final DecayScheduler decay;
   private final MergeCandidates merges;
   private final ConversationContexts contexts;
+  private final MemoryTypes types;
   private volatile boolean closed;
   private volatile String lastFailure;
 
@@ -108,8 +111,10 @@ public final class VectorMemoryProvider implements MemoryProvider {
       LanguageModel model,
       FactSettings factSettings,
       LifecycleSettings lifecycle,
-      Coordination coordination) {
+      Coordination coordination,
+      MemoryTypes types) {
     this.id = Objects.requireNonNull(id, "id");
+    this.types = Objects.requireNonNull(types, "types");
     this.storeName = storeName;
     this.store = Objects.requireNonNull(store, "store");
     this.embedder = embedder;
@@ -340,9 +345,14 @@ public final class VectorMemoryProvider implements MemoryProvider {
         });
   }
 
+  /** The memory tools, then the memory type tools. */
+  static final List<ToolSpec> TOOLS =
+      java.util.stream.Stream.concat(VectorMemoryTools.ALL_SPECS.stream(), TypeTools.SPECS.stream())
+          .toList();
+
   @Override
   public List<ToolSpec> tools() {
-    return VectorMemoryTools.ALL_SPECS;
+    return TOOLS;
   }
 
   @Override
@@ -435,6 +445,10 @@ public final class VectorMemoryProvider implements MemoryProvider {
 
   MergeCandidates mergeCandidates() {
     return merges;
+  }
+
+  MemoryTypes types() {
+    return types;
   }
 
   Instant now() {

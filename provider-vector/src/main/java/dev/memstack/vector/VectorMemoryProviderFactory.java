@@ -12,6 +12,7 @@ import dev.memstack.vector.store.MemoryVectorStoreFactory;
 import dev.memstack.vector.store.ModelMismatchException;
 import dev.memstack.vector.store.StoreContext;
 import dev.memstack.vector.store.StoreEmbedder;
+import dev.memstack.vector.types.MemoryTypes;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -66,6 +67,13 @@ public final class VectorMemoryProviderFactory implements MemoryProviderFactory 
     } catch (ModelMismatchException e) {
       throw new ProviderConfigException(config.fullKey("reembed"), e.getMessage());
     }
+    MemoryTypes types;
+    try {
+      types = new MemoryTypes(StoreFactories.customTypes(store));
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
+    }
     LOG.info(
         "vector provider {}: store {} with model {} ({} dimensions)",
         context.instanceId(),
@@ -82,7 +90,8 @@ public final class VectorMemoryProviderFactory implements MemoryProviderFactory 
         context.languageModel(),
         factSettings,
         lifecycleSettings,
-        context.coordination());
+        context.coordination(),
+        types);
   }
 
   private static void checkKeys(

@@ -55,12 +55,20 @@ final class VectorMemoryTools {
                   + " stored again; its id is returned instead. A statement that changes a value of"
                   + " an existing one (a negation, a number, a name, a date, a yes/no answer)"
                   + " supersedes it: the old memory is kept as history but no longer recalled, and"
-                  + " its id is returned in supersedes.",
+                  + " its id is returned in supersedes. With a name, the active memory of the same"
+                  + " name, type and scope (and owner) is updated in place instead: same text,"
+                  + " nothing changes; new text replaces it, and the earlier text is returned in"
+                  + " previous.",
               "{\"type\":\"object\",\"properties\":{"
                   + "\"text\":{\"type\":\"string\",\"description\":\"the memory, one statement\"},"
                   + "\"scope\":{\"type\":\"string\",\"enum\":[\"personal\",\"team\",\"global\"]},"
                   + "\"type\":{\"type\":\"string\",\"description\":\"FACT (default), DECISION,"
-                  + " PREFERENCE, TASK_PROGRESS, REFERENCE or a custom name\"}},"
+                  + " PREFERENCE, TASK_PROGRESS, REFERENCE or a custom type of this agent"
+                  + " (memory_list_types)\"},"
+                  + "\"name\":{\"type\":\"string\",\"maxLength\":"
+                  + RememberTool.MAX_NAME
+                  + ",\"description\":\"a short title; remembering again with the same name,"
+                  + " type and scope updates that memory in place\"}},"
                   + "\"required\":[\"text\"],\"additionalProperties\":false}",
               ToolSpec.Effect.WRITE),
           new ToolSpec(
@@ -119,11 +127,12 @@ final class VectorMemoryTools {
   private final MemoryItemJson itemJson = new MemoryItemJson(json);
   private final RememberTool remember;
   private final MemoryAdminTools admin;
+  private final TypeTools typeTools;
 
   /** Most text matches a list or count with {@code text} pages through. */
   static final int MAX_TEXT_MATCHES = 1000;
 
-  /** Every tool of the provider: these and the admin tools ({@link MemoryAdminTools}). */
+  /** The memory tools and the admin tools ({@link MemoryAdminTools}). */
   static final List<ToolSpec> ALL_SPECS =
       java.util.stream.Stream.concat(SPECS.stream(), MemoryAdminTools.SPECS.stream()).toList();
 
@@ -131,6 +140,7 @@ final class VectorMemoryTools {
     this.provider = provider;
     this.admin = new MemoryAdminTools(provider, this, itemJson);
     this.remember = new RememberTool(provider, itemJson, admin);
+    this.typeTools = new TypeTools(provider, json);
   }
 
   String call(ToolCall call) {
@@ -146,6 +156,8 @@ final class VectorMemoryTools {
           case "get_memory" -> admin.get(call);
           case "edit_memory" -> admin.edit(call);
           case "memory_history" -> admin.history(call);
+          case TypeTools.LIST, TypeTools.CREATE, TypeTools.DELETE, TypeTools.STATS ->
+              typeTools.call(call);
           default ->
               throw new ToolException(
                   ToolException.Kind.NOT_FOUND,

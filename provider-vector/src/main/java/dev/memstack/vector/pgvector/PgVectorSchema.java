@@ -24,7 +24,8 @@ import java.util.TreeSet;
  * their vectors (for index-only exact searches), a GIN full-text index, {@code <table>_meta} with
  * the embedding model id and dimension, and {@code <table>_feedback} with each owner's feedback
  * count per record ({@code PRIMARY KEY (owner, id)}, the id a foreign key to the records table with
- * {@code ON DELETE CASCADE}).
+ * {@code ON DELETE CASCADE}), and {@code <table>_types} with each agent's custom memory types
+ * ({@code PRIMARY KEY (agent, key)}).
  */
 final class PgVectorSchema {
 
@@ -129,6 +130,11 @@ final class PgVectorSchema {
   /** {@code "schema"."table_history"}: the changes of each record, kept after its deletion. */
   String historyTable() {
     return quote(schema) + "." + quote(table + "_history");
+  }
+
+  /** {@code "schema"."table_types"}: agent, key, name, description, icon. */
+  String typesTable() {
+    return quote(schema) + "." + quote(table + "_types");
   }
 
   String hnswIndex() {
@@ -342,6 +348,7 @@ final class PgVectorSchema {
     ddl.addAll(indexStatements(dimension));
     ddl.addAll(feedbackStatements());
     ddl.addAll(historyStatements());
+    ddl.add(typesStatement());
     return ddl;
   }
 
@@ -405,6 +412,24 @@ final class PgVectorSchema {
             + ")",
         index("history_id", h, "btree (id, seq)"),
         index("history_owner", h, "btree (owner)"));
+  }
+
+  /**
+   * The custom types table: one row per agent and type key. Types belong to the agent, so erasing
+   * an owner leaves them; they name no record, so deleting one leaves the records of its type.
+   */
+  String typesStatement() {
+    return "CREATE TABLE IF NOT EXISTS "
+        + typesTable()
+        + " (\n"
+        + "  agent text NOT NULL,\n"
+        + "  key text NOT NULL,\n"
+        + "  name text NOT NULL,\n"
+        + "  description text,\n"
+        + "  icon text,\n"
+        + "  created_at timestamptz NOT NULL DEFAULT now(),\n"
+        + "  PRIMARY KEY (agent, key)\n"
+        + ")";
   }
 
   String hnswIndexStatement() {

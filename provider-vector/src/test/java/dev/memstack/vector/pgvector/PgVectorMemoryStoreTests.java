@@ -145,7 +145,11 @@ abstract class PgVectorMemoryStoreTests {
               "vector_memory_conversation_idx",
               "vector_memory_fts_english_idx",
               "vector_memory_feedback_pkey",
-              "vector_memory_feedback_id_idx");
+              "vector_memory_feedback_id_idx",
+              "vector_memory_types_pkey",
+              "vector_memory_history_pkey",
+              "vector_memory_history_id_idx",
+              "vector_memory_history_owner_idx");
       assertThat(again.info())
           .isEqualTo(
               new MemoryVectorStore.StoreInfo(
