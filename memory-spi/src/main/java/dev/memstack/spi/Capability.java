@@ -89,5 +89,15 @@ public enum Capability {
    *
    * @since 0.5.0
    */
-  LIFECYCLE
+  LIFECYCLE,
+  /**
+   * Keeps a per-owner decision queue of contradictions (when the provider checks for them): a new
+   * statement that conflicts with an active one does not silently replace it; both are kept, the
+   * new one pending, until the owner decides through the standard tools of {@link
+   * StandardTools#required(Capability) this capability}. The host's {@code .../memory/inbox/**}
+   * routes call them on a provider that claims this.
+   *
+   * @since 0.5.0
+   */
+  CONTRADICTIONS
 }

@@ -193,6 +193,27 @@ public final class StandardTools {
    */
   public static final String RUN_STRUCTURED_CONSOLIDATION = "run_structured_consolidation";
 
+  /**
+   * {@link Capability#CONTRADICTIONS}: the owner's open contradictions, oldest first; {@code
+   * ownerKey}, {@code offset?}, {@code limit?}. Answers {@code total} and {@code items}, each with
+   * {@code id} (of the contradiction), {@code createdAt}, {@code existing} and {@code incoming}
+   * (each a memory item as {@link #LIST_MEMORIES} answers it).
+   *
+   * @since 0.5.0
+   */
+  public static final String LIST_CONTRADICTIONS = "list_contradictions";
+
+  /**
+   * {@link Capability#CONTRADICTIONS}: decides one contradiction; {@code ownerKey}, {@code id},
+   * {@code decision} ({@code keep-new}: the incoming memory becomes active and supersedes the
+   * existing one; {@code keep-old}: the incoming one is archived; {@code keep-both}: both are
+   * active). Recorded in both memories' histories. Answers {@code id}, {@code decision}, {@code
+   * existing} and {@code incoming}; a contradiction already decided is {@code NOT_FOUND}.
+   *
+   * @since 0.5.0
+   */
+  public static final String RESOLVE_CONTRADICTION = "resolve_contradiction";
+
   private static final Map<Capability, Set<String>> REQUIRED =
       Map.of(
           Capability.WORKSPACE_FILES,
@@ -213,6 +234,8 @@ public final class StandardTools {
               RESOLVE_CARD_ITEM,
               RUN_FOCUSED_DREAM,
               RUN_STRUCTURED_CONSOLIDATION),
+          Capability.CONTRADICTIONS,
+          Set.of(LIST_CONTRADICTIONS, RESOLVE_CONTRADICTION),
           Capability.MEMORY_ADMIN,
           Set.of(
               LIST_MEMORIES,
@@ -235,7 +258,8 @@ public final class StandardTools {
           GET_MEMORY,
           MEMORY_HISTORY,
           DREAM_REPORTS,
-          DREAM_MORNING_CARD);
+          DREAM_MORNING_CARD,
+          LIST_CONTRADICTIONS);
 
   private StandardTools() {}
 
