@@ -11,6 +11,7 @@ import dev.memstack.builtin.memory.MemoryFiles;
 import dev.memstack.builtin.memory.WorkspaceMemory;
 import dev.memstack.builtin.store.ConversationBuffer;
 import dev.memstack.builtin.store.StoreSettings;
+import dev.memstack.builtin.tools.LifecycleTools;
 import dev.memstack.builtin.tools.MemoryJobTools;
 import dev.memstack.builtin.tools.WorkspaceMemoryTools;
 import dev.memstack.spi.AgentId;
@@ -69,6 +70,7 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
   private final MemoryExtraction extraction;
   private final Dreaming dreaming;
   private final MemoryJobTools jobTools;
+  private final LifecycleTools lifecycleTools;
   private final List<ToolSpec> specs;
   private final Set<Capability> capabilities;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -116,6 +118,8 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
     this.jobTools = new MemoryJobTools(extraction, dreaming, files, context.languageModel());
     List<ToolSpec> all = new ArrayList<>(tools.specs());
     all.addAll(jobTools.specs());
+    this.lifecycleTools = new LifecycleTools(dreaming, files, context.languageModel());
+    all.addAll(lifecycleTools.specs());
     this.specs = List.copyOf(all);
     dreaming.start();
     EnumSet<Capability> caps =
@@ -197,6 +201,9 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
   @Override
   public String callTool(ToolCall call) {
     open();
+    if (lifecycleTools.has(call.name())) {
+      return lifecycleTools.call(call);
+    }
     return jobTools.has(call.name()) ? jobTools.call(call) : tools.call(call);
   }
 

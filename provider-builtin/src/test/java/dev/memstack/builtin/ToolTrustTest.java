@@ -63,7 +63,9 @@ class ToolTrustTest {
             "read_workspace_memory_file",
             "search_workspace_memory",
             "export_workspace_memory",
-            "dreaming_status");
+            "dreaming_status",
+            "dream_reports",
+            "dream_morning_card");
   }
 
   @Test

@@ -535,8 +535,8 @@ class WorkspaceMemoryProviderTest {
     }
 
     @Test
-    @DisplayName("offers eleven tools with object schemas")
-    void offersElevenTools() {
+    @DisplayName("offers its workspace, job and lifecycle tools with object schemas")
+    void offersItsTools() {
       List<ToolSpec> tools = fx.provider.tools();
       assertThat(tools)
           .extracting(ToolSpec::name)
@@ -551,7 +551,11 @@ class WorkspaceMemoryProviderTest {
               "import_workspace_memory",
               "summarize_conversation",
               "run_emergence",
-              "dreaming_status");
+              "dreaming_status",
+              "dream_reports",
+              "dream_morning_card",
+              "resolve_card_item",
+              "run_focused_dream");
       for (ToolSpec tool : tools) {
         JsonNode schema = readJson(tool.inputSchema());
         assertThat(schema.path("type").asString()).isEqualTo("object");

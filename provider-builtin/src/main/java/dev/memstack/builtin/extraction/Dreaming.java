@@ -86,6 +86,7 @@ public final class Dreaming implements AutoCloseable {
   }
 
   private final MemoryJobParts parts;
+  private final DreamReports reports;
   private final Map<AgentId, Instant> nextRuns = new ConcurrentHashMap<>();
   private final Map<AgentId, Run> lastRuns = new ConcurrentHashMap<>();
   private final Map<AgentId, String> ownerCursors = new ConcurrentHashMap<>();
@@ -94,6 +95,17 @@ public final class Dreaming implements AutoCloseable {
 
   public Dreaming(MemoryJobParts parts) {
     this.parts = Objects.requireNonNull(parts, "parts");
+    this.reports = new DreamReports(parts.files(), parts.settings().archiveKeepDays());
+  }
+
+  /** The structured reports of the runs. */
+  public DreamReports reports() {
+    return reports;
+  }
+
+  /** The clock of runs and schedules. */
+  public java.time.Clock clock() {
+    return parts.clock();
   }
 
   /** Starts the scheduler thread (when dreaming is enabled). */
@@ -134,7 +146,7 @@ public final class Dreaming implements AutoCloseable {
     for (AgentId agent : parts.files().agents()) {
       Instant next = nextRuns.computeIfAbsent(agent, a -> nextAfter(now));
       if (!now.isBefore(next)) {
-        Attempt attempt = attempt(agent, null, "scheduled", next.toString());
+        Attempt attempt = attempt(agent, null, "scheduled", next.toString(), null);
         if (attempt.unreachable()) {
           continue; // the same slot at the next check, so still once per schedule
         }
@@ -161,7 +173,17 @@ public final class Dreaming implements AutoCloseable {
    * @return the run, or empty when a run of the agent is already in progress (or no chat model)
    */
   public Optional<Run> run(AgentId agent, OwnerKey owner, String trigger) {
-    return attempt(agent, owner, trigger, null).run();
+    return attempt(agent, owner, trigger, null, null).run();
+  }
+
+  /**
+   * Dreams now on one topic only: {@code owner}'s bucket when given, else the team's; the model is
+   * told to change only what concerns the topic.
+   *
+   * @return the run, or empty when a run of the agent is already in progress (or no chat model)
+   */
+  public Optional<Run> focused(AgentId agent, OwnerKey owner, String topic) {
+    return attempt(agent, owner, "focused", null, Objects.requireNonNull(topic, "topic")).run();
   }
 
   /** A run, or none; {@code unreachable} when the coordination could not be asked. */
@@ -177,7 +199,8 @@ public final class Dreaming implements AutoCloseable {
    * slot that passes while another host holds the lock (a run in progress, or a host that died in
    * one, until the lease passes) is skipped, as a single host skips a slot while it still dreams.
    */
-  private Attempt attempt(AgentId agent, OwnerKey owner, String trigger, String slot) {
+  private Attempt attempt(
+      AgentId agent, OwnerKey owner, String trigger, String slot, String topic) {
     if (!parts.model().available()) {
       return Attempt.NONE;
     }
@@ -215,13 +238,15 @@ public final class Dreaming implements AutoCloseable {
       boolean manual = trigger.equals("manual");
       List<BucketRun> results = new ArrayList<>();
       if (owner != null) {
-        results.add(dream(parts.files().ownerBucket(agent, owner), trigger, true));
+        results.add(dream(parts.files().ownerBucket(agent, owner), trigger, true, topic));
+      } else if (topic != null) {
+        results.add(dream(Bucket.team(agent), trigger, true, topic));
       } else {
-        results.add(dream(Bucket.team(agent), trigger, manual));
+        results.add(dream(Bucket.team(agent), trigger, manual, null));
         if (parts.files().perOwner()) {
           for (OwnerKey next : ownersThisRun(agent)) {
             renew(shared, agent);
-            BucketRun result = dream(Bucket.personal(agent, next), trigger, false);
+            BucketRun result = dream(Bucket.personal(agent, next), trigger, false, null);
             if (!result.status().equals("no_notes")) {
               results.add(result);
             }
@@ -299,7 +324,7 @@ public final class Dreaming implements AutoCloseable {
     return chosen;
   }
 
-  private BucketRun dream(Bucket bucket, String trigger, boolean askWithoutNotes) {
+  private BucketRun dream(Bucket bucket, String trigger, boolean askWithoutNotes, String topic) {
     ZonedDateTime now = parts.clock().instant().atZone(parts.clock().getZone());
     LocalDate today = now.toLocalDate();
     LocalDate from = today.minusDays(parts.settings().emergenceDayRange() - 1L);
@@ -346,6 +371,12 @@ public final class Dreaming implements AutoCloseable {
                     "day_range", Integer.toString(parts.settings().emergenceDayRange()),
                     "note_count", Integer.toString(notes.size()),
                     "daily_notes", noteText.isEmpty() ? "(none)" : noteText.toString().strip()));
+    if (topic != null) {
+      user +=
+          "\n\nFocus: consider only what concerns the topic \""
+              + topic
+              + "\". Keep every other line of MEMORY.md exactly as it is.";
+    }
     String answer;
     try {
       answer =
@@ -392,6 +423,7 @@ public final class Dreaming implements AutoCloseable {
     String reason = emergence.reason().isEmpty() ? "(no reason given)" : emergence.reason();
     if (!emergence.shouldUpdate() || emergence.memoryContent().isBlank()) {
       journal(bucket, now, scope, trigger, read, reason, "nothing (MEMORY.md kept as it was)");
+      report(bucket, trigger, topic, read, reason, memory, null);
       return new BucketRun(
           bucket.scopeName(), bucket.owner(), "unchanged", reason, notes.size(), false, false);
     }
@@ -406,6 +438,7 @@ public final class Dreaming implements AutoCloseable {
             + (capped.truncated() ? ", cut to its cap" : "")
             + ")";
     journal(bucket, now, scope, trigger, read, reason, changed);
+    report(bucket, trigger, topic, read, reason, memory, capped.content());
     return new BucketRun(
         bucket.scopeName(),
         bucket.owner(),
@@ -414,6 +447,42 @@ public final class Dreaming implements AutoCloseable {
         notes.size(),
         true,
         capped.truncated());
+  }
+
+  /**
+   * Writes the run's structured report beside DREAMS.md; a report that cannot be written is logged
+   * (the change it reports is made and journaled).
+   */
+  private void report(
+      Bucket bucket,
+      String trigger,
+      String topic,
+      String read,
+      String patterns,
+      String before,
+      String after) {
+    Instant time = parts.clock().instant();
+    List<DreamReports.FileChange> changes =
+        after == null
+            ? List.of()
+            : List.of(new DreamReports.FileChange("MEMORY.md", before, after));
+    DreamReports.Report report =
+        new DreamReports.Report(
+            time.toEpochMilli() + "-" + java.util.UUID.randomUUID().toString().substring(0, 8),
+            time.toString(),
+            trigger,
+            bucket.scopeName(),
+            bucket.owner() == null ? null : bucket.owner().value(),
+            topic,
+            read,
+            patterns,
+            changes,
+            after == null ? List.of() : DreamReports.items(before, after));
+    try {
+      reports.append(bucket, report, time);
+    } catch (RuntimeException e) {
+      log.warn("dreaming of {}: the report was not written: {}", bucket, e.toString());
+    }
   }
 
   private void journal(

@@ -34,6 +34,8 @@ import java.util.Set;
  *     are condensed to one line each
  * @param scheduleCheckInterval {@code schedule-check-interval} (default 30s): how often the
  *     scheduler thread looks at the clock
+ * @param archiveKeepDays {@code archive-keep-days} (default 30): dreaming reports older than this
+ *     roll into their month's compressed archive
  */
 public record MemoryJobSettings(
     boolean autoSummarize,
@@ -50,7 +52,8 @@ public record MemoryJobSettings(
     int emergenceDayRange,
     int emergenceMaxOwners,
     int dreamsMaxChars,
-    Duration scheduleCheckInterval) {
+    Duration scheduleCheckInterval,
+    int archiveKeepDays) {
 
   /** Every key the memory jobs read. */
   public static final Set<String> KEYS =
@@ -69,7 +72,8 @@ public record MemoryJobSettings(
           "emergence-day-range",
           "emergence-max-owners-per-run",
           "dreams-max-chars",
-          "schedule-check-interval");
+          "schedule-check-interval",
+          "archive-keep-days");
 
   /** The defaults. */
   public static MemoryJobSettings defaults() {
@@ -107,6 +111,7 @@ public record MemoryJobSettings(
         config.integer("emergence-day-range", 7, 1, 366),
         config.integer("emergence-max-owners-per-run", 50, 0, 100_000),
         config.integer("dreams-max-chars", 16_000, 2000, 10_000_000),
-        check);
+        check,
+        config.integer("archive-keep-days", 30, 1, 3660));
   }
 }

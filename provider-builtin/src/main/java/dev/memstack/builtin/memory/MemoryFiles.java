@@ -141,6 +141,18 @@ public final class MemoryFiles {
     return keys.stream().map(OwnerKey::of).toList();
   }
 
+  /** The paths of the bucket's files that start with {@code prefix}, in name order. */
+  public List<WorkspacePath> list(Bucket bucket, String prefix) {
+    List<WorkspacePath> paths = new ArrayList<>();
+    for (FileEntry entry : memory.store().list(bucket)) {
+      if (entry.path().value().startsWith(prefix)) {
+        paths.add(entry.path());
+      }
+    }
+    paths.sort(Comparator.naturalOrder());
+    return paths;
+  }
+
   /** Whether the file exists. */
   public boolean exists(Bucket bucket, WorkspacePath path) {
     return memory.store().entry(bucket, path).isPresent();

@@ -63,6 +63,14 @@ public record WorkspacePath(String value) implements Comparable<WorkspacePath> {
     return value.substring(value.lastIndexOf('/') + 1);
   }
 
+  /**
+   * Whether this is a file of dreaming reports ({@code dreams/...}): kept out of keyword search, as
+   * the reports repeat what memory files say.
+   */
+  public boolean isDreamReport() {
+    return value.startsWith("dreams/");
+  }
+
   /** Whether this is a daily note {@code memory/YYYY-MM-DD.md} with a real date. */
   public boolean isDailyNote() {
     return dailyNoteDate() != null;

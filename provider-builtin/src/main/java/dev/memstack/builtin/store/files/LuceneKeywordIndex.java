@@ -151,6 +151,9 @@ public final class LuceneKeywordIndex implements KeywordIndex {
   @Override
   public void committed(Bucket bucket, List<Change> changes, Predicate<WorkspacePath> weighted) {
     for (Change change : changes) {
+      if (change.path().isDreamReport()) {
+        continue; // never searched
+      }
       if (change.after() == null) {
         remove(bucket, change.path());
       } else if (change.content() != null) {
@@ -224,6 +227,9 @@ public final class LuceneKeywordIndex implements KeywordIndex {
     int reindexed = 0;
     for (Bucket bucket : store.buckets()) {
       for (FileEntry entry : store.list(bucket)) {
+        if (entry.path().isDreamReport()) {
+          continue; // never searched
+        }
         FileStamp known = indexed.remove(KeywordIndex.fileKey(bucket, entry.path()));
         if (!FileStamp.of(entry).equals(known)) {
           Optional<String> content = store.read(bucket, entry.path());

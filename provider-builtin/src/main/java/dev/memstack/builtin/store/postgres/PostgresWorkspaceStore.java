@@ -451,6 +451,9 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
     }
     for (Map.Entry<WorkspacePath, OverlayTransaction.PendingWrite> write : tx.writes().entrySet()) {
       WorkspacePath path = write.getKey();
+      if (path.isDreamReport()) {
+        continue; // never searched
+      }
       index.write(
           connection,
           bucket,
