@@ -20,7 +20,18 @@ public record ContextAnswer(
     String ownerPrompt,
     List<RecallItem> recall,
     String context,
-    List<ProviderReport> providers) {
+    List<ProviderReport> providers,
+    tools.jackson.databind.JsonNode morningCard) {
+
+  /** An answer without a morning card. */
+  public ContextAnswer(
+      String systemPrompt,
+      String ownerPrompt,
+      List<RecallItem> recall,
+      String context,
+      List<ProviderReport> providers) {
+    this(systemPrompt, ownerPrompt, recall, context, providers, null);
+  }
 
   public ContextAnswer {
     systemPrompt = systemPrompt == null ? "" : systemPrompt;

@@ -14,6 +14,9 @@ import java.util.Objects;
  * @param explain whether each item keeps its ranking signals in {@code metadata}
  * @param providers the provider instances to recall from ({@code ["vector"]}); {@code null} for
  *     every enabled one. The others are reported {@code skipped}.
+ * @param morningCard {@code true} asks for the owner's morning card, which the host adds to the
+ *     owner's first such call of the day ({@link ContextAnswer#morningCard()}); {@code null} or
+ *     {@code false} for none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ContextRequest(
@@ -22,12 +25,24 @@ public record ContextRequest(
     String query,
     int limit,
     boolean explain,
-    List<String> providers) {
+    List<String> providers,
+    Boolean morningCard) {
 
   /** A request that recalls from every enabled provider. */
   public ContextRequest(
       String ownerKey, String conversationId, String query, int limit, boolean explain) {
-    this(ownerKey, conversationId, query, limit, explain, null);
+    this(ownerKey, conversationId, query, limit, explain, null, null);
+  }
+
+  /** A request without the morning card. */
+  public ContextRequest(
+      String ownerKey,
+      String conversationId,
+      String query,
+      int limit,
+      boolean explain,
+      List<String> providers) {
+    this(ownerKey, conversationId, query, limit, explain, providers, null);
   }
 
   /** The host's longest query, in characters. */
@@ -55,11 +70,18 @@ public record ContextRequest(
 
   /** A copy with another limit. */
   public ContextRequest withLimit(int newLimit) {
-    return new ContextRequest(ownerKey, conversationId, query, newLimit, explain, providers);
+    return new ContextRequest(
+        ownerKey, conversationId, query, newLimit, explain, providers, morningCard);
+  }
+
+  /** A copy that asks for the owner's morning card on their first call of the day. */
+  public ContextRequest withMorningCard() {
+    return new ContextRequest(ownerKey, conversationId, query, limit, explain, providers, true);
   }
 
   /** A copy that recalls from {@code ids} only. */
   public ContextRequest withProviders(String... ids) {
-    return new ContextRequest(ownerKey, conversationId, query, limit, explain, List.of(ids));
+    return new ContextRequest(
+        ownerKey, conversationId, query, limit, explain, List.of(ids), morningCard);
   }
 }

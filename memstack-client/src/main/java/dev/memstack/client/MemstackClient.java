@@ -249,14 +249,78 @@ public final class MemstackClient {
     return http.exchange("GET", itemUri(id, "/history", ownerKey), null, JsonNode.class);
   }
 
+  /**
+   * {@code GET /api/v1/agents/{agentId}/memory/dream/morning-card}: what dreaming concluded about
+   * the owner on one day (yesterday in the host's {@code memstack.lifecycle.zone} when {@code date}
+   * is {@code null}), item by item.
+   */
+  public JsonNode morningCard(String ownerKey, String date) {
+    java.util.Map<String, String> query = new java.util.HashMap<>();
+    query.put("date", date);
+    return http.exchange(
+        "GET", queryUri("/memory/dream/morning-card", ownerKey, query), null, JsonNode.class);
+  }
+
+  /**
+   * {@code POST .../memory/dream/reports/{reportId}/items/{index}}: the owner confirms, edits (with
+   * {@code text}) or forgets one item of a dreaming report.
+   */
+  public JsonNode resolveCardItem(
+      String ownerKey, String reportId, int index, String action, String text) {
+    Objects.requireNonNull(reportId, "reportId");
+    Objects.requireNonNull(action, "action");
+    java.util.Map<String, String> body = new java.util.HashMap<>();
+    body.put("action", action);
+    if (text != null) {
+      body.put("text", text);
+    }
+    String path =
+        "/memory/dream/reports/" + segment(reportId) + "/items/" + index + ownerQuery(ownerKey);
+    return http.exchange("POST", agentUri(path), body, JsonNode.class);
+  }
+
+  /** {@code GET .../memory/dream/reports}: the dreaming reports, newest first. */
+  public JsonNode dreamReports(String ownerKey, String from, String to) {
+    java.util.Map<String, String> query = new java.util.HashMap<>();
+    query.put("from", from);
+    query.put("to", to);
+    return http.exchange(
+        "GET", queryUri("/memory/dream/reports", ownerKey, query), null, JsonNode.class);
+  }
+
+  /** {@code POST .../memory/dream/focused}: dreams now on one topic (needs a chat model). */
+  public JsonNode focusedDream(String ownerKey, String topic) {
+    Objects.requireNonNull(topic, "topic");
+    return http.exchange(
+        "POST",
+        agentUri("/memory/dream/focused" + ownerQuery(ownerKey)),
+        java.util.Map.of("topic", topic),
+        JsonNode.class);
+  }
+
+  /**
+   * {@code POST .../memory/structured-consolidation}: merges near-duplicate structured entries now
+   * (needs a chat model).
+   */
+  public JsonNode structuredConsolidation(String ownerKey) {
+    return http.exchange(
+        "POST",
+        agentUri("/memory/structured-consolidation" + ownerQuery(ownerKey)),
+        java.util.Map.of(),
+        JsonNode.class);
+  }
+
   private URI itemUri(String id, String rest, String ownerKey) {
     Objects.requireNonNull(id, "id");
     return agentUri("/memory/items/" + segment(id) + rest + ownerQuery(ownerKey));
   }
 
   private URI itemsUri(String rest, String ownerKey, java.util.Map<String, String> query) {
-    StringBuilder path =
-        new StringBuilder("/memory/items").append(rest).append(ownerQuery(ownerKey));
+    return queryUri("/memory/items" + rest, ownerKey, query);
+  }
+
+  private URI queryUri(String route, String ownerKey, java.util.Map<String, String> query) {
+    StringBuilder path = new StringBuilder(route).append(ownerQuery(ownerKey));
     if (query != null) {
       for (java.util.Map.Entry<String, String> e : new java.util.TreeMap<>(query).entrySet()) {
         if (e.getValue() == null) {

@@ -76,7 +76,14 @@ public final class ApiRequests {
                       + " summary of older turns, recent turns, this message with its context),"
                       + " counted per part; needs `ownerKey` and `conversationId`.",
               example = "false")
-          Boolean window) {}
+          Boolean window,
+      @Schema(
+              description =
+                  "`true` adds `morningCard` to the owner's first context call of the day that"
+                      + " asks for it (in `memstack.lifecycle.zone`, once per owner across hosts):"
+                      + " what dreaming concluded yesterday, item by item; needs `ownerKey`.",
+              example = "false")
+          Boolean morningCard) {}
 
   /** {@code POST /api/v1/agents/{agentId}/memory/turns}. */
   @Schema(
@@ -207,6 +214,30 @@ public final class ApiRequests {
       description =
           "Optional: the owner the job runs for (or `?ownerKey=`; given twice, the two must agree).")
   public record MemoryJobRequest(
+      @Schema(description = OWNER_KEY, example = "user:1") String ownerKey) {}
+
+  /** The body of {@code POST .../memory/dream/reports/{reportId}/items/{index}}. */
+  @Schema(
+      name = "CardItemRequest",
+      description = "The owner's answer to one item of a dreaming report (an item of the card).")
+  public record CardItemRequest(
+      @Schema(
+              description = "confirm, edit (with text) or forget",
+              example = "edit",
+              requiredMode = Schema.RequiredMode.REQUIRED)
+          String action,
+      @Schema(description = "the corrected line, for edit", example = "Carol leads billing")
+          String text,
+      @Schema(description = OWNER_KEY, example = "user:1") String ownerKey) {}
+
+  /** The body of {@code POST .../memory/dream/focused}. */
+  @Schema(name = "FocusedDreamRequest", description = "A dream on one topic only.")
+  public record FocusedDreamRequest(
+      @Schema(
+              description = "what the dream looks at",
+              example = "billing",
+              requiredMode = Schema.RequiredMode.REQUIRED)
+          String topic,
       @Schema(description = OWNER_KEY, example = "user:1") String ownerKey) {}
 
   /**

@@ -66,6 +66,35 @@ public record CapabilityTools(StackMembers members, ToolInvoker tools) {
     return tools.find(member, name);
   }
 
+  /**
+   * Calls the standard tool {@code name} of the running member that serves {@code capability} (the
+   * instance {@code preferred}, or the first that claims it): a {@link NotFoundException} naming
+   * the capability when none does, or naming the tool when the member does not list it.
+   */
+  public JsonNode callStandard(
+      Capability capability,
+      String preferred,
+      String name,
+      AgentId agent,
+      OwnerKey owner,
+      ObjectNode arguments) {
+    String instance = preferred == null || preferred.isBlank() ? null : preferred;
+    StackMember member = require(capability, instance, "provider", NotFoundException::new);
+    ToolSpec spec =
+        tool(member, name)
+            .orElseThrow(
+                () ->
+                    new NotFoundException(
+                        "provider '"
+                            + member.id()
+                            + "' claims "
+                            + capability
+                            + " but has no tool '"
+                            + name
+                            + "'"));
+    return tools.call(member, spec, agent, owner, arguments);
+  }
+
   /** Calls {@code spec} of {@code member} for {@code owner} ({@link ToolInvoker#call}). */
   JsonNode call(
       StackMember member, ToolSpec spec, AgentId agent, OwnerKey owner, ObjectNode arguments) {

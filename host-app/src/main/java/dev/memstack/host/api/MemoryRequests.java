@@ -61,7 +61,8 @@ public final class MemoryRequests {
         json.optionalInt("limit", 0),
         json.optionalBoolean("explain", false),
         providers(json.node().get("providers")),
-        json.optionalBoolean("window", false));
+        json.optionalBoolean("window", false),
+        json.optionalBoolean("morningCard", false));
   }
 
   /** A finished turn ({@link ApiRequests.TurnRequest}) for {@code agent}. */

@@ -4,16 +4,13 @@ import dev.memstack.host.api.BadRequestException;
 import dev.memstack.host.api.CapabilityTools;
 import dev.memstack.host.api.JsonBody;
 import dev.memstack.host.api.JsonRoutes;
-import dev.memstack.host.api.NotFoundException;
 import dev.memstack.host.api.ToolInvoker;
-import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.StandardTools;
-import dev.memstack.spi.ToolSpec;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import java.util.Set;
@@ -215,23 +212,7 @@ public class MemoryItemsController {
 
   private JsonNode call(
       AgentId agent, OwnerKey owner, String provider, String tool, ObjectNode arguments) {
-    String preferred = provider == null || provider.isBlank() ? null : provider;
-    StackMember member =
-        providers.require(Capability.MEMORY_ADMIN, preferred, "provider", NotFoundException::new);
-    ToolSpec spec =
-        providers
-            .tool(member, tool)
-            .orElseThrow(
-                () ->
-                    new NotFoundException(
-                        "provider '"
-                            + member.id()
-                            + "' claims "
-                            + Capability.MEMORY_ADMIN
-                            + " but has no tool '"
-                            + tool
-                            + "'"));
-    return providers.tools().call(member, spec, agent, owner, arguments);
+    return providers.callStandard(Capability.MEMORY_ADMIN, provider, tool, agent, owner, arguments);
   }
 
   private ObjectNode byId(String id) {

@@ -31,7 +31,8 @@ public record ContextAnswer(
     List<RecalledMemory> recall,
     String context,
     List<ProviderReport> providers,
-    @JsonInclude(JsonInclude.Include.NON_NULL) WindowView window) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) WindowView window,
+    @JsonInclude(JsonInclude.Include.NON_NULL) tools.jackson.databind.JsonNode morningCard) {
 
   /** An answer without the conversation window. */
   public ContextAnswer(
@@ -40,12 +41,18 @@ public record ContextAnswer(
       List<RecalledMemory> recall,
       String context,
       List<ProviderReport> providers) {
-    this(systemPrompt, ownerPrompt, recall, context, providers, null);
+    this(systemPrompt, ownerPrompt, recall, context, providers, null, null);
   }
 
   /** This answer with {@code newWindow}. */
   public ContextAnswer withWindow(WindowView newWindow) {
-    return new ContextAnswer(systemPrompt, ownerPrompt, recall, context, providers, newWindow);
+    return new ContextAnswer(
+        systemPrompt, ownerPrompt, recall, context, providers, newWindow, morningCard);
+  }
+
+  /** This answer with the owner's morning card. */
+  public ContextAnswer withMorningCard(tools.jackson.databind.JsonNode card) {
+    return new ContextAnswer(systemPrompt, ownerPrompt, recall, context, providers, window, card);
   }
 
   public ContextAnswer {

@@ -28,6 +28,9 @@ import java.util.Set;
  * @param window whether the answer carries the conversation window ({@code window}), computed with
  *     the answer's system and owner prompts and its fenced context in front of the query as the
  *     current message; needs {@code owner} and {@code conversationId}
+ * @param morningCard whether the answer carries the owner's morning card when this is the owner's
+ *     first context call of the day that asks for it ({@code morningCard}; once per owner and day
+ *     across hosts); needs {@code owner}
  */
 public record ContextQuery(
     AgentId agent,
@@ -37,7 +40,8 @@ public record ContextQuery(
     int limit,
     boolean explain,
     Set<String> providers,
-    boolean window) {
+    boolean window,
+    boolean morningCard) {
 
   /** Most provider ids one context call may name. */
   public static final int MAX_PROVIDERS = 64;
@@ -50,7 +54,20 @@ public record ContextQuery(
       String query,
       int limit,
       boolean explain) {
-    this(agent, owner, conversationId, query, limit, explain, null, false);
+    this(agent, owner, conversationId, query, limit, explain, null, false, false);
+  }
+
+  /** A query without the morning card. */
+  public ContextQuery(
+      AgentId agent,
+      OwnerKey owner,
+      String conversationId,
+      String query,
+      int limit,
+      boolean explain,
+      Set<String> providers,
+      boolean window) {
+    this(agent, owner, conversationId, query, limit, explain, providers, window, false);
   }
 
   public ContextQuery {
@@ -83,6 +100,10 @@ public record ContextQuery(
     if (window && conversationId == null) {
       throw new InvalidRequestException(
           "conversationId", "window needs the conversationId of the conversation");
+    }
+    if (morningCard && owner == null) {
+      throw new InvalidRequestException(
+          "ownerKey", "morningCard needs the ownerKey whose card it is");
     }
     if (window && owner == null) {
       throw new InvalidRequestException(

@@ -15,16 +15,43 @@ import java.util.Objects;
  */
 public final class WindowedContext {
 
-  private final MemoryStack stack;
-  private final ConversationWindows windows;
-
-  public WindowedContext(MemoryStack stack, ConversationWindows windows) {
-    this.stack = Objects.requireNonNull(stack, "stack");
-    this.windows = Objects.requireNonNull(windows, "windows");
+  /**
+   * Where the morning card of a context call comes from: the owner's card when this is their first
+   * call of the day that asks for it, else empty.
+   */
+  @FunctionalInterface
+  public interface MorningCardSource {
+    java.util.Optional<tools.jackson.databind.JsonNode> firstOfDay(
+        dev.memstack.spi.AgentId agent, dev.memstack.spi.OwnerKey owner);
   }
 
-  /** The stack's answer to {@code query}, with the window when asked. */
+  private final MemoryStack stack;
+  private final ConversationWindows windows;
+  private final MorningCardSource cards;
+
+  public WindowedContext(MemoryStack stack, ConversationWindows windows) {
+    this(stack, windows, (agent, owner) -> java.util.Optional.empty());
+  }
+
+  public WindowedContext(MemoryStack stack, ConversationWindows windows, MorningCardSource cards) {
+    this.stack = Objects.requireNonNull(stack, "stack");
+    this.windows = Objects.requireNonNull(windows, "windows");
+    this.cards = Objects.requireNonNull(cards, "cards");
+  }
+
+  /** The stack's answer to {@code query}, with the window and the morning card when asked. */
   public ContextAnswer context(ContextQuery query) {
+    ContextAnswer answer = windowed(query);
+    if (query.morningCard() && query.owner() != null) {
+      var card = cards.firstOfDay(query.agent(), query.owner());
+      if (card.isPresent()) {
+        answer = answer.withMorningCard(card.get());
+      }
+    }
+    return answer;
+  }
+
+  private ContextAnswer windowed(ContextQuery query) {
     ContextAnswer answer = stack.context(query);
     if (!query.window()) {
       return answer;

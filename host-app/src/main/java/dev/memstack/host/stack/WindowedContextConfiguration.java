@@ -9,7 +9,11 @@ import org.springframework.context.annotation.Configuration;
 public class WindowedContextConfiguration {
 
   @Bean
-  WindowedContext windowedContext(MemoryStack stack, ConversationWindows windows) {
-    return new WindowedContext(stack, windows);
+  WindowedContext windowedContext(
+      MemoryStack stack,
+      ConversationWindows windows,
+      org.springframework.beans.factory.ObjectProvider<WindowedContext.MorningCardSource> cards) {
+    return new WindowedContext(
+        stack, windows, cards.getIfAvailable(() -> (agent, owner) -> java.util.Optional.empty()));
   }
 }

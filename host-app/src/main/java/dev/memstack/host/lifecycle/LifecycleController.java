@@ -1,0 +1,188 @@
+package dev.memstack.host.lifecycle;
+
+import dev.memstack.host.api.ApiRequests;
+import dev.memstack.host.api.BadRequestException;
+import dev.memstack.host.api.CapabilityTools;
+import dev.memstack.host.api.JsonBody;
+import dev.memstack.host.api.JsonRequestBody;
+import dev.memstack.host.api.JsonRoutes;
+import dev.memstack.host.security.RequiresRole;
+import dev.memstack.host.security.Role;
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Capability;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.StandardTools;
+import io.swagger.v3.oas.annotations.Operation;
+import java.util.Set;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The lifecycle loop over REST, on the standard tools ({@link StandardTools}) of a provider that
+ * claims {@link Capability#LIFECYCLE} (the {@code provider} query parameter names one, else the
+ * first running one in stack order): the morning card ({@code GET .../memory/dream/morning-card},
+ * also at the seeds' path {@code /api/v1/memory/{agentId}/dream/morning-card}) and the owner's
+ * answer to one of its items ({@code POST .../memory/dream/reports/{reportId}/items/{index}}), the
+ * reports ({@code GET .../memory/dream/reports}), a focused dream ({@code POST
+ * .../memory/dream/focused}) and structured consolidation ({@code POST
+ * .../memory/structured-consolidation}, also at {@code /api/v1/memory/{agentId}/...}). Which day is
+ * yesterday is decided in {@code memstack.lifecycle.zone}. Rights and errors are those of the tools
+ * ({@link dev.memstack.host.api.ToolInvoker}): reads {@code viewer}, changes {@code member} and an
+ * owner the token covers; a route that needs a chat model answers {@code 409} naming {@code
+ * memstack.models.chat} without one.
+ */
+@JsonRoutes
+public class LifecycleController {
+
+  /** The routes' base path, beside every other route of an agent. */
+  public static final String BASE = "/api/v1/agents/{agentId}/memory";
+
+  /** The seeds' base path, an alias of {@link #BASE} for the card and consolidation. */
+  public static final String ALIAS = "/api/v1/memory/{agentId}";
+
+  private static final Set<String> ITEM_FIELDS = Set.of("action", "text", "ownerKey");
+  private static final Set<String> FOCUSED_FIELDS = Set.of("topic", "ownerKey");
+  private static final Set<String> OWNER_FIELDS = Set.of("ownerKey");
+
+  private final CapabilityTools providers;
+  private final JsonMapper json;
+  private final LifecycleProperties properties;
+
+  public LifecycleController(
+      CapabilityTools providers, JsonMapper json, LifecycleProperties properties) {
+    this.providers = providers;
+    this.json = json;
+    this.properties = properties;
+  }
+
+  @Operation(summary = "The owner's morning card: what dreaming concluded yesterday, item by item")
+  @RequiresRole(Role.VIEWER)
+  @GetMapping(path = {BASE + "/dream/morning-card", ALIAS + "/dream/morning-card"})
+  public JsonNode morningCard(
+      @PathVariable("agentId") String agentId,
+      @RequestParam(name = "ownerKey", required = false) String ownerKey,
+      @RequestParam(name = "date", required = false) String date,
+      @RequestParam(name = "provider", required = false) String provider) {
+    ObjectNode arguments = json.createObjectNode().put("zone", properties.zone());
+    if (date != null && !date.isBlank()) {
+      arguments.put("date", date.strip());
+    }
+    return call(
+        agentId,
+        JsonBody.owner(null, ownerKey),
+        provider,
+        StandardTools.DREAM_MORNING_CARD,
+        arguments);
+  }
+
+  @Operation(summary = "Confirm, edit or forget one item of a dreaming report (of the card)")
+  @JsonRequestBody(ApiRequests.CardItemRequest.class)
+  @RequiresRole(Role.MEMBER)
+  @PostMapping(path = BASE + "/dream/reports/{reportId}/items/{index}")
+  public JsonNode resolveItem(
+      @PathVariable("agentId") String agentId,
+      @PathVariable("reportId") String reportId,
+      @PathVariable("index") String index,
+      @RequestParam(name = "ownerKey", required = false) String ownerKey,
+      @RequestParam(name = "provider", required = false) String provider,
+      @RequestBody JsonNode body) {
+    JsonNode fields = JsonBody.of(body).onlyFields(ITEM_FIELDS).node();
+    OwnerKey owner = JsonBody.owner(fields.get("ownerKey"), ownerKey);
+    int position;
+    try {
+      position = Integer.parseInt(index);
+    } catch (NumberFormatException e) {
+      throw new BadRequestException("index", "index must be a whole number, got: " + index);
+    }
+    JsonNode action = fields.get("action");
+    if (action == null || !action.isString()) {
+      throw new BadRequestException("action", "action is required: confirm, edit or forget");
+    }
+    ObjectNode arguments =
+        json.createObjectNode()
+            .put("reportId", reportId)
+            .put("index", position)
+            .put("action", action.stringValue());
+    JsonNode text = fields.get("text");
+    if (text != null && !text.isNull()) {
+      if (!text.isString()) {
+        throw new BadRequestException("text", "text must be a string");
+      }
+      arguments.put("text", text.stringValue());
+    }
+    return call(agentId, owner, provider, StandardTools.RESOLVE_CARD_ITEM, arguments);
+  }
+
+  @Operation(summary = "The structured reports of dreaming runs, newest first")
+  @RequiresRole(Role.VIEWER)
+  @GetMapping(path = BASE + "/dream/reports")
+  public JsonNode reports(
+      @PathVariable("agentId") String agentId,
+      @RequestParam(name = "ownerKey", required = false) String ownerKey,
+      @RequestParam(name = "from", required = false) String from,
+      @RequestParam(name = "to", required = false) String to,
+      @RequestParam(name = "provider", required = false) String provider) {
+    ObjectNode arguments = json.createObjectNode().put("zone", properties.zone());
+    if (from != null && !from.isBlank()) {
+      arguments.put("from", from.strip());
+    }
+    if (to != null && !to.isBlank()) {
+      arguments.put("to", to.strip());
+    }
+    return call(
+        agentId, JsonBody.owner(null, ownerKey), provider, StandardTools.DREAM_REPORTS, arguments);
+  }
+
+  @Operation(summary = "Dream now on one topic only (needs a chat model)")
+  @JsonRequestBody(ApiRequests.FocusedDreamRequest.class)
+  @RequiresRole(Role.MEMBER)
+  @PostMapping(path = BASE + "/dream/focused")
+  public JsonNode focused(
+      @PathVariable("agentId") String agentId,
+      @RequestParam(name = "ownerKey", required = false) String ownerKey,
+      @RequestParam(name = "provider", required = false) String provider,
+      @RequestBody JsonNode body) {
+    JsonNode fields = JsonBody.of(body).onlyFields(FOCUSED_FIELDS).node();
+    JsonNode topic = fields.get("topic");
+    if (topic == null || !topic.isString() || topic.stringValue().isBlank()) {
+      throw new BadRequestException("topic", "topic is required and must be a string");
+    }
+    ObjectNode arguments = json.createObjectNode().put("topic", topic.stringValue());
+    OwnerKey owner = JsonBody.owner(fields.get("ownerKey"), ownerKey);
+    return call(agentId, owner, provider, StandardTools.RUN_FOCUSED_DREAM, arguments);
+  }
+
+  @Operation(summary = "Merge near-duplicate structured entries now (needs a chat model)")
+  @JsonRequestBody(value = ApiRequests.MemoryJobRequest.class, required = false)
+  @RequiresRole(Role.MEMBER)
+  @PostMapping(path = {BASE + "/structured-consolidation", ALIAS + "/structured-consolidation"})
+  public JsonNode structuredConsolidation(
+      @PathVariable("agentId") String agentId,
+      @RequestParam(name = "ownerKey", required = false) String ownerKey,
+      @RequestParam(name = "provider", required = false) String provider,
+      @RequestBody(required = false) JsonNode body) {
+    JsonNode inBody = null;
+    if (body != null && !body.isNull() && !body.isMissingNode()) {
+      inBody = JsonBody.of(body).onlyFields(OWNER_FIELDS).node().get("ownerKey");
+    }
+    OwnerKey owner = JsonBody.owner(inBody, ownerKey);
+    return call(
+        agentId,
+        owner,
+        provider,
+        StandardTools.RUN_STRUCTURED_CONSOLIDATION,
+        json.createObjectNode());
+  }
+
+  private JsonNode call(
+      String agentId, OwnerKey owner, String provider, String tool, ObjectNode arguments) {
+    AgentId agent = JsonBody.agent(agentId);
+    return providers.callStandard(Capability.LIFECYCLE, provider, tool, agent, owner, arguments);
+  }
+}
