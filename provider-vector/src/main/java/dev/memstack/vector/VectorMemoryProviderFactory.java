@@ -45,6 +45,7 @@ public final class VectorMemoryProviderFactory implements MemoryProviderFactory 
     VectorSettings settings = VectorSettings.from(config);
     FactSettings factSettings = FactSettings.from(config);
     LifecycleSettings lifecycleSettings = LifecycleSettings.from(config);
+    TrustSettings trustSettings = TrustSettings.from(config);
     MemoryVectorStoreFactory factory = stores.get(settings.store());
     if (factory == null) {
       throw new ProviderConfigException(
@@ -82,6 +83,7 @@ public final class VectorMemoryProviderFactory implements MemoryProviderFactory 
         context.languageModel(),
         factSettings,
         lifecycleSettings,
+        trustSettings,
         context.coordination());
   }
 
@@ -90,6 +92,7 @@ public final class VectorMemoryProviderFactory implements MemoryProviderFactory 
     Set<String> known = new TreeSet<>(VectorSettings.KEYS);
     known.addAll(FactSettings.KEYS);
     known.addAll(LifecycleSettings.KEYS);
+    known.addAll(TrustSettings.KEYS);
     stores.values().forEach(f -> known.addAll(f.configKeys()));
     for (String key : config.keys()) {
       if (!known.contains(key)) {
