@@ -31,8 +31,10 @@ FEATURE = "stack.feature."
 # (their "absent" value 0 would read as better than rank 1; the host's rank:<provider> features
 # carry ranks in a form where absent is worst).
 EXCLUDED_SUFFIXES = (":line", "rank")  # of signal: names, compared in lower case
+# Feedback and trust enter after the ranking score (the host's trust stage), never as features.
 EXCLUDED = ("signal:vector:signal.feedback", "signal:vector:signal.feedback_factor",
-            "signal:vector:signal.recency", "signal:builtin:weight")
+            "signal:vector:signal.trust", "signal:vector:signal.trust_factor",
+            "signal:vector:signal.wrong", "signal:vector:signal.recency", "signal:builtin:weight")
 
 
 def numpy():

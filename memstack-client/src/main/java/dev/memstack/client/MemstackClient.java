@@ -12,8 +12,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * A client of one memstack host, for one agent: the context call before the model runs, the turn
- * after it answered, the providers' tools, an owner's conversations and their window, and the
- * erasure of an owner.
+ * after it answered, feedback on recalled items, the providers' tools, an owner's conversations and
+ * their window, and the erasure of an owner.
  *
  * <pre>{@code
  * MemstackClient memstack = MemstackClient.builder(URI.create("http://127.0.0.1:8080"))
@@ -73,6 +73,40 @@ public final class MemstackClient {
   public TurnAccepted postTurn(TurnRequest turn) {
     Objects.requireNonNull(turn, "turn");
     return http.exchange("POST", agentUri("/memory/turns"), turn, TurnAccepted.class);
+  }
+
+  /**
+   * {@code POST /api/v1/agents/{agentId}/memory/feedback}: the owner used recalled items ({@code
+   * used}: their trust goes up) or marked them wrong ({@code wrong}: their trust goes down, and an
+   * item marked wrong often enough is suppressed for this owner). Either list may be empty, not
+   * both; each holds at most 200 items.
+   *
+   * @param ownerKey the owner the items were recalled for
+   * @param used the items the answer used; {@code null} or empty for none
+   * @param wrong the items the owner marked wrong; {@code null} or empty for none
+   */
+  public FeedbackApplied feedback(
+      String ownerKey, List<FeedbackItem> used, List<FeedbackItem> wrong) {
+    Objects.requireNonNull(ownerKey, "ownerKey");
+    boolean anyUsed = used != null && !used.isEmpty();
+    boolean anyWrong = wrong != null && !wrong.isEmpty();
+    if (!anyUsed && !anyWrong) {
+      throw new IllegalArgumentException("feedback needs used or wrong items");
+    }
+    java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
+    body.put("ownerKey", ownerKey);
+    if (anyUsed) {
+      body.put("used", List.copyOf(used));
+    }
+    if (anyWrong) {
+      body.put("wrong", List.copyOf(wrong));
+    }
+    return http.exchange("POST", agentUri("/memory/feedback"), body, FeedbackApplied.class);
+  }
+
+  /** {@link #feedback} with {@code wrong} items only: the owner marked them wrong. */
+  public FeedbackApplied wrong(String ownerKey, List<FeedbackItem> wrong) {
+    return feedback(ownerKey, null, wrong);
   }
 
   /** {@code GET /api/v1/agents/{agentId}/tools}: every running provider's tools. */

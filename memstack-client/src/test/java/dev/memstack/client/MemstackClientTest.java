@@ -188,6 +188,35 @@ class MemstackClientTest {
     }
 
     @Test
+    void feedbackSendsUsedAndWrongItemsAndReadsWhatWasApplied() {
+      String feedback = "/api/v1/agents/a1/memory/feedback";
+      host.on(
+          "POST",
+          feedback,
+          Reply.json(200, "{\"applied\":{},\"wrongApplied\":{\"vector\":1,\"builtin\":-1}}"));
+      RecallItem recalled =
+          new RecallItem("vector", "text", 0.5, "personal", null, Map.of("id", "t-1#u0"));
+
+      FeedbackApplied applied =
+          client.wrong(
+              "user:1", List.of(FeedbackItem.of(recalled), new FeedbackItem("builtin", "x")));
+
+      Received request = host.received("POST", feedback).get(0);
+      assertThat(json.readTree(request.body()))
+          .isEqualTo(
+              json.readTree(
+                  "{\"ownerKey\":\"user:1\",\"wrong\":[{\"provider\":\"vector\",\"id\":\"t-1#u0\"},"
+                      + "{\"provider\":\"builtin\",\"id\":\"x\"}]}"));
+      assertThat(applied.applied()).isEmpty();
+      assertThat(applied.wrongApplied()).containsEntry("vector", 1).containsEntry("builtin", -1);
+      assertThatThrownBy(() -> client.feedback("user:1", List.of(), null))
+          .isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(
+              () -> FeedbackItem.of(new RecallItem("builtin", "text", 0.5, "team", null, Map.of())))
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void anOwnerIsErasedByItsKeyInThePath() {
       host.on(
           "DELETE",

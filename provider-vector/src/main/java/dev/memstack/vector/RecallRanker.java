@@ -4,6 +4,9 @@ import dev.memstack.spi.OwnerKey;
 import dev.memstack.vector.lifecycle.Lifecycle;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryVectorStore;
+import dev.memstack.vector.store.Trust;
+import dev.memstack.vector.store.TrustChange;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -31,9 +34,17 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * items whose scores without it differ by less than 3 % of the larger: it orders near-ties and
  * never lifts a clearly less relevant item above a more relevant one (two adjacent ranks of one
  * search list differ by more near the top: 1/(k+1) against 1/(k+2) is 4.8 % at k = 20); it is the
- * owner's own count, so another owner's feedback never changes this ranking. Nothing here writes:
- * being ranked is not evidence of being useful. Keyword hits need no vector threshold: names, codes
- * and rare words are what BM25 is for. Each result carries the signals behind its rank.
+ * owner's own count, so another owner's feedback never changes this ranking. The owner's {@link
+ * Trust} in the record (uses raise it, wrongs lower it, it fades with {@code trust-half-life-days})
+ * lowers a distrusted record's score by its distrust factor {@code 1 + }{@value
+ * #DISTRUST_PENALTY}{@code · min(0, trust)} (1 without wrongs or with a trust above 0, 0.77 after
+ * one wrong, 0.62 after two, never below {@code 1 − }{@value #DISTRUST_PENALTY}): a record the
+ * owner said was wrong falls below a relevant one it was close to, and a relevant one far above it
+ * stays above; a trust above 0 changes nothing here (its uses already count through the feedback
+ * factor). A shared record hidden from the owner ({@link Trust#hidden()}: marked wrong often
+ * enough) is left out. Nothing here writes: being ranked is not evidence of being useful. Keyword
+ * hits need no vector threshold: names, codes and rare words are what BM25 is for. Each result
+ * carries the signals behind its rank.
  *
  * <p>Ranking reads only what it needs of each candidate ({@link MemoryVectorStore#vectorHits},
  * {@link MemoryVectorStore#keywordHits}: id, score and the ranking keys); the whole documents and
@@ -47,9 +58,24 @@ final class RecallRanker {
   private final MemoryVectorStore store;
   private final VectorSettings settings;
   private final boolean lifecycle;
+  private final Duration trustHalfLife;
 
   /** The most the feedback factor adds: 3 % of the score. */
   static final double FEEDBACK_BONUS = 0.03;
+
+  /** The most a distrust factor takes away: half of the score, at trust −1. */
+  static final double DISTRUST_PENALTY = 0.5;
+
+  /**
+   * {@code 1 + DISTRUST_PENALTY · min(0, trust)}: 1 for a trust of 0 or more, down to {@code 1 −
+   * DISTRUST_PENALTY} at −1.
+   */
+  static double distrustFactor(double trust) {
+    if (!(trust < 0)) {
+      return 1.0; // 0, positive or NaN
+    }
+    return 1 + DISTRUST_PENALTY * Math.max(-1.0, trust);
+  }
 
   /** The feedback count at which the factor reaches its maximum ({@code log2(1 + 15) = 4}). */
   static final long FEEDBACK_SATURATION = 15;
@@ -68,9 +94,10 @@ final class RecallRanker {
   }
 
   /**
-   * The final score, in [0, 1]: relevance × recency × weight × feedback factor over the largest
-   * feedback factor, clamped (a factor outside its range, or NaN, cannot leave the bounds). With
-   * every factor in its range the clamp never applies, so it never reorders items.
+   * The final score, in [0, 1]: relevance × recency × weight × feedback factor (times the distrust
+   * factor, 0.5..1, when there is one) over the largest feedback factor, clamped (a factor outside
+   * its range, or NaN, cannot leave the bounds). With every factor in its range the clamp never
+   * applies, so it never reorders items.
    */
   static double score(double relevance, double recency, double weight, double feedbackFactor) {
     double score = relevance * recency * weight * feedbackFactor / (1 + FEEDBACK_BONUS);
@@ -85,9 +112,15 @@ final class RecallRanker {
   }
 
   RecallRanker(MemoryVectorStore store, VectorSettings settings, boolean lifecycle) {
+    this(store, settings, lifecycle, TrustChange.DEFAULT_HALF_LIFE);
+  }
+
+  RecallRanker(
+      MemoryVectorStore store, VectorSettings settings, boolean lifecycle, Duration trustHalfLife) {
     this.store = store;
     this.settings = settings;
     this.lifecycle = lifecycle;
+    this.trustHalfLife = trustHalfLife;
   }
 
   /** {@link #rank(float[], String, Filter.Expression, OwnerKey, int, Instant)} without feedback. */
@@ -100,8 +133,8 @@ final class RecallRanker {
    * The best {@code limit} documents for the query within the filter.
    *
    * @param queryVector the embedded query, or {@code null} to rank by keywords alone
-   * @param owner whose feedback counts order near-ties, or {@code null} for none; the filter must
-   *     only match records this owner may see
+   * @param owner whose feedback counts order near-ties and whose trust lowers distrusted records,
+   *     or {@code null} for none; the filter must only match records this owner may see
    */
   List<Ranked> rank(
       float[] queryVector,
@@ -134,8 +167,11 @@ final class RecallRanker {
       c.keywordScore = hit.score();
     }
 
-    Map<String, Long> feedback =
-        owner == null || byId.isEmpty() ? Map.of() : store.feedback(owner, byId.keySet());
+    Map<String, Trust> trust =
+        owner == null || byId.isEmpty() ? Map.of() : store.trust(owner, byId.keySet());
+    if (!trust.isEmpty()) {
+      byId.keySet().removeIf(id -> trust.containsKey(id) && trust.get(id).hidden());
+    }
 
     double k = settings.rrfK();
     double lift = settings.neighbourWeight();
@@ -154,9 +190,13 @@ final class RecallRanker {
       c.fused = c.own + lift * c.neighbour;
       c.recency = recency(c.hit.metadata(), now);
       c.weight = lifecycle ? Lifecycle.rankFactor(c.hit.metadata()) : 1.0;
-      c.uses = feedback.getOrDefault(c.hit.id(), 0L);
+      Trust row = trust.getOrDefault(c.hit.id(), Trust.NONE);
+      c.uses = row.uses();
+      c.wrongs = row.wrongs();
       c.feedbackFactor = feedbackFactor(c.uses);
-      c.score = score(c.fused / best, c.recency, c.weight, c.feedbackFactor);
+      c.trust = row.value(now.toEpochMilli(), trustHalfLife);
+      c.trustFactor = distrustFactor(c.trust);
+      c.score = score(c.fused / best, c.recency, c.weight, c.feedbackFactor * c.trustFactor);
     }
     List<Candidate> top = new ArrayList<>(byId.values());
     top.sort(
@@ -216,6 +256,10 @@ final class RecallRanker {
     if (withFeedback) {
       signals.put("feedback", Long.toString(c.uses));
       signals.put("feedback_factor", Decimals.fourPlaces(c.feedbackFactor));
+      signals.put("wrong", Long.toString(c.wrongs));
+      // 0 and not "-0.0000" for a trust that has faded to almost nothing
+      signals.put("trust", Decimals.fourPlaces(Math.abs(c.trust) < 0.00005 ? 0.0 : c.trust));
+      signals.put("trust_factor", Decimals.fourPlaces(c.trustFactor));
     }
     return signals;
   }
@@ -279,7 +323,10 @@ final class RecallRanker {
     double recency;
     double weight;
     long uses;
+    long wrongs;
     double feedbackFactor;
+    double trust;
+    double trustFactor;
     double score;
     final String turn;
     final String previousTurn;

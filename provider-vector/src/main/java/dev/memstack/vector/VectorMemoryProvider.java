@@ -56,17 +56,20 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * id, type, status and ranking signals in its metadata, and its score lies in [0, 1] (relative
  * relevance within this answer's ranking, 1 for an item ranked first by both searches, brand new,
  * of full weight and with the most feedback; scores of different queries do not compare). {@code
- * prefetch} writes nothing: being shown is not evidence of being useful. {@link #feedback} is the
- * only signal recall learns from: counts per owner and record, kept by the store apart from the
- * records, with an effect bounded to near-ties. Tools: {@code remember}, {@code recall}, {@code
- * list_memories}, {@code update_memory_status}, {@code delete_memory}, and the memory types and
- * counts ({@link TypeTools}: the built-in types plus each agent's custom ones, kept beside the
- * store). The system prompt block is always empty: shared memory is recalled by relevance, not
- * pinned into prompts. With a chat model, each new turn also yields typed facts ({@link
- * FactConsolidator}) on a provider-owned maintenance thread, which also runs the nightly, purely
- * time-based decay ({@link DecayScheduler}); {@code find_merge_candidates} reports strongly
- * overlapping records. Configuration keys: see {@link VectorSettings}, {@link FactSettings} and
- * {@link LifecycleSettings}; store keys are read by the store.
+ * prefetch} writes nothing: being shown is not evidence of being useful. {@link #feedback} and
+ * {@link #wrong} are the only signals recall learns from: counts per owner and record, kept by the
+ * store apart from the records, with an effect bounded to near-ties; {@link #wrong} lowers the
+ * owner's trust and suppresses for them a record marked wrong often enough ({@link VectorTrust},
+ * {@link TrustSettings}); each item's {@code signal.trust} is the owner's trust in it, in (−1, 1),
+ * which the host adds to its ranking as one bounded adjustment. Tools: {@code remember}, {@code
+ * recall}, {@code list_memories}, {@code update_memory_status}, {@code delete_memory}, the admin
+ * tools ({@link MemoryAdminTools}) and the memory types and counts ({@link TypeTools}). The system
+ * prompt block is always empty: shared memory is recalled by relevance, not pinned into prompts.
+ * With a chat model, each new turn also yields typed facts ({@link FactConsolidator}) on a
+ * provider-owned maintenance thread, which also runs the nightly, purely time-based decay ({@link
+ * DecayScheduler}); {@code find_merge_candidates} reports strongly overlapping records.
+ * Configuration keys: see {@link VectorSettings}, {@link FactSettings}, {@link LifecycleSettings}
+ * and {@link TrustSettings}; store keys are read by the store.
  */
 public final class VectorMemoryProvider implements MemoryProvider {
 
@@ -81,7 +84,8 @@ public final class VectorMemoryProvider implements MemoryProvider {
           Capability.RECALLS_TURNS,
           Capability.BATCH_SYNC,
           Capability.FEEDBACK,
-          Capability.MEMORY_ADMIN);
+          Capability.MEMORY_ADMIN,
+          Capability.TRUST);
 
   private final String id;
   private final String storeName;
@@ -90,6 +94,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
   private final VectorSettings settings;
   private final Clock clock;
   private final RecallRanker ranker;
+  private final VectorTrust trust;
   private final VectorMemoryTools tools;
   private final LifecycleSettings lifecycle;
   private final ScheduledExecutorService maintenance;
@@ -111,6 +116,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
       LanguageModel model,
       FactSettings factSettings,
       LifecycleSettings lifecycle,
+      TrustSettings trustSettings,
       Coordination coordination,
       MemoryTypes types) {
     this.id = Objects.requireNonNull(id, "id");
@@ -121,7 +127,8 @@ public final class VectorMemoryProvider implements MemoryProvider {
     this.settings = settings;
     this.clock = clock;
     this.lifecycle = Objects.requireNonNull(lifecycle, "lifecycle");
-    this.ranker = new RecallRanker(store, settings, lifecycle.enabled());
+    this.ranker = new RecallRanker(store, settings, lifecycle.enabled(), trustSettings.halfLife());
+    this.trust = new VectorTrust(store, trustSettings, clock);
     this.tools = new VectorMemoryTools(this);
     this.maintenance =
         Executors.newSingleThreadScheduledExecutor(
@@ -222,34 +229,32 @@ public final class VectorMemoryProvider implements MemoryProvider {
   /**
    * Adds one to the owner's feedback count of each recalled record among {@code ids} that exists
    * and that the owner may see ({@link #visible}: their own PERSONAL records of the agent, the
-   * agent's TEAM records, GLOBAL records; any status); other ids are ignored, and an id given twice
-   * in one call counts once. The counts belong to the owner alone, also on shared records, and
-   * raise a record's score by at most {@value RecallRanker#FEEDBACK_BONUS} × 100 % ({@link
-   * RecallRanker}). One store write per call (an atomic increment per record; on pgvector a single
-   * SQL statement); never on the recall path.
+   * agent's TEAM records, GLOBAL records; any status), and raises the owner's trust in it ({@link
+   * VectorTrust}); other ids are ignored, and an id given twice in one call counts once. The counts
+   * belong to the owner alone, also on shared records, and raise a record's score by at most
+   * {@value RecallRanker#FEEDBACK_BONUS} × 100 % ({@link RecallRanker}). One store write per call
+   * (an atomic update per record; on pgvector a single SQL statement); never on the recall path.
    */
   @Override
   public int feedback(AgentId agent, OwnerKey owner, List<String> ids) {
     checkOpen();
     Require.nonNull("agent owner ids", agent, owner, ids);
-    Set<String> distinct = new java.util.LinkedHashSet<>(ids);
-    if (distinct.isEmpty()) {
-      return 0;
-    }
-    return guarded(
-        () -> {
-          List<String> allowed = new ArrayList<>(distinct.size());
-          for (Document doc :
-              store.list(
-                  MemoryFilters.in(MemoryVectorStore.ID, List.copyOf(distinct)),
-                  0,
-                  distinct.size())) {
-            if (visible(MemoryRecord.fromDocument(doc), agent, owner)) {
-              allowed.add(doc.getId());
-            }
-          }
-          return allowed.isEmpty() ? 0 : store.addFeedback(owner, allowed);
-        });
+    return guarded(() -> trust.used(agent, owner, ids));
+  }
+
+  /**
+   * Lowers the owner's trust in each recalled record among {@code ids} that exists and that the
+   * owner may see, as {@link #feedback} raises it ({@link VectorTrust}): the record's score for
+   * this owner falls by its distrust factor ({@link RecallRanker}, at most by half), and a record
+   * marked wrong {@code wrong-suppress-count} times is suppressed for the owner (their PERSONAL
+   * record gets status SUPPRESSED; a shared one is hidden from their recall only). Never deletes;
+   * never on the recall path.
+   */
+  @Override
+  public int wrong(AgentId agent, OwnerKey owner, List<String> ids) {
+    checkOpen();
+    Require.nonNull("agent owner ids", agent, owner, ids);
+    return guarded(() -> trust.wrong(agent, owner, ids));
   }
 
   RecallItem item(RecallRanker.Ranked ranked) {
@@ -338,7 +343,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
           if (count > 0) {
             store.delete(ofOwner);
           }
-          store.deleteFeedback(owner); // what they used, shared records included
+          store.deleteFeedback(owner); // what they used or marked wrong, shared records included
           store.history().deleteOwner(owner); // the changes of their memories, forgets included
           store.expungeDeleted(); // nothing of the deleted records stays in the store's files
           return count;

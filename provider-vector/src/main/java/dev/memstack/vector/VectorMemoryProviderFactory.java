@@ -46,6 +46,7 @@ public final class VectorMemoryProviderFactory implements MemoryProviderFactory 
     VectorSettings settings = VectorSettings.from(config);
     FactSettings factSettings = FactSettings.from(config);
     LifecycleSettings lifecycleSettings = LifecycleSettings.from(config);
+    TrustSettings trustSettings = TrustSettings.from(config);
     MemoryVectorStoreFactory factory = stores.get(settings.store());
     if (factory == null) {
       throw new ProviderConfigException(
@@ -90,6 +91,7 @@ public final class VectorMemoryProviderFactory implements MemoryProviderFactory 
         context.languageModel(),
         factSettings,
         lifecycleSettings,
+        trustSettings,
         context.coordination(),
         types);
   }
@@ -99,6 +101,7 @@ public final class VectorMemoryProviderFactory implements MemoryProviderFactory 
     Set<String> known = new TreeSet<>(VectorSettings.KEYS);
     known.addAll(FactSettings.KEYS);
     known.addAll(LifecycleSettings.KEYS);
+    known.addAll(TrustSettings.KEYS);
     stores.values().forEach(f -> known.addAll(f.configKeys()));
     for (String key : config.keys()) {
       if (!known.contains(key)) {

@@ -761,6 +761,204 @@ public abstract class VectorMemoryProviderContract {
   }
 
   @Nested
+  @DisplayName("Trust, up and down")
+  class TrustBothWays {
+
+    private static final String QUERY = "Friday noon lunch";
+
+    private String remember(MemoryProvider provider, String scope, String text) {
+      JsonNode answer =
+          JSON.readTree(
+              provider.callTool(
+                  new ToolCall(
+                      AGENT,
+                      USER_1,
+                      "remember",
+                      "{\"scope\":\"" + scope + "\",\"text\":\"" + text + "\"}")));
+      assertThat(answer.get("stored").asBoolean()).as("stored %s", text).isTrue();
+      return answer.get("id").asString();
+    }
+
+    private List<String> ids(List<RecallItem> items) {
+      return items.stream().map(item -> item.metadata().get("id")).toList();
+    }
+
+    private RecallItem item(List<RecallItem> items, String id) {
+      return items.stream()
+          .filter(item -> item.metadata().get("id").equals(id))
+          .findFirst()
+          .orElseThrow();
+    }
+
+    private MemoryVectorStore store(MemoryProvider provider) {
+      return ((VectorMemoryProvider) provider).store();
+    }
+
+    private void wrong(MemoryProvider provider, OwnerKey owner, String id, int times) {
+      for (int i = 0; i < times; i++) {
+        assertThat(provider.wrong(AGENT, owner, List.of(id))).isOne();
+      }
+    }
+
+    @Test
+    @DisplayName("the provider claims TRUST and reports a trust of 0 without feedback")
+    void claimsTrustAndReportsZero() {
+      MemoryProvider provider = provider();
+      remember(provider, "team", "Team lunch is on Friday at noon");
+
+      assertThat(provider.capabilities()).contains(dev.memstack.spi.Capability.TRUST);
+      assertThat(recall(provider, AGENT, USER_1, QUERY).get(0).metadata())
+          .containsEntry("signal.trust", "0.0000")
+          .containsEntry("signal.wrong", "0")
+          .containsEntry("signal.trust_factor", "1.0000");
+    }
+
+    @Test
+    @DisplayName("a wrong lowers a memory below the relevant one after it, for that owner only")
+    void aWrongLowersAMemoryForThatOwnerOnly() {
+      MemoryProvider provider = provider();
+      remember(provider, "team", "Team lunch is on Friday at noon");
+      remember(provider, "team", "Friday lunch at noon with the design team");
+      remember(provider, "team", "Deploys on Friday need two approvals");
+      List<RecallItem> before = recall(provider, AGENT, USER_1, QUERY);
+      List<RecallItem> otherBefore = recall(provider, AGENT, USER_2, QUERY);
+      assertThat(before).hasSizeGreaterThanOrEqualTo(2);
+      String first = before.get(0).metadata().get("id");
+      String second = before.get(1).metadata().get("id");
+
+      wrong(provider, USER_1, first, 1);
+
+      List<RecallItem> after = recall(provider, AGENT, USER_1, QUERY);
+      assertThat(ids(after).subList(0, 2)).containsExactly(second, first);
+      assertThat(item(after, first).metadata())
+          .containsEntry("signal.wrong", "1")
+          .containsEntry("signal.trust", "-0.4621")
+          .containsEntry("signal.trust_factor", "0.7689");
+      assertThat(item(after, first).score())
+          .isCloseTo(
+              before.get(0).score() * (1 - 0.5 * Math.tanh(0.5)),
+              org.assertj.core.api.Assertions.within(1e-9));
+      assertThat(item(after, second).score()).isEqualTo(before.get(1).score());
+      assertThat(recall(provider, AGENT, USER_2, QUERY)).isEqualTo(otherBefore);
+    }
+
+    @Test
+    @DisplayName("applies only ids the owner may see and ignores the rest")
+    void appliesOnlyVisibleIds() {
+      MemoryProvider provider = provider();
+      String own = remember(provider, "personal", "my own locker code 4711");
+      String team = remember(provider, "team", "the team locker code is 4711");
+
+      assertThat(provider.wrong(AGENT, USER_1, List.of())).isZero();
+      assertThat(provider.wrong(AGENT, USER_2, List.of(own, "no-such-id"))).isZero();
+      assertThat(provider.wrong(AGENT, USER_1, List.of(own, own, team))).isEqualTo(2);
+      assertThat(provider.wrong(OTHER_AGENT, USER_1, List.of(own, team))).isZero();
+      assertThat(store(provider).trust(USER_2, List.of(own, team))).isEmpty();
+      assertThat(store(provider).trust(USER_1, List.of(own, team)))
+          .allSatisfy((id, row) -> assertThat(row.wrongs()).isOne());
+    }
+
+    @Test
+    @DisplayName("marked wrong three times, an owner's own memory is suppressed, never deleted")
+    void repeatedWrongsSuppressAPersonalMemory() {
+      MemoryProvider provider = provider();
+      String own = remember(provider, "personal", "Lunch on Friday at noon with Ana");
+
+      wrong(provider, USER_1, own, 2);
+      assertThat(ids(recall(provider, AGENT, USER_1, QUERY))).contains(own);
+      wrong(provider, USER_1, own, 1);
+
+      assertThat(ids(recall(provider, AGENT, USER_1, QUERY))).doesNotContain(own);
+      MemoryRecord record = MemoryRecord.fromDocument(store(provider).get(own).orElseThrow());
+      assertThat(record.status()).isEqualTo(MemoryStatus.SUPPRESSED);
+      assertThat(store(provider).trust(USER_1, List.of(own)).get(own).wrongs()).isEqualTo(3);
+    }
+
+    @Test
+    @DisplayName("marked wrong three times, a shared memory is hidden from that owner alone")
+    void repeatedWrongsHideASharedMemoryFromThatOwnerAlone() {
+      MemoryProvider provider = provider(Map.of("wrong-suppress-count", "2"), embedder);
+      String team = remember(provider, "team", "Team lunch is on Friday at noon");
+      remember(provider, "team", "Friday lunch at noon with the design team");
+
+      wrong(provider, USER_1, team, 2);
+
+      assertThat(ids(recall(provider, AGENT, USER_1, QUERY))).doesNotContain(team);
+      assertThat(ids(recall(provider, AGENT, USER_2, QUERY))).contains(team);
+      MemoryRecord record = MemoryRecord.fromDocument(store(provider).get(team).orElseThrow());
+      assertThat(record.status()).isEqualTo(MemoryStatus.ACTIVE);
+      assertThat(store(provider).trust(USER_1, List.of(team)).get(team).hidden()).isTrue();
+      assertThat(store(provider).trust(USER_2, List.of(team))).isEmpty();
+    }
+
+    @Test
+    @DisplayName("a wrong-suppress-count of 0 never suppresses")
+    void zeroNeverSuppresses() {
+      MemoryProvider provider = provider(Map.of("wrong-suppress-count", "0"), embedder);
+      String own = remember(provider, "personal", "Lunch on Friday at noon with Ana");
+
+      wrong(provider, USER_1, own, 5);
+
+      assertThat(ids(recall(provider, AGENT, USER_1, QUERY))).contains(own);
+      assertThat(item(recall(provider, AGENT, USER_1, QUERY), own).metadata())
+          .containsEntry("signal.wrong", "5");
+    }
+
+    @Test
+    @DisplayName("trust fades with trust-half-life-days, both ways")
+    void trustFadesWithTheHalfLife() {
+      MemoryProvider provider = provider(Map.of("trust-half-life-days", "30"), embedder);
+      String team = remember(provider, "team", "Team lunch is on Friday at noon");
+
+      wrong(provider, USER_1, team, 1);
+      assertThat(item(recall(provider, AGENT, USER_1, QUERY), team).metadata())
+          .containsEntry("signal.trust", "-0.4621"); // tanh(-0.5)
+      clock.advance(Duration.ofDays(30));
+      assertThat(item(recall(provider, AGENT, USER_1, QUERY), team).metadata())
+          .containsEntry("signal.trust", "-0.2449"); // tanh(-0.25)
+      clock.advance(Duration.ofDays(30));
+      assertThat(provider.feedback(AGENT, USER_1, List.of(team))).isOne();
+      // -0.125 faded, +0.25 used: tanh(0.125)
+      assertThat(item(recall(provider, AGENT, USER_1, QUERY), team).metadata())
+          .containsEntry("signal.trust", "0.1244")
+          .containsEntry("signal.trust_factor", "1.0000")
+          .containsEntry("signal.feedback", "1")
+          .containsEntry("signal.wrong", "1");
+      clock.advance(Duration.ofDays(3650));
+      assertThat(item(recall(provider, AGENT, USER_1, QUERY), team).metadata())
+          .containsEntry("signal.trust", "0.0000");
+    }
+
+    @Test
+    @DisplayName("rejects a trust half-life or suppress count out of range, naming the key")
+    void rejectsBadSettings() {
+      assertThatThrownBy(() -> provider(Map.of("trust-half-life-days", "0"), embedder))
+          .isInstanceOf(ProviderConfigException.class)
+          .hasMessageContaining("trust-half-life-days");
+      assertThatThrownBy(() -> provider(Map.of("wrong-suppress-count", "-1"), embedder))
+          .isInstanceOf(ProviderConfigException.class)
+          .hasMessageContaining("wrong-suppress-count");
+    }
+
+    @Test
+    @DisplayName("forget erases the owner's trust rows, hidden ones too, and nobody else's")
+    void forgetErasesTheOwnersTrust() {
+      MemoryProvider provider = provider(Map.of("wrong-suppress-count", "1"), embedder);
+      String team = remember(provider, "team", "Team lunch is on Friday at noon");
+      String global = remember(provider, "global", "The Friday demo starts at noon");
+      wrong(provider, USER_1, team, 1);
+      assertThat(provider.feedback(AGENT, USER_1, List.of(global))).isOne();
+      wrong(provider, USER_2, global, 1);
+
+      provider.forget(USER_1);
+
+      assertThat(store(provider).trust(USER_1, List.of(team, global))).isEmpty();
+      assertThat(ids(recall(provider, AGENT, USER_1, QUERY))).contains(team);
+      assertThat(store(provider).trust(USER_2, List.of(global)).get(global).hidden()).isTrue();
+    }
+  }
+
+  @Nested
   @DisplayName("Forgetting")
   class Forgetting {
 
@@ -1345,6 +1543,27 @@ public abstract class VectorMemoryProviderContract {
       provider.close();
       assertThat(filesHolding("4812")).isEmpty();
       assertThat(filesHolding("9907")).isEmpty();
+    }
+
+    @Test
+    @DisplayName("a memory marked wrong enough times is suppressed, and its history says why")
+    void wrongSuppressesWithHistory() {
+      MemoryProvider provider = provider();
+      String id = remembered(provider, USER_1, "My dentist is Dr Moss");
+      for (int i = 0; i < 3; i++) {
+        clock.advance(Duration.ofMinutes(1));
+        provider.wrong(AGENT, USER_1, List.of(id));
+      }
+      JsonNode item = call(provider, USER_1, "get_memory", "{\"id\":\"" + id + "\"}");
+      assertThat(item.get("status").asString()).isEqualTo("suppressed");
+      JsonNode events =
+          call(provider, USER_1, "memory_history", "{\"id\":\"" + id + "\"}").get("events");
+      assertThat(events).filteredOn(e -> e.get("event").asString().equals("trust")).hasSize(3);
+      JsonNode last = events.get(events.size() - 1);
+      assertThat(last.get("event").asString()).isEqualTo("status");
+      assertThat(last.get("status").asString()).isEqualTo("suppressed");
+      assertThat(last.get("reason").asString()).isEqualTo("marked wrong 3 times");
+      assertThat(item.get("updatedAt").asString()).isNotEqualTo(item.get("createdAt").asString());
     }
 
     @Test

@@ -133,7 +133,9 @@ public final class ApiRequests {
   /** {@code POST /api/v1/agents/{agentId}/memory/feedback}. */
   @Schema(
       name = "FeedbackRequest",
-      description = "The recalled items the model used in its answer.",
+      description =
+          "The recalled items the model used in its answer (`used`), the items the owner marked"
+              + " wrong (`wrong`), or both; at least one of the two.",
       additionalProperties = AdditionalPropertiesValue.FALSE)
   public record FeedbackRequest(
       @Schema(description = OWNER_KEY, requiredMode = RequiredMode.REQUIRED, example = "user:1")
@@ -143,11 +145,22 @@ public final class ApiRequests {
               maxItems = 200,
               arraySchema =
                   @Schema(
-                      description = "The items used, at most 200.",
-                      requiredMode = RequiredMode.REQUIRED))
-          List<UsedItem> used) {}
+                      description =
+                          "The items used, at most 200: the owner's trust in them goes up."))
+          List<UsedItem> used,
+      @ArraySchema(
+              minItems = 1,
+              maxItems = 200,
+              arraySchema =
+                  @Schema(
+                      description =
+                          "The items the owner marked wrong (a thumbs-down), at most 200: the"
+                              + " owner's trust in them goes down, and a provider suppresses for"
+                              + " this owner an item marked wrong often enough (never deleting"
+                              + " it). Only providers with the TRUST capability take it."))
+          List<UsedItem> wrong) {}
 
-  /** One item of a {@link FeedbackRequest}. */
+  /** One item of a {@link FeedbackRequest}'s {@code used} or {@code wrong}. */
   @Schema(name = "UsedItem", additionalProperties = AdditionalPropertiesValue.FALSE)
   public record UsedItem(
       @Schema(

@@ -41,8 +41,13 @@ public class MemoryController {
     this.access = access;
   }
 
-  /** The answer of a feedback call: per provider, how many ids it applied (-1: takes none). */
-  public record FeedbackResponse(Map<String, Integer> applied) {}
+  /**
+   * The answer of a feedback call: per provider, how many of the {@code used} ids ({@code applied},
+   * the name it had before {@code wrong} existed) and of the {@code wrong} ids ({@code
+   * wrongApplied}) it applied; -1 when it takes none of that kind (or its call failed). Each map
+   * holds the providers its list named, and is empty when the call did not give that list.
+   */
+  public record FeedbackResponse(Map<String, Integer> applied, Map<String, Integer> wrongApplied) {}
 
   /** The answer of a turn submission. */
   public record TurnAccepted(String turnId) {}
@@ -59,12 +64,15 @@ public class MemoryController {
   }
 
   /**
-   * The owner confirms that recalled items were used: {@code {"ownerKey", "used": [{"provider",
-   * "id"}]}}, each {@code id} the {@code metadata.id} of a recall item as the context call returned
-   * it. Only this signal changes ranking, and only for this owner.
+   * The owner confirms that recalled items were used or marks them wrong: {@code {"ownerKey",
+   * "used": [{"provider", "id"}], "wrong": [{"provider", "id"}]}} (either list or both), each
+   * {@code id} the {@code metadata.id} of a recall item as the context call returned it. These are
+   * the only signals that change ranking, and only for this owner.
    */
   @Operation(
-      summary = "Confirm that recalled items were used (the only signal that changes ranking)")
+      summary =
+          "Confirm that recalled items were used, or mark them wrong (the only signals that change"
+              + " ranking)")
   @JsonRequestBody(ApiRequests.FeedbackRequest.class)
   @RequiresRole(Role.MEMBER)
   @PostMapping(path = "/feedback", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -73,7 +81,9 @@ public class MemoryController {
     AgentId agent = JsonBody.agent(agentId);
     JsonBody json = JsonBody.of(body);
     OwnerKey owner = MemoryRequests.feedbackOwner(json, access);
-    return new FeedbackResponse(stack.feedback(agent, owner, MemoryRequests.used(json)));
+    MemoryStack.FeedbackApplied applied =
+        stack.feedback(agent, owner, MemoryRequests.used(json), MemoryRequests.wrong(json));
+    return new FeedbackResponse(applied.used(), applied.wrong());
   }
 
   @Operation(summary = "Hand in a finished turn; the providers learn from it in the background")

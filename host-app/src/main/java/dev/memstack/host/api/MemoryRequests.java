@@ -38,7 +38,7 @@ public final class MemoryRequests {
   /** The fields a feedback request may carry. */
   static final Set<String> FEEDBACK_FIELDS = ApiRequests.fields(ApiRequests.FeedbackRequest.class);
 
-  /** The fields an item of a feedback call's {@code used} may carry. */
+  /** The fields an item of a feedback call's {@code used} or {@code wrong} may carry. */
   static final Set<String> USED_FIELDS = ApiRequests.fields(ApiRequests.UsedItem.class);
 
   /** Most items one feedback call may name. */
@@ -135,36 +135,62 @@ public final class MemoryRequests {
   }
 
   /**
-   * A feedback call's {@code used}: per provider id, the item ids, in the order given.
+   * A feedback call's {@code used}: per provider id, the item ids, in the order given; empty when
+   * the call gives only {@code wrong}.
    *
-   * @throws BadRequestException naming {@code used} or the item ({@code used[3].id}) at fault
+   * @throws BadRequestException naming {@code used} or the item ({@code used[3].id}) at fault, or
+   *     {@code used} when the call gives neither {@code used} nor {@code wrong}
    */
   public static Map<String, List<String>> used(JsonBody json) {
-    JsonNode used = json.node().get("used");
-    if (used == null || !used.isArray() || used.isEmpty()) {
-      throw new BadRequestException(
-          "used", "used must be a non-empty array of {\"provider\", \"id\"} objects");
+    return feedbackItems(json, "used");
+  }
+
+  /**
+   * A feedback call's {@code wrong}: per provider id, the item ids, in the order given; empty when
+   * the call gives only {@code used}. Checked as {@link #used} is.
+   */
+  public static Map<String, List<String>> wrong(JsonBody json) {
+    return feedbackItems(json, "wrong");
+  }
+
+  private static Map<String, List<String>> feedbackItems(JsonBody json, String name) {
+    JsonNode items = json.node().get(name);
+    if (items == null || items.isNull()) {
+      JsonNode used = json.node().get("used");
+      JsonNode wrong = json.node().get("wrong");
+      if ((used == null || used.isNull()) && (wrong == null || wrong.isNull())) {
+        throw new BadRequestException(
+            "used",
+            "used or wrong is required: a non-empty array of {\"provider\", \"id\"} objects");
+      }
+      return Map.of();
     }
-    if (used.size() > MAX_FEEDBACK_ITEMS) {
+    if (!items.isArray() || items.isEmpty()) {
       throw new BadRequestException(
-          "used", "used names " + used.size() + " items; at most " + MAX_FEEDBACK_ITEMS);
+          name, name + " must be a non-empty array of {\"provider\", \"id\"} objects");
+    }
+    if (items.size() > MAX_FEEDBACK_ITEMS) {
+      throw new BadRequestException(
+          name, name + " names " + items.size() + " items; at most " + MAX_FEEDBACK_ITEMS);
     }
     Map<String, List<String>> byProvider = new LinkedHashMap<>();
-    for (int i = 0; i < used.size(); i++) {
-      JsonNode entry = used.get(i);
-      String field = "used[" + i + "]";
+    for (int i = 0; i < items.size(); i++) {
+      JsonNode entry = items.get(i);
+      String field = name + "[" + i + "]";
       if (entry == null || !entry.isObject()) {
         throw new BadRequestException(field, field + " must be an object {\"provider\", \"id\"}");
       }
-      for (String name : entry.propertyNames()) {
-        if (!USED_FIELDS.contains(name)) {
+      for (String property : entry.propertyNames()) {
+        if (!USED_FIELDS.contains(property)) {
           throw new BadRequestException(
-              field + "." + name,
+              field + "." + property,
               "unknown field "
                   + field
                   + "."
+                  + property
+                  + "; an item of "
                   + name
-                  + "; an item of used takes "
+                  + " takes "
                   + new TreeSet<>(USED_FIELDS));
         }
       }

@@ -161,6 +161,11 @@ final class TrackedMemoryProvider implements MemoryProvider {
   }
 
   @Override
+  public int wrong(AgentId agent, OwnerKey owner, List<String> ids) {
+    return track(() -> delegate.wrong(agent, owner, ids));
+  }
+
+  @Override
   public void syncTurn(Turn turn) {
     trackRun(() -> delegate.syncTurn(turn));
   }

@@ -38,6 +38,7 @@ public final class ProviderCalls {
   public static final String PREFETCH = "prefetch";
   public static final String OWNER_PROMPT_BLOCK = "ownerPromptBlock";
   public static final String FEEDBACK = "feedback";
+  public static final String WRONG = "wrong";
   public static final String SYNC_TURN = "syncTurn";
   public static final String SYNC_TURNS = "syncTurns";
   public static final String TOOL = "tool";

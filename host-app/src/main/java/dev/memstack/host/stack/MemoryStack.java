@@ -47,10 +47,11 @@ import org.slf4j.LoggerFactory;
  * the stack's signals ({@link #RANK}, {@link #RANKS}, {@link #SCORE}, {@link #DUPLICATES}).
  * Providers that claim {@code OWNER_PROMPT} are asked for the owner's standing memory beside the
  * system prompt, under the same timeout; it is joined into {@link ContextAnswer#ownerPrompt()},
- * outside the recall budget. {@link #feedback} hands the owner's confirmation of used items to the
- * providers that take it. {@link #submit} builds the one {@link Turn} of a checked {@link
- * TurnRequest} (fenced blocks already removed), hands it to the {@link TurnOutbox} and records it
- * in the {@link ConversationLog}.
+ * outside the recall budget. {@link #feedback} hands the owner's confirmation of used items, and
+ * the items they marked wrong, to the providers that take them; the trust a provider reports for an
+ * item ({@link #TRUST_SIGNAL}) moves it once after the ranking score ({@link #TRUST}). {@link
+ * #submit} builds the one {@link Turn} of a checked {@link TurnRequest} (fenced blocks already
+ * removed), hands it to the {@link TurnOutbox} and records it in the {@link ConversationLog}.
  *
  * <p>This class is the host's application API: the REST controllers, the MCP tools and every other
  * adapter call it with the request records ({@link ContextQuery}, {@link TurnRequest}), which check
@@ -103,6 +104,23 @@ public final class MemoryStack {
   public static final String LEARNED = "stack.learned";
 
   /**
+   * Metadata key under which a provider reports the owner's trust in an item, a number from -1
+   * (distrusted) to 1 (trusted), 0 for none: the stack moves the item by it after the ranking score
+   * ({@code memstack.stack.ranking.trust-weight}). The vector provider reports it; any provider
+   * may.
+   */
+  public static final String TRUST_SIGNAL = "signal.trust";
+
+  /** Metadata key of the trust the stack applied to an item, -1..1 (explain only). */
+  public static final String TRUST = "stack.trust";
+
+  /**
+   * Metadata key of what the trust added to the item's ranking score (explain only): {@code
+   * trust-weight × σ × trust}, σ the standard deviation of the ranking scores of the call.
+   */
+  public static final String TRUST_ADJUSTMENT = "stack.trust.adjustment";
+
+  /**
    * Prefix of the metadata keys of the ranking features (explain only): {@code
    * stack.feature.<name>} holds the feature's value and, with a learned model, its contribution to
    * the item's score ({@code "0.8123 +0.4210"}).
@@ -150,7 +168,8 @@ public final class MemoryStack {
             properties.context().budget(),
             LearnedRanking.load(
                 properties.ranking().model(),
-                members.queryEmbedder().map(e -> e.modelId()).orElse(null)));
+                members.queryEmbedder().map(e -> e.modelId()).orElse(null)),
+            properties.ranking().trustWeight());
     this.relevance =
         new StackRelevance(
             members.queryEmbedder().orElse(null),
@@ -377,39 +396,105 @@ public final class MemoryStack {
    */
   public Map<String, Integer> feedback(
       AgentId agent, OwnerKey owner, Map<String, List<String>> used) {
+    return feedback(agent, owner, used, Map.of()).used();
+  }
+
+  /**
+   * What a feedback call applied: per provider id, how many of the {@code used} ids and how many of
+   * the {@code wrong} ids it applied, or {@code -1} when it does not take that kind of feedback or
+   * its call failed. A provider named in one list only appears in that list's map.
+   */
+  public record FeedbackApplied(Map<String, Integer> used, Map<String, Integer> wrong) {}
+
+  /**
+   * Hands the owner's feedback on recalled items to the providers that returned them, all calls at
+   * once under one provider timeout: {@code used} (the items were used: {@link
+   * dev.memstack.spi.MemoryProvider#feedback}, to providers with {@link Capability#FEEDBACK}) and
+   * {@code wrong} (the owner marked them wrong: {@link dev.memstack.spi.MemoryProvider#wrong}, to
+   * providers with {@link Capability#TRUST}), each mapping a provider id to the items' {@code id}s.
+   * A provider without the capability applies nothing ({@code -1}).
+   *
+   * @throws InvalidRequestException (field {@code used} or {@code wrong}) naming a provider id that
+   *     is not in the stack
+   */
+  public FeedbackApplied feedback(
+      AgentId agent,
+      OwnerKey owner,
+      Map<String, List<String>> used,
+      Map<String, List<String>> wrong) {
     Objects.requireNonNull(agent, "agent");
     Objects.requireNonNull(owner, "owner");
     Map<String, StackMember> byId = new LinkedHashMap<>();
     for (StackMember member : members.enabled()) {
       byId.put(member.id(), member);
     }
-    for (String id : used.keySet()) {
+    checkMembers("used", used, byId);
+    checkMembers("wrong", wrong, byId);
+    long deadline = System.nanoTime() + properties.context().providerTimeout().toNanos();
+    Map<String, Integer> usedApplied = new LinkedHashMap<>();
+    Map<String, Integer> wrongApplied = new LinkedHashMap<>();
+    Map<String, RequestCalls.Pending<Integer>> usedCalls =
+        startFeedback(
+            used,
+            byId,
+            Capability.FEEDBACK,
+            ProviderCalls.FEEDBACK,
+            usedApplied,
+            (member, ids) -> member.provider().feedback(agent, owner, ids));
+    Map<String, RequestCalls.Pending<Integer>> wrongCalls =
+        startFeedback(
+            wrong,
+            byId,
+            Capability.TRUST,
+            ProviderCalls.WRONG,
+            wrongApplied,
+            (member, ids) -> member.provider().wrong(agent, owner, ids));
+    awaitFeedback(usedCalls, deadline, usedApplied);
+    awaitFeedback(wrongCalls, deadline, wrongApplied);
+    return new FeedbackApplied(usedApplied, wrongApplied);
+  }
+
+  private static void checkMembers(
+      String field, Map<String, List<String>> items, Map<String, StackMember> byId) {
+    for (String id : items.keySet()) {
       if (!byId.containsKey(id)) {
         throw new InvalidRequestException(
-            "used",
+            field,
             "provider '" + id + "' is not an enabled provider of the stack " + byId.keySet());
       }
     }
-    Map<String, Integer> applied = new LinkedHashMap<>();
-    long deadline = System.nanoTime() + properties.context().providerTimeout().toNanos();
+  }
+
+  /** Starts one call per provider that claims {@code capability}; the others apply -1. */
+  private Map<String, RequestCalls.Pending<Integer>> startFeedback(
+      Map<String, List<String>> items,
+      Map<String, StackMember> byId,
+      Capability capability,
+      String callName,
+      Map<String, Integer> applied,
+      java.util.function.BiFunction<StackMember, List<String>, Integer> call) {
     Map<String, RequestCalls.Pending<Integer>> pending = new LinkedHashMap<>();
-    for (Map.Entry<String, List<String>> entry : used.entrySet()) {
+    for (Map.Entry<String, List<String>> entry : items.entrySet()) {
       StackMember member = byId.get(entry.getKey());
-      if (!claimsSafely(member, Capability.FEEDBACK)) {
-        applied.put(member.id(), -1);
+      applied.put(member.id(), -1); // until the call says otherwise
+      if (!claimsSafely(member, capability)) {
         continue;
       }
       List<String> ids = List.copyOf(entry.getValue());
       pending.put(
-          member.id(),
-          calls.startWithoutBreaker(
-              member, ProviderCalls.FEEDBACK, () -> member.provider().feedback(agent, owner, ids)));
+          member.id(), calls.startWithoutBreaker(member, callName, () -> call.apply(member, ids)));
     }
+    return pending;
+  }
+
+  private static void awaitFeedback(
+      Map<String, RequestCalls.Pending<Integer>> pending,
+      long deadline,
+      Map<String, Integer> applied) {
     for (Map.Entry<String, RequestCalls.Pending<Integer>> entry : pending.entrySet()) {
       CallOutcome<Integer> outcome = entry.getValue().await(deadline);
       applied.put(entry.getKey(), outcome.ok() ? outcome.value() : -1);
     }
-    return applied;
   }
 
   /**

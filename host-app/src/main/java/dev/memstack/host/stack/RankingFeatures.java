@@ -99,12 +99,21 @@ final class RankingFeatures {
 
   private RankingFeatures() {}
 
-  /** Whether the host can compute a feature of this name. */
+  /**
+   * Whether the host can compute a feature of this name. A provider's {@link
+   * MemoryStack#TRUST_SIGNAL} is never a feature: trust enters after the ranking score, as one
+   * bounded adjustment, so a model that names it is refused.
+   */
   static boolean known(String name) {
     return BASE.contains(name)
         || (name.startsWith("rank:") && name.length() > 5)
         || (name.startsWith("score:") && name.length() > 6)
-        || (name.startsWith("signal:") && name.indexOf(':', 7) > 7);
+        || (name.startsWith("signal:") && name.indexOf(':', 7) > 7 && !isTrust(name));
+  }
+
+  /** Whether {@code name} is a {@code signal:<provider>:} feature of the trust signal. */
+  private static boolean isTrust(String name) {
+    return name.startsWith("signal:") && name.endsWith(":" + MemoryStack.TRUST_SIGNAL);
   }
 
   /**
@@ -123,7 +132,7 @@ final class RankingFeatures {
               (provider, metadata) ->
                   metadata.forEach(
                       (key, value) -> {
-                        if (!Double.isNaN(number(value))) {
+                        if (!Double.isNaN(number(value)) && !MemoryStack.TRUST_SIGNAL.equals(key)) {
                           signals.add("signal:" + provider + ":" + key);
                         }
                       }));

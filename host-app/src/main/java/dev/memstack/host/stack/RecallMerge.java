@@ -26,6 +26,9 @@ import java.util.Set;
  *       different providers cannot be compared, ranks can once weighted by how well each provider
  *       recalls. Copies of one memory across providers (same text, or one text containing the
  *       other) are shown once and count for every provider that found them.
+ *   <li>{@link #adjustForTrust}: the owner's trust in each memory (the {@link
+ *       MemoryStack#TRUST_SIGNAL} its providers report) moves it by one bounded adjustment after
+ *       the ranking score, learned or fusion.
  *   <li>{@link #present}: without {@code explain} an item keeps only the provider's item {@link
  *       MemoryStack#ITEM_ID id} (what feedback names); with it, the provider's metadata plus {@link
  *       MemoryStack#RANK}, {@link MemoryStack#RANKS}, {@link MemoryStack#SCORE} and {@link
@@ -75,6 +78,12 @@ final class RecallMerge {
     /** The ranking features (explain or learned ranking), {@code null} when not computed. */
     double[] features;
 
+    /** The owner's trust in the memory, -1..1, 0 when no copy reports one. */
+    double trust;
+
+    /** What the trust added to the ranking score. */
+    double trustAdjustment;
+
     Fused(Ranked first, String key) {
       this.first = first;
       this.shown = first;
@@ -86,16 +95,21 @@ final class RecallMerge {
   private final StackProperties.Fusion fusion;
   private final int budget;
   private final LearnedRanking ranking;
+  private final double trustWeight;
 
   /**
    * @param fusion the fusion settings ({@code memstack.stack.fusion})
    * @param budget the context block's char budget ({@code memstack.stack.context.budget})
    * @param ranking the learned ranking stage, or the fusion alone
+   * @param trustWeight {@code memstack.stack.ranking.trust-weight}: how many standard deviations of
+   *     the ranking score a trust of ±1 moves a memory
    */
-  RecallMerge(StackProperties.Fusion fusion, int budget, LearnedRanking ranking) {
+  RecallMerge(
+      StackProperties.Fusion fusion, int budget, LearnedRanking ranking, double trustWeight) {
     this.fusion = fusion;
     this.budget = budget;
     this.ranking = ranking;
+    this.trustWeight = trustWeight;
   }
 
   /** The ranking stage in use. */
@@ -242,6 +256,7 @@ final class RecallMerge {
     if (ranking.active() || explain) {
       features = learn(memories, best, query);
     }
+    adjustForTrust(memories);
     List<RecallItem> merged = new ArrayList<>();
     for (Fused memory : memories) {
       if (merged.size() >= limit) {
@@ -299,6 +314,74 @@ final class RecallMerge {
       memories.sort(Comparator.comparingDouble((Fused f) -> -f.learned)); // stable
     }
     return names;
+  }
+
+  /**
+   * The trust stage, after the ranking score: each memory's trust {@code t} (the mean of the {@link
+   * MemoryStack#TRUST_SIGNAL} its copies report, clamped to -1..1; 0 when none reports one) moves
+   * its ranking score {@code s} (the learned score, or the fused score when the fusion ranks) to
+   * {@code s + w · σ · t}, where {@code w} is {@code memstack.stack.ranking.trust-weight} and
+   * {@code σ} the standard deviation of {@code s} over this call's candidates: the adjustment is in
+   * the ranking's own units whatever its scale, and never more than {@code w · σ} either way. The
+   * memories are then ordered by the adjusted score (stable: equal scores keep their order).
+   * Without any trust nothing moves and the order is exactly the ranking's. Trust is never a
+   * feature of the learned model.
+   */
+  private void adjustForTrust(List<Fused> memories) {
+    boolean any = false;
+    for (Fused memory : memories) {
+      memory.trust = trust(memory);
+      any |= memory.trust != 0;
+    }
+    if (!any || trustWeight == 0 || memories.size() < 2) {
+      return;
+    }
+    double[] scores = new double[memories.size()];
+    double mean = 0;
+    for (int i = 0; i < scores.length; i++) {
+      Fused memory = memories.get(i);
+      scores[i] = Double.isNaN(memory.learned) ? memory.score : memory.learned;
+      mean += scores[i];
+    }
+    mean /= scores.length;
+    double variance = 0;
+    for (double score : scores) {
+      variance += (score - mean) * (score - mean);
+    }
+    double sigma = Math.sqrt(variance / scores.length);
+    if (!(sigma > 0)) {
+      return;
+    }
+    Map<Fused, Double> adjusted = new HashMap<>();
+    for (int i = 0; i < scores.length; i++) {
+      Fused memory = memories.get(i);
+      memory.trustAdjustment = trustWeight * sigma * memory.trust;
+      adjusted.put(memory, scores[i] + memory.trustAdjustment);
+    }
+    memories.sort(Comparator.comparingDouble((Fused f) -> -adjusted.get(f))); // stable
+  }
+
+  /** The mean trust its copies report, clamped to -1..1; 0 when none reports one. */
+  private static double trust(Fused memory) {
+    double sum = 0;
+    int count = 0;
+    for (RecallItem copy : memory.copies.values()) {
+      String value = copy.metadata().get(MemoryStack.TRUST_SIGNAL);
+      if (value == null) {
+        continue;
+      }
+      try {
+        double trust = Double.parseDouble(value.strip());
+        if (Double.isFinite(trust)) {
+          sum += Math.max(-1, Math.min(1, trust));
+          count++;
+        }
+      } catch (NumberFormatException e) {
+        // not a number: no trust from this copy
+      }
+    }
+    double trust = count == 0 ? 0 : sum / count;
+    return trust == 0 ? 0 : trust; // never -0.0
   }
 
   /**
@@ -371,6 +454,11 @@ final class RecallMerge {
       if (!Double.isNaN(memory.learned)) {
         signals.put(MemoryStack.LEARNED, String.format(Locale.ROOT, "%.4f", memory.learned));
       }
+      signals.put(MemoryStack.TRUST, String.format(Locale.ROOT, "%.4f", memory.trust));
+      double adjustment = Math.abs(memory.trustAdjustment) < 0.00005 ? 0 : memory.trustAdjustment;
+      signals.put(
+          MemoryStack.TRUST_ADJUSTMENT,
+          adjustment == 0 ? "0.0000" : String.format(Locale.ROOT, "%+.4f", adjustment));
       if (features != null && memory.features != null) {
         RankingModel model = ranking.model();
         double[] contributions = model == null ? null : model.contributions(memory.features);

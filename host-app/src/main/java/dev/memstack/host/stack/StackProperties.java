@@ -212,8 +212,18 @@ public record StackProperties(
    * @param candidates Each provider is asked for at least this many items (at most 200) when the
    *     learned ranking is in use, so that it orders a wide list, not the fusion's first few. The
    *     shipped model was trained on lists of this width (30).
+   * @param trustWeight How far the owner's trust in an item (the 'signal.trust' a provider reports,
+   *     -1 to 1, raised by used and lowered by wrong feedback) moves it after the ranking score
+   *     (learned or fusion), in standard deviations of that score over the call's candidates: final
+   *     = score + trust-weight x sigma x trust, so never more than trust-weight sigmas either way
+   *     (0 to 5; 0 turns it off). At 1 an item marked wrong twice (trust -0.76) falls 0.76 sigma,
+   *     below a relevant item that was close behind it, and an irrelevant item trusted by much use
+   *     rises at most one sigma. An item without trust (0) does not move.
    */
-  public record Ranking(@DefaultValue("") String model, @DefaultValue("30") int candidates) {
+  public record Ranking(
+      @DefaultValue("") String model,
+      @DefaultValue("30") int candidates,
+      @DefaultValue("1.0") double trustWeight) {
 
     /** The {@link #model} value that turns the learned ranking off. */
     public static final String NONE = "none";
@@ -224,10 +234,11 @@ public record StackProperties(
         candidates = 30;
       }
       between(candidates, 1, RecallRequest.MAX_LIMIT, "memstack.stack.ranking.candidates");
+      between(trustWeight, 0, 5, "memstack.stack.ranking.trust-weight");
     }
 
     public static Ranking defaults() {
-      return new Ranking("", 30);
+      return new Ranking("", 30, 1.0);
     }
   }
 }

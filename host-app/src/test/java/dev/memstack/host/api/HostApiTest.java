@@ -207,6 +207,97 @@ class HostApiTest {
   }
 
   @Test
+  void wrongFeedbackLowersTrustUntilTheItemIsSuppressedForThatOwner() {
+    api.post(
+            "/api/v1/agents/a1/memory/turns",
+            "{\"ownerKey\":\"user:9\",\"conversationId\":\"c9\",\"userMessage\":"
+                + "\"The amber heron fishes below the weir\",\"assistantReply\":\"\","
+                + "\"triggerSource\":\"web\"}")
+        .expect(202);
+    String body = "{\"ownerKey\":\"user:9\",\"query\":\"amber heron weir\",\"explain\":true}";
+    JsonNode[] item = new JsonNode[1];
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () ->
+                item[0] =
+                    byId(
+                        api.post("/api/v1/agents/a1/memory/context", body).json().get("recall"),
+                        "provider",
+                        "vector"));
+    String id = item[0].get("metadata").get("id").asString();
+    assertThat(item[0].get("metadata").get("stack.trust").asString()).isEqualTo("0.0000");
+    assertThat(item[0].get("metadata").get("stack.trust.adjustment").asString())
+        .isEqualTo("0.0000");
+    String feedback = "/api/v1/agents/a1/memory/feedback";
+    String vectorItem = "{\"provider\":\"vector\",\"id\":\"" + id + "\"}";
+
+    Answer wrong =
+        api.post(
+                feedback,
+                "{\"ownerKey\":\"user:9\",\"wrong\":["
+                    + vectorItem
+                    + ",{\"provider\":\"builtin\",\"id\":\"x\"}]}")
+            .expect(200);
+    assertThat(wrong.json().get("wrongApplied").get("vector").asInt()).isEqualTo(1);
+    assertThat(wrong.json().get("wrongApplied").get("builtin").asInt())
+        .as("builtin does not claim TRUST")
+        .isEqualTo(-1);
+    assertThat(wrong.json().get("applied").isEmpty()).isTrue();
+    JsonNode distrusted =
+        byId(
+            api.post("/api/v1/agents/a1/memory/context", body).json().get("recall"),
+            "provider",
+            "vector");
+    assertThat(distrusted.get("metadata").get("signal.trust").asString()).isEqualTo("-0.4621");
+    assertThat(distrusted.get("metadata").get("stack.trust").asString()).isEqualTo("-0.4621");
+
+    Answer both =
+        api.post(
+                feedback,
+                "{\"ownerKey\":\"user:9\",\"used\":["
+                    + vectorItem
+                    + "],\"wrong\":["
+                    + vectorItem
+                    + "]}")
+            .expect(200);
+    assertThat(both.json().get("applied").get("vector").asInt()).isEqualTo(1);
+    assertThat(both.json().get("wrongApplied").get("vector").asInt()).isEqualTo(1);
+    Answer foreign =
+        api.post(feedback, "{\"ownerKey\":\"user:10\",\"wrong\":[" + vectorItem + "]}").expect(200);
+    assertThat(foreign.json().get("wrongApplied").get("vector").asInt())
+        .as("another owner's personal item")
+        .isZero();
+    api.post(feedback, "{\"ownerKey\":\"user:9\",\"wrong\":[" + vectorItem + "]}").expect(200);
+
+    JsonNode recall = api.post("/api/v1/agents/a1/memory/context", body).json().get("recall");
+    assertThat(StreamSupport.stream(recall.spliterator(), false))
+        .as("marked wrong three times: suppressed for this owner")
+        .noneMatch(
+            n -> n.get("metadata").has("id") && id.equals(n.get("metadata").get("id").asString()));
+
+    assertBadRequest(api.post(feedback, "{\"ownerKey\":\"user:9\"}"), "used");
+    assertBadRequest(api.post(feedback, "{\"ownerKey\":\"user:9\",\"wrong\":[]}"), "wrong");
+    assertBadRequest(
+        api.post(feedback, "{\"ownerKey\":\"user:9\",\"wrong\":{\"vector\":[\"x\"]}}"), "wrong");
+    assertBadRequest(
+        api.post(
+            feedback,
+            "{\"ownerKey\":\"user:9\",\"wrong\":[{\"provider\":\"vector\",\"id\":\"x\","
+                + "\"why\":1}]}"),
+        "wrong[0].why");
+    assertBadRequest(
+        api.post(
+            feedback, "{\"ownerKey\":\"user:9\",\"wrong\":[{\"provider\":\"nope\",\"id\":\"x\"}]}"),
+        "wrong");
+    assertBadRequest(
+        api.post(
+            feedback,
+            "{\"ownerKey\":\"user:9\",\"used\":[" + vectorItem + "],\"wrong\":[{\"provider\":7}]}"),
+        "wrong[0].provider");
+  }
+
+  @Test
   void aRejectedTurnIsNeverStored() throws IOException {
     Answer rejected =
         api.post(

@@ -42,7 +42,8 @@ class StackLearnedRankingTest {
     StackProperties properties =
         StackPropertiesBuilder.defaults()
             .ranking(
-                new StackProperties.Ranking(model == null ? file.toString() : model, candidates))
+                new StackProperties.Ranking(
+                    model == null ? file.toString() : model, candidates, 1.0))
             .build();
     FakeProvider provider = new FakeProvider("p");
     provider.recall =

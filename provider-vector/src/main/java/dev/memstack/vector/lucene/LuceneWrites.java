@@ -8,6 +8,8 @@ import dev.memstack.spi.OwnerKey;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.StoreEmbedder;
 import dev.memstack.vector.store.StoreWrites;
+import dev.memstack.vector.store.Trust;
+import dev.memstack.vector.store.TrustChange;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -27,7 +29,7 @@ import org.springframework.ai.vectorstore.filter.Filter;
 
 /**
  * The write side of the embedded store: adds (visible at once or as a batch), metadata updates,
- * deletes by id or filter, and the feedback counts. Every change runs inside {@link
+ * deletes by id or filter, and the feedback counts and trust. Every change runs inside {@link
  * LuceneIndex#write}; adds and metadata updates are appended to the {@link Translog} and forced to
  * disk before the index changes, deletes commit the index at once.
  */
@@ -128,12 +130,13 @@ final class LuceneWrites implements StoreWrites {
   }
 
   /**
-   * Counts are kept in {@link FeedbackCounts} beside the index, so an increment is one appended
-   * line, serialised with every other write by the write lock, and no document is rewritten.
+   * Rows are kept in {@link FeedbackCounts} beside the index, so a change is one appended line,
+   * serialised with every other write by the write lock, and no document is rewritten.
    */
   @Override
-  public int addFeedback(OwnerKey owner, Collection<String> distinct) {
-    int[] applied = {0};
+  public Map<String, Trust> addTrust(
+      OwnerKey owner, Collection<String> distinct, TrustChange change) {
+    List<Map<String, Trust>> changed = new ArrayList<>(1);
     index.write(
         ix -> {
           IndexSearcher searcher = ix.searchers.acquire();
@@ -144,21 +147,27 @@ final class LuceneWrites implements StoreWrites {
                 present.add(id);
               }
             }
-            index.feedback().add(owner.value(), present);
-            applied[0] = present.size();
+            changed.add(index.feedback().change(owner.value(), present, change));
           } finally {
             ix.searchers.release(searcher);
           }
         },
         false);
-    return applied[0];
+    return changed.isEmpty() ? Map.of() : changed.get(0);
   }
 
   @Override
-  public Map<String, Long> feedback(OwnerKey owner, Collection<String> ids) {
+  public Map<String, Trust> trust(OwnerKey owner, Collection<String> ids) {
     Objects.requireNonNull(owner, "owner");
     index.checkOpen();
-    return index.feedback().counts(owner.value(), ids);
+    return index.feedback().rows(owner.value(), ids);
+  }
+
+  @Override
+  public boolean hide(OwnerKey owner, String id) {
+    boolean[] had = {false};
+    index.write(ix -> had[0] = index.feedback().hide(owner.value(), id), false);
+    return had[0];
   }
 
   @Override

@@ -23,9 +23,9 @@ import java.util.TreeSet;
  * cosine index, btree indexes for the filters, a covering btree index of each owner's records with
  * their vectors (for index-only exact searches), a GIN full-text index, {@code <table>_meta} with
  * the embedding model id and dimension, and {@code <table>_feedback} with each owner's feedback
- * count per record ({@code PRIMARY KEY (owner, id)}, the id a foreign key to the records table with
- * {@code ON DELETE CASCADE}), and {@code <table>_types} with each agent's custom memory types
- * ({@code PRIMARY KEY (agent, key)}).
+ * count, wrong count and trust per record ({@code PRIMARY KEY (owner, id)}, the id a foreign key to
+ * the records table with {@code ON DELETE CASCADE}), and {@code <table>_types} with each agent's
+ * custom memory types ({@code PRIMARY KEY (agent, key)}).
  */
 final class PgVectorSchema {
 
@@ -317,6 +317,7 @@ final class PgVectorSchema {
         statement.execute(ddl);
       }
     }
+    migrateFeedback(connection);
   }
 
   /** The DDL, in order; every statement is idempotent. */
@@ -374,9 +375,12 @@ final class PgVectorSchema {
   }
 
   /**
-   * The feedback table: one row per owner and record that the owner gave feedback for, so a shared
-   * record carries no owner's counts, erasing an owner is {@code DELETE ... WHERE owner = ?} on the
-   * primary key, and deleting a record deletes its counts (the cascade uses the {@code id} index).
+   * The feedback table: one row per owner and record that the owner gave feedback for or marked
+   * wrong, so a shared record carries no owner's counts or trust, erasing an owner is {@code DELETE
+   * ... WHERE owner = ?} on the primary key, and deleting a record deletes its rows (the cascade
+   * uses the {@code id} index). Columns: {@code uses} and {@code wrongs} (counts), {@code trust}
+   * (the raw trust sum at {@code trust_at}, epoch millis: {@link dev.memstack.vector.store.Trust}),
+   * {@code hidden} (the record is hidden from this owner's recall).
    */
   List<String> feedbackStatements() {
     String f = feedbackTable();
@@ -389,6 +393,10 @@ final class PgVectorSchema {
             + table()
             + " (id) ON DELETE CASCADE,\n"
             + "  uses bigint NOT NULL,\n"
+            + "  wrongs bigint NOT NULL DEFAULT 0,\n"
+            + "  trust double precision NOT NULL DEFAULT 0,\n"
+            + "  trust_at bigint NOT NULL DEFAULT 0,\n"
+            + "  hidden boolean NOT NULL DEFAULT false,\n"
             + "  PRIMARY KEY (owner, id)\n"
             + ")",
         index("feedback_id", f, "btree (id)"));
@@ -430,6 +438,41 @@ final class PgVectorSchema {
         + "  created_at timestamptz NOT NULL DEFAULT now(),\n"
         + "  PRIMARY KEY (agent, key)\n"
         + ")";
+  }
+
+  /**
+   * The trust columns added to a feedback table made before trust existed (counts only): one
+   * statement, with constant defaults, so existing rows keep their counts at trust 0.
+   */
+  String addTrustColumnsStatement() {
+    return "ALTER TABLE "
+        + feedbackTable()
+        + " ADD COLUMN IF NOT EXISTS wrongs bigint NOT NULL DEFAULT 0,"
+        + " ADD COLUMN IF NOT EXISTS trust double precision NOT NULL DEFAULT 0,"
+        + " ADD COLUMN IF NOT EXISTS trust_at bigint NOT NULL DEFAULT 0,"
+        + " ADD COLUMN IF NOT EXISTS hidden boolean NOT NULL DEFAULT false";
+  }
+
+  /**
+   * Adds the trust columns to a feedback table that lacks them (checked first, so that an
+   * up-to-date table is not locked by an {@code ALTER TABLE} at every start).
+   */
+  void migrateFeedback(Connection connection) throws SQLException {
+    try (PreparedStatement query =
+        connection.prepareStatement(
+            "SELECT count(*) FROM pg_attribute WHERE attrelid = ?::regclass"
+                + " AND attname = 'hidden' AND NOT attisdropped")) {
+      query.setString(1, feedbackTable());
+      try (ResultSet row = query.executeQuery()) {
+        row.next();
+        if (row.getLong(1) > 0) {
+          return;
+        }
+      }
+    }
+    try (Statement statement = connection.createStatement()) {
+      statement.execute(addTrustColumnsStatement());
+    }
   }
 
   String hnswIndexStatement() {

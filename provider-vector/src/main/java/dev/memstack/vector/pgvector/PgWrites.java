@@ -7,6 +7,8 @@ import static dev.memstack.vector.store.MemoryVectorStore.MODEL;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.StoreWrites;
+import dev.memstack.vector.store.Trust;
+import dev.memstack.vector.store.TrustChange;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -26,7 +28,8 @@ import org.springframework.ai.vectorstore.filter.Filter;
 /**
  * The write side of a pgvector store: upserts in multi-row {@code INSERT ... ON CONFLICT}
  * statements (one transaction per call), deletes by id or filter, metadata updates under a row
- * lock, and the feedback counts in {@code <table>_feedback}. Stateless beyond the {@link PgTable}.
+ * lock, and the feedback counts and trust in {@code <table>_feedback}. Stateless beyond the {@link
+ * PgTable}.
  */
 final class PgWrites implements StoreWrites {
 
@@ -199,36 +202,78 @@ final class PgWrites implements StoreWrites {
 
   /**
    * One statement, {@code INSERT ... SELECT} of the ids that exist, {@code ON CONFLICT (owner, id)
-   * DO UPDATE SET uses = uses + 1}: PostgreSQL applies each increment atomically on the row, so
-   * concurrent feedback from any number of hosts adds up and nothing is read back first. Rows are
-   * taken in id order, so two concurrent calls lock them in the same order and cannot deadlock.
+   * DO UPDATE} adding to the counts and setting the trust to its faded value plus the change
+   * ({@link Trust#apply}, in SQL) {@code RETURNING} the rows: PostgreSQL applies each update
+   * atomically on the row, so concurrent changes from any number of hosts add up and nothing is
+   * read back first. A host whose clock is behind the row's time fades nothing. Rows are taken in
+   * id order, so two concurrent calls lock them in the same order and cannot deadlock.
    */
   @Override
-  public int addFeedback(OwnerKey owner, Collection<String> distinct) {
+  public Map<String, Trust> addTrust(
+      OwnerKey owner, Collection<String> distinct, TrustChange change) {
+    String age = "(EXCLUDED.trust_at - f.trust_at)";
+    String faded =
+        "CASE WHEN f.trust = 0 OR "
+            + age
+            + " >= ? THEN 0 ELSE f.trust * power(0.5, GREATEST(0, "
+            + age
+            + ")::float8 / ?) END";
     String sql =
         "INSERT INTO "
             + table.schema.feedbackTable()
-            + " AS f (owner, id, uses) SELECT ?, t.id, 1 FROM "
+            + " AS f (owner, id, uses, wrongs, trust, trust_at) SELECT ?, t.id, ?, ?, ?, ? FROM "
             + table.schema.table()
             + " t WHERE t.id = ANY (?) ORDER BY t.id"
-            + " ON CONFLICT (owner, id) DO UPDATE SET uses = f.uses + EXCLUDED.uses";
+            + " ON CONFLICT (owner, id) DO UPDATE SET uses = f.uses + EXCLUDED.uses,"
+            + " wrongs = f.wrongs + EXCLUDED.wrongs,"
+            + " trust = GREATEST(?, LEAST(?, "
+            + faded
+            + " + EXCLUDED.trust)),"
+            + " trust_at = GREATEST(f.trust_at, EXCLUDED.trust_at)"
+            + " RETURNING id, uses, wrongs, trust, trust_at, hidden";
+    long halfLife = change.halfLife().toMillis();
+    double delta = Math.max(-Trust.LIMIT, Math.min(Trust.LIMIT, change.delta()));
     for (int attempt = 1; ; attempt++) {
       try (Connection connection = table.dataSource.getConnection();
           PreparedStatement insert = connection.prepareStatement(sql)) {
         insert.setString(1, owner.value());
-        insert.setArray(2, PgTable.textArray(connection, distinct));
-        return insert.executeUpdate();
+        insert.setLong(2, change.uses());
+        insert.setLong(3, change.wrongs());
+        insert.setDouble(4, delta);
+        insert.setLong(5, change.at());
+        insert.setArray(6, PgTable.textArray(connection, distinct));
+        insert.setDouble(7, -Trust.LIMIT);
+        insert.setDouble(8, Trust.LIMIT);
+        insert.setDouble(9, Trust.FORGOTTEN_HALF_LIVES * halfLife);
+        insert.setDouble(10, halfLife);
+        Map<String, Trust> rows = new LinkedHashMap<>();
+        try (ResultSet result = insert.executeQuery()) {
+          while (result.next()) {
+            rows.put(result.getString(1), trust(result, 2));
+          }
+        }
+        return rows;
       } catch (SQLException e) {
         if (FOREIGN_KEY_VIOLATION.equals(e.getSQLState()) && attempt < 3) {
           continue; // a record was deleted between the SELECT and the key check
         }
-        throw table.failure("add feedback for " + distinct.size() + " ids", e);
+        throw table.failure("change trust of " + distinct.size() + " ids", e);
       }
     }
   }
 
+  /** The trust row in the columns {@code uses, wrongs, trust, trust_at, hidden} from {@code at}. */
+  private static Trust trust(ResultSet row, int at) throws SQLException {
+    return new Trust(
+        row.getLong(at),
+        row.getLong(at + 1),
+        row.getDouble(at + 2),
+        row.getLong(at + 3),
+        row.getBoolean(at + 4));
+  }
+
   @Override
-  public Map<String, Long> feedback(OwnerKey owner, Collection<String> ids) {
+  public Map<String, Trust> trust(OwnerKey owner, Collection<String> ids) {
     Objects.requireNonNull(owner, "owner");
     Objects.requireNonNull(ids, "ids");
     if (ids.isEmpty()) {
@@ -237,20 +282,36 @@ final class PgWrites implements StoreWrites {
     try (Connection connection = table.dataSource.getConnection();
         PreparedStatement query =
             connection.prepareStatement(
-                "SELECT id, uses FROM "
+                "SELECT id, uses, wrongs, trust, trust_at, hidden FROM "
                     + table.schema.feedbackTable()
                     + " WHERE owner = ? AND id = ANY (?)")) {
       query.setString(1, owner.value());
       query.setArray(2, PgTable.textArray(connection, ids));
-      Map<String, Long> counts = new LinkedHashMap<>();
-      try (ResultSet rows = query.executeQuery()) {
-        while (rows.next()) {
-          counts.put(rows.getString(1), rows.getLong(2));
+      Map<String, Trust> rows = new LinkedHashMap<>();
+      try (ResultSet result = query.executeQuery()) {
+        while (result.next()) {
+          rows.put(result.getString(1), trust(result, 2));
         }
       }
-      return counts;
+      return rows;
     } catch (SQLException e) {
-      throw table.failure("read feedback of " + ids.size() + " ids", e);
+      throw table.failure("read trust of " + ids.size() + " ids", e);
+    }
+  }
+
+  @Override
+  public boolean hide(OwnerKey owner, String id) {
+    try (Connection connection = table.dataSource.getConnection();
+        PreparedStatement update =
+            connection.prepareStatement(
+                "UPDATE "
+                    + table.schema.feedbackTable()
+                    + " SET hidden = true WHERE owner = ? AND id = ?")) {
+      update.setString(1, owner.value());
+      update.setString(2, id);
+      return update.executeUpdate() > 0;
+    } catch (SQLException e) {
+      throw table.failure("hide a record from an owner", e);
     }
   }
 

@@ -81,15 +81,23 @@ public interface DelegatingStore extends MemoryVectorStore {
   }
 
   @Override
-  default int addFeedback(OwnerKey owner, Collection<String> ids) {
+  default Map<String, Trust> addTrust(OwnerKey owner, Collection<String> ids, TrustChange change) {
     Objects.requireNonNull(owner, "owner");
+    Objects.requireNonNull(change, "change");
     Set<String> distinct = new LinkedHashSet<>(ids);
-    return distinct.isEmpty() ? 0 : writes().addFeedback(owner, distinct);
+    return distinct.isEmpty() ? Map.of() : writes().addTrust(owner, distinct, change);
   }
 
   @Override
-  default Map<String, Long> feedback(OwnerKey owner, Collection<String> ids) {
-    return writes().feedback(owner, ids);
+  default Map<String, Trust> trust(OwnerKey owner, Collection<String> ids) {
+    return writes().trust(owner, ids);
+  }
+
+  @Override
+  default boolean hide(OwnerKey owner, String id) {
+    Objects.requireNonNull(owner, "owner");
+    Objects.requireNonNull(id, "id");
+    return writes().hide(owner, id);
   }
 
   @Override

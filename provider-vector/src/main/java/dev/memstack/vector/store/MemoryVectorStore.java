@@ -33,11 +33,12 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * cosine distance, in [−1, 1]) and compare the threshold against it; {@link #keywordSearch} returns
  * the engine's keyword score (BM25 or full-text rank; only the order is comparable).
  *
- * <p>Feedback counts ({@link #addFeedback}, {@link #feedback}, {@link #deleteFeedback}) are kept
- * per owner and record, apart from the records' metadata: a shared record used by many owners
- * carries none of their counts, a returned document shows none of them, and erasing an owner's
- * counts touches no record. A record's counts go with the record when it is deleted and survive an
- * upsert of it ({@link #add} of the same id).
+ * <p>Feedback counts and trust ({@link #addFeedback}, {@link #feedback}, {@link #addTrust}, {@link
+ * #trust}, {@link #hide}, {@link #deleteFeedback}) are kept per owner and record, apart from the
+ * records' metadata: a shared record used or marked wrong by many owners carries none of their
+ * rows, a returned document shows none of them, and erasing an owner's rows touches no record. A
+ * record's rows go with the record when it is deleted and survive an upsert of it ({@link #add} of
+ * the same id).
  *
  * <p>Implementations are thread-safe: one writer at a time, many concurrent readers. Vectors are
  * computed by the store from document text through the host's embedder (passages on add, queries on
@@ -179,25 +180,64 @@ public interface MemoryVectorStore extends VectorStore, AutoCloseable {
   boolean updateMetadata(String id, Map<String, Object> changes);
 
   /**
-   * Adds one to {@code owner}'s feedback count of each stored record among {@code ids}, as one
-   * atomic increment per record (never a read-modify-write that a concurrent increment, from this
-   * process or another host, could overwrite). An id that is not stored is ignored; an id given
-   * twice counts once. The caller checks that the owner may see the records.
+   * Adds one to {@code owner}'s feedback count of each stored record among {@code ids} and raises
+   * the owner's {@link Trust} in it, now and with the {@link TrustChange#DEFAULT_HALF_LIFE default
+   * half-life}: {@link #addTrust} with {@link TrustChange#used}. An id that is not stored is
+   * ignored; an id given twice counts once. The caller checks that the owner may see the records.
    *
    * @return how many records' counts were raised
    */
-  int addFeedback(OwnerKey owner, Collection<String> ids);
+  default int addFeedback(OwnerKey owner, Collection<String> ids) {
+    return addTrust(
+            owner, ids, TrustChange.used(java.time.Instant.now(), TrustChange.DEFAULT_HALF_LIFE))
+        .size();
+  }
 
   /**
-   * {@code owner}'s feedback counts of those of {@code ids} that have one (ids without feedback are
-   * absent). Cheap: it is on the recall path.
+   * {@code owner}'s feedback counts (uses) of those of {@code ids} that have one (ids without
+   * feedback are absent): the {@link Trust#uses()} of {@link #trust}.
    */
-  Map<String, Long> feedback(OwnerKey owner, Collection<String> ids);
+  default Map<String, Long> feedback(OwnerKey owner, Collection<String> ids) {
+    Map<String, Long> counts = new java.util.LinkedHashMap<>();
+    trust(owner, ids)
+        .forEach(
+            (id, trust) -> {
+              if (trust.uses() > 0) {
+                counts.put(id, trust.uses());
+              }
+            });
+    return counts;
+  }
 
   /**
-   * Removes every feedback count of {@code owner} (part of erasing the owner).
+   * Applies {@code change} to {@code owner}'s {@link Trust} in each stored record among {@code ids}
+   * (a row is created at {@link Trust#NONE} for a record without one), as one atomic update per
+   * record ({@link Trust#apply}: never a read-modify-write that a concurrent change, from this
+   * process or another host, could overwrite). An id that is not stored is ignored; an id given
+   * twice counts once. The caller checks that the owner may see the records.
    *
-   * @return how many records' counts were removed
+   * @return the changed rows by record id, as they are after the change
+   */
+  Map<String, Trust> addTrust(OwnerKey owner, Collection<String> ids, TrustChange change);
+
+  /**
+   * {@code owner}'s trust rows of those of {@code ids} that have one (the others are absent).
+   * Cheap: it is on the recall path.
+   */
+  Map<String, Trust> trust(OwnerKey owner, Collection<String> ids);
+
+  /**
+   * Hides a record from {@code owner}'s recall ({@link Trust#hidden()}): their trust row of it says
+   * so from now on, for this owner alone.
+   *
+   * @return whether the owner had a trust row of the record
+   */
+  boolean hide(OwnerKey owner, String id);
+
+  /**
+   * Removes every feedback count and trust row of {@code owner} (part of erasing the owner).
+   *
+   * @return how many records' rows were removed
    */
   long deleteFeedback(OwnerKey owner);
 

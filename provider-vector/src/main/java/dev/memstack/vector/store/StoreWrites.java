@@ -8,9 +8,9 @@ import org.springframework.ai.vectorstore.filter.Filter;
 
 /**
  * The writes of a {@link MemoryVectorStore} that one object of the store (its write side) carries
- * out: deletes, metadata changes and feedback counts. A store that has such an object implements
- * {@link DelegatingStore} and names it; the store's methods then hand each call on unchanged. What
- * each method promises is said on {@link MemoryVectorStore}.
+ * out: deletes, metadata changes, feedback counts and trust. A store that has such an object
+ * implements {@link DelegatingStore} and names it; the store's methods then hand each call on
+ * unchanged. What each method promises is said on {@link MemoryVectorStore}.
  */
 public interface StoreWrites {
 
@@ -24,13 +24,16 @@ public interface StoreWrites {
   boolean updateMetadata(String id, Map<String, Object> changes);
 
   /**
-   * See {@link MemoryVectorStore#addFeedback}; {@link DelegatingStore} has checked the owner and
-   * passes the ids without repeats, never none.
+   * See {@link MemoryVectorStore#addTrust}; {@link DelegatingStore} has checked the owner and the
+   * change and passes the ids without repeats, never none.
    */
-  int addFeedback(OwnerKey owner, Collection<String> distinctIds);
+  Map<String, Trust> addTrust(OwnerKey owner, Collection<String> distinctIds, TrustChange change);
 
-  /** See {@link MemoryVectorStore#feedback}. */
-  Map<String, Long> feedback(OwnerKey owner, Collection<String> ids);
+  /** See {@link MemoryVectorStore#trust}. */
+  Map<String, Trust> trust(OwnerKey owner, Collection<String> ids);
+
+  /** See {@link MemoryVectorStore#hide}. */
+  boolean hide(OwnerKey owner, String id);
 
   /** See {@link MemoryVectorStore#deleteFeedback}. */
   long deleteFeedback(OwnerKey owner);

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.Term;
@@ -280,6 +281,47 @@ class LuceneMemoryVectorStoreTest extends MemoryVectorStoreContract {
     MemoryRecord record = personal("r1", ALICE, "late", T0);
     assertThatThrownBy(() -> store.add(List.of(record.toDocument())))
         .isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  @DisplayName("reads a feedback file of counts only, and rewrites it with trust rows")
+  void readsAFeedbackFileOfCountsOnly() throws IOException {
+    MemoryVectorStore first = open();
+    first.add(
+        List.of(
+            new MemoryRecord(
+                    "t1",
+                    "team note",
+                    AGENT,
+                    null,
+                    dev.memstack.spi.Scope.TEAM,
+                    dev.memstack.vector.store.MemoryStatus.ACTIVE,
+                    "FACT",
+                    null,
+                    null,
+                    T0,
+                    Map.of())
+                .toDocument()));
+    first.close();
+    Path file = dataDir.resolve(LuceneMemoryVectorStoreFactory.DIRECTORY).resolve("feedback.jsonl");
+    // the format before trust: counts only
+    Files.writeString(
+        file,
+        "{\"add\":\"user:alice\",\"counts\":{\"t1\":2,\"gone\":1}}\n"
+            + "{\"add\":\"user:alice\",\"counts\":{\"t1\":1}}\n");
+
+    MemoryVectorStore second = open();
+
+    assertThat(second.feedback(ALICE, List.of("t1", "gone"))).containsExactly(Map.entry("t1", 3L));
+    assertThat(second.trust(ALICE, List.of("t1")))
+        .containsEntry("t1", new dev.memstack.vector.store.Trust(3, 0, 0, 0, false));
+    assertThat(Files.readString(file)).contains("\"set\":\"user:alice\"").doesNotContain("add");
+    second.addTrust(
+        ALICE,
+        List.of("t1"),
+        dev.memstack.vector.store.TrustChange.wrong(T0, java.time.Duration.ofDays(60)));
+    second.close();
+    assertThat(open().trust(ALICE, List.of("t1")).get("t1").wrongs()).isOne();
   }
 
   private static Path findLock(Path root) throws IOException {

@@ -163,6 +163,41 @@ abstract class PgVectorMemoryStoreTests {
     }
 
     @Test
+    @DisplayName("adds the trust columns to a feedback table of counts only, keeping the counts")
+    void migratesAFeedbackTableOfCountsOnly() {
+      String schema = newSchema();
+      PgVectorMemoryStore first = open(schema, new HashingEmbedder());
+      first.add(List.of(personal("r1", "I adopted a greyhound named Biscuit", "user:1")));
+      first.close();
+      // the layout before trust: owner, id, uses
+      String feedback = schema + ".vector_memory_feedback";
+      database()
+          .execute(
+              "ALTER TABLE "
+                  + feedback
+                  + " DROP COLUMN wrongs, DROP COLUMN trust, DROP COLUMN trust_at,"
+                  + " DROP COLUMN hidden");
+      database()
+          .execute("INSERT INTO " + feedback + " (owner, id, uses) VALUES ('user:1', 'r1', 3)");
+
+      PgVectorMemoryStore again = open(schema, new HashingEmbedder());
+
+      OwnerKey owner = OwnerKey.of("user:1");
+      assertThat(again.feedback(owner, List.of("r1"))).containsEntry("r1", 3L);
+      assertThat(again.trust(owner, List.of("r1")))
+          .containsEntry("r1", new dev.memstack.vector.store.Trust(3, 0, 0, 0, false));
+      assertThat(
+              again
+                  .addTrust(
+                      owner,
+                      List.of("r1"),
+                      dev.memstack.vector.store.TrustChange.wrong(
+                          T0, java.time.Duration.ofDays(60)))
+                  .get("r1"))
+          .isEqualTo(new dev.memstack.vector.store.Trust(3, 1, -0.5, T0.toEpochMilli(), false));
+    }
+
+    @Test
     @DisplayName("refuses a table of the same name that it did not create")
     void refusesAForeignTable() {
       String schema = newSchema();

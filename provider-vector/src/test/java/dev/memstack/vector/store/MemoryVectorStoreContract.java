@@ -684,6 +684,140 @@ public abstract class MemoryVectorStoreContract {
   }
 
   @Nested
+  @DisplayName("Trust rows")
+  class TrustRows {
+
+    private static final java.time.Duration HALF_LIFE = java.time.Duration.ofDays(60);
+
+    private TrustChange used(Instant at) {
+      return TrustChange.used(at, HALF_LIFE);
+    }
+
+    private TrustChange wrong(Instant at) {
+      return TrustChange.wrong(at, HALF_LIFE);
+    }
+
+    @Test
+    @DisplayName("move both ways per owner and record, ignoring unknown ids and an id given twice")
+    void moveBothWaysPerOwner() {
+      MemoryVectorStore store = open();
+      store.add(
+          docs(
+              personal("a1", ALICE, "alice's note", T0),
+              shared("t1", AGENT, Scope.TEAM, "team note")));
+
+      Map<String, Trust> changed = store.addTrust(ALICE, List.of("t1", "missing", "t1"), wrong(T0));
+      assertThat(changed).containsOnlyKeys("t1");
+      assertThat(changed.get("t1")).isEqualTo(new Trust(0, 1, -0.5, T0.toEpochMilli(), false));
+      assertThat(store.addTrust(ALICE, List.of("t1", "a1"), used(T0)))
+          .containsEntry("t1", new Trust(1, 1, -0.25, T0.toEpochMilli(), false))
+          .containsEntry("a1", new Trust(1, 0, 0.25, T0.toEpochMilli(), false));
+      assertThat(store.addTrust(BOB, List.of(), wrong(T0))).isEmpty();
+
+      assertThat(store.trust(ALICE, List.of("a1", "t1", "missing"))).containsOnlyKeys("a1", "t1");
+      assertThat(store.trust(BOB, List.of("a1", "t1"))).isEmpty();
+      assertThat(store.feedback(ALICE, List.of("a1", "t1")))
+          .containsExactlyInAnyOrderEntriesOf(Map.of("a1", 1L, "t1", 1L));
+    }
+
+    @Test
+    @DisplayName("fade with the half-life, and stay within the limit")
+    void fadeWithTheHalfLife() {
+      MemoryVectorStore store = open();
+      store.add(docs(shared("t1", AGENT, Scope.TEAM, "team note")));
+      store.addTrust(ALICE, List.of("t1"), wrong(T0));
+      store.addTrust(ALICE, List.of("t1"), wrong(T0));
+
+      Trust row =
+          store.addTrust(ALICE, List.of("t1"), used(T0.plus(HALF_LIFE))).get("t1"); // -1 → -0.5
+      assertThat(row.sum()).isCloseTo(-0.25, org.assertj.core.api.Assertions.within(1e-9));
+      assertThat(row.at()).isEqualTo(T0.plus(HALF_LIFE).toEpochMilli());
+      assertThat(row.value(T0.plus(HALF_LIFE.multipliedBy(2)).toEpochMilli(), HALF_LIFE))
+          .isCloseTo(Math.tanh(-0.125), org.assertj.core.api.Assertions.within(1e-9));
+      // a change dated before the row's time fades nothing and keeps the later time
+      Trust early = store.addTrust(ALICE, List.of("t1"), used(T0)).get("t1");
+      assertThat(early.sum()).isCloseTo(0.0, org.assertj.core.api.Assertions.within(1e-9));
+      assertThat(early.at()).isEqualTo(T0.plus(HALF_LIFE).toEpochMilli());
+
+      for (int i = 0; i < 40; i++) {
+        store.addTrust(BOB, List.of("t1"), used(T0));
+      }
+      assertThat(store.trust(BOB, List.of("t1")).get("t1").sum()).isEqualTo(Trust.LIMIT);
+      // long after, nothing is left
+      Map<String, Trust> late =
+          store.addTrust(BOB, List.of("t1"), wrong(T0.plus(HALF_LIFE.multipliedBy(100))));
+      assertThat(late.get("t1").sum()).isEqualTo(-0.5);
+    }
+
+    @Test
+    @DisplayName("hide a record from one owner, durably, and deleteFeedback erases the row")
+    void hideOneOwnerDurably() {
+      MemoryVectorStore first = open();
+      first.add(docs(shared("t1", AGENT, Scope.TEAM, "team note")));
+      assertThat(first.hide(ALICE, "t1")).isFalse();
+      first.addTrust(ALICE, List.of("t1"), wrong(T0));
+      first.addTrust(BOB, List.of("t1"), wrong(T0));
+
+      assertThat(first.hide(ALICE, "t1")).isTrue();
+      assertThat(first.trust(ALICE, List.of("t1")).get("t1").hidden()).isTrue();
+      assertThat(first.trust(BOB, List.of("t1")).get("t1").hidden()).isFalse();
+      // a change keeps the row hidden
+      assertThat(first.addTrust(ALICE, List.of("t1"), wrong(T0)).get("t1").hidden()).isTrue();
+      first.close();
+
+      MemoryVectorStore second = open();
+      assertThat(second.trust(ALICE, List.of("t1")).get("t1"))
+          .isEqualTo(new Trust(0, 2, -1.0, T0.toEpochMilli(), true));
+      assertThat(second.deleteFeedback(ALICE)).isOne();
+      assertThat(second.trust(ALICE, List.of("t1"))).isEmpty();
+      second.close();
+
+      MemoryVectorStore third = open();
+      assertThat(third.trust(ALICE, List.of("t1"))).isEmpty();
+      assertThat(third.trust(BOB, List.of("t1"))).containsKey("t1");
+    }
+
+    @Test
+    @DisplayName("change atomically: concurrent wrongs and uses add up")
+    void changeAtomically() throws Exception {
+      MemoryVectorStore store = open();
+      store.add(
+          docs(
+              shared("t1", AGENT, Scope.TEAM, "team note"),
+              shared("t2", AGENT, Scope.TEAM, "other note")));
+      int threads = 6;
+      int calls = 10;
+      java.util.concurrent.ExecutorService pool =
+          java.util.concurrent.Executors.newFixedThreadPool(threads);
+      try {
+        List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+          List<String> ids = t % 2 == 0 ? List.of("t1", "t2") : List.of("t2", "t1");
+          TrustChange change = t % 2 == 0 ? wrong(T0) : used(T0);
+          done.add(
+              pool.submit(
+                  () -> {
+                    for (int i = 0; i < calls; i++) {
+                      assertThat(store.addTrust(ALICE, ids, change)).hasSize(2);
+                    }
+                  }));
+        }
+        for (java.util.concurrent.Future<?> f : done) {
+          f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+
+      Trust row = store.trust(ALICE, List.of("t1")).get("t1");
+      assertThat(row.wrongs()).isEqualTo(30);
+      assertThat(row.uses()).isEqualTo(30);
+      // the sum depends on the order of the changes (it is clamped at each step), not the counts
+      assertThat(row.sum()).isBetween(-Trust.LIMIT, Trust.LIMIT);
+    }
+  }
+
+  @Nested
   @DisplayName("Durability and models")
   class DurabilityAndModels {
 
