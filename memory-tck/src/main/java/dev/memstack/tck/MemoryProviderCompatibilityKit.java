@@ -259,6 +259,14 @@ public abstract class MemoryProviderCompatibilityKit {
   // extending the kit runs them all.
 
   @Nested
+  @DisplayName("Trust both ways")
+  class Trust extends TrustChecks {
+    Trust() {
+      super(MemoryProviderCompatibilityKit.this);
+    }
+  }
+
+  @Nested
   @DisplayName("Memories one by one")
   class MemoryAdmin extends MemoryAdminChecks {
     MemoryAdmin() {

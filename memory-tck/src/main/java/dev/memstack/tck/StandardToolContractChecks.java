@@ -31,6 +31,20 @@ abstract class StandardToolContractChecks extends CheckGroup {
     assertOffersStandardTools(Capability.MEMORY_JOBS);
   }
 
+  @Test
+  @DisplayName("a LIFECYCLE provider offers every lifecycle tool with its effect")
+  void offersTheLifecycleTools() {
+    assumeCapability(Capability.LIFECYCLE);
+    assertOffersStandardTools(Capability.LIFECYCLE);
+  }
+
+  @Test
+  @DisplayName("a CONTRADICTIONS provider offers the inbox tools with their effects")
+  void offersTheContradictionTools() {
+    assumeCapability(Capability.CONTRADICTIONS);
+    assertOffersStandardTools(Capability.CONTRADICTIONS);
+  }
+
   private void assertOffersStandardTools(Capability capability) {
     Map<String, ToolSpec> offered = new HashMap<>();
     for (ToolSpec spec : provider().tools()) {
