@@ -74,6 +74,12 @@ final class McpToolDefinitions {
         "window",
         property(
             "boolean", "true adds the conversation window to send next (needs conversationId)"));
+    arguments.put(
+        "morningCard",
+        property(
+            "boolean",
+            "true adds the user's morning card (what dreaming concluded yesterday) to their first"
+                + " such call of the day"));
     return McpSchema.Tool.builder(
             McpToolCatalog.MEMORY_CONTEXT, withOwner(closedObject(arguments, "query")))
         .title("Recall memory")

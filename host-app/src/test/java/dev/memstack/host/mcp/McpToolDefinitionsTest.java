@@ -61,7 +61,7 @@ class McpToolDefinitionsTest {
   @Test
   void theHostsToolsTakeTheirArgumentsAndTheOwner() {
     assertThat(properties(definitions.context()))
-        .containsOnlyKeys("query", "conversationId", "limit", "window", "ownerKey");
+        .containsOnlyKeys("query", "conversationId", "limit", "window", "morningCard", "ownerKey");
     McpSchema.Tool remember = definitions.remember(ToolSpec.Effect.WRITE);
     assertThat(properties(remember)).containsOnlyKeys("text", "ownerKey");
     assertThat(remember.description()).contains("vector/remember");
