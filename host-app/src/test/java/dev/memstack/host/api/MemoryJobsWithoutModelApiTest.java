@@ -47,4 +47,20 @@ class MemoryJobsWithoutModelApiTest {
             .expect(200);
     assertThat(context.json().get("systemPrompt").asString()).contains("AGENTS.md");
   }
+
+  @Test
+  void theLifecycleRoutesThatNeedAModelNameItAndTheCardStillAnswers() {
+    for (Answer answer :
+        new Answer[] {
+          api.post("/api/v1/agents/a1/memory/dream/focused?ownerKey=user:1", "{\"topic\":\"tea\"}"),
+          api.post("/api/v1/memory/a1/structured-consolidation", "{}"),
+          api.post("/api/v1/agents/a1/memory/structured-consolidation", "{\"ownerKey\":\"user:1\"}")
+        }) {
+      assertThat(answer.status()).as(answer.body()).isEqualTo(409);
+      assertThat(answer.json().get("message").asString()).contains("memstack.models.chat");
+    }
+    Answer card = api.get("/api/v1/agents/a1/memory/dream/morning-card?ownerKey=user:1");
+    assertThat(card.status()).as(card.body()).isEqualTo(200);
+    assertThat(card.json().get("items")).isEmpty();
+  }
 }
