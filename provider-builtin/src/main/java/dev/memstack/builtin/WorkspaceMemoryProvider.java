@@ -5,12 +5,15 @@ import dev.memstack.builtin.extraction.MemoryExtraction;
 import dev.memstack.builtin.extraction.MemoryJobParts;
 import dev.memstack.builtin.extraction.MemoryJobSettings;
 import dev.memstack.builtin.extraction.PromptTemplates;
+import dev.memstack.builtin.extraction.SoulGrowth;
+import dev.memstack.builtin.extraction.StructuredConsolidation;
 import dev.memstack.builtin.memory.BuiltinSettings;
 import dev.memstack.builtin.memory.DenseSettings;
 import dev.memstack.builtin.memory.MemoryFiles;
 import dev.memstack.builtin.memory.WorkspaceMemory;
 import dev.memstack.builtin.store.ConversationBuffer;
 import dev.memstack.builtin.store.StoreSettings;
+import dev.memstack.builtin.tools.ConsolidationTools;
 import dev.memstack.builtin.tools.LifecycleTools;
 import dev.memstack.builtin.tools.MemoryJobTools;
 import dev.memstack.builtin.tools.WorkspaceMemoryTools;
@@ -57,7 +60,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>With the host's chat model, memory maintains itself: {@link #syncTurn} also keeps the
  * conversation's recent messages ({@link ConversationBuffer}) and, past the gates, schedules a
  * post-turn extraction ({@link MemoryExtraction}); a scheduler thread runs nightly dreaming ({@link
- * Dreaming}); the tools of {@link MemoryJobTools} run both by hand. Keys: {@link
+ * Dreaming}); the tools of {@link MemoryJobTools} run both by hand. A second scheduler thread runs
+ * the nightly {@link StructuredConsolidation} of {@code PROFILE.md} and {@code MEMORY.md} entries
+ * ({@link ConsolidationTools} runs it by hand), and {@link SoulGrowth} rewrites an agent's {@code
+ * SOUL.md} every {@code soul-update-interval} writes to its shared memory. Keys: {@link
  * MemoryJobSettings}.
  */
 public final class WorkspaceMemoryProvider implements MemoryProvider {
@@ -71,6 +77,9 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
   private final Dreaming dreaming;
   private final MemoryJobTools jobTools;
   private final LifecycleTools lifecycleTools;
+  private final StructuredConsolidation consolidation;
+  private final SoulGrowth soulGrowth;
+  private final ConsolidationTools consolidationTools;
   private final List<ToolSpec> specs;
   private final Set<Capability> capabilities;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -116,12 +125,18 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
     this.extraction = new MemoryExtraction(parts, conversations);
     this.dreaming = new Dreaming(parts);
     this.jobTools = new MemoryJobTools(extraction, dreaming, files, context.languageModel());
+    this.consolidation = new StructuredConsolidation(parts);
+    this.consolidationTools = new ConsolidationTools(consolidation, files, context.languageModel());
+    this.soulGrowth = new SoulGrowth(parts);
+    memory.onMemoryWrite(soulGrowth::written);
     List<ToolSpec> all = new ArrayList<>(tools.specs());
     all.addAll(jobTools.specs());
     this.lifecycleTools = new LifecycleTools(dreaming, files, context.languageModel());
     all.addAll(lifecycleTools.specs());
+    all.addAll(consolidationTools.specs());
     this.specs = List.copyOf(all);
     dreaming.start();
+    consolidation.start();
     EnumSet<Capability> caps =
         EnumSet.of(
             Capability.FORGET,
@@ -204,7 +219,13 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
     if (lifecycleTools.has(call.name())) {
       return lifecycleTools.call(call);
     }
-    return jobTools.has(call.name()) ? jobTools.call(call) : tools.call(call);
+    if (jobTools.has(call.name())) {
+      return jobTools.call(call);
+    }
+    if (consolidationTools.has(call.name())) {
+      return consolidationTools.call(call);
+    }
+    return tools.call(call);
   }
 
   /**
@@ -236,7 +257,9 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
   public void close() {
     if (closed.compareAndSet(false, true)) {
       dreaming.close();
+      consolidation.close();
       extraction.close();
+      soulGrowth.close();
       memory.close();
     }
   }

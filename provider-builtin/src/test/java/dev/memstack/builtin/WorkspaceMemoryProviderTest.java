@@ -555,7 +555,8 @@ class WorkspaceMemoryProviderTest {
               "dream_reports",
               "dream_morning_card",
               "resolve_card_item",
-              "run_focused_dream");
+              "run_focused_dream",
+              "run_structured_consolidation");
       for (ToolSpec tool : tools) {
         JsonNode schema = readJson(tool.inputSchema());
         assertThat(schema.path("type").asString()).isEqualTo("object");

@@ -1,14 +1,16 @@
 package dev.memstack.builtin.extraction;
 
 import dev.memstack.support.JsonAnswers;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Reads the extraction and dreaming answers out of a chat model's text: the JSON object is found by
- * {@link JsonAnswers} (bare, fenced or with prose around it); fields that are missing or of the
- * wrong type read as empty or false.
+ * Reads the extraction, dreaming, consolidation and SOUL answers out of a chat model's text: the
+ * JSON object is found by {@link JsonAnswers} (bare, fenced or with prose around it); fields that
+ * are missing or of the wrong type read as empty or false.
  */
 public final class ModelAnswers {
 
@@ -27,6 +29,82 @@ public final class ModelAnswers {
 
   /** The dreaming answer: {@code should_update, reason, memory_content}. */
   public record Emergence(boolean shouldUpdate, String reason, String memoryContent) {}
+
+  /** One entry of a consolidation answer: its file, its {@code ##} section and its text. */
+  public record ConsolidatedEntry(String file, String section, String text) {}
+
+  /**
+   * The structured consolidation answer: {@code reason}, {@code merged} (what was merged, one line
+   * each) and {@code entries} (the complete new list).
+   */
+  public record Consolidation(String reason, List<String> merged, List<ConsolidatedEntry> entries) {
+
+    public Consolidation {
+      merged = List.copyOf(merged);
+      entries = List.copyOf(entries);
+    }
+  }
+
+  /** The SOUL answer: {@code should_update, reason, soul_content}. */
+  public record Soul(boolean shouldUpdate, String reason, String soulContent) {}
+
+  /**
+   * The consolidation answer, or empty when the text holds no JSON object, {@code entries} is not
+   * an array, or an entry is not an object with a non-empty string {@code text} (a string {@code
+   * file}; {@code section} a string or missing, for {@code ""}).
+   */
+  public static Optional<Consolidation> consolidation(String answer) {
+    Optional<ObjectNode> parsed = JsonAnswers.object(answer);
+    if (parsed.isEmpty()) {
+      return Optional.empty();
+    }
+    ObjectNode o = parsed.get();
+    JsonNode entries = o.get("entries");
+    if (entries == null || !entries.isArray()) {
+      return Optional.empty();
+    }
+    List<ConsolidatedEntry> list = new ArrayList<>();
+    for (JsonNode item : entries) {
+      if (!item.isObject()) {
+        return Optional.empty();
+      }
+      JsonNode file = item.get("file");
+      JsonNode section = item.get("section");
+      JsonNode text = item.get("text");
+      if (file == null
+          || !file.isString()
+          || text == null
+          || !text.isString()
+          || text.stringValue().isBlank()
+          || (section != null && !section.isNull() && !section.isString())) {
+        return Optional.empty();
+      }
+      list.add(
+          new ConsolidatedEntry(
+              file.stringValue().strip(),
+              section == null || section.isNull() ? "" : section.stringValue().strip(),
+              text.stringValue().strip()));
+    }
+    List<String> merged = new ArrayList<>();
+    JsonNode mergedNode = o.get("merged");
+    if (mergedNode != null && mergedNode.isArray()) {
+      mergedNode.forEach(
+          item -> {
+            if (item.isValueNode() && !item.isNull()) {
+              merged.add(item.asString());
+            }
+          });
+    } else if (mergedNode != null && mergedNode.isString()) {
+      merged.add(mergedNode.stringValue());
+    }
+    return Optional.of(new Consolidation(text(o, "reason"), merged, list));
+  }
+
+  /** The SOUL answer, or empty when the text holds no JSON object. */
+  public static Optional<Soul> soul(String answer) {
+    return JsonAnswers.object(answer)
+        .map(o -> new Soul(bool(o, "should_update"), text(o, "reason"), text(o, "soul_content")));
+  }
 
   /** The extraction answer, or empty when the text holds no JSON object. */
   public static Optional<Summary> summary(String answer) {

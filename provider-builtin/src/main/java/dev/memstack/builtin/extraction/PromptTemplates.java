@@ -15,10 +15,11 @@ import java.util.regex.Pattern;
 
 /**
  * The prompt templates of the memory jobs: {@code memory/summarize-system}, {@code
- * memory/summarize-user}, {@code memory/emergence-system} and {@code memory/emergence-user},
- * bundled under {@code dev/memstack/builtin/prompts/}, each replaceable by {@code
- * <templates-dir>/memory/<name>.md}. Placeholders are {@code {{name}}}; an unknown one is left as
- * it is. Loaded once at start; immutable.
+ * memory/summarize-user}, {@code memory/emergence-system}, {@code memory/emergence-user}, {@code
+ * memory/consolidation-system}, {@code memory/consolidation-user}, {@code memory/soul-system} and
+ * {@code memory/soul-user}, bundled under {@code dev/memstack/builtin/prompts/}, each replaceable
+ * by {@code <templates-dir>/memory/<name>.md}. Placeholders are {@code {{name}}}; an unknown one is
+ * left as it is. Loaded once at start; immutable.
  */
 public final class PromptTemplates {
 
@@ -26,9 +27,21 @@ public final class PromptTemplates {
   public static final String SUMMARIZE_USER = "memory/summarize-user";
   public static final String EMERGENCE_SYSTEM = "memory/emergence-system";
   public static final String EMERGENCE_USER = "memory/emergence-user";
+  public static final String CONSOLIDATION_SYSTEM = "memory/consolidation-system";
+  public static final String CONSOLIDATION_USER = "memory/consolidation-user";
+  public static final String SOUL_SYSTEM = "memory/soul-system";
+  public static final String SOUL_USER = "memory/soul-user";
 
   private static final List<String> NAMES =
-      List.of(SUMMARIZE_SYSTEM, SUMMARIZE_USER, EMERGENCE_SYSTEM, EMERGENCE_USER);
+      List.of(
+          SUMMARIZE_SYSTEM,
+          SUMMARIZE_USER,
+          EMERGENCE_SYSTEM,
+          EMERGENCE_USER,
+          CONSOLIDATION_SYSTEM,
+          CONSOLIDATION_USER,
+          SOUL_SYSTEM,
+          SOUL_USER);
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-z_]+)}}");
 
   private final Map<String, String> templates;

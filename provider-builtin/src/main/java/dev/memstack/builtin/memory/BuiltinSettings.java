@@ -35,6 +35,12 @@ import java.util.TreeSet;
  *     SOUL.md}, {@code PROFILE.md}, {@code MEMORY.md} replace the bundled starting files
  * @param indexCommitInterval {@code index-commit-interval} (default 5s): how often the keyword
  *     index is committed to disk at most (it is rebuilt from the files if a crash loses a commit)
+ * @param systemBlockMaxChars {@code system-block-max-chars} (default 4000, 0 = no limit): most
+ *     characters of the structured entries ({@link StructuredEntries}) of {@code PROFILE.md} and
+ *     {@code MEMORY.md} put into one prompt block; the oldest are left out at injection time
+ * @param systemBlockMaxEntriesPerType {@code system-block-max-entries-per-type} (default 40, 0 = no
+ *     limit): most entries of one file type ({@code PROFILE.md}, {@code MEMORY.md}) put into one
+ *     prompt block, newest first
  */
 public record BuiltinSettings(
     boolean perOwner,
@@ -48,7 +54,9 @@ public record BuiltinSettings(
     int turnGistChars,
     boolean skipCronTurns,
     Optional<Path> templatesDir,
-    Duration indexCommitInterval) {
+    Duration indexCommitInterval,
+    int systemBlockMaxChars,
+    int systemBlockMaxEntriesPerType) {
 
   /** Every key this provider reads. */
   public static final Set<String> KEYS =
@@ -64,7 +72,9 @@ public record BuiltinSettings(
           "turn-gist-chars",
           "skip-cron-turns",
           "templates-dir",
-          "index-commit-interval");
+          "index-commit-interval",
+          "system-block-max-chars",
+          "system-block-max-entries-per-type");
 
   /** The defaults. */
   public static BuiltinSettings defaults() {
@@ -114,6 +124,8 @@ public record BuiltinSettings(
         config.integer("turn-gist-chars", 800, 40, 100_000),
         config.bool("skip-cron-turns", true),
         templates,
-        commit);
+        commit,
+        config.integer("system-block-max-chars", 4000, 0, 10_000_000),
+        config.integer("system-block-max-entries-per-type", 40, 0, 1_000_000));
   }
 }

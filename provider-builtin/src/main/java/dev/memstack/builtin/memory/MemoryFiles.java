@@ -62,7 +62,34 @@ public final class MemoryFiles {
           tx.write(path, capped.content(), WorkspaceRules.metaForNewFile(path));
           return null;
         });
+    memory.memoryWritten(bucket.agent(), bucket, path);
     return capped;
+  }
+
+  /**
+   * Replaces a file's content after the caps, as {@link #replace}, but only while its content is
+   * still {@code expected} (checked under the bucket's lock; a missing file reads as empty).
+   *
+   * @return what the cap did, or empty when the file had changed and nothing was written
+   */
+  public Optional<SizeCaps.Capped> replaceIf(
+      Bucket bucket, WorkspacePath path, String expected, String content) {
+    SizeCaps.Capped capped = memory.cap(path, content, "content");
+    boolean written =
+        memory.update(
+            bucket,
+            tx -> {
+              if (!tx.read(path).orElse("").equals(expected)) {
+                return false;
+              }
+              tx.write(path, capped.content(), WorkspaceRules.metaForNewFile(path));
+              return true;
+            });
+    if (!written) {
+      return Optional.empty();
+    }
+    memory.memoryWritten(bucket.agent(), bucket, path);
+    return Optional.of(capped);
   }
 
   /**
@@ -73,17 +100,23 @@ public final class MemoryFiles {
    */
   public boolean appendToDailyNote(Bucket bucket, LocalDate date, String entry) {
     WorkspacePath note = WorkspacePath.dailyNote(date);
-    return memory.update(
-        bucket,
-        tx -> {
-          String base = tx.read(note).orElse("# " + date + "\n");
-          String next = (base.endsWith("\n") ? base : base + "\n") + "\n" + entry.strip() + "\n";
-          if (next.getBytes(StandardCharsets.UTF_8).length > memory.settings().fileMaxBytes()) {
-            return false;
-          }
-          tx.write(note, next, WorkspaceRules.metaForNewFile(note));
-          return true;
-        });
+    boolean written =
+        memory.update(
+            bucket,
+            tx -> {
+              String base = tx.read(note).orElse("# " + date + "\n");
+              String next =
+                  (base.endsWith("\n") ? base : base + "\n") + "\n" + entry.strip() + "\n";
+              if (next.getBytes(StandardCharsets.UTF_8).length > memory.settings().fileMaxBytes()) {
+                return false;
+              }
+              tx.write(note, next, WorkspaceRules.metaForNewFile(note));
+              return true;
+            });
+    if (written) {
+      memory.memoryWritten(bucket.agent(), bucket, note);
+    }
+    return written;
   }
 
   /**
@@ -91,13 +124,16 @@ public final class MemoryFiles {
    * missing) and returns the new one.
    */
   public String rewrite(Bucket bucket, WorkspacePath path, UnaryOperator<String> change) {
-    return memory.update(
-        bucket,
-        tx -> {
-          String next = change.apply(tx.read(path).orElse(""));
-          tx.write(path, next, WorkspaceRules.metaForNewFile(path));
-          return next;
-        });
+    String next =
+        memory.update(
+            bucket,
+            tx -> {
+              String changed = change.apply(tx.read(path).orElse(""));
+              tx.write(path, changed, WorkspaceRules.metaForNewFile(path));
+              return changed;
+            });
+    memory.memoryWritten(bucket.agent(), bucket, path);
+    return next;
   }
 
   /** One daily note: its date and content. */

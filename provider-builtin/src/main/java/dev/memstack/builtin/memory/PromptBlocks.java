@@ -180,20 +180,27 @@ final class PromptBlocks {
     List<Part> parts = new ArrayList<>();
     addParts(parts, personal, 0, "");
     parts.sort(Comparator.comparingInt(Part::sortOrder).thenComparing(Part::name));
-    StringBuilder out = new StringBuilder();
     Set<String> shown = new HashSet<>();
+    for (Part part : parts) {
+      shown.add(part.key());
+    }
+    String entryMarker = budgetEntries(parts, shown);
+    StringBuilder out = new StringBuilder();
     for (Part part : parts) {
       if (out.length() > 0) {
         out.append("\n\n");
       }
       out.append("--- ").append(part.name()).append(" (personal) ---\n").append(part.content());
-      shown.add(part.key());
+    }
+    if (!entryMarker.isEmpty()) {
+      out.append(out.length() > 0 ? "\n\n" : "").append(entryMarker);
     }
     OwnerBlock built = new OwnerBlock(generation, version, out.toString(), Set.copyOf(shown));
     ownerBlocks.put(personal, built);
     return built;
   }
 
+  /** One file of a block; {@code type} is its file name when it holds structured entries. */
   private record Part(
       String header,
       String content,
@@ -201,7 +208,8 @@ final class PromptBlocks {
       int scopeRank,
       String name,
       Instant updated,
-      String key) {
+      String key,
+      String type) {
     int length() {
       return header.length() + 1 + content.length();
     }
@@ -222,11 +230,68 @@ final class PromptBlocks {
         Comparator.comparingInt(Part::sortOrder)
             .thenComparingInt(Part::scopeRank)
             .thenComparing(Part::name));
+    String entryMarker = budgetEntries(parts, shownKeys);
+    String block =
+        fileBudget(parts, shownKeys, entryMarker.isEmpty() ? 0 : entryMarker.length() + 2);
+    if (entryMarker.isEmpty()) {
+      return block;
+    }
+    return block.isEmpty() ? entryMarker : block + "\n\n" + entryMarker;
+  }
+
+  /**
+   * Applies the entry budget ({@link EntryBudget}) to the structured parts in place; a part whose
+   * entries were cut is no longer shown whole (its lines may be recalled).
+   *
+   * @return the closing line that discloses what was left out, or {@code ""}
+   */
+  private String budgetEntries(List<Part> parts, Set<String> shownKeys) {
+    List<Integer> at = new ArrayList<>();
+    List<EntryBudget.Input> inputs = new ArrayList<>();
+    for (int i = 0; i < parts.size(); i++) {
+      if (parts.get(i).type() != null) {
+        at.add(i);
+        inputs.add(new EntryBudget.Input(parts.get(i).type(), parts.get(i).content()));
+      }
+    }
+    int perType = settings.systemBlockMaxEntriesPerType();
+    int maxChars = settings.systemBlockMaxChars();
+    if (inputs.isEmpty() || (perType <= 0 && maxChars <= 0)) {
+      return "";
+    }
+    EntryBudget.Output output = EntryBudget.apply(inputs, perType, maxChars);
+    if (output.omitted() == 0) {
+      return "";
+    }
+    for (int j = 0; j < at.size(); j++) {
+      if (output.cut().get(j)) {
+        Part part = parts.get(at.get(j));
+        shownKeys.remove(part.key());
+        parts.set(
+            at.get(j),
+            new Part(
+                part.header(),
+                output.contents().get(j).strip(),
+                part.sortOrder(),
+                part.scopeRank(),
+                part.name(),
+                part.updated(),
+                part.key(),
+                part.type()));
+      }
+    }
+    return EntryBudget.marker(output.omitted(), output.total(), perType, maxChars);
+  }
+
+  /** The parts joined under {@code system-prompt-max-chars}, less {@code reserved} characters. */
+  private String fileBudget(List<Part> parts, Set<String> shownKeys, int reserved) {
     int budget = settings.systemPromptMaxChars();
     int total = joinedLength(parts);
-    if (budget <= 0 || total <= budget) {
+    if (budget <= 0 || total + reserved <= budget) {
       return join(parts);
     }
+    int limit = budget;
+    budget = Math.max(0, budget - reserved);
     // Over the budget: keep the most recently updated files that fit, leave out the rest.
     List<Part> byRecency = new ArrayList<>(parts);
     byRecency.sort(
@@ -270,7 +335,7 @@ final class PromptBlocks {
             + " ("
             + omittedChars
             + " characters) left out to stay within "
-            + budget
+            + limit
             + " characters, least recently updated first: "
             + names
             + "]";
@@ -297,7 +362,8 @@ final class PromptBlocks {
               scopeRank,
               name,
               entry.updateTime(),
-              KeywordIndex.fileKey(bucket, entry.path())));
+              KeywordIndex.fileKey(bucket, entry.path()),
+              StructuredEntries.structured(entry.path()) ? entry.path().value() : null));
     }
   }
 

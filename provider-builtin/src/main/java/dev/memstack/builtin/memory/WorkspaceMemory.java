@@ -55,6 +55,25 @@ public final class WorkspaceMemory implements AutoCloseable {
   private final WorkspaceFiles files;
   private final StoreAdapters adapters;
   private final AutoCloseable watcher;
+  private volatile MemoryWrites writes = (agent, bucket, path) -> {};
+
+  /**
+   * Told after a memory write made through this class's write methods or {@link MemoryFiles} (the
+   * tools and the memory jobs), not after a turn's daily-note entry, a metadata change, a snapshot
+   * import or an erasure. Called on the writing thread after the commit; must return quickly and
+   * never throw.
+   */
+  @FunctionalInterface
+  public interface MemoryWrites {
+
+    /**
+     * @param agent the agent the write was made for ({@code null} when unknown, a GLOBAL write of a
+     *     job)
+     * @param bucket the bucket written
+     * @param path the file written
+     */
+    void written(AgentId agent, Bucket bucket, WorkspacePath path);
+  }
 
   /** One file as listed: its bucket and entry. */
   public record Listed(Bucket bucket, FileEntry entry) {}
@@ -164,6 +183,20 @@ public final class WorkspaceMemory implements AutoCloseable {
   /** Why the store cannot serve now, or empty (see {@link WorkspaceStore#unavailable()}). */
   public java.util.Optional<String> unavailable() {
     return store.unavailable();
+  }
+
+  /** Sets who is told of memory writes (see {@link MemoryWrites}); replaces the previous one. */
+  public void onMemoryWrite(MemoryWrites listener) {
+    this.writes = Objects.requireNonNull(listener, "listener");
+  }
+
+  /** Tells the listener of a memory write. */
+  void memoryWritten(AgentId agent, Bucket bucket, WorkspacePath path) {
+    try {
+      writes.written(agent, bucket, path);
+    } catch (RuntimeException e) {
+      log.warn("a memory-write listener failed: {}", e.toString());
+    }
   }
 
   SizeCaps caps() {
@@ -311,7 +344,9 @@ public final class WorkspaceMemory implements AutoCloseable {
    * @throws ToolException INVALID_ARGUMENT for a bad name or content
    */
   public Written write(AgentId agent, Bucket bucket, WorkspacePath path, String content) {
-    return files.write(bucket, path, content);
+    Written written = files.write(bucket, path, content);
+    memoryWritten(agent, bucket, path);
+    return written;
   }
 
   /**
@@ -328,7 +363,9 @@ public final class WorkspaceMemory implements AutoCloseable {
       String oldText,
       String newText,
       boolean replaceAll) {
-    return files.edit(bucket, path, oldText, newText, replaceAll);
+    Edited edited = files.edit(bucket, path, oldText, newText, replaceAll);
+    memoryWritten(agent, bucket, path);
+    return edited;
   }
 
   /**
