@@ -421,7 +421,7 @@ public final class StructuredConsolidation implements AutoCloseable {
         consolidation.reason().isEmpty()
             ? (merged.isEmpty() ? "(no reason given)" : String.join("; ", merged))
             : consolidation.reason()
-                + (merged.isEmpty() ? "" : " Merged: " + String.join("; ", merged));
+                + (merged.isEmpty() ? "" : " (merged: " + String.join("; ", merged) + ")");
     // group the answer by file and section, refusing what it was not given
     Map<String, Map<String, List<String>>> byFile = new LinkedHashMap<>();
     for (ModelAnswers.ConsolidatedEntry entry : consolidation.entries()) {
