@@ -145,6 +145,7 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
             Capability.BATCH_SYNC,
             Capability.WORKSPACE_FILES,
             Capability.MEMORY_JOBS,
+            Capability.LIFECYCLE,
             Capability.REJECTS_TURNS);
     if (settings.perOwner()) {
       caps.add(Capability.PERSONAL_MEMORY);
