@@ -7,7 +7,9 @@ import java.util.List;
  * The format of {@code DREAMS.md}, the dreaming journal: a title, then one {@code ## } entry per
  * run (date, scope, what it read, the patterns it found, what changed), newest last. Past its cap
  * the oldest entries are condensed into one line each under {@code ## Earlier entries (condensed)};
- * when even those lines do not fit, the oldest of them are dropped and counted. Stateless.
+ * when those lines do not fit, the lines of each month, oldest month first, are summarised into one
+ * line of that month ({@code - 2026-03 (12 entries): 5 changed memory}); only when even the monthly
+ * lines do not fit are the oldest of them dropped and counted. Stateless.
  */
 public final class DreamsJournal {
 
@@ -41,6 +43,14 @@ public final class DreamsJournal {
     while (rendered.length() > maxChars && entries.size() > 1) {
       condensed.add(condense(entries.remove(0)));
       rendered = render(condensed, dropped, entries);
+    }
+    if (rendered.length() > maxChars && !condensed.isEmpty()) {
+      // the condensed lines of a month become one line of that month, oldest month first
+      List<String> monthly = byMonth(condensed);
+      while (rendered.length() > maxChars && !monthly.equals(condensed)) {
+        condensed = summariseOldestMonth(condensed);
+        rendered = render(condensed, dropped, entries);
+      }
     }
     while (rendered.length() > maxChars && !condensed.isEmpty()) {
       condensed.remove(0);
@@ -83,6 +93,73 @@ public final class DreamsJournal {
       at = next;
     }
     return blocks;
+  }
+
+  private static final java.util.regex.Pattern MONTH =
+      java.util.regex.Pattern.compile("^- (\\d{4}-\\d{2})(?:-\\d{2}| \\()");
+
+  /** The month a condensed or monthly line is of, or {@code null}. */
+  private static String month(String line) {
+    java.util.regex.Matcher m = MONTH.matcher(line);
+    return m.find() ? m.group(1) : null;
+  }
+
+  /** Every month's lines summarised: what {@link #summariseOldestMonth} ends at. */
+  private static List<String> byMonth(List<String> lines) {
+    List<String> out = new ArrayList<>(lines);
+    List<String> next = summariseOldestMonth(out);
+    while (!next.equals(out)) {
+      out = next;
+      next = summariseOldestMonth(out);
+    }
+    return out;
+  }
+
+  /**
+   * The lines with the oldest month that still has more than one line (or an unsummarised one)
+   * summarised into one line: {@code - 2026-03 (12 entries): 5 changed MEMORY.md}.
+   */
+  static List<String> summariseOldestMonth(List<String> lines) {
+    for (String line : lines) {
+      String month = month(line);
+      if (month == null) {
+        continue;
+      }
+      List<String> of = lines.stream().filter(l -> month.equals(month(l))).toList();
+      if (of.size() == 1 && of.get(0).startsWith("- " + month + " (")) {
+        continue; // already one summary line
+      }
+      int entries = 0;
+      int changed = 0;
+      for (String l : of) {
+        java.util.regex.Matcher summary =
+            java.util.regex.Pattern.compile("^- \\d{4}-\\d{2} \\((\\d+) entries\\): (\\d+) changed")
+                .matcher(l);
+        if (summary.find()) {
+          entries += Integer.parseInt(summary.group(1));
+          changed += Integer.parseInt(summary.group(2));
+        } else {
+          entries++;
+          if (l.contains("replaced") || l.contains("rewritten") || l.contains("merged")) {
+            changed++;
+          }
+        }
+      }
+      List<String> out = new ArrayList<>();
+      boolean placed = false;
+      for (String l : lines) {
+        if (month.equals(month(l))) {
+          if (!placed) {
+            out.add("- " + month + " (" + entries + " entries): " + changed + " changed memory");
+            placed = true;
+          }
+        } else {
+          out.add(l);
+        }
+      }
+      return out;
+    }
+    return lines;
   }
 
   /** One line for an entry: its heading and its "Changed" line. */
