@@ -11,7 +11,9 @@ import org.springframework.context.annotation.Configuration;
  * routes under {@link MemoryJobsController#BASE} are named after the handler ({@code
  * summarizeConversation}, {@code runEmergence}, {@code dreamingStatus}), the aliases under {@link
  * MemoryJobsController#ALIAS} keep the ids they had before the agent paths existed ({@code
- * summarize}, {@code emergence}, {@code status}), whichever of the two springdoc met first.
+ * summarize}, {@code emergence}, {@code status}), whichever of the two springdoc met first; the
+ * lifecycle routes that also answer there ({@code morningCard}, {@code structuredConsolidation})
+ * keep their handler's name at the agent path and get a {@code seed} prefix at the alias.
  */
 @Configuration(proxyBeanMethods = false)
 public class MemoryJobsApiDocs {
@@ -21,7 +23,9 @@ public class MemoryJobsApiDocs {
       Map.of(
           "summarizeConversation", "summarize",
           "runEmergence", "emergence",
-          "dreamingStatus", "status");
+          "dreamingStatus", "status",
+          "morningCard", "seedMorningCard",
+          "structuredConsolidation", "seedStructuredConsolidation");
 
   private static final String ALIAS_PREFIX =
       MemoryJobsController.ALIAS.substring(0, MemoryJobsController.ALIAS.indexOf('{'));
