@@ -20,8 +20,7 @@ import java.util.Optional;
 /**
  * The pgvector store's {@link ContradictionQueue}: the {@code <table>_contradictions} table, shared
  * by every host of the table. Opening is {@code INSERT ... ON CONFLICT DO NOTHING}, closing a
- * {@code DELETE} whose row count says which caller closed it; a deleted record takes its rows along
- * (a cascade).
+ * {@code DELETE} whose row count says which caller closed it.
  */
 public final class PgContradictionQueue implements ContradictionQueue {
 

@@ -421,9 +421,10 @@ final class PgVectorSchema {
   }
 
   /**
-   * The contradictions table: one row per open contradiction, naming two records of the table; a
-   * deleted record takes the rows that name it along (the cascade uses the two id indexes), and
-   * erasing an owner deletes their rows by the owner index.
+   * The contradictions table: one row per open contradiction, naming two records of the table (no
+   * foreign key: forgetting a record closes its rows itself, since a pending record whose
+   * contradicted record is forgotten becomes active); erasing an owner deletes their rows by the
+   * owner index.
    */
   List<String> contradictionStatements() {
     String c = contradictionsTable();
@@ -435,12 +436,8 @@ final class PgVectorSchema {
             + "  agent text NOT NULL,\n"
             + "  owner text,\n"
             + "  scope text NOT NULL,\n"
-            + "  existing text NOT NULL REFERENCES "
-            + table()
-            + " (id) ON DELETE CASCADE,\n"
-            + "  incoming text NOT NULL REFERENCES "
-            + table()
-            + " (id) ON DELETE CASCADE,\n"
+            + "  existing text NOT NULL,\n"
+            + "  incoming text NOT NULL,\n"
             + "  created_at timestamptz NOT NULL\n"
             + ")",
         index("contradictions_owner", c, "btree (owner, agent, created_at)"),
