@@ -40,7 +40,7 @@ final class VectorMemoryTools {
       "\"type\":{\"description\":\"memory type(s): FACT, DECISION, PREFERENCE, TASK_PROGRESS,"
           + " REFERENCE, RAW or custom\",\"oneOf\":[{\"type\":\"string\"},{\"type\":\"array\","
           + "\"items\":{\"type\":\"string\"}}]},"
-          + "\"status\":{\"description\":\"active, archived, suppressed, superseded (one or a"
+          + "\"status\":{\"description\":\"active, archived, suppressed, superseded, pending (one or a"
           + " list), or any\","
           + "\"oneOf\":[{\"type\":\"string\"},{\"type\":\"array\",\"items\":{\"type\":\"string\"}}]},"
           + "\"scope\":{\"type\":\"string\",\"enum\":[\"personal\",\"team\",\"global\"]},"
