@@ -344,6 +344,41 @@ public final class MemstackClient {
         JsonNode.class);
   }
 
+  /**
+   * {@code GET /api/v1/agents/{agentId}/memory/inbox}: the owner's open contradictions in one
+   * provider that claims the contradictions capability, oldest first: a newer statement (incoming,
+   * pending) that conflicts with an active memory (existing), both kept until the owner decides.
+   *
+   * @param ownerKey the owner; {@code null} for shared memory only (or the owner of a token bound
+   *     to one owner key)
+   * @param query the other query parameters ({@code provider}, {@code offset}, {@code limit}), or
+   *     {@code null}
+   * @return the answer: {@code total}, {@code offset}, {@code limit} and {@code items}, each with
+   *     {@code id}, {@code createdAt}, {@code existing} and {@code incoming}
+   */
+  public JsonNode contradictions(String ownerKey, java.util.Map<String, String> query) {
+    return http.exchange("GET", queryUri("/memory/inbox", ownerKey, query), null, JsonNode.class);
+  }
+
+  /**
+   * {@code POST .../memory/inbox/{id}}: decides one contradiction, in both memories' histories.
+   *
+   * @param decision {@code keep-new} (the incoming memory becomes active and supersedes the
+   *     existing one), {@code keep-old} (the incoming one is archived) or {@code keep-both}
+   * @return the answer: {@code id}, {@code decision}, {@code existing} and {@code incoming}
+   * @throws MemstackApiException with status 404 when the owner may not see it or it is decided
+   */
+  public JsonNode resolveContradiction(String ownerKey, String id, String decision) {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(decision, "decision");
+    if (!java.util.Set.of("keep-new", "keep-old", "keep-both").contains(decision)) {
+      throw new IllegalArgumentException(
+          "decision must be keep-new, keep-old or keep-both, got: " + decision);
+    }
+    URI uri = agentUri("/memory/inbox/" + segment(id) + ownerQuery(ownerKey));
+    return http.exchange("POST", uri, java.util.Map.of("decision", decision), JsonNode.class);
+  }
+
   private URI itemUri(String id, String rest, String ownerKey) {
     Objects.requireNonNull(id, "id");
     return agentUri("/memory/items/" + segment(id) + rest + ownerQuery(ownerKey));

@@ -6,6 +6,7 @@ import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.support.ToolArgumentErrors;
 import dev.memstack.support.ToolArguments;
+import dev.memstack.vector.contradictions.Contradiction;
 import dev.memstack.vector.store.MemoryFilters;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryStatus;
@@ -106,6 +107,9 @@ record RememberTool(
       return duplicateAnswer(existing, outdated);
     }
     List<MemoryRecord> outdated = verdicts.outdated();
+    if (!outdated.isEmpty() && provider.contradictions().enabled()) {
+      return contradict(call, record.withStatus(MemoryStatus.PENDING), outdated);
+    }
     if (!outdated.isEmpty()) {
       record = record.withExtra(SUPERSEDES, supersedes(Map.of(), outdated));
     }
@@ -189,6 +193,27 @@ record RememberTool(
       answer.put("previous", MemoryTexts.undated(found.get().text()));
       answer.put("previousStatus", found.get().status().wireName());
     }
+    return answer;
+  }
+
+  /**
+   * With the contradiction check on: the new record is stored pending, the memories it changes stay
+   * active, and each pair goes to the owner's inbox ({@link
+   * dev.memstack.vector.contradictions.ContradictionInbox#open}).
+   */
+  private ObjectNode contradict(ToolCall call, MemoryRecord pending, List<MemoryRecord> existing) {
+    provider.store().add(List.of(pending.toDocument()));
+    List<Contradiction> opened =
+        provider.contradictions().open(pending, existing, call.actor(), provider.now());
+    ObjectNode answer = itemJson.json().createObjectNode();
+    answer.put("stored", true);
+    answer.put("id", pending.id());
+    answer.set("memory", itemJson.of(pending, null));
+    answer.put("pending", true);
+    ArrayNode contradicts = answer.putArray("contradicts");
+    existing.forEach(r -> contradicts.add(r.id()));
+    ArrayNode ids = answer.putArray("contradictions");
+    opened.forEach(c -> ids.add(c.id()));
     return answer;
   }
 

@@ -1,7 +1,10 @@
 package dev.memstack.vector;
 
+import dev.memstack.vector.contradictions.ContradictionQueue;
+import dev.memstack.vector.contradictions.FileContradictionQueue;
 import dev.memstack.vector.lucene.LuceneMemoryVectorStore;
 import dev.memstack.vector.lucene.LuceneMemoryVectorStoreFactory;
+import dev.memstack.vector.pgvector.PgContradictionQueue;
 import dev.memstack.vector.pgvector.PgCustomTypeStore;
 import dev.memstack.vector.pgvector.PgVectorMemoryStore;
 import dev.memstack.vector.pgvector.PgVectorMemoryStoreFactory;
@@ -46,5 +49,21 @@ final class StoreFactories {
       return PgCustomTypeStore.of(pgvector);
     }
     throw new IllegalStateException("no custom type storage for store " + store.getName());
+  }
+
+  /**
+   * The open contradictions kept beside an opened store: a file in the embedded store's folder, a
+   * table beside the pgvector store's table (shared by every host of that table).
+   *
+   * @throws IllegalStateException for a store this plugin did not open
+   */
+  static ContradictionQueue contradictions(MemoryVectorStore store) {
+    if (store instanceof LuceneMemoryVectorStore embedded) {
+      return FileContradictionQueue.open(embedded.root());
+    }
+    if (store instanceof PgVectorMemoryStore pgvector) {
+      return PgContradictionQueue.of(pgvector);
+    }
+    throw new IllegalStateException("no contradiction storage for store " + store.getName());
   }
 }

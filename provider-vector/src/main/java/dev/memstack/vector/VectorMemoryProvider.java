@@ -17,6 +17,9 @@ import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
 import dev.memstack.spi.Turn;
 import dev.memstack.support.Require;
+import dev.memstack.vector.contradictions.Contradiction;
+import dev.memstack.vector.contradictions.ContradictionInbox;
+import dev.memstack.vector.contradictions.ContradictionQueue;
 import dev.memstack.vector.facts.FactConsolidator;
 import dev.memstack.vector.facts.FactSettings;
 import dev.memstack.vector.lifecycle.DecayJob;
@@ -85,7 +88,8 @@ public final class VectorMemoryProvider implements MemoryProvider {
           Capability.BATCH_SYNC,
           Capability.FEEDBACK,
           Capability.MEMORY_ADMIN,
-          Capability.TRUST);
+          Capability.TRUST,
+          Capability.CONTRADICTIONS);
 
   private final String id;
   private final String storeName;
@@ -103,6 +107,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
   private final MergeCandidates merges;
   private final ConversationContexts contexts;
   private final MemoryTypes types;
+  private final ContradictionInbox contradictions;
   private volatile boolean closed;
   private volatile String lastFailure;
 
@@ -118,8 +123,11 @@ public final class VectorMemoryProvider implements MemoryProvider {
       LifecycleSettings lifecycle,
       TrustSettings trustSettings,
       Coordination coordination,
-      MemoryTypes types) {
+      MemoryTypes types,
+      ContradictionQueue contradictions) {
     this.id = Objects.requireNonNull(id, "id");
+    this.contradictions =
+        new ContradictionInbox(store, contradictions, settings.contradictionCheckEnabled());
     this.types = Objects.requireNonNull(types, "types");
     this.storeName = storeName;
     this.store = Objects.requireNonNull(store, "store");
@@ -138,8 +146,8 @@ public final class VectorMemoryProvider implements MemoryProvider {
               return t;
             });
     this.facts =
-        new FactConsolidator(
-            store, embedder, model, factSettings, clock, maintenance, coordination);
+        new FactConsolidator(store, embedder, model, factSettings, clock, maintenance, coordination)
+            .withContradictions(this.contradictions);
     this.merges = new MergeCandidates(store, embedder);
     this.contexts = new ConversationContexts(settings.contextChars());
     if (lifecycle.enabled()) {
@@ -180,9 +188,15 @@ public final class VectorMemoryProvider implements MemoryProvider {
     List<RecallRanker.Ranked> ranked =
         guarded(() -> rank(request.query(), filter, request.owner(), limit));
     Map<String, float[]> vectors = request.vectors() ? vectorsOf(ranked) : Map.of();
+    Map<String, Contradiction> disputed =
+        contradictions.marks(ranked.stream().map(r -> r.document().getId()).toList());
     List<RecallItem> items = new ArrayList<>(ranked.size());
     for (RecallRanker.Ranked r : ranked) {
       RecallItem item = item(r);
+      Contradiction c = disputed.get(r.document().getId());
+      if (c != null) {
+        item = ContradictionTools.marked(item, c, pending(c)); // one truth, and what disputes it
+      }
       float[] vector = vectors.get(r.document().getId());
       items.add(
           vector == null ? item : item.withVector(new RecallVector(embedder.modelId(), vector)));
@@ -345,6 +359,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
           }
           store.deleteFeedback(owner); // what they used or marked wrong, shared records included
           store.history().deleteOwner(owner); // the changes of their memories, forgets included
+          contradictions.deleteOwner(owner); // their inbox
           store.expungeDeleted(); // nothing of the deleted records stays in the store's files
           return count;
         });
@@ -454,6 +469,20 @@ public final class VectorMemoryProvider implements MemoryProvider {
 
   MemoryTypes types() {
     return types;
+  }
+
+  ContradictionInbox contradictions() {
+    return contradictions;
+  }
+
+  /** The pending memory of an open contradiction, or {@code null} if it is gone. */
+  MemoryRecord pending(Contradiction c) {
+    try {
+      return store.get(c.incoming()).map(MemoryRecord::fromDocument).orElse(null);
+    } catch (RuntimeException e) {
+      log.warn("Could not read the pending memory {}: {}", c.incoming(), e.toString());
+      return null;
+    }
   }
 
   Instant now() {

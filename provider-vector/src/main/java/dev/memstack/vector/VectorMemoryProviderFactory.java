@@ -5,6 +5,7 @@ import dev.memstack.spi.MemoryProviderFactory;
 import dev.memstack.spi.ProviderConfig;
 import dev.memstack.spi.ProviderConfigException;
 import dev.memstack.spi.ProviderContext;
+import dev.memstack.vector.contradictions.ContradictionQueue;
 import dev.memstack.vector.facts.FactSettings;
 import dev.memstack.vector.lifecycle.LifecycleSettings;
 import dev.memstack.vector.store.MemoryVectorStore;
@@ -69,8 +70,10 @@ public final class VectorMemoryProviderFactory implements MemoryProviderFactory 
       throw new ProviderConfigException(config.fullKey("reembed"), e.getMessage());
     }
     MemoryTypes types;
+    ContradictionQueue contradictions;
     try {
       types = new MemoryTypes(StoreFactories.customTypes(store));
+      contradictions = StoreFactories.contradictions(store);
     } catch (RuntimeException e) {
       store.close();
       throw e;
@@ -93,7 +96,8 @@ public final class VectorMemoryProviderFactory implements MemoryProviderFactory 
         lifecycleSettings,
         trustSettings,
         context.coordination(),
-        types);
+        types,
+        contradictions);
   }
 
   private static void checkKeys(

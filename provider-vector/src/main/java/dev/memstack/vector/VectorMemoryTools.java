@@ -3,10 +3,12 @@ package dev.memstack.vector;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Scope;
+import dev.memstack.spi.StandardTools;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
 import dev.memstack.support.ToolArguments;
+import dev.memstack.vector.contradictions.Contradiction;
 import dev.memstack.vector.lifecycle.Lifecycle;
 import dev.memstack.vector.lifecycle.MergeCandidates;
 import dev.memstack.vector.store.MemoryFilters;
@@ -38,7 +40,7 @@ final class VectorMemoryTools {
       "\"type\":{\"description\":\"memory type(s): FACT, DECISION, PREFERENCE, TASK_PROGRESS,"
           + " REFERENCE, RAW or custom\",\"oneOf\":[{\"type\":\"string\"},{\"type\":\"array\","
           + "\"items\":{\"type\":\"string\"}}]},"
-          + "\"status\":{\"description\":\"active, archived, suppressed, superseded (one or a"
+          + "\"status\":{\"description\":\"active, archived, suppressed, superseded, pending (one or a"
           + " list), or any\","
           + "\"oneOf\":[{\"type\":\"string\"},{\"type\":\"array\",\"items\":{\"type\":\"string\"}}]},"
           + "\"scope\":{\"type\":\"string\",\"enum\":[\"personal\",\"team\",\"global\"]},"
@@ -55,7 +57,9 @@ final class VectorMemoryTools {
                   + " stored again; its id is returned instead. A statement that changes a value of"
                   + " an existing one (a negation, a number, a name, a date, a yes/no answer)"
                   + " supersedes it: the old memory is kept as history but no longer recalled, and"
-                  + " its id is returned in supersedes. With a name, the active memory of the same"
+                  + " its id is returned in supersedes (with the contradiction check on, the new one"
+                  + " is stored pending instead, and the pair waits in the owner's contradiction"
+                  + " inbox: list_contradictions). With a name, the active memory of the same"
                   + " name, type and scope (and owner) is updated in place instead: same text,"
                   + " nothing changes; new text replaces it, and the earlier text is returned in"
                   + " previous.",
@@ -128,19 +132,23 @@ final class VectorMemoryTools {
   private final RememberTool remember;
   private final MemoryAdminTools admin;
   private final TypeTools typeTools;
+  private final ContradictionTools contradictions;
 
   /** Most text matches a list or count with {@code text} pages through. */
   static final int MAX_TEXT_MATCHES = 1000;
 
   /** The memory tools and the admin tools ({@link MemoryAdminTools}). */
   static final List<ToolSpec> ALL_SPECS =
-      java.util.stream.Stream.concat(SPECS.stream(), MemoryAdminTools.SPECS.stream()).toList();
+      java.util.stream.Stream.of(SPECS, MemoryAdminTools.SPECS, ContradictionTools.SPECS)
+          .flatMap(List::stream)
+          .toList();
 
   VectorMemoryTools(VectorMemoryProvider provider) {
     this.provider = provider;
     this.admin = new MemoryAdminTools(provider, this, itemJson);
     this.remember = new RememberTool(provider, itemJson, admin);
     this.typeTools = new TypeTools(provider, json);
+    this.contradictions = new ContradictionTools(provider, itemJson, admin);
   }
 
   String call(ToolCall call) {
@@ -156,6 +164,8 @@ final class VectorMemoryTools {
           case "get_memory" -> admin.get(call);
           case "edit_memory" -> admin.edit(call);
           case "memory_history" -> admin.history(call);
+          case StandardTools.LIST_CONTRADICTIONS, StandardTools.RESOLVE_CONTRADICTION ->
+              contradictions.call(call);
           case TypeTools.LIST, TypeTools.CREATE, TypeTools.DELETE, TypeTools.STATS ->
               typeTools.call(call);
           default ->
@@ -177,10 +187,16 @@ final class VectorMemoryTools {
     int limit = args.optionalInt("limit", 1, 50, Math.min(provider.settings().topK(), 10));
     Filter.Expression filter = filter(call, args, EnumSet.of(MemoryStatus.ACTIVE));
     List<RecallRanker.Ranked> ranked = provider.rank(query, filter, limit);
+    Map<String, Contradiction> disputed =
+        provider.contradictions().marks(ranked.stream().map(r -> r.document().getId()).toList());
     ObjectNode answer = json.createObjectNode();
     ArrayNode items = answer.putArray("items");
     for (RecallRanker.Ranked r : ranked) {
       ObjectNode item = itemJson.of(MemoryRecord.fromDocument(r.document()), r.score());
+      Contradiction c = disputed.get(r.document().getId());
+      if (c != null) {
+        ContradictionTools.marked(item, c, provider.pending(c));
+      }
       ObjectNode signals = item.putObject("signals");
       r.signals().forEach(signals::put);
       items.add(item);
@@ -297,10 +313,12 @@ final class VectorMemoryTools {
     } catch (IllegalArgumentException e) {
       throw ToolException.invalidArgument("status", e.getMessage());
     }
-    if (target == MemoryStatus.SUPERSEDED) {
+    if (target == MemoryStatus.SUPERSEDED || target == MemoryStatus.PENDING) {
       throw ToolException.invalidArgument(
           "status",
-          "status superseded is set by remember, when a newer statement replaces a memory;"
+          "status "
+              + target.wireName()
+              + " is set by remember, when a newer statement replaces or contradicts a memory;"
               + " use active, archived or suppressed");
     }
     synchronized (admin.lock(id)) {
@@ -311,6 +329,15 @@ final class VectorMemoryTools {
   private ObjectNode updateStatus(ToolCall call, String id, MemoryStatus target) {
     MemoryRecord record = writableRecord(call, id);
     MemoryStatus current = record.status();
+    if (current == MemoryStatus.PENDING) {
+      throw new ToolException(
+          ToolException.Kind.CONFLICT,
+          call.name()
+              + ": memory "
+              + id
+              + " is pending: it contradicts an active memory; decide with"
+              + " resolve_contradiction");
+    }
     boolean allowed =
         target == MemoryStatus.ACTIVE
             ? current != MemoryStatus.ACTIVE
@@ -370,6 +397,7 @@ final class VectorMemoryTools {
       MemoryRecord record = writableRecord(call, id);
       provider.store().delete(List.of(id));
       admin.forgotten(record, call.actor());
+      provider.contradictions().forgotten(id, call.actor(), provider.now());
     }
     ObjectNode answer = json.createObjectNode();
     answer.put("id", id);

@@ -34,6 +34,8 @@ import java.util.Set;
  *     neighbours (the turn before and the turn after it, when they are candidates too) is added to
  *     its own: a reply is lifted by the question it answered and the other way round; 0 turns it
  *     off
+ * @param contradictionCheckEnabled a statement that changes a value of an active memory is stored
+ *     pending and goes to the owner's contradiction inbox, instead of superseding it
  */
 public record VectorSettings(
     String store,
@@ -51,7 +53,8 @@ public record VectorSettings(
     double dedupeThreshold,
     int contextChars,
     int candidates,
-    double neighbourWeight) {
+    double neighbourWeight,
+    boolean contradictionCheckEnabled) {
 
   /** What a turn becomes. */
   public enum Capture {
@@ -79,7 +82,8 @@ public record VectorSettings(
           "dedupe-threshold",
           "context-chars",
           "candidates",
-          "neighbour-weight");
+          "neighbour-weight",
+          "contradiction-check-enabled");
 
   /** Parses and checks the provider's keys of {@code config}. */
   public static VectorSettings from(ProviderConfig config) {
@@ -107,6 +111,7 @@ public record VectorSettings(
         config.decimal("dedupe-threshold", 0.95, 0.5, 1),
         config.integer("context-chars", 0, 0, 4000),
         config.integer("candidates", 200, 10, 2000),
-        config.decimal("neighbour-weight", 0.55, 0, 1));
+        config.decimal("neighbour-weight", 0.55, 0, 1),
+        config.bool("contradiction-check-enabled", false));
   }
 }

@@ -959,6 +959,230 @@ public abstract class VectorMemoryProviderContract {
   }
 
   @Nested
+  @DisplayName("Contradiction inbox")
+  class Contradictions {
+
+    private static final String OLD = "My locker code is 1111";
+    private static final String NEW = "My locker code is 2222";
+
+    private MemoryProvider checking() {
+      return provider(Map.of("contradiction-check-enabled", "true"), embedder);
+    }
+
+    private JsonNode call(MemoryProvider provider, OwnerKey owner, String name, String args) {
+      return JSON.readTree(
+          provider.callTool(
+              new ToolCall(AGENT, owner, name, args, java.util.EnumSet.allOf(Scope.class), "ann")));
+    }
+
+    private JsonNode inbox(MemoryProvider provider, OwnerKey owner) {
+      return call(provider, owner, StandardTools.LIST_CONTRADICTIONS, "{}");
+    }
+
+    /** The old and the new statement, the new one in the inbox: {contradiction, old, new}. */
+    private String[] conflict(MemoryProvider provider) {
+      String old = remember(provider, OLD).get("id").asString();
+      clock.advance(Duration.ofDays(1));
+      JsonNode answer = remember(provider, NEW);
+      assertThat(answer.get("pending").asBoolean()).isTrue();
+      String incoming = answer.get("id").asString();
+      return new String[] {answer.get("contradictions").get(0).asString(), old, incoming};
+    }
+
+    private JsonNode resolve(MemoryProvider provider, OwnerKey owner, String id, String decision) {
+      return call(
+          provider,
+          owner,
+          StandardTools.RESOLVE_CONTRADICTION,
+          "{\"id\":\"" + id + "\",\"decision\":\"" + decision + "\"}");
+    }
+
+    private String status(MemoryProvider provider, String id) {
+      return tool(provider, USER_1, "get_memory", "{\"id\":\"" + id + "\"}")
+          .get("status")
+          .asString();
+    }
+
+    private List<String> events(MemoryProvider provider, String id) {
+      List<String> events = new ArrayList<>();
+      for (JsonNode e :
+          tool(provider, USER_1, "memory_history", "{\"id\":\"" + id + "\"}").get("events")) {
+        events.add(e.get("event").asString());
+      }
+      return events;
+    }
+
+    private JsonNode decision(MemoryProvider provider, String id) {
+      for (JsonNode e :
+          tool(provider, USER_1, "memory_history", "{\"id\":\"" + id + "\"}").get("events")) {
+        if (e.get("event").asString().equals("decision")) {
+          return e;
+        }
+      }
+      throw new AssertionError("no decision in the history of " + id);
+    }
+
+    @Test
+    @DisplayName("off, a changed value supersedes as before and the inbox stays empty")
+    void offSupersedesAsBefore() {
+      MemoryProvider provider = provider();
+      assertThat(provider.capabilities()).contains(Capability.CONTRADICTIONS);
+      String old = remember(provider, OLD).get("id").asString();
+      JsonNode answer = remember(provider, NEW);
+
+      assertThat(answer.get("supersedes")).extracting(JsonNode::asString).containsExactly(old);
+      assertThat(answer.has("pending")).isFalse();
+      assertThat(status(provider, old)).isEqualTo("superseded");
+      assertThat(inbox(provider, USER_1).get("total").asInt()).isZero();
+    }
+
+    @Test
+    @DisplayName("on, a conflicting statement is kept pending, both in the inbox, the pair marked")
+    void onKeepsBothAndMarksThePair() {
+      MemoryProvider provider = checking();
+      String[] c = conflict(provider);
+
+      assertThat(status(provider, c[1])).isEqualTo("active");
+      assertThat(status(provider, c[2])).isEqualTo("pending");
+      JsonNode inbox = inbox(provider, USER_1);
+      assertThat(inbox.get("total").asInt()).isEqualTo(1);
+      JsonNode item = inbox.get("items").get(0);
+      assertThat(item.get("id").asString()).isEqualTo(c[0]);
+      assertThat(item.get("existing").get("text").asString()).isEqualTo(OLD);
+      assertThat(item.get("incoming").get("text").asString()).isEqualTo(NEW);
+      assertThat(item.get("incoming").get("status").asString()).isEqualTo("pending");
+      assertThat(item.has("createdAt")).isTrue();
+
+      List<RecallItem> recalled = recall(provider, AGENT, USER_1, "locker code");
+      assertThat(recalled).hasSize(1);
+      RecallItem marked = recalled.get(0);
+      assertThat(marked.metadata())
+          .containsEntry("contradiction", c[0])
+          .containsEntry("contradictedBy", c[2])
+          .containsEntry("pendingText", NEW);
+      assertThat(marked.text()).startsWith(OLD).contains("disputed").contains(NEW);
+      JsonNode tools = tool(provider, USER_1, "recall", "{\"query\":\"locker code\"}");
+      assertThat(tools.get("items")).hasSize(1);
+      assertThat(tools.get("items").get(0).get("contradiction").asString()).isEqualTo(c[0]);
+
+      assertThat(events(provider, c[1])).contains("contradiction");
+      assertThat(events(provider, c[2])).contains("contradiction");
+      JsonNode counts = tool(provider, USER_1, "count_memories", "{}");
+      assertThat(counts.get("byStatus").get("pending").asInt()).isEqualTo(1);
+      assertThatThrownBy(
+              () ->
+                  tool(
+                      provider,
+                      USER_1,
+                      "update_memory_status",
+                      "{\"id\":\"" + c[2] + "\",\"status\":\"active\"}"))
+          .extracting(e -> ((ToolException) e).kind())
+          .isEqualTo(ToolException.Kind.CONFLICT);
+    }
+
+    @Test
+    @DisplayName("keep-new activates the incoming memory and supersedes the existing one")
+    void keepNew() {
+      MemoryProvider provider = checking();
+      String[] c = conflict(provider);
+
+      JsonNode answer = resolve(provider, USER_1, c[0], "keep-new");
+
+      assertThat(answer.get("decision").asString()).isEqualTo("keep-new");
+      assertThat(answer.get("incoming").get("status").asString()).isEqualTo("active");
+      assertThat(answer.get("existing").get("status").asString()).isEqualTo("superseded");
+      assertThat(answer.get("existing").get("supersededBy").asString()).isEqualTo(c[2]);
+      assertThat(answer.get("incoming").get("supersedes"))
+          .extracting(JsonNode::asString)
+          .containsExactly(c[1]);
+      for (String[] pair : new String[][] {{c[1], c[2]}, {c[2], c[1]}}) {
+        JsonNode event = decision(provider, pair[0]);
+        assertThat(event.get("decision").asString()).isEqualTo("keep-new");
+        assertThat(event.get("other").asString()).isEqualTo(pair[1]);
+        assertThat(event.get("actor").asString()).isEqualTo("ann");
+      }
+      assertThat(texts(recall(provider, AGENT, USER_1, "locker code"))).containsExactly(NEW);
+      assertThat(inbox(provider, USER_1).get("total").asInt()).isZero();
+      assertThatThrownBy(() -> resolve(provider, USER_1, c[0], "keep-old"))
+          .extracting(e -> ((ToolException) e).kind())
+          .isEqualTo(ToolException.Kind.NOT_FOUND);
+    }
+
+    @Test
+    @DisplayName("keep-old archives the incoming memory; keep-both keeps both active")
+    void keepOldAndKeepBoth() {
+      MemoryProvider provider = checking();
+      String[] c = conflict(provider);
+
+      resolve(provider, USER_1, c[0], "keep-old");
+
+      assertThat(status(provider, c[1])).isEqualTo("active");
+      assertThat(status(provider, c[2])).isEqualTo("archived");
+      assertThat(decision(provider, c[1]).get("decision").asString()).isEqualTo("keep-old");
+      assertThat(decision(provider, c[2]).get("status").asString()).isEqualTo("archived");
+      assertThat(texts(recall(provider, AGENT, USER_1, "locker code"))).containsExactly(OLD);
+
+      String old = remember(provider, "I am allergic to penicillin").get("id").asString();
+      JsonNode answer = remember(provider, "I am not allergic to penicillin");
+      String id = answer.get("contradictions").get(0).asString();
+      resolve(provider, USER_1, id, "keep-both");
+
+      assertThat(status(provider, old)).isEqualTo("active");
+      assertThat(status(provider, answer.get("id").asString())).isEqualTo("active");
+      assertThat(decision(provider, old).get("decision").asString()).isEqualTo("keep-both");
+      assertThat(recall(provider, AGENT, USER_1, "allergic penicillin"))
+          .hasSize(2)
+          .allSatisfy(item -> assertThat(item.metadata()).doesNotContainKey("contradiction"));
+      assertThat(inbox(provider, USER_1).get("total").asInt()).isZero();
+      assertThatThrownBy(() -> resolve(provider, USER_1, id, "keep-all"))
+          .extracting(e -> ((ToolException) e).kind())
+          .isEqualTo(ToolException.Kind.INVALID_ARGUMENT);
+    }
+
+    @Test
+    @DisplayName("another owner's inbox never changes, and their calls find nothing")
+    void perOwner() {
+      MemoryProvider provider = checking();
+      tool(provider, USER_2, "remember", "{\"text\":\"" + OLD + "\"}");
+      String[] c = conflict(provider);
+
+      assertThat(inbox(provider, USER_2).get("total").asInt()).isZero();
+      assertThatThrownBy(() -> resolve(provider, USER_2, c[0], "keep-new"))
+          .extracting(e -> ((ToolException) e).kind())
+          .isEqualTo(ToolException.Kind.NOT_FOUND);
+      assertThat(status(provider, c[2])).isEqualTo("pending");
+      assertThat(inbox(provider, USER_1).get("total").asInt()).isEqualTo(1);
+      assertThat(provider.forget(USER_2)).isEqualTo(1);
+      assertThat(inbox(provider, USER_1).get("total").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("erasing the owner removes their inbox; forgetting a memory closes its rows")
+    void erasureAndForgets() {
+      MemoryProvider provider = checking();
+      String[] c = conflict(provider);
+      provider.close();
+      MemoryProvider reopened = checking();
+      assertThat(inbox(reopened, USER_1).get("total").asInt()).as("durable").isEqualTo(1);
+
+      tool(reopened, USER_1, "delete_memory", "{\"id\":\"" + c[2] + "\"}");
+      assertThat(inbox(reopened, USER_1).get("total").asInt()).isZero();
+      assertThat(status(reopened, c[1])).isEqualTo("active");
+
+      String pending = remember(reopened, NEW).get("id").asString();
+      assertThat(inbox(reopened, USER_1).get("total").asInt()).isEqualTo(1);
+      tool(reopened, USER_1, "delete_memory", "{\"id\":\"" + c[1] + "\"}");
+      assertThat(inbox(reopened, USER_1).get("total").asInt()).isZero();
+      assertThat(status(reopened, pending)).as("nothing left to contradict").isEqualTo("active");
+
+      remember(reopened, "My locker code is 3333");
+      assertThat(inbox(reopened, USER_1).get("total").asInt()).isEqualTo(1);
+      reopened.forget(USER_1);
+      assertThat(inbox(reopened, USER_1).get("total").asInt()).isZero();
+    }
+  }
+
+  @Nested
   @DisplayName("Forgetting")
   class Forgetting {
 

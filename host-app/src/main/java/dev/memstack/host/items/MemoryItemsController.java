@@ -67,7 +67,9 @@ public class MemoryItemsController {
           String provider,
       @RequestParam(name = "offset", required = false) String offset,
       @RequestParam(name = "limit", required = false) String limit,
-      @Parameter(description = "active, archived, suppressed, superseded (comma-separated), any")
+      @Parameter(
+              description =
+                  "active, archived, suppressed, superseded, pending (comma-separated), any")
           @RequestParam(name = "status", required = false)
           String status,
       @RequestParam(name = "type", required = false) String type,

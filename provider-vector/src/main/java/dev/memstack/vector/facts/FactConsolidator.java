@@ -8,6 +8,7 @@ import dev.memstack.spi.Scope;
 import dev.memstack.spi.Turn;
 import dev.memstack.support.CoordinatedWork;
 import dev.memstack.support.JsonAnswers;
+import dev.memstack.vector.contradictions.ContradictionInbox;
 import dev.memstack.vector.lifecycle.Importance;
 import dev.memstack.vector.lifecycle.Lifecycle;
 import dev.memstack.vector.store.MemoryFilters;
@@ -52,11 +53,12 @@ import tools.jackson.databind.node.ObjectNode;
  * or a statement that says more goes to the model as below; with no neighbour it is added;
  * otherwise the model decides ADD, UPDATE (new text, the old text appended to the JSON list in the
  * {@code history} metadata key), DELETE (the contradicted record is ARCHIVED, never erased, and the
- * candidate added) or NONE. New facts are PERSONAL records with lifecycle metadata ({@link
- * Lifecycle#initial}). An answer without usable JSON, a model error or a timeout ({@code
- * facts-model-timeout}) changes nothing and is logged. Without a chat model, or with {@code
- * facts-enabled=false}, nothing runs. {@link #submit} hands the work to the given executor, so
- * {@code syncTurn} stays quick; {@link #process} runs it on the calling thread.
+ * candidate added; with {@code contradiction-check-enabled}, both are kept instead, the candidate
+ * pending in the owner's contradiction inbox) or NONE. New facts are PERSONAL records with
+ * lifecycle metadata ({@link Lifecycle#initial}). An answer without usable JSON, a model error or a
+ * timeout ({@code facts-model-timeout}) changes nothing and is logged. Without a chat model, or
+ * with {@code facts-enabled=false}, nothing runs. {@link #submit} hands the work to the given
+ * executor, so {@code syncTurn} stays quick; {@link #process} runs it on the calling thread.
  *
  * <p>When the coordination spans hosts ({@link Coordination#shared()}), one turn's consolidation
  * holds the lock {@code facts:<agent>|<owner>}, so two hosts never compare and write one owner's
@@ -89,6 +91,7 @@ public final class FactConsolidator {
   private final Executor executor;
   private final Coordination coordination;
   private final FactPrompts prompts = FactPrompts.bundled();
+  private volatile ContradictionInbox contradictions;
   // bumped by forget: work queued for an owner before it writes nothing afterwards
   private final Map<OwnerKey, Long> generations = new ConcurrentHashMap<>();
 
@@ -107,6 +110,18 @@ public final class FactConsolidator {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.executor = Objects.requireNonNull(executor, "executor");
+  }
+
+  /**
+   * Routes the contradictions the model finds (its DELETE decisions) through {@code inbox} when its
+   * check is on: the contradicted fact stays active, the new one is stored pending. Off, the
+   * contradicted fact is archived as before.
+   *
+   * @return this
+   */
+  public FactConsolidator withContradictions(ContradictionInbox inbox) {
+    this.contradictions = inbox;
+    return this;
   }
 
   /** Whether facts are extracted: enabled and a chat model is configured. */
@@ -316,6 +331,16 @@ public final class FactConsolidator {
       case ADD -> add(turn, candidate, id);
       case UPDATE -> update(decision.target(), decision.text(), turn);
       case DELETE -> {
+        if (contradictions != null && contradictions.enabled()) {
+          // the check is on: both kept, the candidate pending, the pair in the owner's inbox
+          MemoryRecord pending = add(turn, candidate, id, MemoryStatus.PENDING);
+          contradictions.open(
+              pending,
+              List.of(MemoryRecord.fromDocument(decision.target())),
+              null,
+              clock.instant());
+          return decision.event();
+        }
         store.updateMetadata(
             decision.target().getId(),
             Map.of(
@@ -410,6 +435,10 @@ public final class FactConsolidator {
   }
 
   private void add(Turn turn, FactCandidate candidate, String id) {
+    add(turn, candidate, id, MemoryStatus.ACTIVE);
+  }
+
+  private MemoryRecord add(Turn turn, FactCandidate candidate, String id, MemoryStatus status) {
     Instant now = clock.instant();
     Map<String, Object> extra = new LinkedHashMap<>(Lifecycle.initial(candidate.importance(), now));
     extra.put("source", "facts");
@@ -420,13 +449,14 @@ public final class FactConsolidator {
             turn.agent(),
             turn.owner(),
             Scope.PERSONAL,
-            MemoryStatus.ACTIVE,
+            status,
             candidate.type(),
             turn.conversationId(),
             turn.turnId(),
             turn.time(),
             extra);
     store.add(List.of(record.toDocument()));
+    return record;
   }
 
   private void update(Document target, String newText, Turn turn) {

@@ -132,6 +132,11 @@ final class PgVectorSchema {
     return quote(schema) + "." + quote(table + "_history");
   }
 
+  /** {@code "schema"."table_contradictions"}: the open contradictions (the inbox). */
+  String contradictionsTable() {
+    return quote(schema) + "." + quote(table + "_contradictions");
+  }
+
   /** {@code "schema"."table_types"}: agent, key, name, description, icon. */
   String typesTable() {
     return quote(schema) + "." + quote(table + "_types");
@@ -350,6 +355,7 @@ final class PgVectorSchema {
     ddl.addAll(feedbackStatements());
     ddl.addAll(historyStatements());
     ddl.add(typesStatement());
+    ddl.addAll(contradictionStatements());
     return ddl;
   }
 
@@ -420,6 +426,31 @@ final class PgVectorSchema {
             + ")",
         index("history_id", h, "btree (id, seq)"),
         index("history_owner", h, "btree (owner)"));
+  }
+
+  /**
+   * The contradictions table: one row per open contradiction, naming two records of the table (no
+   * foreign key: forgetting a record closes its rows itself, since a pending record whose
+   * contradicted record is forgotten becomes active); erasing an owner deletes their rows by the
+   * owner index.
+   */
+  List<String> contradictionStatements() {
+    String c = contradictionsTable();
+    return List.of(
+        "CREATE TABLE IF NOT EXISTS "
+            + c
+            + " (\n"
+            + "  id text PRIMARY KEY,\n"
+            + "  agent text NOT NULL,\n"
+            + "  owner text,\n"
+            + "  scope text NOT NULL,\n"
+            + "  existing text NOT NULL,\n"
+            + "  incoming text NOT NULL,\n"
+            + "  created_at timestamptz NOT NULL\n"
+            + ")",
+        index("contradictions_owner", c, "btree (owner, agent, created_at)"),
+        index("contradictions_existing", c, "btree (existing)"),
+        index("contradictions_incoming", c, "btree (incoming)"));
   }
 
   /**

@@ -12,7 +12,13 @@ public enum MemoryStatus {
    * Replaced by a newer statement that changed one of its values (see {@code remember}): kept as
    * history, never recalled by default.
    */
-  SUPERSEDED;
+  SUPERSEDED,
+  /**
+   * A newer statement that contradicts an active memory, stored while the contradiction check is on
+   * and kept until the owner decides (see {@code resolve_contradiction}): listed and counted, never
+   * recalled as a truth.
+   */
+  PENDING;
 
   /**
    * Parses a status name in any case.
@@ -24,7 +30,7 @@ public enum MemoryStatus {
         .orElseThrow(
             () ->
                 new IllegalArgumentException(
-                    "status must be one of active, archived, suppressed, superseded, got: "
+                    "status must be one of active, archived, suppressed, superseded, pending, got: "
                         + value));
   }
 

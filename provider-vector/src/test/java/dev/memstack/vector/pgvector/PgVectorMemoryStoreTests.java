@@ -149,7 +149,11 @@ abstract class PgVectorMemoryStoreTests {
               "vector_memory_types_pkey",
               "vector_memory_history_pkey",
               "vector_memory_history_id_idx",
-              "vector_memory_history_owner_idx");
+              "vector_memory_history_owner_idx",
+              "vector_memory_contradictions_pkey",
+              "vector_memory_contradictions_owner_idx",
+              "vector_memory_contradictions_existing_idx",
+              "vector_memory_contradictions_incoming_idx");
       assertThat(again.info())
           .isEqualTo(
               new MemoryVectorStore.StoreInfo(

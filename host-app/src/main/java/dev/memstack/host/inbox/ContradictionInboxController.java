@@ -1,0 +1,143 @@
+package dev.memstack.host.inbox;
+
+import dev.memstack.host.api.BadRequestException;
+import dev.memstack.host.api.CapabilityTools;
+import dev.memstack.host.api.JsonBody;
+import dev.memstack.host.api.JsonRoutes;
+import dev.memstack.host.api.NotFoundException;
+import dev.memstack.host.api.ToolInvoker;
+import dev.memstack.host.provider.StackMember;
+import dev.memstack.host.security.RequiresRole;
+import dev.memstack.host.security.Role;
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Capability;
+import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.StandardTools;
+import dev.memstack.spi.ToolSpec;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import java.util.Set;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The contradiction inbox, on the standard tools ({@link StandardTools#LIST_CONTRADICTIONS}, {@link
+ * StandardTools#RESOLVE_CONTRADICTION}) of a provider that claims {@link
+ * Capability#CONTRADICTIONS}: the one named by the {@code provider} query parameter, else the first
+ * running one in stack order. Under {@code /api/v1/agents/{agentId}/memory/inbox}: {@code GET}
+ * lists the owner's open contradictions (oldest first, paged), {@code POST /{id}} decides one
+ * ({@code keep-new}, {@code keep-old} or {@code keep-both}). Each calls its tool through {@link
+ * ToolInvoker}, so the right to call is the tool's declared effect's (reads {@code viewer}, changes
+ * {@code member}, an owner the token covers), the token's name is the histories' actor, and errors
+ * map as for every tool call (another owner's contradiction, or one already decided, is a {@code
+ * 404}).
+ */
+@JsonRoutes(ContradictionInboxController.BASE)
+public class ContradictionInboxController {
+
+  /** The routes' base path. */
+  public static final String BASE = "/api/v1/agents/{agentId}/memory/inbox";
+
+  private static final Set<String> DECISIONS = Set.of("keep-new", "keep-old", "keep-both");
+  private static final Set<String> RESOLVE_FIELDS = Set.of("decision", "ownerKey");
+
+  private final CapabilityTools providers;
+  private final JsonMapper json;
+
+  public ContradictionInboxController(CapabilityTools providers, JsonMapper json) {
+    this.providers = providers;
+    this.json = json;
+  }
+
+  @Operation(summary = "List an owner's open contradictions, oldest first, paged")
+  @RequiresRole(Role.VIEWER)
+  @GetMapping
+  public JsonNode list(
+      @PathVariable("agentId") String agentId,
+      @RequestParam(name = "ownerKey", required = false) String ownerKey,
+      @Parameter(description = "the provider instance (default: the first that claims it)")
+          @RequestParam(name = "provider", required = false)
+          String provider,
+      @RequestParam(name = "offset", required = false) String offset,
+      @RequestParam(name = "limit", required = false) String limit) {
+    ObjectNode arguments = json.createObjectNode();
+    putInt(arguments, "offset", offset);
+    putInt(arguments, "limit", limit);
+    return call(
+        JsonBody.agent(agentId),
+        JsonBody.owner(null, ownerKey),
+        provider,
+        StandardTools.LIST_CONTRADICTIONS,
+        arguments);
+  }
+
+  @Operation(
+      summary = "Decide one contradiction",
+      description =
+          "The body is {\"decision\": \"keep-new\" | \"keep-old\" | \"keep-both\"}: keep-new"
+              + " activates the incoming memory and supersedes the existing one, keep-old archives"
+              + " the incoming one, keep-both keeps both active. Recorded in both memories'"
+              + " histories; a contradiction already decided answers 404.")
+  @RequiresRole(Role.MEMBER)
+  @PostMapping(path = "/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
+  public JsonNode resolve(
+      @PathVariable("agentId") String agentId,
+      @PathVariable("id") String id,
+      @RequestParam(name = "ownerKey", required = false) String ownerKey,
+      @RequestParam(name = "provider", required = false) String provider,
+      @RequestBody JsonNode body) {
+    if (id == null || id.isBlank() || id.length() > 512) {
+      throw new BadRequestException("id", "a contradiction id is 1 to 512 characters");
+    }
+    JsonNode fields = JsonBody.of(body).onlyFields(RESOLVE_FIELDS).node();
+    OwnerKey owner = JsonBody.owner(fields.get("ownerKey"), ownerKey);
+    JsonNode decision = fields.get("decision");
+    if (decision == null || !decision.isString() || !DECISIONS.contains(decision.stringValue())) {
+      throw new BadRequestException(
+          "decision", "decision is required: keep-new, keep-old or keep-both");
+    }
+    ObjectNode arguments =
+        json.createObjectNode().put("id", id).put("decision", decision.stringValue());
+    return call(
+        JsonBody.agent(agentId), owner, provider, StandardTools.RESOLVE_CONTRADICTION, arguments);
+  }
+
+  private JsonNode call(
+      AgentId agent, OwnerKey owner, String provider, String tool, ObjectNode arguments) {
+    String preferred = provider == null || provider.isBlank() ? null : provider;
+    StackMember member =
+        providers.require(Capability.CONTRADICTIONS, preferred, "provider", NotFoundException::new);
+    ToolSpec spec =
+        providers
+            .tool(member, tool)
+            .orElseThrow(
+                () ->
+                    new NotFoundException(
+                        "provider '"
+                            + member.id()
+                            + "' claims "
+                            + Capability.CONTRADICTIONS
+                            + " but has no tool '"
+                            + tool
+                            + "'"));
+    return providers.tools().call(member, spec, agent, owner, arguments);
+  }
+
+  private static void putInt(ObjectNode arguments, String name, String value) {
+    if (value == null || value.isBlank()) {
+      return;
+    }
+    try {
+      arguments.put(name, Integer.parseInt(value.strip()));
+    } catch (NumberFormatException e) {
+      throw new BadRequestException(name, name + " must be a whole number, got: " + value);
+    }
+  }
+}
