@@ -224,6 +224,20 @@ class DreamReportsTest {
   }
 
   @Test
+  void erasingAnOwnerRemovesTheirReportsAndNobodyElses() throws IOException {
+    open(model);
+    night(ALICE, "Kickoff", "## Plans\n- The vault code is 7741");
+    night(BOB, "Kickoff", "## Plans\n- Bob's locker is 12");
+    assertThat(tool(ALICE, "dream_reports", Map.of()).get("reports")).hasSize(1);
+
+    provider.forget(ALICE);
+
+    assertThat(tool(ALICE, "dream_reports", Map.of()).get("reports")).isEmpty();
+    assertThat(filesHolding("7741")).isEmpty();
+    assertThat(tool(BOB, "dream_reports", Map.of()).get("reports")).hasSize(1);
+  }
+
+  @Test
   void reportsAreKeptOutOfSearch() {
     open(model);
     night(ALICE, "Kickoff", "## Plans\n- Quokka migration first");
