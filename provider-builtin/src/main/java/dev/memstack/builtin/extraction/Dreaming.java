@@ -184,14 +184,7 @@ public final class Dreaming implements AutoCloseable {
       if (bucket.scope() != Scope.PERSONAL) {
         journal.write(read, "none (nothing new to consolidate)", "nothing");
       }
-      return new BucketRun(
-          bucket.scopeName(),
-          bucket.owner(),
-          "no_notes",
-          "no daily notes in range",
-          0,
-          false,
-          false);
+      return bucketRun(bucket, "no_notes", "no daily notes in range", 0, false, false);
     }
     StringBuilder noteText = new StringBuilder();
     for (MemoryFiles.DailyNote note : notes) {
@@ -222,8 +215,7 @@ public final class Dreaming implements AutoCloseable {
       String reason = reply.failure();
       log.warn("dreaming of {}: {}", bucket, reason);
       journal.write(read, "none (" + reason + ")", "nothing (failed)");
-      return new BucketRun(
-          bucket.scopeName(), bucket.owner(), "failed", reason, notes.size(), false, false);
+      return bucketRun(bucket, "failed", reason, notes.size(), false, false);
     }
     Optional<ModelAnswers.Emergence> parsed = ModelAnswers.emergence(answer);
     if (parsed.isEmpty()) {
@@ -232,9 +224,8 @@ public final class Dreaming implements AutoCloseable {
           bucket,
           MemoryExtraction.oneLine(answer, 200));
       journal.write(read, "none (the model's answer was not JSON)", "nothing (invalid answer)");
-      return new BucketRun(
-          bucket.scopeName(),
-          bucket.owner(),
+      return bucketRun(
+          bucket,
           "invalid_answer",
           "the model's answer holds no JSON object; nothing changed",
           notes.size(),
@@ -246,8 +237,7 @@ public final class Dreaming implements AutoCloseable {
     if (!emergence.shouldUpdate() || emergence.memoryContent().isBlank()) {
       journal.write(read, reason, "nothing (MEMORY.md kept as it was)");
       report(bucket, trigger, topic, read, reason, memory, null);
-      return new BucketRun(
-          bucket.scopeName(), bucket.owner(), "unchanged", reason, notes.size(), false, false);
+      return bucketRun(bucket, "unchanged", reason, notes.size(), false, false);
     }
     SizeCaps.Capped capped =
         parts.files().replace(bucket, MEMORY, emergence.memoryContent() + "\n");
@@ -261,14 +251,13 @@ public final class Dreaming implements AutoCloseable {
             + ")";
     journal.write(read, reason, changed);
     report(bucket, trigger, topic, read, reason, memory, capped.content());
+    return bucketRun(bucket, "updated", reason, notes.size(), true, capped.truncated());
+  }
+
+  private static BucketRun bucketRun(
+      Bucket bucket, String status, String reason, int notes, boolean changed, boolean truncated) {
     return new BucketRun(
-        bucket.scopeName(),
-        bucket.owner(),
-        "updated",
-        reason,
-        notes.size(),
-        true,
-        capped.truncated());
+        bucket.scopeName(), bucket.owner(), status, reason, notes, changed, truncated);
   }
 
   /**
