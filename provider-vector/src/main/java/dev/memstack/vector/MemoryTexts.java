@@ -127,6 +127,19 @@ final class MemoryTexts {
             owner == null ? "" : owner.value(),
             scope.name(),
             normalized);
+    return fromTool(id, agent, owner, scope, type, text, now, Map.of("source", "tool"));
+  }
+
+  /** An active record written by a tool {@code now}, its text dated, in no conversation. */
+  private static MemoryRecord fromTool(
+      String id,
+      AgentId agent,
+      OwnerKey owner,
+      Scope scope,
+      String type,
+      String text,
+      Instant now,
+      Map<String, Object> metadata) {
     return new MemoryRecord(
         id,
         dated(now, text.strip()),
@@ -138,7 +151,7 @@ final class MemoryTexts {
         null,
         null,
         now,
-        Map.of("source", "tool"));
+        metadata);
   }
 
   /** Metadata key of a named memory: its name, as given ({@code remember} with a name). */
@@ -168,18 +181,8 @@ final class MemoryTexts {
             scope.name(),
             type,
             name.strip().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT));
-    return new MemoryRecord(
-        id,
-        dated(now, text.strip()),
-        agent,
-        owner,
-        scope,
-        MemoryStatus.ACTIVE,
-        type,
-        null,
-        null,
-        now,
-        Map.of("source", "tool", NAME, name.strip()));
+    return fromTool(
+        id, agent, owner, scope, type, text, now, Map.of("source", "tool", NAME, name.strip()));
   }
 
   /** {@code [yyyy-MM-dd] text}, the date in UTC. */

@@ -248,17 +248,7 @@ final class TypeTools {
   }
 
   private ObjectNode item(MemoryType type) {
-    ObjectNode item = json.createObjectNode();
-    item.put("key", type.key());
-    item.put("name", type.name());
-    if (type.description() != null) {
-      item.put("description", type.description());
-    }
-    if (type.icon() != null) {
-      item.put("icon", type.icon());
-    }
-    item.put("system", type.system());
-    return item;
+    return type.putInto(json.createObjectNode()).put("system", type.system());
   }
 
   private static String key(ToolArguments args) {

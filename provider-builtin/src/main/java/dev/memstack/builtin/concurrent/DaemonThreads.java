@@ -1,6 +1,10 @@
 package dev.memstack.builtin.concurrent;
 
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -21,6 +25,39 @@ public final class DaemonThreads {
   public static ThreadFactory numbered(String prefix) {
     AtomicInteger count = new AtomicInteger();
     return task -> thread(task, prefix + count.incrementAndGet());
+  }
+
+  /**
+   * A pool of {@code threads} threads from {@code factory}, ended after 30 s without work, with a
+   * queue of 64 tasks; a task that finds the queue full is dropped and {@code full} is called.
+   */
+  public static ThreadPoolExecutor boundedPool(int threads, ThreadFactory factory, Runnable full) {
+    ThreadPoolExecutor pool =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            30,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(64),
+            factory,
+            (runnable, executor) -> full.run());
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
+  }
+
+  /**
+   * Interrupts the executor's threads and waits up to 5 s for them to end ({@code null}: nothing).
+   */
+  public static void stop(ExecutorService executor) {
+    if (executor == null) {
+      return;
+    }
+    executor.shutdownNow();
+    try {
+      executor.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static Thread thread(Runnable task, String name) {

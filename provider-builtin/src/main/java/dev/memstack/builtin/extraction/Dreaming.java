@@ -1,32 +1,21 @@
 package dev.memstack.builtin.extraction;
 
-import dev.memstack.builtin.concurrent.DaemonThreads;
 import dev.memstack.builtin.memory.MemoryFiles;
 import dev.memstack.builtin.memory.SizeCaps;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Coordination;
-import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.OwnerKey;
-import dev.memstack.spi.ProviderUnavailableException;
 import dev.memstack.spi.Scope;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,9 +53,6 @@ public final class Dreaming implements AutoCloseable {
   /** The journal file, in each dreamed bucket. */
   public static final WorkspacePath DREAMS = WorkspacePath.of("DREAMS.md");
 
-  private static final DateTimeFormatter STAMP =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm", Locale.ROOT);
-
   /** What one bucket's dreaming did. */
   public record BucketRun(
       String scope,
@@ -87,15 +73,18 @@ public final class Dreaming implements AutoCloseable {
 
   private final MemoryJobParts parts;
   private final DreamReports reports;
-  private final Map<AgentId, Instant> nextRuns = new ConcurrentHashMap<>();
-  private final Map<AgentId, Run> lastRuns = new ConcurrentHashMap<>();
-  private final Map<AgentId, String> ownerCursors = new ConcurrentHashMap<>();
-  private final Map<AgentId, ReentrantLock> locks = new ConcurrentHashMap<>();
-  private volatile ScheduledExecutorService scheduler;
+  private final AgentSchedule<Run> schedule;
 
   public Dreaming(MemoryJobParts parts) {
     this.parts = Objects.requireNonNull(parts, "parts");
     this.reports = new DreamReports(parts.files(), parts.settings().archiveKeepDays());
+    this.schedule =
+        new AgentSchedule<>(
+            parts,
+            "dreaming",
+            "dreaming",
+            parts.settings().emergenceEnabled(),
+            parts.settings().emergenceCron());
   }
 
   /** The structured reports of the runs. */
@@ -110,25 +99,7 @@ public final class Dreaming implements AutoCloseable {
 
   /** Starts the scheduler thread (when dreaming is enabled). */
   public void start() {
-    if (!parts.settings().emergenceEnabled() || scheduler != null) {
-      return;
-    }
-    ScheduledExecutorService thread =
-        Executors.newSingleThreadScheduledExecutor(
-            DaemonThreads.named("memstack-builtin-dreaming"));
-    long every = parts.settings().scheduleCheckInterval().toMillis();
-    thread.scheduleWithFixedDelay(
-        () -> {
-          try {
-            tick();
-          } catch (RuntimeException e) {
-            log.warn("dreaming schedule check failed: {}", e.toString());
-          }
-        },
-        every,
-        every,
-        TimeUnit.MILLISECONDS);
-    scheduler = thread;
+    schedule.start("memstack-builtin-dreaming", this::tick);
   }
 
   /**
@@ -138,31 +109,9 @@ public final class Dreaming implements AutoCloseable {
    * @return how many agents ran
    */
   public int tick() {
-    if (!parts.settings().emergenceEnabled() || !parts.model().available()) {
-      return 0;
-    }
-    Instant now = parts.clock().instant();
-    int ran = 0;
-    for (AgentId agent : parts.files().agents()) {
-      Instant next = nextRuns.computeIfAbsent(agent, a -> nextAfter(now));
-      if (!now.isBefore(next)) {
-        Attempt attempt = attempt(agent, null, "scheduled", next.toString(), null);
-        if (attempt.unreachable()) {
-          continue; // the same slot at the next check, so still once per schedule
-        }
-        nextRuns.put(agent, nextAfter(now));
-        Optional<Run> run = attempt.run();
-        if (run.isPresent()) {
-          ran++;
-          log.info("dreaming of agent {}: {}", agent, run.get().outcome());
-        }
-      }
-    }
-    return ran;
-  }
-
-  private Instant nextAfter(Instant time) {
-    return parts.settings().emergenceCron().next(time.atZone(parts.clock().getZone())).toInstant();
+    return schedule.tick(
+        (agent, renew) -> dream(agent, null, "scheduled", null, renew),
+        (agent, run) -> log.info("dreaming of agent {}: {}", agent, run.outcome()));
   }
 
   /**
@@ -173,7 +122,7 @@ public final class Dreaming implements AutoCloseable {
    * @return the run, or empty when a run of the agent is already in progress (or no chat model)
    */
   public Optional<Run> run(AgentId agent, OwnerKey owner, String trigger) {
-    return attempt(agent, owner, trigger, null, null).run();
+    return schedule.attempt(agent, null, renew -> dream(agent, owner, trigger, null, renew)).run();
   }
 
   /**
@@ -183,145 +132,33 @@ public final class Dreaming implements AutoCloseable {
    * @return the run, or empty when a run of the agent is already in progress (or no chat model)
    */
   public Optional<Run> focused(AgentId agent, OwnerKey owner, String topic) {
-    return attempt(agent, owner, "focused", null, Objects.requireNonNull(topic, "topic")).run();
+    Objects.requireNonNull(topic, "topic");
+    return schedule
+        .attempt(agent, null, renew -> dream(agent, owner, "focused", topic, renew))
+        .run();
   }
 
-  /** A run, or none; {@code unreachable} when the coordination could not be asked. */
-  private record Attempt(Optional<Run> run, boolean unreachable) {
-    static final Attempt NONE = new Attempt(Optional.empty(), false);
-    static final Attempt UNREACHABLE = new Attempt(Optional.empty(), true);
-  }
-
-  /**
-   * As {@link #run(AgentId, OwnerKey, String)}; a scheduled run across hosts also claims {@code
-   * slot} (its fire time), after it holds the agent's lock and before it reads anything: of the
-   * hosts that see the slot, the first to hold the lock runs it and the others find it claimed. A
-   * slot that passes while another host holds the lock (a run in progress, or a host that died in
-   * one, until the lease passes) is skipped, as a single host skips a slot while it still dreams.
-   */
-  private Attempt attempt(
-      AgentId agent, OwnerKey owner, String trigger, String slot, String topic) {
-    if (!parts.model().available()) {
-      return Attempt.NONE;
-    }
-    ReentrantLock lock = locks.computeIfAbsent(agent, a -> new ReentrantLock());
-    if (!lock.tryLock()) {
-      return Attempt.NONE;
-    }
-    Coordination.Lease shared = null;
-    try {
-      if (parts.coordination().shared()) {
-        try {
-          shared =
-              parts.coordination().tryLock("dreaming:" + agent.value(), sharedLease()).orElse(null);
-        } catch (ProviderUnavailableException e) {
-          log.warn("dreaming of agent {} not started: {}", agent, e.getMessage());
-          return Attempt.UNREACHABLE;
-        }
-        if (shared == null) {
-          return Attempt.NONE; // running on another host
-        }
-        if (slot != null) {
-          boolean claimed;
-          try {
-            claimed = parts.coordination().claimRun("dreaming:" + agent.value(), slot);
-          } catch (ProviderUnavailableException e) {
-            log.warn("dreaming of agent {} at {} not started: {}", agent, slot, e.getMessage());
-            return Attempt.UNREACHABLE;
-          }
-          if (!claimed) {
-            log.debug("dreaming of agent {} at {}: run by another host", agent, slot);
-            return Attempt.NONE;
+  /** One run over the agent's buckets; {@code renew} before each further bucket. */
+  private Run dream(AgentId agent, OwnerKey owner, String trigger, String topic, Runnable renew) {
+    boolean manual = trigger.equals("manual");
+    List<BucketRun> results = new ArrayList<>();
+    if (owner != null) {
+      results.add(dream(parts.files().ownerBucket(agent, owner), trigger, true, topic));
+    } else if (topic != null) {
+      results.add(dream(Bucket.team(agent), trigger, true, topic));
+    } else {
+      results.add(dream(Bucket.team(agent), trigger, manual, null));
+      if (parts.files().perOwner()) {
+        for (OwnerKey next : schedule.ownersThisRun(agent, parts.settings().emergenceMaxOwners())) {
+          renew.run();
+          BucketRun result = dream(Bucket.personal(agent, next), trigger, false, null);
+          if (!result.status().equals("no_notes")) {
+            results.add(result);
           }
         }
       }
-      boolean manual = trigger.equals("manual");
-      List<BucketRun> results = new ArrayList<>();
-      if (owner != null) {
-        results.add(dream(parts.files().ownerBucket(agent, owner), trigger, true, topic));
-      } else if (topic != null) {
-        results.add(dream(Bucket.team(agent), trigger, true, topic));
-      } else {
-        results.add(dream(Bucket.team(agent), trigger, manual, null));
-        if (parts.files().perOwner()) {
-          for (OwnerKey next : ownersThisRun(agent)) {
-            renew(shared, agent);
-            BucketRun result = dream(Bucket.personal(agent, next), trigger, false, null);
-            if (!result.status().equals("no_notes")) {
-              results.add(result);
-            }
-          }
-        }
-      }
-      Run run = new Run(parts.clock().instant(), trigger, summary(results), results);
-      lastRuns.put(agent, run);
-      return new Attempt(Optional.of(run), false);
-    } finally {
-      if (shared != null) {
-        shared.close();
-      }
-      lock.unlock();
     }
-  }
-
-  /**
-   * A lease long enough for one bucket (its model call and its writes); renewed before each further
-   * bucket, so a host that dies in a run holds the agent's dreaming for at most this long.
-   */
-  private Duration sharedLease() {
-    return parts.settings().modelTimeout().plusSeconds(30);
-  }
-
-  private static void renew(Coordination.Lease lease, AgentId agent) {
-    if (lease == null) {
-      return;
-    }
-    try {
-      if (!lease.renew()) {
-        log.warn("dreaming of agent {}: the lock's lease passed during the run", agent);
-      }
-    } catch (ProviderUnavailableException e) {
-      log.debug("dreaming of agent {}: lease not renewed: {}", agent, e.getMessage());
-    }
-  }
-
-  /** The owners to dream this run, continuing after the last owner of the previous run. */
-  private List<OwnerKey> ownersThisRun(AgentId agent) {
-    List<OwnerKey> owners = parts.files().owners(agent);
-    int max = parts.settings().emergenceMaxOwners();
-    if (max == 0 || owners.size() <= max) {
-      return owners;
-    }
-    if (parts.coordination().shared()) {
-      // the hosts take turns at dreaming: continue where the last run on any host ended
-      try {
-        long end = parts.coordination().addAndGet("dreaming-owners:" + agent.value(), max);
-        int from = (int) Math.floorMod(end - max, (long) owners.size());
-        List<OwnerKey> chosen = new ArrayList<>();
-        for (int i = 0; i < max; i++) {
-          chosen.add(owners.get((from + i) % owners.size()));
-        }
-        return chosen;
-      } catch (ProviderUnavailableException e) {
-        log.debug("dreaming of agent {}: this host's owner cursor: {}", agent, e.getMessage());
-      }
-    }
-    String cursor = ownerCursors.get(agent);
-    int start = 0;
-    if (cursor != null) {
-      while (start < owners.size() && owners.get(start).value().compareTo(cursor) <= 0) {
-        start++;
-      }
-      if (start >= owners.size()) {
-        start = 0;
-      }
-    }
-    List<OwnerKey> chosen = new ArrayList<>();
-    for (int i = 0; i < max; i++) {
-      chosen.add(owners.get((start + i) % owners.size()));
-    }
-    ownerCursors.put(agent, chosen.get(chosen.size() - 1).value());
-    return chosen;
+    return new Run(parts.clock().instant(), trigger, summary(results), results);
   }
 
   private BucketRun dream(Bucket bucket, String trigger, boolean askWithoutNotes, String topic) {
@@ -331,6 +168,8 @@ public final class Dreaming implements AutoCloseable {
     List<MemoryFiles.DailyNote> notes = parts.files().dailyNotes(bucket, from, today);
     String memory = parts.files().readOrEmpty(bucket, MEMORY);
     String scope = bucket.scope() == Scope.PERSONAL ? "personal " + bucket.owner() : "team";
+    DreamsJournal.Writer journal =
+        new DreamsJournal.Writer(parts, bucket, now, scope + " · " + trigger);
     String read =
         "MEMORY.md ("
             + memory.length()
@@ -343,16 +182,9 @@ public final class Dreaming implements AutoCloseable {
                     + ")");
     if (notes.isEmpty() && !askWithoutNotes) {
       if (bucket.scope() != Scope.PERSONAL) {
-        journal(bucket, now, scope, trigger, read, "none (nothing new to consolidate)", "nothing");
+        journal.write(read, "none (nothing new to consolidate)", "nothing");
       }
-      return new BucketRun(
-          bucket.scopeName(),
-          bucket.owner(),
-          "no_notes",
-          "no daily notes in range",
-          0,
-          false,
-          false);
+      return bucketRun(bucket, "no_notes", "no daily notes in range", 0, false, false);
     }
     StringBuilder noteText = new StringBuilder();
     for (MemoryFiles.DailyNote note : notes) {
@@ -377,24 +209,13 @@ public final class Dreaming implements AutoCloseable {
               + topic
               + "\". Keep every other line of MEMORY.md exactly as it is.";
     }
-    String answer;
-    try {
-      answer =
-          parts
-              .model()
-              .complete(
-                  parts.templates().render(PromptTemplates.EMERGENCE_SYSTEM, Map.of()),
-                  user,
-                  parts.settings().modelTimeout());
-    } catch (RuntimeException e) {
-      String reason =
-          e instanceof LanguageModel.NoLanguageModelException
-              ? "no chat model configured"
-              : "the chat model failed: " + e.getMessage();
+    MemoryJobParts.Reply reply = parts.ask(PromptTemplates.EMERGENCE_SYSTEM, user);
+    String answer = reply.text();
+    if (answer == null) {
+      String reason = reply.failure();
       log.warn("dreaming of {}: {}", bucket, reason);
-      journal(bucket, now, scope, trigger, read, "none (" + reason + ")", "nothing (failed)");
-      return new BucketRun(
-          bucket.scopeName(), bucket.owner(), "failed", reason, notes.size(), false, false);
+      journal.write(read, "none (" + reason + ")", "nothing (failed)");
+      return bucketRun(bucket, "failed", reason, notes.size(), false, false);
     }
     Optional<ModelAnswers.Emergence> parsed = ModelAnswers.emergence(answer);
     if (parsed.isEmpty()) {
@@ -402,17 +223,9 @@ public final class Dreaming implements AutoCloseable {
           "dreaming of {}: the model's answer holds no JSON object, nothing changed: {}",
           bucket,
           MemoryExtraction.oneLine(answer, 200));
-      journal(
+      journal.write(read, "none (the model's answer was not JSON)", "nothing (invalid answer)");
+      return bucketRun(
           bucket,
-          now,
-          scope,
-          trigger,
-          read,
-          "none (the model's answer was not JSON)",
-          "nothing (invalid answer)");
-      return new BucketRun(
-          bucket.scopeName(),
-          bucket.owner(),
           "invalid_answer",
           "the model's answer holds no JSON object; nothing changed",
           notes.size(),
@@ -422,10 +235,9 @@ public final class Dreaming implements AutoCloseable {
     ModelAnswers.Emergence emergence = parsed.get();
     String reason = emergence.reason().isEmpty() ? "(no reason given)" : emergence.reason();
     if (!emergence.shouldUpdate() || emergence.memoryContent().isBlank()) {
-      journal(bucket, now, scope, trigger, read, reason, "nothing (MEMORY.md kept as it was)");
+      journal.write(read, reason, "nothing (MEMORY.md kept as it was)");
       report(bucket, trigger, topic, read, reason, memory, null);
-      return new BucketRun(
-          bucket.scopeName(), bucket.owner(), "unchanged", reason, notes.size(), false, false);
+      return bucketRun(bucket, "unchanged", reason, notes.size(), false, false);
     }
     SizeCaps.Capped capped =
         parts.files().replace(bucket, MEMORY, emergence.memoryContent() + "\n");
@@ -437,16 +249,15 @@ public final class Dreaming implements AutoCloseable {
             + " chars"
             + (capped.truncated() ? ", cut to its cap" : "")
             + ")";
-    journal(bucket, now, scope, trigger, read, reason, changed);
+    journal.write(read, reason, changed);
     report(bucket, trigger, topic, read, reason, memory, capped.content());
+    return bucketRun(bucket, "updated", reason, notes.size(), true, capped.truncated());
+  }
+
+  private static BucketRun bucketRun(
+      Bucket bucket, String status, String reason, int notes, boolean changed, boolean truncated) {
     return new BucketRun(
-        bucket.scopeName(),
-        bucket.owner(),
-        "updated",
-        reason,
-        notes.size(),
-        true,
-        capped.truncated());
+        bucket.scopeName(), bucket.owner(), status, reason, notes, changed, truncated);
   }
 
   /**
@@ -485,35 +296,6 @@ public final class Dreaming implements AutoCloseable {
     }
   }
 
-  private void journal(
-      Bucket bucket,
-      ZonedDateTime now,
-      String scope,
-      String trigger,
-      String read,
-      String patterns,
-      String changed) {
-    String entry =
-        "## "
-            + STAMP.format(now)
-            + " · "
-            + scope
-            + " · "
-            + trigger
-            + "\n- Read: "
-            + MemoryExtraction.oneLine(read, 600)
-            + "\n- Patterns: "
-            + MemoryExtraction.oneLine(patterns, 1000)
-            + "\n- Changed: "
-            + MemoryExtraction.oneLine(changed, 300);
-    parts
-        .files()
-        .rewrite(
-            bucket,
-            DREAMS,
-            current -> DreamsJournal.append(current, entry, parts.settings().dreamsMaxChars()));
-  }
-
   private static String summary(List<BucketRun> results) {
     long updated = results.stream().filter(r -> r.status().equals("updated")).count();
     long failed =
@@ -532,15 +314,12 @@ public final class Dreaming implements AutoCloseable {
 
   /** The agent's last run since the provider started. */
   public Optional<Run> lastRun(AgentId agent) {
-    return Optional.ofNullable(lastRuns.get(agent));
+    return schedule.lastRun(agent);
   }
 
   /** The agent's next scheduled run, or empty when the schedule is off or has no model. */
   public Optional<Instant> nextRun(AgentId agent) {
-    if (!parts.settings().emergenceEnabled() || !parts.model().available()) {
-      return Optional.empty();
-    }
-    return Optional.of(nextRuns.getOrDefault(agent, nextAfter(parts.clock().instant())));
+    return schedule.nextRun(agent);
   }
 
   /** The newest entry of the bucket's DREAMS.md, or {@code null}. */
@@ -560,14 +339,6 @@ public final class Dreaming implements AutoCloseable {
 
   @Override
   public void close() {
-    ScheduledExecutorService thread = scheduler;
-    if (thread != null) {
-      thread.shutdownNow();
-      try {
-        thread.awaitTermination(5, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    schedule.close();
   }
 }

@@ -1,7 +1,11 @@
 package dev.memstack.builtin.extraction;
 
+import dev.memstack.builtin.workspace.Bucket;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The format of {@code DREAMS.md}, the dreaming journal: a title, then one {@code ## } entry per
@@ -18,7 +22,39 @@ public final class DreamsJournal {
           + " MEMORY.md, newest last.\n";
   static final String CONDENSED = "## Earlier entries (condensed)";
 
+  private static final DateTimeFormatter STAMP =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm", Locale.ROOT);
+
   private DreamsJournal() {}
+
+  /**
+   * Where a job writes its entries: the bucket's {@code DREAMS.md}, kept within {@code
+   * dreams-max-chars}, each entry headed by {@code now} and {@code heading} (such as {@code team ·
+   * scheduled}).
+   */
+  record Writer(MemoryJobParts parts, Bucket bucket, ZonedDateTime now, String heading) {
+
+    /** Appends an entry of what was read, the patterns found and what changed, one line each. */
+    void write(String read, String patterns, String changed) {
+      String entry =
+          "## "
+              + STAMP.format(now)
+              + " · "
+              + heading
+              + "\n- Read: "
+              + MemoryExtraction.oneLine(read, 600)
+              + "\n- Patterns: "
+              + MemoryExtraction.oneLine(patterns, 1000)
+              + "\n- Changed: "
+              + MemoryExtraction.oneLine(changed, 300);
+      parts
+          .files()
+          .rewrite(
+              bucket,
+              Dreaming.DREAMS,
+              current -> append(current, entry, parts.settings().dreamsMaxChars()));
+    }
+  }
 
   /** {@code content} with {@code entry} appended, cut to {@code maxChars} by condensing. */
   public static String append(String content, String entry, int maxChars) {

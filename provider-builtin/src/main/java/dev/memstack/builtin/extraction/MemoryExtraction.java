@@ -24,10 +24,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -114,16 +112,11 @@ public final class MemoryExtraction implements AutoCloseable {
     this.parts = Objects.requireNonNull(parts, "parts");
     this.conversations = Objects.requireNonNull(conversations, "conversations");
     this.executor =
-        new ThreadPoolExecutor(
+        DaemonThreads.boundedPool(
             2,
-            2,
-            30,
-            TimeUnit.SECONDS,
-            new ArrayBlockingQueue<>(64),
             DaemonThreads.numbered("memstack-builtin-extraction-"),
-            (runnable, pool) ->
+            () ->
                 log.warn("memory extraction queue is full; an extraction after a turn is dropped"));
-    this.executor.allowCoreThreadTimeOut(true);
   }
 
   /**
@@ -416,11 +409,6 @@ public final class MemoryExtraction implements AutoCloseable {
 
   @Override
   public void close() {
-    executor.shutdownNow();
-    try {
-      executor.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    DaemonThreads.stop(executor);
   }
 }

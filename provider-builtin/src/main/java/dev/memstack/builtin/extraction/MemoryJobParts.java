@@ -4,12 +4,13 @@ import dev.memstack.builtin.memory.MemoryFiles;
 import dev.memstack.spi.Coordination;
 import dev.memstack.spi.LanguageModel;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
 
 /**
- * What both memory jobs ({@link MemoryExtraction}, {@link Dreaming}) are built from; none {@code
- * null}.
+ * What the memory jobs ({@link MemoryExtraction}, {@link Dreaming}, {@link
+ * StructuredConsolidation}, {@link SoulGrowth}) are built from; none {@code null}.
  *
  * @param settings the jobs' keys
  * @param files the memory files the jobs read and change
@@ -31,6 +32,32 @@ public record MemoryJobParts(
     if (Stream.of(settings, files, templates, model, clock, coordination)
         .anyMatch(Objects::isNull)) {
       throw new NullPointerException("a memory job needs all its parts: " + this);
+    }
+  }
+
+  /**
+   * The chat model's answer, or why there is none.
+   *
+   * @param text the answer, {@code null} when it failed
+   * @param failure {@code no chat model configured} or {@code the chat model failed: <message>};
+   *     {@code null} when it answered
+   */
+  record Reply(String text, String failure) {}
+
+  /**
+   * Asks the chat model, within {@code model-timeout}: the system prompt is the template {@code
+   * system} rendered without values.
+   */
+  Reply ask(String system, String user) {
+    try {
+      return new Reply(
+          model.complete(templates.render(system, Map.of()), user, settings.modelTimeout()), null);
+    } catch (RuntimeException e) {
+      return new Reply(
+          null,
+          e instanceof LanguageModel.NoLanguageModelException
+              ? "no chat model configured"
+              : "the chat model failed: " + e.getMessage());
     }
   }
 }

@@ -6,23 +6,18 @@ import dev.memstack.builtin.memory.SizeCaps;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
-import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.ProviderUnavailableException;
 import dev.memstack.spi.Scope;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -55,8 +50,6 @@ public final class SoulGrowth implements AutoCloseable {
 
   private static final WorkspacePath MEMORY = WorkspacePath.of("MEMORY.md");
   private static final WorkspacePath PROFILE = WorkspacePath.of("PROFILE.md");
-  private static final DateTimeFormatter STAMP =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm", Locale.ROOT);
 
   /**
    * One rewrite.
@@ -77,15 +70,10 @@ public final class SoulGrowth implements AutoCloseable {
   public SoulGrowth(MemoryJobParts parts) {
     this.parts = Objects.requireNonNull(parts, "parts");
     this.executor =
-        new ThreadPoolExecutor(
+        DaemonThreads.boundedPool(
             1,
-            1,
-            30,
-            TimeUnit.SECONDS,
-            new ArrayBlockingQueue<>(64),
             DaemonThreads.named("memstack-builtin-soul"),
-            (runnable, pool) -> log.warn("SOUL.md rewrite queue is full; a rewrite is dropped"));
-    this.executor.allowCoreThreadTimeOut(true);
+            () -> log.warn("SOUL.md rewrite queue is full; a rewrite is dropped"));
   }
 
   /**
@@ -143,6 +131,7 @@ public final class SoulGrowth implements AutoCloseable {
     MemoryFiles files = parts.files();
     Bucket team = Bucket.team(agent);
     ZonedDateTime now = parts.clock().instant().atZone(parts.clock().getZone());
+    DreamsJournal.Writer journal = new DreamsJournal.Writer(parts, team, now, "team · soul update");
     LocalDate today = now.toLocalDate();
     String soul = files.readOrEmpty(team, SOUL);
     List<String> read = new ArrayList<>();
@@ -170,55 +159,44 @@ public final class SoulGrowth implements AutoCloseable {
     }
     String readLine = String.join(", ", read);
     String why = "write " + writes + " to team memory";
-    String answer;
-    try {
-      answer =
-          parts
-              .model()
-              .complete(
-                  parts.templates().render(PromptTemplates.SOUL_SYSTEM, Map.of()),
-                  parts
-                      .templates()
-                      .render(
-                          PromptTemplates.SOUL_USER,
-                          Map.of(
-                              "date", today.toString(),
-                              "writes", Long.toString(writes),
-                              "soul", soul.strip(),
-                              "team_memory",
-                                  memory.isEmpty() ? "(none)" : memory.toString().strip())),
-                  parts.settings().modelTimeout());
-    } catch (RuntimeException e) {
-      String reason =
-          e instanceof LanguageModel.NoLanguageModelException
-              ? "no chat model configured"
-              : "the chat model failed: " + e.getMessage();
-      journal(team, now, readLine, "none (" + reason + ")", "nothing (failed) after " + why);
+    String user =
+        parts
+            .templates()
+            .render(
+                PromptTemplates.SOUL_USER,
+                Map.of(
+                    "date", today.toString(),
+                    "writes", Long.toString(writes),
+                    "soul", soul.strip(),
+                    "team_memory", memory.isEmpty() ? "(none)" : memory.toString().strip()));
+    MemoryJobParts.Reply reply = parts.ask(PromptTemplates.SOUL_SYSTEM, user);
+    String answer = reply.text();
+    if (answer == null) {
+      String reason = reply.failure();
+      journal.write(readLine, "none (" + reason + ")", "nothing (failed) after " + why);
       return rewrite("failed", reason, writes, soul.length(), soul.length());
     }
     Optional<ModelAnswers.Soul> parsed = ModelAnswers.soul(answer);
     if (parsed.isEmpty()) {
       String reason = "the model's answer holds no JSON object; nothing changed";
-      journal(team, now, readLine, "none (invalid answer)", "nothing after " + why);
+      journal.write(readLine, "none (invalid answer)", "nothing after " + why);
       return rewrite("invalid_answer", reason, writes, soul.length(), soul.length());
     }
     ModelAnswers.Soul result = parsed.get();
     String reason = result.reason().isEmpty() ? "(no reason given)" : result.reason();
     if (!result.shouldUpdate() || result.soulContent().isBlank()) {
-      journal(team, now, readLine, reason, "nothing (SOUL.md kept as it was) after " + why);
+      journal.write(readLine, reason, "nothing (SOUL.md kept as it was) after " + why);
       return rewrite("unchanged", reason, writes, soul.length(), soul.length());
     }
     SizeCaps.Capped capped;
     try {
       capped = files.replace(team, SOUL, result.soulContent().strip() + "\n");
     } catch (IllegalArgumentException e) {
-      journal(team, now, readLine, reason, "nothing (" + e.getMessage() + ") after " + why);
+      journal.write(readLine, reason, "nothing (" + e.getMessage() + ") after " + why);
       return rewrite("failed", e.getMessage(), writes, soul.length(), soul.length());
     }
     int after = capped.content().length();
-    journal(
-        team,
-        now,
+    journal.write(
         readLine,
         reason,
         "SOUL.md rewritten (" + soul.length() + " → " + after + " chars) after " + why);
@@ -229,32 +207,8 @@ public final class SoulGrowth implements AutoCloseable {
     return new Rewrite(parts.clock().instant(), status, reason, writes, before, after);
   }
 
-  private void journal(
-      Bucket team, ZonedDateTime now, String read, String patterns, String changed) {
-    String entry =
-        "## "
-            + STAMP.format(now)
-            + " · team · soul update\n- Read: "
-            + MemoryExtraction.oneLine(read, 600)
-            + "\n- Patterns: "
-            + MemoryExtraction.oneLine(patterns, 1000)
-            + "\n- Changed: "
-            + MemoryExtraction.oneLine(changed, 300);
-    parts
-        .files()
-        .rewrite(
-            team,
-            Dreaming.DREAMS,
-            current -> DreamsJournal.append(current, entry, parts.settings().dreamsMaxChars()));
-  }
-
   @Override
   public void close() {
-    executor.shutdownNow();
-    try {
-      executor.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    DaemonThreads.stop(executor);
   }
 }

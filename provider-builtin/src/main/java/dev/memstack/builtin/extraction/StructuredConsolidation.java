@@ -1,32 +1,20 @@
 package dev.memstack.builtin.extraction;
 
-import dev.memstack.builtin.concurrent.DaemonThreads;
 import dev.memstack.builtin.memory.SizeCaps;
 import dev.memstack.builtin.memory.StructuredEntries;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
-import dev.memstack.spi.Coordination;
-import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.OwnerKey;
-import dev.memstack.spi.ProviderUnavailableException;
 import dev.memstack.spi.Scope;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
@@ -58,8 +46,6 @@ public final class StructuredConsolidation implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(StructuredConsolidation.class);
   private static final String JOB = "structured-consolidation";
   private static final JsonMapper JSON = JsonMapper.builder().build();
-  private static final DateTimeFormatter STAMP =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm", Locale.ROOT);
 
   /**
    * What one bucket's consolidation did.
@@ -108,37 +94,22 @@ public final class StructuredConsolidation implements AutoCloseable {
   }
 
   private final MemoryJobParts parts;
-  private final Map<AgentId, Instant> nextRuns = new ConcurrentHashMap<>();
-  private final Map<AgentId, Run> lastRuns = new ConcurrentHashMap<>();
-  private final Map<AgentId, String> ownerCursors = new ConcurrentHashMap<>();
-  private final Map<AgentId, ReentrantLock> locks = new ConcurrentHashMap<>();
-  private volatile ScheduledExecutorService scheduler;
+  private final AgentSchedule<Run> schedule;
 
   public StructuredConsolidation(MemoryJobParts parts) {
     this.parts = Objects.requireNonNull(parts, "parts");
+    this.schedule =
+        new AgentSchedule<>(
+            parts,
+            JOB,
+            "structured consolidation",
+            parts.settings().consolidationEnabled(),
+            parts.settings().consolidationCron());
   }
 
   /** Starts the scheduler thread (when the consolidation is enabled). */
   public void start() {
-    if (!parts.settings().consolidationEnabled() || scheduler != null) {
-      return;
-    }
-    ScheduledExecutorService thread =
-        Executors.newSingleThreadScheduledExecutor(
-            DaemonThreads.named("memstack-builtin-consolidation"));
-    long every = parts.settings().scheduleCheckInterval().toMillis();
-    thread.scheduleWithFixedDelay(
-        () -> {
-          try {
-            tick();
-          } catch (RuntimeException e) {
-            log.warn("structured consolidation schedule check failed: {}", e.toString());
-          }
-        },
-        every,
-        every,
-        TimeUnit.MILLISECONDS);
-    scheduler = thread;
+    schedule.start("memstack-builtin-consolidation", this::tick);
   }
 
   /**
@@ -148,40 +119,15 @@ public final class StructuredConsolidation implements AutoCloseable {
    * @return how many agents ran
    */
   public int tick() {
-    if (!parts.settings().consolidationEnabled() || !parts.model().available()) {
-      return 0;
-    }
-    Instant now = parts.clock().instant();
-    int ran = 0;
-    for (AgentId agent : parts.files().agents()) {
-      Instant next = nextRuns.computeIfAbsent(agent, a -> nextAfter(now));
-      if (!now.isBefore(next)) {
-        Attempt attempt = attempt(agent, null, "scheduled", next.toString());
-        if (attempt.unreachable()) {
-          continue; // the same slot at the next check, so still once per schedule
-        }
-        nextRuns.put(agent, nextAfter(now));
-        if (attempt.run().isPresent()) {
-          ran++;
-          Run run = attempt.run().get();
-          log.info(
-              "structured consolidation of agent {}: {} bucket(s) updated, {} → {} entries",
-              agent,
-              run.updated(),
-              run.entriesBefore(),
-              run.entriesAfter());
-        }
-      }
-    }
-    return ran;
-  }
-
-  private Instant nextAfter(Instant time) {
-    return parts
-        .settings()
-        .consolidationCron()
-        .next(time.atZone(parts.clock().getZone()))
-        .toInstant();
+    return schedule.tick(
+        (agent, renew) -> consolidate(agent, null, "scheduled", renew),
+        (agent, run) ->
+            log.info(
+                "structured consolidation of agent {}: {} bucket(s) updated, {} → {} entries",
+                agent,
+                run.updated(),
+                run.entriesBefore(),
+                run.entriesAfter()));
   }
 
   /**
@@ -193,73 +139,25 @@ public final class StructuredConsolidation implements AutoCloseable {
    *     host) or no chat model is configured
    */
   public Optional<Run> run(AgentId agent, OwnerKey owner, String trigger) {
-    return attempt(agent, owner, trigger, null).run();
+    return schedule.attempt(agent, null, renew -> consolidate(agent, owner, trigger, renew)).run();
   }
 
-  private record Attempt(Optional<Run> run, boolean unreachable) {
-    static final Attempt NONE = new Attempt(Optional.empty(), false);
-    static final Attempt UNREACHABLE = new Attempt(Optional.empty(), true);
-  }
-
-  private Attempt attempt(AgentId agent, OwnerKey owner, String trigger, String slot) {
-    if (!parts.model().available()) {
-      return Attempt.NONE;
-    }
-    ReentrantLock lock = locks.computeIfAbsent(agent, a -> new ReentrantLock());
-    if (!lock.tryLock()) {
-      return Attempt.NONE;
-    }
-    Coordination.Lease shared = null;
-    try {
-      Coordination coordination = parts.coordination();
-      if (coordination.shared()) {
-        try {
-          shared = coordination.tryLock(JOB + ":" + agent.value(), lease()).orElse(null);
-        } catch (ProviderUnavailableException e) {
-          log.warn("structured consolidation of agent {} not started: {}", agent, e.getMessage());
-          return Attempt.UNREACHABLE;
-        }
-        if (shared == null) {
-          return Attempt.NONE; // running on another host
-        }
-        if (slot != null) {
-          boolean claimed;
-          try {
-            claimed = coordination.claimRun(JOB + ":" + agent.value(), slot);
-          } catch (ProviderUnavailableException e) {
-            log.warn(
-                "structured consolidation of agent {} at {} not started: {}",
-                agent,
-                slot,
-                e.getMessage());
-            return Attempt.UNREACHABLE;
-          }
-          if (!claimed) {
-            return Attempt.NONE; // run by another host
-          }
+  /** One run over the agent's buckets; {@code renew} before each further bucket. */
+  private Run consolidate(AgentId agent, OwnerKey owner, String trigger, Runnable renew) {
+    List<BucketRun> results = new ArrayList<>();
+    if (owner != null) {
+      results.add(consolidate(parts.files().ownerBucket(agent, owner), trigger));
+    } else {
+      results.add(consolidate(Bucket.team(agent), trigger));
+      if (parts.files().perOwner()) {
+        for (OwnerKey next :
+            schedule.ownersThisRun(agent, parts.settings().consolidationMaxOwners())) {
+          renew.run();
+          results.add(consolidate(Bucket.personal(agent, next), trigger));
         }
       }
-      List<BucketRun> results = new ArrayList<>();
-      if (owner != null) {
-        results.add(consolidate(parts.files().ownerBucket(agent, owner), trigger));
-      } else {
-        results.add(consolidate(Bucket.team(agent), trigger));
-        if (parts.files().perOwner()) {
-          for (OwnerKey next : ownersThisRun(agent)) {
-            renew(shared, agent);
-            results.add(consolidate(Bucket.personal(agent, next), trigger));
-          }
-        }
-      }
-      Run run = summarise(trigger, results);
-      lastRuns.put(agent, run);
-      return new Attempt(Optional.of(run), false);
-    } finally {
-      if (shared != null) {
-        shared.close();
-      }
-      lock.unlock();
     }
+    return summarise(trigger, results);
   }
 
   private Run summarise(String trigger, List<BucketRun> results) {
@@ -278,63 +176,6 @@ public final class StructuredConsolidation implements AutoCloseable {
       after += result.entriesAfter();
     }
     return new Run(parts.clock().instant(), trigger, owners, updated, before, after, results);
-  }
-
-  /** A lease long enough for one bucket; renewed before each further bucket. */
-  private Duration lease() {
-    return parts.settings().modelTimeout().plusSeconds(30);
-  }
-
-  private static void renew(Coordination.Lease lease, AgentId agent) {
-    if (lease == null) {
-      return;
-    }
-    try {
-      if (!lease.renew()) {
-        log.warn("structured consolidation of agent {}: the lock's lease passed", agent);
-      }
-    } catch (ProviderUnavailableException e) {
-      log.debug(
-          "structured consolidation of agent {}: lease not renewed: {}", agent, e.getMessage());
-    }
-  }
-
-  /** The owners of this run, continuing after the last owner of the previous run. */
-  private List<OwnerKey> ownersThisRun(AgentId agent) {
-    List<OwnerKey> owners = parts.files().owners(agent);
-    int max = parts.settings().consolidationMaxOwners();
-    if (max == 0 || owners.size() <= max) {
-      return owners;
-    }
-    if (parts.coordination().shared()) {
-      try {
-        long end = parts.coordination().addAndGet(JOB + "-owners:" + agent.value(), max);
-        int from = (int) Math.floorMod(end - max, (long) owners.size());
-        List<OwnerKey> chosen = new ArrayList<>();
-        for (int i = 0; i < max; i++) {
-          chosen.add(owners.get((from + i) % owners.size()));
-        }
-        return chosen;
-      } catch (ProviderUnavailableException e) {
-        log.debug("structured consolidation of {}: this host's cursor: {}", agent, e.getMessage());
-      }
-    }
-    String cursor = ownerCursors.get(agent);
-    int start = 0;
-    if (cursor != null) {
-      while (start < owners.size() && owners.get(start).value().compareTo(cursor) <= 0) {
-        start++;
-      }
-      if (start >= owners.size()) {
-        start = 0;
-      }
-    }
-    List<OwnerKey> chosen = new ArrayList<>();
-    for (int i = 0; i < max; i++) {
-      chosen.add(owners.get((start + i) % owners.size()));
-    }
-    ownerCursors.put(agent, chosen.get(chosen.size() - 1).value());
-    return chosen;
   }
 
   /** The bucket's structured files as read, by file name (PROFILE.md, then MEMORY.md). */
@@ -372,36 +213,31 @@ public final class StructuredConsolidation implements AutoCloseable {
     }
     ZonedDateTime now = parts.clock().instant().atZone(parts.clock().getZone());
     String scope = bucket.scope() == Scope.PERSONAL ? "personal " + bucket.owner() : "team";
+    DreamsJournal.Writer journal =
+        new DreamsJournal.Writer(
+            parts, bucket, now, scope + " · structured consolidation (" + trigger + ")");
     String readLine =
         String.join(
             ", ",
             read.documents().entrySet().stream()
                 .map(e -> e.getKey() + " (" + e.getValue().entries().size() + " entries)")
                 .toList());
-    String answer;
-    try {
-      answer =
-          parts
-              .model()
-              .complete(
-                  parts.templates().render(PromptTemplates.CONSOLIDATION_SYSTEM, Map.of()),
-                  parts
-                      .templates()
-                      .render(
-                          PromptTemplates.CONSOLIDATION_USER,
-                          Map.of(
-                              "date", now.toLocalDate().toString(),
-                              "scope", scope,
-                              "entry_count", Integer.toString(before),
-                              "entries", entriesText(read))),
-                  parts.settings().modelTimeout());
-    } catch (RuntimeException e) {
-      String reason =
-          e instanceof LanguageModel.NoLanguageModelException
-              ? "no chat model configured"
-              : "the chat model failed: " + e.getMessage();
+    String user =
+        parts
+            .templates()
+            .render(
+                PromptTemplates.CONSOLIDATION_USER,
+                Map.of(
+                    "date", now.toLocalDate().toString(),
+                    "scope", scope,
+                    "entry_count", Integer.toString(before),
+                    "entries", entriesText(read)));
+    MemoryJobParts.Reply reply = parts.ask(PromptTemplates.CONSOLIDATION_SYSTEM, user);
+    String answer = reply.text();
+    if (answer == null) {
+      String reason = reply.failure();
       log.warn("structured consolidation of {}: {}", bucket, reason);
-      journal(bucket, now, scope, trigger, readLine, "none (" + reason + ")", "nothing (failed)");
+      journal.write(readLine, "none (" + reason + ")", "nothing (failed)");
       return result(bucket, "failed", reason, before, before, List.of());
     }
     Optional<ModelAnswers.Consolidation> parsed = ModelAnswers.consolidation(answer);
@@ -412,7 +248,7 @@ public final class StructuredConsolidation implements AutoCloseable {
           bucket,
           reason,
           MemoryExtraction.oneLine(answer, 200));
-      journal(bucket, now, scope, trigger, readLine, "none (invalid answer)", "nothing");
+      journal.write(readLine, "none (invalid answer)", "nothing");
       return result(bucket, "invalid_answer", reason, before, before, List.of());
     }
     ModelAnswers.Consolidation consolidation = parsed.get();
@@ -432,7 +268,7 @@ public final class StructuredConsolidation implements AutoCloseable {
                 + entry.file()
                 + (entry.section().isEmpty() ? "" : " ## " + entry.section())
                 + ", which it was not given; nothing changed";
-        journal(bucket, now, scope, trigger, readLine, patterns, "nothing (" + reason + ")");
+        journal.write(readLine, patterns, "nothing (" + reason + ")");
         return result(bucket, "invalid_answer", reason, before, before, merged);
       }
       byFile
@@ -459,7 +295,7 @@ public final class StructuredConsolidation implements AutoCloseable {
               + (grew.isEmpty() ? "" : " (" + String.join(", ", grew) + ")")
               + "; a consolidation never adds entries, nothing written";
       log.warn("structured consolidation of {}: {}", bucket, reason);
-      journal(bucket, now, scope, trigger, readLine, patterns, "nothing (" + reason + ")");
+      journal.write(readLine, patterns, "nothing (" + reason + ")");
       return result(bucket, "grew", reason, before, before, merged);
     }
     List<String> changed = new ArrayList<>();
@@ -512,7 +348,7 @@ public final class StructuredConsolidation implements AutoCloseable {
               + " entries)"
               + (kept.isEmpty() ? "" : "; kept " + String.join(", ", kept));
     }
-    journal(bucket, now, scope, trigger, readLine, patterns, changedLine);
+    journal.write(readLine, patterns, changedLine);
     return result(
         bucket,
         status,
@@ -542,58 +378,18 @@ public final class StructuredConsolidation implements AutoCloseable {
     return new BucketRun(bucket.scopeName(), bucket.owner(), status, reason, before, after, merged);
   }
 
-  private void journal(
-      Bucket bucket,
-      ZonedDateTime now,
-      String scope,
-      String trigger,
-      String read,
-      String patterns,
-      String changed) {
-    String entry =
-        "## "
-            + STAMP.format(now)
-            + " · "
-            + scope
-            + " · structured consolidation ("
-            + trigger
-            + ")\n- Read: "
-            + MemoryExtraction.oneLine(read, 600)
-            + "\n- Patterns: "
-            + MemoryExtraction.oneLine(patterns, 1000)
-            + "\n- Changed: "
-            + MemoryExtraction.oneLine(changed, 300);
-    parts
-        .files()
-        .rewrite(
-            bucket,
-            Dreaming.DREAMS,
-            current -> DreamsJournal.append(current, entry, parts.settings().dreamsMaxChars()));
-  }
-
   /** The agent's last run since the provider started. */
   public Optional<Run> lastRun(AgentId agent) {
-    return Optional.ofNullable(lastRuns.get(agent));
+    return schedule.lastRun(agent);
   }
 
   /** The agent's next scheduled run, or empty when the schedule is off or has no model. */
   public Optional<Instant> nextRun(AgentId agent) {
-    if (!parts.settings().consolidationEnabled() || !parts.model().available()) {
-      return Optional.empty();
-    }
-    return Optional.of(nextRuns.getOrDefault(agent, nextAfter(parts.clock().instant())));
+    return schedule.nextRun(agent);
   }
 
   @Override
   public void close() {
-    ScheduledExecutorService thread = scheduler;
-    if (thread != null) {
-      thread.shutdownNow();
-      try {
-        thread.awaitTermination(5, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    schedule.close();
   }
 }

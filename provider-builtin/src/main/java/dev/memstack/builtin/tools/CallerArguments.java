@@ -15,6 +15,15 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class CallerArguments {
 
+  /** The JSON schema of the {@code agentId} argument, a property of a tool's parameters. */
+  static final String AGENT_ID_SCHEMA =
+      "\"agentId\": {\"type\": [\"string\", \"integer\"], \"description\": \"Optional; must be"
+          + " the calling agent.\"}";
+
+  /** The JSON schema of the {@code ownerKey} argument, a property of a tool's parameters. */
+  static final String OWNER_KEY_SCHEMA =
+      "\"ownerKey\": {\"type\": \"string\", \"description\": \"The owner, e.g. user:42.\"}";
+
   private CallerArguments() {}
 
   /**

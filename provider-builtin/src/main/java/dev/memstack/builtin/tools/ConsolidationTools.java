@@ -5,7 +5,6 @@ import dev.memstack.builtin.memory.MemoryFiles;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.OwnerKey;
-import dev.memstack.spi.Scope;
 import dev.memstack.spi.StandardTools;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
@@ -56,10 +55,11 @@ public record ConsolidationTools(
                 + " maximum of owners). Never writes more entries than it read. Answers {agentId,"
                 + " ownerKey, status, ownersConsolidated, updated, entriesBefore, entriesAfter,"
                 + " buckets}. CONFLICT without a chat model.",
-            "{\"type\": \"object\", \"properties\": {\"agentId\": {\"type\": [\"string\","
-                + " \"integer\"], \"description\": \"Optional; must be the calling agent.\"},"
-                + " \"ownerKey\": {\"type\": \"string\", \"description\": \"The owner, e.g."
-                + " user:42.\"}}, \"additionalProperties\": false}",
+            "{\"type\": \"object\", \"properties\": {"
+                + CallerArguments.AGENT_ID_SCHEMA
+                + ", "
+                + CallerArguments.OWNER_KEY_SCHEMA
+                + "}, \"additionalProperties\": false}",
             ToolSpec.Effect.WRITE));
   }
 
@@ -79,16 +79,12 @@ public record ConsolidationTools(
       throw new ToolException(ToolException.Kind.CONFLICT, NO_MODEL);
     }
     AgentId agent = call.agent();
-    call.requireWritable(owner == null ? Scope.TEAM : files.ownerBucket(agent, owner).scope());
+    JobRuns.requireWritable(call, files, owner);
     Optional<StructuredConsolidation.Run> run = consolidation.run(agent, owner, "manual");
     ObjectNode answer = CallerArguments.answer(JSON, agent, owner);
     if (run.isEmpty()) {
-      answer.put("status", "skipped");
-      answer.put("outcome", "a structured consolidation of agent " + agent + " is in progress");
-      answer.put("ownersConsolidated", 0);
-      answer.put("updated", 0);
-      answer.put("entriesBefore", 0);
-      answer.put("entriesAfter", 0);
+      JobRuns.skipped(answer, "a structured consolidation of agent " + agent + " is in progress");
+      put(answer, 0, 0, 0, 0);
       answer.putArray("buckets");
     } else {
       answer.put("status", "completed");
@@ -101,21 +97,20 @@ public record ConsolidationTools(
     }
   }
 
+  private static void put(ObjectNode answer, int owners, int updated, int before, int after) {
+    answer.put("ownersConsolidated", owners);
+    answer.put("updated", updated);
+    answer.put("entriesBefore", before);
+    answer.put("entriesAfter", after);
+  }
+
   private static void put(ObjectNode answer, StructuredConsolidation.Run run) {
     answer.put("trigger", run.trigger());
-    answer.put("ownersConsolidated", run.ownersConsolidated());
-    answer.put("updated", run.updated());
-    answer.put("entriesBefore", run.entriesBefore());
-    answer.put("entriesAfter", run.entriesAfter());
+    put(answer, run.ownersConsolidated(), run.updated(), run.entriesBefore(), run.entriesAfter());
     ArrayNode buckets = answer.putArray("buckets");
     for (StructuredConsolidation.BucketRun bucket : run.buckets()) {
-      ObjectNode item = buckets.addObject();
-      item.put("scope", bucket.scope());
-      if (bucket.owner() != null) {
-        item.put("ownerKey", bucket.owner().value());
-      }
-      item.put("status", bucket.status());
-      item.put("reason", bucket.reason());
+      ObjectNode item =
+          JobRuns.bucket(buckets, bucket.scope(), bucket.owner(), bucket.status(), bucket.reason());
       item.put("entriesBefore", bucket.entriesBefore());
       item.put("entriesAfter", bucket.entriesAfter());
       ArrayNode merged = item.putArray("merged");

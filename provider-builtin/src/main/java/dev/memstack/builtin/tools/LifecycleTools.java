@@ -58,8 +58,7 @@ public record LifecycleTools(Dreaming dreaming, MemoryFiles files, LanguageModel
 
   /** The tool specs. */
   public List<ToolSpec> specs() {
-    String owner =
-        "\"ownerKey\": {\"type\": \"string\", \"description\": \"The owner, e.g. user:42.\"}";
+    String owner = CallerArguments.OWNER_KEY_SCHEMA;
     return List.of(
         new ToolSpec(
             StandardTools.DREAM_REPORTS,
@@ -234,27 +233,21 @@ public record LifecycleTools(Dreaming dreaming, MemoryFiles files, LanguageModel
       throw new ToolException(ToolException.Kind.CONFLICT, NO_MODEL);
     }
     AgentId agent = call.agent();
-    call.requireWritable(owner == null ? Scope.TEAM : files.ownerBucket(agent, owner).scope());
+    JobRuns.requireWritable(call, files, owner);
     Optional<Dreaming.Run> run = dreaming.focused(agent, owner, topic);
     ObjectNode answer = CallerArguments.answer(JSON, agent, owner);
     answer.put("topic", topic);
     if (run.isEmpty()) {
-      answer.put("status", "skipped");
-      answer.put("outcome", "a dreaming run of agent " + agent + " is already in progress");
-      return answer;
+      return JobRuns.skipped(
+          answer, "a dreaming run of agent " + agent + " is already in progress");
     }
     answer.put("status", "completed");
     answer.put("time", run.get().time().toString());
     answer.put("outcome", run.get().outcome());
     ArrayNode buckets = answer.putArray("buckets");
     for (Dreaming.BucketRun bucket : run.get().buckets()) {
-      ObjectNode item = buckets.addObject();
-      item.put("scope", bucket.scope());
-      if (bucket.owner() != null) {
-        item.put("ownerKey", bucket.owner().value());
-      }
-      item.put("status", bucket.status());
-      item.put("reason", bucket.reason());
+      ObjectNode item =
+          JobRuns.bucket(buckets, bucket.scope(), bucket.owner(), bucket.status(), bucket.reason());
       item.put("notesRead", bucket.notesRead());
       item.put("memoryChanged", bucket.memoryChanged());
     }

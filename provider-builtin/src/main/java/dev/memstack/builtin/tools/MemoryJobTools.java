@@ -7,7 +7,6 @@ import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.OwnerKey;
-import dev.memstack.spi.Scope;
 import dev.memstack.spi.StandardTools;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
@@ -57,11 +56,8 @@ public record MemoryJobTools(
 
   /** The tool specs. */
   public List<ToolSpec> specs() {
-    String owner =
-        "\"ownerKey\": {\"type\": \"string\", \"description\": \"The owner, e.g. user:42.\"}";
-    String agent =
-        "\"agentId\": {\"type\": [\"string\", \"integer\"], \"description\": \"Optional; must be"
-            + " the calling agent.\"}";
+    String owner = CallerArguments.OWNER_KEY_SCHEMA;
+    String agent = CallerArguments.AGENT_ID_SCHEMA;
     return List.of(
         new ToolSpec(
             SUMMARIZE,
@@ -175,13 +171,12 @@ public record MemoryJobTools(
    */
   private ObjectNode emergence(ToolCall call, OwnerKey owner) {
     AgentId agent = call.agent();
-    call.requireWritable(owner == null ? Scope.TEAM : files.ownerBucket(agent, owner).scope());
+    JobRuns.requireWritable(call, files, owner);
     Optional<Dreaming.Run> run = dreaming.run(agent, owner, "manual");
     ObjectNode answer = answer(agent, owner);
     if (run.isEmpty()) {
-      answer.put("status", "skipped");
-      answer.put("outcome", "a dreaming run of agent " + agent + " is already in progress");
-      return answer;
+      return JobRuns.skipped(
+          answer, "a dreaming run of agent " + agent + " is already in progress");
     }
     answer.put("status", "completed");
     putRun(answer, run.get());
@@ -222,13 +217,8 @@ public record MemoryJobTools(
     node.put("outcome", run.outcome());
     ArrayNode buckets = node.putArray("buckets");
     for (Dreaming.BucketRun bucket : run.buckets()) {
-      ObjectNode item = buckets.addObject();
-      item.put("scope", bucket.scope());
-      if (bucket.owner() != null) {
-        item.put("ownerKey", bucket.owner().value());
-      }
-      item.put("status", bucket.status());
-      item.put("reason", bucket.reason());
+      ObjectNode item =
+          JobRuns.bucket(buckets, bucket.scope(), bucket.owner(), bucket.status(), bucket.reason());
       item.put("notesRead", bucket.notesRead());
       item.put("memoryChanged", bucket.memoryChanged());
       item.put("memoryTruncated", bucket.memoryTruncated());

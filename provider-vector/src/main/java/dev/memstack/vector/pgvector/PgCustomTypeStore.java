@@ -10,7 +10,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import javax.sql.DataSource;
 
 /**
  * The pgvector store's custom types: {@code <table>_types} beside the records table ({@code PRIMARY
@@ -20,27 +19,23 @@ import javax.sql.DataSource;
  */
 public final class PgCustomTypeStore implements CustomTypeStore {
 
-  private final DataSource dataSource;
-  private final String table;
-  private final String displayName;
+  private final PgTable table;
+  private final String types;
 
-  private PgCustomTypeStore(DataSource dataSource, String table, String displayName) {
-    this.dataSource = dataSource;
+  private PgCustomTypeStore(PgTable table) {
     this.table = table;
-    this.displayName = displayName;
+    this.types = table.schema.typesTable();
   }
 
   /** The custom types beside this store's table, on its connection pool. */
   public static PgCustomTypeStore of(PgVectorMemoryStore store) {
-    PgVectorSchema schema = store.schema();
-    return new PgCustomTypeStore(
-        store.dataSource(), schema.typesTable(), schema.displayName() + "_types");
+    return new PgCustomTypeStore(store.table());
   }
 
   @Override
   public List<MemoryType> list(AgentId agent) {
     return query(
-        "SELECT key, name, description, icon FROM " + table + " WHERE agent = ? ORDER BY key",
+        "SELECT key, name, description, icon FROM " + types + " WHERE agent = ? ORDER BY key",
         agent.value(),
         null);
   }
@@ -48,7 +43,7 @@ public final class PgCustomTypeStore implements CustomTypeStore {
   @Override
   public Optional<MemoryType> find(AgentId agent, String key) {
     return query(
-            "SELECT key, name, description, icon FROM " + table + " WHERE agent = ? AND key = ?",
+            "SELECT key, name, description, icon FROM " + types + " WHERE agent = ? AND key = ?",
             agent.value(),
             key)
         .stream()
@@ -59,66 +54,57 @@ public final class PgCustomTypeStore implements CustomTypeStore {
   public Outcome create(AgentId agent, MemoryType type, int limit) {
     String insert =
         "INSERT INTO "
-            + table
+            + types
             + " (agent, key, name, description, icon) SELECT ?, ?, ?, ?, ?"
             + " WHERE (SELECT count(*) FROM "
-            + table
+            + types
             + " WHERE agent = ?) < ?"
             + " ON CONFLICT (agent, key) DO NOTHING";
-    try (Connection connection = dataSource.getConnection();
-        PreparedStatement statement = connection.prepareStatement(insert)) {
-      statement.setString(1, agent.value());
-      statement.setString(2, type.key());
-      statement.setString(3, type.name());
-      statement.setString(4, type.description());
-      statement.setString(5, type.icon());
-      statement.setString(6, agent.value());
-      statement.setInt(7, limit);
-      if (statement.executeUpdate() == 1) {
-        return Outcome.CREATED;
-      }
-    } catch (SQLException e) {
-      throw failed("create a type", e);
+    int created =
+        table.update(
+            "create a type",
+            insert,
+            agent.value(),
+            type.key(),
+            type.name(),
+            type.description(),
+            type.icon(),
+            agent.value(),
+            limit);
+    if (created == 1) {
+      return Outcome.CREATED;
     }
     return find(agent, type.key()).isPresent() ? Outcome.EXISTS : Outcome.FULL;
   }
 
   @Override
   public boolean delete(AgentId agent, String key) {
-    try (Connection connection = dataSource.getConnection();
-        PreparedStatement statement =
-            connection.prepareStatement("DELETE FROM " + table + " WHERE agent = ? AND key = ?")) {
-      statement.setString(1, agent.value());
-      statement.setString(2, key);
-      return statement.executeUpdate() > 0;
-    } catch (SQLException e) {
-      throw failed("delete a type", e);
-    }
+    return table.update(
+            "delete a type",
+            "DELETE FROM " + types + " WHERE agent = ? AND key = ?",
+            agent.value(),
+            key)
+        > 0;
   }
 
   private List<MemoryType> query(String sql, String agent, String key) {
-    try (Connection connection = dataSource.getConnection();
+    try (Connection connection = table.dataSource.getConnection();
         PreparedStatement statement = connection.prepareStatement(sql)) {
       statement.setString(1, agent);
       if (key != null) {
         statement.setString(2, key);
       }
-      List<MemoryType> types = new ArrayList<>();
+      List<MemoryType> found = new ArrayList<>();
       try (ResultSet rows = statement.executeQuery()) {
         while (rows.next()) {
-          types.add(
+          found.add(
               MemoryType.custom(
                   rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4)));
         }
       }
-      return types;
+      return found;
     } catch (SQLException e) {
-      throw failed("read types", e);
+      throw table.failure("read types", e);
     }
-  }
-
-  private IllegalStateException failed(String what, SQLException e) {
-    return new IllegalStateException(
-        "pgvector " + displayName + ": could not " + what + ": " + e.getMessage(), e);
   }
 }

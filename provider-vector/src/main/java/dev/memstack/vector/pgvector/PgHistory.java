@@ -84,16 +84,8 @@ final class PgHistory implements MemoryHistory {
 
   @Override
   public long deleteOwner(OwnerKey owner) {
-    Objects.requireNonNull(owner, "owner");
-    try (Connection connection = table.dataSource.getConnection();
-        PreparedStatement delete =
-            connection.prepareStatement(
-                "DELETE FROM " + table.schema.historyTable() + " WHERE owner = ?")) {
-      delete.setString(1, owner.value());
-      return delete.executeUpdate();
-    } catch (SQLException e) {
-      throw table.failure("delete the history of an owner", e);
-    }
+    return table.deleteOwnerRows(
+        table.schema.historyTable(), owner, "delete the history of an owner");
   }
 
   private void insert(Connection connection, HistoryEvent event) throws SQLException {

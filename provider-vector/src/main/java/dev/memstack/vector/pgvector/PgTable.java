@@ -11,6 +11,7 @@ import static dev.memstack.vector.store.MemoryVectorStore.TURN;
 import static dev.memstack.vector.store.MemoryVectorStore.TYPE;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.memstack.spi.OwnerKey;
 import dev.memstack.vector.store.StoreEmbedder;
 import java.sql.Array;
 import java.sql.Connection;
@@ -18,10 +19,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.OffsetDateTime;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.springframework.ai.document.Document;
 import tools.jackson.core.type.TypeReference;
@@ -165,6 +168,29 @@ final class PgTable {
       statement.setObject(p++, param);
     }
     return p;
+  }
+
+  /**
+   * Runs one statement that changes rows, on a connection of its own, with {@code params} bound in
+   * order.
+   *
+   * @param what what the statement does, for the message of its failure
+   * @return how many rows it changed
+   */
+  int update(String what, String sql, Object... params) {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      bind(statement, 1, Arrays.asList(params));
+      return statement.executeUpdate();
+    } catch (SQLException e) {
+      throw failure(what, e);
+    }
+  }
+
+  /** Deletes the rows of {@code owner} from the side table {@code sideTable}; how many. */
+  long deleteOwnerRows(String sideTable, OwnerKey owner, String what) {
+    Objects.requireNonNull(owner, "owner");
+    return update(what, "DELETE FROM " + sideTable + " WHERE owner = ?", owner.value());
   }
 
   static Array textArray(Connection connection, Collection<String> values) throws SQLException {

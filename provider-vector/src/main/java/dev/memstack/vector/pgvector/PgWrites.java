@@ -246,13 +246,7 @@ final class PgWrites implements StoreWrites {
         insert.setDouble(8, Trust.LIMIT);
         insert.setDouble(9, Trust.FORGOTTEN_HALF_LIVES * halfLife);
         insert.setDouble(10, halfLife);
-        Map<String, Trust> rows = new LinkedHashMap<>();
-        try (ResultSet result = insert.executeQuery()) {
-          while (result.next()) {
-            rows.put(result.getString(1), trust(result, 2));
-          }
-        }
-        return rows;
+        return trustRows(insert);
       } catch (SQLException e) {
         if (FOREIGN_KEY_VIOLATION.equals(e.getSQLState()) && attempt < 3) {
           continue; // a record was deleted between the SELECT and the key check
@@ -260,6 +254,17 @@ final class PgWrites implements StoreWrites {
         throw table.failure("change trust of " + distinct.size() + " ids", e);
       }
     }
+  }
+
+  /** The rows of a query of {@code id, uses, wrongs, trust, trust_at, hidden}, by id. */
+  private static Map<String, Trust> trustRows(PreparedStatement query) throws SQLException {
+    Map<String, Trust> rows = new LinkedHashMap<>();
+    try (ResultSet result = query.executeQuery()) {
+      while (result.next()) {
+        rows.put(result.getString(1), trust(result, 2));
+      }
+    }
+    return rows;
   }
 
   /** The trust row in the columns {@code uses, wrongs, trust, trust_at, hidden} from {@code at}. */
@@ -287,13 +292,7 @@ final class PgWrites implements StoreWrites {
                     + " WHERE owner = ? AND id = ANY (?)")) {
       query.setString(1, owner.value());
       query.setArray(2, PgTable.textArray(connection, ids));
-      Map<String, Trust> rows = new LinkedHashMap<>();
-      try (ResultSet result = query.executeQuery()) {
-        while (result.next()) {
-          rows.put(result.getString(1), trust(result, 2));
-        }
-      }
-      return rows;
+      return trustRows(query);
     } catch (SQLException e) {
       throw table.failure("read trust of " + ids.size() + " ids", e);
     }
@@ -301,18 +300,14 @@ final class PgWrites implements StoreWrites {
 
   @Override
   public boolean hide(OwnerKey owner, String id) {
-    try (Connection connection = table.dataSource.getConnection();
-        PreparedStatement update =
-            connection.prepareStatement(
-                "UPDATE "
-                    + table.schema.feedbackTable()
-                    + " SET hidden = true WHERE owner = ? AND id = ?")) {
-      update.setString(1, owner.value());
-      update.setString(2, id);
-      return update.executeUpdate() > 0;
-    } catch (SQLException e) {
-      throw table.failure("hide a record from an owner", e);
-    }
+    return table.update(
+            "hide a record from an owner",
+            "UPDATE "
+                + table.schema.feedbackTable()
+                + " SET hidden = true WHERE owner = ? AND id = ?",
+            owner.value(),
+            id)
+        > 0;
   }
 
   /**
@@ -332,15 +327,7 @@ final class PgWrites implements StoreWrites {
 
   @Override
   public long deleteFeedback(OwnerKey owner) {
-    Objects.requireNonNull(owner, "owner");
-    try (Connection connection = table.dataSource.getConnection();
-        PreparedStatement delete =
-            connection.prepareStatement(
-                "DELETE FROM " + table.schema.feedbackTable() + " WHERE owner = ?")) {
-      delete.setString(1, owner.value());
-      return delete.executeUpdate();
-    } catch (SQLException e) {
-      throw table.failure("delete feedback of an owner", e);
-    }
+    return table.deleteOwnerRows(
+        table.schema.feedbackTable(), owner, "delete feedback of an owner");
   }
 }

@@ -132,15 +132,7 @@ public final class FileCustomTypeStore implements CustomTypeStore {
         (agent, types) -> {
           ArrayNode list = agents.putArray(agent);
           for (MemoryType type : types.values()) {
-            ObjectNode item = list.addObject();
-            item.put("key", type.key());
-            item.put("name", type.name());
-            if (type.description() != null) {
-              item.put("description", type.description());
-            }
-            if (type.icon() != null) {
-              item.put("icon", type.icon());
-            }
+            type.putInto(list.addObject());
           }
         });
     try {

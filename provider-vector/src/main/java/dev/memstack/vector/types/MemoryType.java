@@ -3,6 +3,7 @@ package dev.memstack.vector.types;
 import dev.memstack.vector.store.MemoryRecord;
 import java.util.List;
 import java.util.Objects;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One memory type as agents see it in {@code memory_list_types}.
@@ -41,6 +42,24 @@ public record MemoryType(String key, String name, String description, String ico
     }
     description = optional(key, "description", description, MAX_DESCRIPTION);
     icon = optional(key, "icon", icon, MAX_ICON);
+  }
+
+  /**
+   * Puts the type's {@code key}, {@code name} and, when set, {@code description} and {@code icon}
+   * into {@code node}: its form in the custom types file and in the tools' answers.
+   *
+   * @return {@code node}
+   */
+  public ObjectNode putInto(ObjectNode node) {
+    node.put("key", key);
+    node.put("name", name);
+    if (description != null) {
+      node.put("description", description);
+    }
+    if (icon != null) {
+      node.put("icon", icon);
+    }
+    return node;
   }
 
   /** A custom type ({@code system} false). */
