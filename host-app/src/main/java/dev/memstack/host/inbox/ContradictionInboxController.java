@@ -4,16 +4,13 @@ import dev.memstack.host.api.BadRequestException;
 import dev.memstack.host.api.CapabilityTools;
 import dev.memstack.host.api.JsonBody;
 import dev.memstack.host.api.JsonRoutes;
-import dev.memstack.host.api.NotFoundException;
+import dev.memstack.host.api.StandardRoute;
 import dev.memstack.host.api.ToolInvoker;
-import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
-import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.StandardTools;
-import dev.memstack.spi.ToolSpec;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import java.util.Set;
@@ -48,12 +45,10 @@ public class ContradictionInboxController {
   private static final Set<String> DECISIONS = Set.of("keep-new", "keep-old", "keep-both");
   private static final Set<String> RESOLVE_FIELDS = Set.of("decision", "ownerKey");
 
-  private final CapabilityTools providers;
-  private final JsonMapper json;
+  private final StandardRoute route;
 
   public ContradictionInboxController(CapabilityTools providers, JsonMapper json) {
-    this.providers = providers;
-    this.json = json;
+    this.route = new StandardRoute(providers, json, Capability.CONTRADICTIONS);
   }
 
   @Operation(summary = "List an owner's open contradictions, oldest first, paged")
@@ -67,15 +62,10 @@ public class ContradictionInboxController {
           String provider,
       @RequestParam(name = "offset", required = false) String offset,
       @RequestParam(name = "limit", required = false) String limit) {
-    ObjectNode arguments = json.createObjectNode();
-    putInt(arguments, "offset", offset);
-    putInt(arguments, "limit", limit);
-    return call(
-        JsonBody.agent(agentId),
-        JsonBody.owner(null, ownerKey),
-        provider,
-        StandardTools.LIST_CONTRADICTIONS,
-        arguments);
+    ObjectNode arguments = route.arguments();
+    StandardRoute.putInt(arguments, "offset", offset);
+    StandardRoute.putInt(arguments, "limit", limit);
+    return route.call(agentId, ownerKey, provider, StandardTools.LIST_CONTRADICTIONS, arguments);
   }
 
   @Operation(
@@ -93,9 +83,7 @@ public class ContradictionInboxController {
       @RequestParam(name = "ownerKey", required = false) String ownerKey,
       @RequestParam(name = "provider", required = false) String provider,
       @RequestBody JsonNode body) {
-    if (id == null || id.isBlank() || id.length() > 512) {
-      throw new BadRequestException("id", "a contradiction id is 1 to 512 characters");
-    }
+    ObjectNode arguments = route.byId(id, "contradiction");
     JsonNode fields = JsonBody.of(body).onlyFields(RESOLVE_FIELDS).node();
     OwnerKey owner = JsonBody.owner(fields.get("ownerKey"), ownerKey);
     JsonNode decision = fields.get("decision");
@@ -103,41 +91,7 @@ public class ContradictionInboxController {
       throw new BadRequestException(
           "decision", "decision is required: keep-new, keep-old or keep-both");
     }
-    ObjectNode arguments =
-        json.createObjectNode().put("id", id).put("decision", decision.stringValue());
-    return call(
-        JsonBody.agent(agentId), owner, provider, StandardTools.RESOLVE_CONTRADICTION, arguments);
-  }
-
-  private JsonNode call(
-      AgentId agent, OwnerKey owner, String provider, String tool, ObjectNode arguments) {
-    String preferred = provider == null || provider.isBlank() ? null : provider;
-    StackMember member =
-        providers.require(Capability.CONTRADICTIONS, preferred, "provider", NotFoundException::new);
-    ToolSpec spec =
-        providers
-            .tool(member, tool)
-            .orElseThrow(
-                () ->
-                    new NotFoundException(
-                        "provider '"
-                            + member.id()
-                            + "' claims "
-                            + Capability.CONTRADICTIONS
-                            + " but has no tool '"
-                            + tool
-                            + "'"));
-    return providers.tools().call(member, spec, agent, owner, arguments);
-  }
-
-  private static void putInt(ObjectNode arguments, String name, String value) {
-    if (value == null || value.isBlank()) {
-      return;
-    }
-    try {
-      arguments.put(name, Integer.parseInt(value.strip()));
-    } catch (NumberFormatException e) {
-      throw new BadRequestException(name, name + " must be a whole number, got: " + value);
-    }
+    arguments.put("decision", decision.stringValue());
+    return route.call(agentId, owner, provider, StandardTools.RESOLVE_CONTRADICTION, arguments);
   }
 }

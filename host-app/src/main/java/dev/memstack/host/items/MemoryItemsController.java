@@ -1,13 +1,12 @@
 package dev.memstack.host.items;
 
-import dev.memstack.host.api.BadRequestException;
 import dev.memstack.host.api.CapabilityTools;
 import dev.memstack.host.api.JsonBody;
 import dev.memstack.host.api.JsonRoutes;
+import dev.memstack.host.api.StandardRoute;
 import dev.memstack.host.api.ToolInvoker;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
-import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.StandardTools;
@@ -24,7 +23,6 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -48,12 +46,10 @@ public class MemoryItemsController {
 
   private static final Set<String> EDIT_FIELDS = Set.of("text", "updatedAt", "ownerKey");
 
-  private final CapabilityTools providers;
-  private final JsonMapper json;
+  private final StandardRoute route;
 
   public MemoryItemsController(CapabilityTools providers, JsonMapper json) {
-    this.providers = providers;
-    this.json = json;
+    this.route = new StandardRoute(providers, json, Capability.MEMORY_ADMIN);
   }
 
   @Operation(summary = "List an owner's memories, newest first, paged and filtered")
@@ -80,9 +76,9 @@ public class MemoryItemsController {
       @RequestParam(name = "since", required = false) String since,
       @RequestParam(name = "until", required = false) String until) {
     ObjectNode arguments = filters(status, type, scope, text, since, until);
-    putInt(arguments, "offset", offset);
-    putInt(arguments, "limit", limit);
-    return call(agentId, ownerKey, provider, StandardTools.LIST_MEMORIES, arguments);
+    StandardRoute.putInt(arguments, "offset", offset);
+    StandardRoute.putInt(arguments, "limit", limit);
+    return route.call(agentId, ownerKey, provider, StandardTools.LIST_MEMORIES, arguments);
   }
 
   @Operation(summary = "Count an owner's memories: total, by status and by type")
@@ -98,12 +94,8 @@ public class MemoryItemsController {
       @RequestParam(name = "text", required = false) String text,
       @RequestParam(name = "since", required = false) String since,
       @RequestParam(name = "until", required = false) String until) {
-    return call(
-        agentId,
-        ownerKey,
-        provider,
-        StandardTools.COUNT_MEMORIES,
-        filters(status, type, scope, text, since, until));
+    ObjectNode arguments = filters(status, type, scope, text, since, until);
+    return route.call(agentId, ownerKey, provider, StandardTools.COUNT_MEMORIES, arguments);
   }
 
   @Operation(summary = "Read one memory")
@@ -114,7 +106,18 @@ public class MemoryItemsController {
       @PathVariable("id") String id,
       @RequestParam(name = "ownerKey", required = false) String ownerKey,
       @RequestParam(name = "provider", required = false) String provider) {
-    return call(agentId, ownerKey, provider, StandardTools.GET_MEMORY, byId(id));
+    return byId(agentId, id, ownerKey, provider, StandardTools.GET_MEMORY);
+  }
+
+  @Operation(summary = "One memory's history, oldest first")
+  @RequiresRole(Role.VIEWER)
+  @GetMapping("/{id}/history")
+  public JsonNode history(
+      @PathVariable("agentId") String agentId,
+      @PathVariable("id") String id,
+      @RequestParam(name = "ownerKey", required = false) String ownerKey,
+      @RequestParam(name = "provider", required = false) String provider) {
+    return byId(agentId, id, ownerKey, provider, StandardTools.MEMORY_HISTORY);
   }
 
   @Operation(
@@ -130,18 +133,15 @@ public class MemoryItemsController {
       @RequestParam(name = "ownerKey", required = false) String ownerKey,
       @RequestParam(name = "provider", required = false) String provider,
       @RequestBody JsonNode body) {
-    JsonBody checked = JsonBody.of(body).onlyFields(EDIT_FIELDS);
-    JsonNode fields = checked.node();
+    JsonNode fields = JsonBody.of(body).onlyFields(EDIT_FIELDS).node();
     OwnerKey owner = JsonBody.owner(fields.get("ownerKey"), ownerKey);
-    ObjectNode arguments = byId(id);
+    ObjectNode arguments = route.byId(id, "memory");
     for (String field : new String[] {"text", "updatedAt"}) {
-      JsonNode value = fields.get(field);
-      if (value == null || !value.isString() || value.stringValue().isBlank()) {
-        throw new BadRequestException(field, field + " is required and must be a string");
-      }
-      arguments.put(field, value.stringValue());
+      arguments.put(
+          field,
+          StandardRoute.requiredString(fields, field, field + " is required and must be a string"));
     }
-    return call(JsonBody.agent(agentId), owner, provider, StandardTools.EDIT_MEMORY, arguments);
+    return route.call(agentId, owner, provider, StandardTools.EDIT_MEMORY, arguments);
   }
 
   @Operation(summary = "Archive one memory (active to archived)")
@@ -185,83 +185,28 @@ public class MemoryItemsController {
       @PathVariable("id") String id,
       @RequestParam(name = "ownerKey", required = false) String ownerKey,
       @RequestParam(name = "provider", required = false) String provider) {
-    return call(agentId, ownerKey, provider, StandardTools.DELETE_MEMORY, byId(id));
+    return byId(agentId, id, ownerKey, provider, StandardTools.DELETE_MEMORY);
   }
-
-  @Operation(summary = "One memory's history, oldest first")
-  @RequiresRole(Role.VIEWER)
-  @GetMapping("/{id}/history")
-  public JsonNode history(
-      @PathVariable("agentId") String agentId,
-      @PathVariable("id") String id,
-      @RequestParam(name = "ownerKey", required = false) String ownerKey,
-      @RequestParam(name = "provider", required = false) String provider) {
-    return call(agentId, ownerKey, provider, StandardTools.MEMORY_HISTORY, byId(id));
-  }
-
-  // ------------------------------------------------------------------
 
   private JsonNode status(
       String agentId, String id, String ownerKey, String provider, String status) {
-    ObjectNode arguments = byId(id).put("status", status);
-    return call(agentId, ownerKey, provider, StandardTools.UPDATE_MEMORY_STATUS, arguments);
+    ObjectNode arguments = route.byId(id, "memory").put("status", status);
+    return route.call(agentId, ownerKey, provider, StandardTools.UPDATE_MEMORY_STATUS, arguments);
   }
 
-  private JsonNode call(
-      String agentId, String ownerKey, String provider, String tool, ObjectNode arguments) {
-    return call(JsonBody.agent(agentId), JsonBody.owner(null, ownerKey), provider, tool, arguments);
-  }
-
-  private JsonNode call(
-      AgentId agent, OwnerKey owner, String provider, String tool, ObjectNode arguments) {
-    return providers.callStandard(Capability.MEMORY_ADMIN, provider, tool, agent, owner, arguments);
-  }
-
-  private ObjectNode byId(String id) {
-    if (id == null || id.isBlank() || id.length() > 512) {
-      throw new BadRequestException("id", "a memory id is 1 to 512 characters");
-    }
-    return json.createObjectNode().put("id", id);
+  private JsonNode byId(String agentId, String id, String ownerKey, String provider, String tool) {
+    return route.call(agentId, ownerKey, provider, tool, route.byId(id, "memory"));
   }
 
   private ObjectNode filters(
       String status, String type, String scope, String text, String since, String until) {
-    ObjectNode arguments = json.createObjectNode();
-    putList(arguments, "status", status);
-    putList(arguments, "type", type);
-    putText(arguments, "scope", scope);
-    putText(arguments, "text", text);
-    putText(arguments, "since", since);
-    putText(arguments, "until", until);
+    ObjectNode arguments = route.arguments();
+    StandardRoute.putList(arguments, "status", status);
+    StandardRoute.putList(arguments, "type", type);
+    StandardRoute.putText(arguments, "scope", scope);
+    StandardRoute.putText(arguments, "text", text);
+    StandardRoute.putText(arguments, "since", since);
+    StandardRoute.putText(arguments, "until", until);
     return arguments;
-  }
-
-  private static void putText(ObjectNode arguments, String name, String value) {
-    if (value != null && !value.isBlank()) {
-      arguments.put(name, value.strip());
-    }
-  }
-
-  private static void putList(ObjectNode arguments, String name, String value) {
-    if (value == null || value.isBlank()) {
-      return;
-    }
-    ArrayNode list = arguments.putArray(name);
-    for (String part : value.split(",")) {
-      if (!part.isBlank()) {
-        list.add(part.strip());
-      }
-    }
-  }
-
-  private static void putInt(ObjectNode arguments, String name, String value) {
-    if (value == null || value.isBlank()) {
-      return;
-    }
-    try {
-      arguments.put(name, Integer.parseInt(value.strip()));
-    } catch (NumberFormatException e) {
-      throw new BadRequestException(name, name + " must be a whole number, got: " + value);
-    }
   }
 }

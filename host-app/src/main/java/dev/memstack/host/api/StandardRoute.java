@@ -1,0 +1,93 @@
+package dev.memstack.host.api;
+
+import dev.memstack.spi.AgentId;
+import dev.memstack.spi.Capability;
+import dev.memstack.spi.OwnerKey;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * What the routes over one capability's standard tools share: the tool arguments built from query
+ * parameters (each bad value a {@link BadRequestException} naming its parameter) and the call of a
+ * standard tool of the provider the {@code provider} parameter names, or of the first that claims
+ * the capability ({@link CapabilityTools#callStandard}). Thread-safe.
+ *
+ * @param providers finds the provider and calls its tools
+ * @param json makes the arguments
+ * @param capability the capability of the routes
+ */
+public record StandardRoute(CapabilityTools providers, JsonMapper json, Capability capability) {
+
+  /** Longest id a route takes in its path. */
+  private static final int MAX_ID = 512;
+
+  /** Empty arguments. */
+  public ObjectNode arguments() {
+    return json.createObjectNode();
+  }
+
+  /** Arguments holding {@code id}, checked: 1 to 512 characters, else a 400 naming {@code id}. */
+  public ObjectNode byId(String id, String what) {
+    if (id == null || id.isBlank() || id.length() > MAX_ID) {
+      throw new BadRequestException("id", "a " + what + " id is 1 to " + MAX_ID + " characters");
+    }
+    return arguments().put("id", id);
+  }
+
+  /** Calls the standard tool {@code tool} for {@code agentId} and {@code owner}. */
+  public JsonNode call(
+      String agentId, OwnerKey owner, String provider, String tool, ObjectNode arguments) {
+    AgentId agent = JsonBody.agent(agentId);
+    return providers.callStandard(capability, provider, tool, agent, owner, arguments);
+  }
+
+  /** {@link #call} for the owner of the {@code ownerKey} query parameter. */
+  public JsonNode call(
+      String agentId, String ownerKey, String provider, String tool, ObjectNode arguments) {
+    return call(agentId, JsonBody.owner(null, ownerKey), provider, tool, arguments);
+  }
+
+  /** Puts a non-blank {@code value} under {@code name}, stripped. */
+  public static ObjectNode putText(ObjectNode arguments, String name, String value) {
+    if (value != null && !value.isBlank()) {
+      arguments.put(name, value.strip());
+    }
+    return arguments;
+  }
+
+  /** Puts the comma-separated parts of a non-blank {@code value} under {@code name} as a list. */
+  public static ObjectNode putList(ObjectNode arguments, String name, String value) {
+    if (value != null && !value.isBlank()) {
+      ArrayNode list = arguments.putArray(name);
+      for (String part : value.split(",")) {
+        if (!part.isBlank()) {
+          list.add(part.strip());
+        }
+      }
+    }
+    return arguments;
+  }
+
+  /** Puts a whole number under {@code name}; anything else is a 400 naming {@code name}. */
+  public static ObjectNode putInt(ObjectNode arguments, String name, String value) {
+    if (value != null && !value.isBlank()) {
+      try {
+        arguments.put(name, Integer.parseInt(value.strip()));
+      } catch (NumberFormatException e) {
+        throw new BadRequestException(name, name + " must be a whole number, got: " + value);
+      }
+    }
+    return arguments;
+  }
+
+  /** The string field {@code name} of a body, required: else a 400 naming it. */
+  public static String requiredString(JsonNode fields, String name, String message) {
+    JsonNode value = fields.get(name);
+    if (value == null || !value.isString() || value.stringValue().isBlank()) {
+      throw new BadRequestException(name, message);
+    }
+    return value.stringValue();
+  }
+}
