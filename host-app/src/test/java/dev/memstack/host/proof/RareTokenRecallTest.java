@@ -265,6 +265,16 @@ class RareTokenRecallTest {
       }
 
       StackMembers members = host.bean(StackMembers.class);
+      // delivered is not yet searchable: the embedded store makes a delivered batch visible within
+      // a second (LuceneIndex.BATCH_VISIBILITY_MILLIS); wait until the last turn can be found
+      String last = turns.get(turns.size() - 1)[0];
+      org.awaitility.Awaitility.await("the last turn searchable in vector")
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(200))
+          .until(
+              () ->
+                  provider(members, "vector", last).stream()
+                      .anyMatch(item -> item.text().contains(last)));
       SoftAssertions softly = new SoftAssertions();
       StringBuilder table = new StringBuilder();
       table.append(
