@@ -89,6 +89,19 @@ public final class AtomicFiles {
   }
 
   /**
+   * Opens a file its owner rewrites atomically: deletes what a crash left beside it ({@link
+   * #deleteLeftovers}) and reads it as UTF-8.
+   *
+   * @return its text, or empty when there is no file yet
+   */
+  public static java.util.Optional<String> load(Path target) throws IOException {
+    deleteLeftovers(target);
+    return Files.exists(target)
+        ? java.util.Optional.of(Files.readString(target, java.nio.charset.StandardCharsets.UTF_8))
+        : java.util.Optional.empty();
+  }
+
+  /**
    * Deletes the temporary files a crash left beside {@code target} ({@code .name.<random>.tmp}).
    * Call it where the owner of the file loads it, before anything writes it again.
    */

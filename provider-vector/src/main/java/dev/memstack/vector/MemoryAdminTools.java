@@ -73,9 +73,6 @@ final class MemoryAdminTools {
                   + "\"required\":[\"id\"],\"additionalProperties\":false}",
               ToolSpec.Effect.READ));
 
-  private static final org.slf4j.Logger LOG =
-      org.slf4j.LoggerFactory.getLogger(MemoryAdminTools.class);
-
   private final VectorMemoryProvider provider;
   private final VectorMemoryTools tools;
   private final MemoryItemJson itemJson;
@@ -278,21 +275,7 @@ final class MemoryAdminTools {
    */
   void record(
       MemoryRecord record, String event, String actor, Instant at, Map<String, String> details) {
-    try {
-      provider
-          .store()
-          .history()
-          .append(
-              new HistoryEvent(
-                  record.id(), record.agent(), record.owner(), at, event, actor, details));
-    } catch (RuntimeException e) {
-      LOG.warn(
-          "Provider {}: the history of memory {} misses its {} event: {}",
-          provider.id(),
-          record.id(),
-          event,
-          e.toString());
-    }
+    provider.store().history().record(record, at, event, actor, details);
   }
 
   /** Forgets {@code record} in the history: its events go, one {@code forgotten} event stays. */

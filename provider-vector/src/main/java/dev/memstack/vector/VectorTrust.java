@@ -137,22 +137,7 @@ final class VectorTrust {
   }
 
   private void history(MemoryRecord record, String event, Map<String, String> details) {
-    try {
-      store
-          .history()
-          .append(
-              new dev.memstack.vector.store.HistoryEvent(
-                  record.id(),
-                  record.agent(),
-                  record.owner(),
-                  clock.instant(),
-                  event,
-                  null,
-                  details));
-    } catch (RuntimeException e) {
-      log.warn(
-          "the history of memory {} misses its {} event: {}", record.id(), event, e.toString());
-    }
+    store.history().record(record, clock.instant(), event, null, details);
   }
 
   /** The stored records among {@code ids} that the owner may see, by id, in the order given. */

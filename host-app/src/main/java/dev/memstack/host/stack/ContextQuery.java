@@ -57,19 +57,6 @@ public record ContextQuery(
     this(agent, owner, conversationId, query, limit, explain, null, false, false);
   }
 
-  /** A query without the morning card. */
-  public ContextQuery(
-      AgentId agent,
-      OwnerKey owner,
-      String conversationId,
-      String query,
-      int limit,
-      boolean explain,
-      Set<String> providers,
-      boolean window) {
-    this(agent, owner, conversationId, query, limit, explain, providers, window, false);
-  }
-
   public ContextQuery {
     Objects.requireNonNull(agent, "agent");
     if (conversationId != null) {

@@ -49,7 +49,8 @@ class StackRecallSelectionTest {
     MemoryStack stack = stack();
 
     ContextAnswer answer =
-        stack.context(new ContextQuery(AGENT, OWNER, null, "q", 5, false, Set.of("left"), false));
+        stack.context(
+            new ContextQuery(AGENT, OWNER, null, "q", 5, false, Set.of("left"), false, false));
 
     assertThat(answer.recall()).extracting(RecalledMemory::text).containsExactly("left remembers");
     assertThat(rightCalls).hasValue(0);
@@ -83,11 +84,13 @@ class StackRecallSelectionTest {
     assertThatThrownBy(
             () ->
                 stack.context(
-                    new ContextQuery(AGENT, OWNER, null, "q", 5, false, Set.of("lft"), false)))
+                    new ContextQuery(
+                        AGENT, OWNER, null, "q", 5, false, Set.of("lft"), false, false)))
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("'lft'")
         .hasMessageContaining("left, right, sleeping");
-    assertThatThrownBy(() -> new ContextQuery(AGENT, OWNER, null, "q", 5, false, Set.of(), false))
+    assertThatThrownBy(
+            () -> new ContextQuery(AGENT, OWNER, null, "q", 5, false, Set.of(), false, false))
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("1-" + ContextQuery.MAX_PROVIDERS);
   }
@@ -99,7 +102,7 @@ class StackRecallSelectionTest {
 
     ContextAnswer answer =
         stack.context(
-            new ContextQuery(AGENT, OWNER, null, "q", 5, false, Set.of("sleeping"), false));
+            new ContextQuery(AGENT, OWNER, null, "q", 5, false, Set.of("sleeping"), false, false));
 
     assertThat(answer.recall()).isEmpty();
     assertThat(answer.providers())

@@ -1,7 +1,6 @@
 package dev.memstack.vector.contradictions;
 
 import dev.memstack.spi.OwnerKey;
-import dev.memstack.vector.store.HistoryEvent;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryStatus;
 import dev.memstack.vector.store.MemoryVectorStore;
@@ -159,15 +158,6 @@ public final class ContradictionInbox {
    */
   public void record(
       MemoryRecord record, String actor, Instant at, String event, Map<String, String> details) {
-    try {
-      store
-          .history()
-          .append(
-              new HistoryEvent(
-                  record.id(), record.agent(), record.owner(), at, event, actor, details));
-    } catch (RuntimeException e) {
-      LOG.warn(
-          "the history of memory {} misses its {} event: {}", record.id(), event, e.toString());
-    }
+    store.history().record(record, at, event, actor, details);
   }
 }

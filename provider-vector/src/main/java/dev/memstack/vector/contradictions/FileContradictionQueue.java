@@ -5,8 +5,6 @@ import dev.memstack.spi.OwnerKey;
 import dev.memstack.support.AtomicFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -47,18 +45,15 @@ public final class FileContradictionQueue implements ContradictionQueue {
   public static FileContradictionQueue open(Path root) {
     FileContradictionQueue queue = new FileContradictionQueue(root.resolve(FILE));
     try {
-      AtomicFiles.deleteLeftovers(queue.file);
-      if (Files.exists(queue.file)) {
-        for (String line : Files.readAllLines(queue.file, StandardCharsets.UTF_8)) {
-          if (line.isBlank()) {
-            continue;
-          }
-          try {
-            Contradiction c = Contradiction.fromMap(JSON.readValue(line, LINE));
-            queue.open.put(c.id(), c);
-          } catch (JacksonException | IllegalArgumentException e) {
-            // a line this version cannot read is left out
-          }
+      for (String line : AtomicFiles.load(queue.file).orElse("").split("\n")) {
+        if (line.isBlank()) {
+          continue;
+        }
+        try {
+          Contradiction c = Contradiction.fromMap(JSON.readValue(line, LINE));
+          queue.open.put(c.id(), c);
+        } catch (JacksonException | IllegalArgumentException e) {
+          // a line this version cannot read is left out
         }
       }
     } catch (IOException e) {

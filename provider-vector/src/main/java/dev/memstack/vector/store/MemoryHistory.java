@@ -34,6 +34,30 @@ public interface MemoryHistory {
   /** Adds one event. */
   void append(HistoryEvent event);
 
+  /**
+   * Adds one event of {@code record}'s history. The change it describes has happened: a history
+   * that cannot be written is logged, never undoes or fails the change.
+   *
+   * @return whether the event was written
+   */
+  default boolean record(
+      MemoryRecord record,
+      java.time.Instant at,
+      String event,
+      String actor,
+      java.util.Map<String, String> details) {
+    try {
+      append(
+          new HistoryEvent(record.id(), record.agent(), record.owner(), at, event, actor, details));
+      return true;
+    } catch (RuntimeException e) {
+      org.slf4j.LoggerFactory.getLogger(MemoryHistory.class)
+          .warn(
+              "The history of memory {} misses its {} event: {}", record.id(), event, e.toString());
+      return false;
+    }
+  }
+
   /** The events of memory {@code id}, oldest first; empty for a memory without changes. */
   List<HistoryEvent> of(String id);
 

@@ -5,7 +5,6 @@ import dev.memstack.support.AtomicFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -44,9 +43,9 @@ public final class FileCustomTypeStore implements CustomTypeStore {
   public static FileCustomTypeStore open(Path root) {
     FileCustomTypeStore store = new FileCustomTypeStore(root.resolve(FILE));
     try {
-      AtomicFiles.deleteLeftovers(store.file);
-      if (Files.exists(store.file)) {
-        store.read(JSON.readTree(Files.readString(store.file, StandardCharsets.UTF_8)));
+      java.util.Optional<String> text = AtomicFiles.load(store.file);
+      if (text.isPresent()) {
+        store.read(JSON.readTree(text.get()));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("custom memory types " + store.file + ": " + e, e);
