@@ -182,6 +182,15 @@ class KitCatchesFlawedProvidersTest {
   }
 
   @Test
+  void theChecksOfMemoryAdminAndTrustFailOnAProviderThatClaimsThemWithoutServingThem() {
+    Map<String, TestExecutionResult> results = run(ClaimsAdminAndTrustWithoutThemKit.class);
+
+    assertThat(failed(results))
+        .containsExactlyInAnyOrder(
+            "offersTheAdminTools", "oneMemorysLife", "wrongLowersTheItemForItsOwnerOnly");
+  }
+
+  @Test
   void theStandardToolTestsFailOnAProviderThatDeclaresAReadToolAsAWrite() {
     Map<String, TestExecutionResult> results = run(ReadDeclaredAsWriteKit.class);
 
@@ -384,6 +393,18 @@ class KitCatchesFlawedProvidersTest {
     @Override
     protected MemoryProvider createProvider(ProviderContext context) {
       return claimingStandardTools(context, name -> null);
+    }
+  }
+
+  /** Claims MEMORY_ADMIN and TRUST, offers none of the admin tools and applies no wrong. */
+  @ExtendWith(OnlyWhenLaunchedBySelfTest.class)
+  static class ClaimsAdminAndTrustWithoutThemKit extends FlawedKit {
+    @Override
+    protected MemoryProvider createProvider(ProviderContext context) {
+      Set<Capability> capabilities = EnumSet.copyOf(InMemoryReferenceProvider.ALL_CAPABILITIES);
+      capabilities.add(Capability.MEMORY_ADMIN);
+      capabilities.add(Capability.TRUST);
+      return new InMemoryReferenceProvider(context, Flaw.NONE, capabilities);
     }
   }
 
