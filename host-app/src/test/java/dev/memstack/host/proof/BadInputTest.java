@@ -659,6 +659,47 @@ class BadInputTest {
   }
 
   @Test
+  void theLifecycleInboxAndItemRoutesRefuseAnUnknownFieldNamingItAndStoreNothing() {
+    String memory = "/api/v1/agents/" + AGENT + "/memory";
+    Map<String, String> routes =
+        Map.of(
+            memory + "/dream/reports/r1/items/0?ownerKey=user:1",
+            "{\"action\":\"confirm\",\"bogusField\":1}",
+            memory + "/dream/focused?ownerKey=user:1",
+            "{\"topic\":\"tea\",\"bogusField\":1}",
+            memory + "/structured-consolidation",
+            "{\"ownerKey\":\"user:1\",\"bogusField\":1}",
+            memory + "/inbox/c1?ownerKey=user:1",
+            "{\"decision\":\"keep-new\",\"bogusField\":1}");
+    awaitIdle();
+    Map<String, String> before = DataDirSnapshot.of(HOST.dataDir());
+    for (Map.Entry<String, String> route : routes.entrySet()) {
+      Answer answer = api.send(post(route.getKey(), route.getValue()));
+      assertThat(answer.status()).as(route.getKey() + " " + answer.body()).isEqualTo(400);
+      assertThat(answer.json().path("field").asString())
+          .as(route.getKey() + " " + answer.body())
+          .isEqualTo("bogusField");
+    }
+    Answer edit =
+        api.send(
+            api.request(memory + "/items/m1?ownerKey=user:1")
+                .header("Content-Type", "application/json")
+                .method(
+                    "PATCH",
+                    HttpRequest.BodyPublishers.ofString(
+                        "{\"text\":\"x\",\"updatedAt\":\"2026-01-01T00:00:00Z\",\"bogusField\":1}"))
+                .build());
+    assertThat(edit.status()).as(edit.body()).isEqualTo(400);
+    assertThat(edit.json().path("field").asString()).isEqualTo("bogusField");
+    assertThat(DataDirSnapshot.of(HOST.dataDir())).isEqualTo(before);
+    List<Bad> bad = new ArrayList<>();
+    bad.addAll(malformedBodies(memory + "/dream/focused?ownerKey=user:1"));
+    bad.addAll(malformedBodies(memory + "/inbox/c1?ownerKey=user:1"));
+    bad.addAll(malformedBodies(memory + "/dream/reports/r1/items/0?ownerKey=user:1"));
+    assertRejectedWithoutTrace(bad);
+  }
+
+  @Test
   void malformedNestedHugeAndInvalidUtf8BodiesAreRejectedOnEveryBodyEndpoint() {
     List<Bad> bad = new ArrayList<>();
     bad.addAll(malformedBodies(CONTEXT));
