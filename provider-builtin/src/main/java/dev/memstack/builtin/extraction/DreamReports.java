@@ -154,8 +154,10 @@ public final class DreamReports {
               .render(YearMonth.from(report.instant().atZone(ZoneOffset.UTC)));
         });
     // earlier months' files roll too, so that no report stays uncompressed past its keep days
+    // (read first: a month with nothing left to roll, the usual case, is not written again)
     for (WorkspacePath other : monthFiles(bucket)) {
-      if (!other.equals(month)) {
+      if (!other.equals(month)
+          && files.read(bucket, other).filter(c -> !roll(c, other, now).equals(c)).isPresent()) {
         files.rewrite(bucket, other, current -> roll(current, other, now));
       }
     }
