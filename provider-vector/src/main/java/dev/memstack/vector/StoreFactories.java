@@ -12,8 +12,10 @@ import dev.memstack.vector.store.MemoryVectorStore;
 import dev.memstack.vector.store.MemoryVectorStoreFactory;
 import dev.memstack.vector.types.CustomTypeStore;
 import dev.memstack.vector.types.FileCustomTypeStore;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The stores this plugin carries, by the value of the {@code store} key, and what each keeps beside
@@ -42,13 +44,7 @@ final class StoreFactories {
    * @throws IllegalStateException for a store this plugin did not open
    */
   static CustomTypeStore customTypes(MemoryVectorStore store) {
-    if (store instanceof LuceneMemoryVectorStore embedded) {
-      return FileCustomTypeStore.open(embedded.root());
-    }
-    if (store instanceof PgVectorMemoryStore pgvector) {
-      return PgCustomTypeStore.of(pgvector);
-    }
-    throw new IllegalStateException("no custom type storage for store " + store.getName());
+    return beside(store, "custom type", FileCustomTypeStore::open, PgCustomTypeStore::new);
   }
 
   /**
@@ -58,12 +54,20 @@ final class StoreFactories {
    * @throws IllegalStateException for a store this plugin did not open
    */
   static ContradictionQueue contradictions(MemoryVectorStore store) {
-    if (store instanceof LuceneMemoryVectorStore embedded) {
-      return FileContradictionQueue.open(embedded.root());
+    return beside(store, "contradiction", FileContradictionQueue::open, PgContradictionQueue::new);
+  }
+
+  private static <T> T beside(
+      MemoryVectorStore store,
+      String what,
+      Function<Path, T> embedded,
+      Function<PgVectorMemoryStore, T> pgvector) {
+    if (store instanceof LuceneMemoryVectorStore lucene) {
+      return embedded.apply(lucene.root());
     }
-    if (store instanceof PgVectorMemoryStore pgvector) {
-      return PgContradictionQueue.of(pgvector);
+    if (store instanceof PgVectorMemoryStore pg) {
+      return pgvector.apply(pg);
     }
-    throw new IllegalStateException("no contradiction storage for store " + store.getName());
+    throw new IllegalStateException("no " + what + " storage for store " + store.getName());
   }
 }

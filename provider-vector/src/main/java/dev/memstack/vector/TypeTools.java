@@ -31,56 +31,14 @@ import tools.jackson.databind.node.ObjectNode;
  * the counts of the memories an owner may see by type and by status. Types belong to the agent, so
  * changing them needs the right to write the agent's TEAM memory.
  */
-final class TypeTools {
+record TypeTools(VectorMemoryProvider provider, JsonMapper json) {
 
   static final String LIST = "memory_list_types";
   static final String CREATE = "memory_create_type";
   static final String DELETE = "memory_delete_type";
   static final String STATS = "memory_stats";
 
-  static final List<ToolSpec> SPECS =
-      List.of(
-          new ToolSpec(
-              LIST,
-              "List the memory types of this agent: the built-in ones (system: true; they cannot"
-                  + " be deleted) and the agent's custom ones, each with its key (what remember's"
-                  + " type takes), name and description.",
-              "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
-              ToolSpec.Effect.READ),
-          new ToolSpec(
-              CREATE,
-              "Add a custom memory type for this agent (every owner of the agent can then store"
-                  + " memories of it). The key is upper-cased; a key that exists is a conflict.",
-              "{\"type\":\"object\",\"properties\":{"
-                  + "\"key\":{\"type\":\"string\",\"description\":\"letters, digits and"
-                  + " underscores, starting with a letter, at most 32; upper-cased\"},"
-                  + "\"name\":{\"type\":\"string\",\"description\":\"display name, at most "
-                  + MemoryType.MAX_NAME
-                  + " characters\"},"
-                  + "\"description\":{\"type\":\"string\",\"description\":\"what the type is"
-                  + " for, at most "
-                  + MemoryType.MAX_DESCRIPTION
-                  + " characters\"},"
-                  + "\"icon\":{\"type\":\"string\",\"description\":\"an icon name or emoji, at"
-                  + " most "
-                  + MemoryType.MAX_ICON
-                  + " characters\"}},"
-                  + "\"required\":[\"key\",\"name\"],\"additionalProperties\":false}",
-              ToolSpec.Effect.WRITE),
-          new ToolSpec(
-              DELETE,
-              "Delete a custom memory type of this agent. Built-in types cannot be deleted. The"
-                  + " memories of the type are kept as they are.",
-              "{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\"}},"
-                  + "\"required\":[\"key\"],\"additionalProperties\":false}",
-              ToolSpec.Effect.DESTRUCTIVE),
-          new ToolSpec(
-              STATS,
-              "Count the memories the current owner may see (their personal memories of this"
-                  + " agent, the agent's team memories and global ones), in total, by type and by"
-                  + " status.",
-              "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
-              ToolSpec.Effect.READ));
+  static final List<ToolSpec> SPECS = specs();
 
   /** Records of types the agent does not have are counted by listing them, in pages of this. */
   private static final int OTHER_PAGE = 500;
@@ -88,12 +46,49 @@ final class TypeTools {
   /** ... up to this many such records; any beyond are reported as {@code otherTypes}. */
   private static final int OTHER_MAX = 10_000;
 
-  private final VectorMemoryProvider provider;
-  private final JsonMapper json;
-
-  TypeTools(VectorMemoryProvider provider, JsonMapper json) {
-    this.provider = provider;
-    this.json = json;
+  private static List<ToolSpec> specs() {
+    return List.of(
+        new ToolSpec(
+            LIST,
+            "List the memory types of this agent: the built-in ones (system: true; they cannot"
+                + " be deleted) and the agent's custom ones, each with its key (what remember's"
+                + " type takes), name and description.",
+            "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+            ToolSpec.Effect.READ),
+        new ToolSpec(
+            CREATE,
+            "Add a custom memory type for this agent (every owner of the agent can then store"
+                + " memories of it). The key is upper-cased; a key that exists is a conflict.",
+            "{\"type\":\"object\",\"properties\":{"
+                + "\"key\":{\"type\":\"string\",\"description\":\"letters, digits and"
+                + " underscores, starting with a letter, at most 32; upper-cased\"},"
+                + "\"name\":{\"type\":\"string\",\"description\":\"display name, at most "
+                + MemoryType.MAX_NAME
+                + " characters\"},"
+                + "\"description\":{\"type\":\"string\",\"description\":\"what the type is"
+                + " for, at most "
+                + MemoryType.MAX_DESCRIPTION
+                + " characters\"},"
+                + "\"icon\":{\"type\":\"string\",\"description\":\"an icon name or emoji, at"
+                + " most "
+                + MemoryType.MAX_ICON
+                + " characters\"}},"
+                + "\"required\":[\"key\",\"name\"],\"additionalProperties\":false}",
+            ToolSpec.Effect.WRITE),
+        new ToolSpec(
+            DELETE,
+            "Delete a custom memory type of this agent. Built-in types cannot be deleted. The"
+                + " memories of the type are kept as they are.",
+            "{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\"}},"
+                + "\"required\":[\"key\"],\"additionalProperties\":false}",
+            ToolSpec.Effect.DESTRUCTIVE),
+        new ToolSpec(
+            STATS,
+            "Count the memories the current owner may see (their personal memories of this"
+                + " agent, the agent's team memories and global ones), in total, by type and by"
+                + " status.",
+            "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+            ToolSpec.Effect.READ));
   }
 
   ObjectNode call(ToolCall call) {

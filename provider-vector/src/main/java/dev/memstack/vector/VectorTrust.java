@@ -27,19 +27,9 @@ import org.springframework.ai.document.Document;
  * never deleted. Ids the owner may not see ({@link VectorMemoryProvider#visible}) or that do not
  * exist are ignored, and an id given twice in one call counts once. Thread-safe.
  */
-final class VectorTrust {
+record VectorTrust(MemoryVectorStore store, TrustSettings settings, Clock clock) {
 
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(VectorTrust.class);
-
-  private final MemoryVectorStore store;
-  private final TrustSettings settings;
-  private final Clock clock;
-
-  VectorTrust(MemoryVectorStore store, TrustSettings settings, Clock clock) {
-    this.store = store;
-    this.settings = settings;
-    this.clock = clock;
-  }
 
   /** The owner used the records; how many were applied. */
   int used(AgentId agent, OwnerKey owner, List<String> ids) {

@@ -3,6 +3,8 @@ package dev.memstack.host.api;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
 import dev.memstack.spi.OwnerKey;
+import io.swagger.v3.oas.annotations.Parameter;
+import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -34,6 +36,51 @@ public record StandardRoute(CapabilityTools providers, JsonMapper json, Capabili
       throw new BadRequestException("id", "a " + what + " id is 1 to " + MAX_ID + " characters");
     }
     return arguments().put("id", id);
+  }
+
+  /**
+   * The query parameters of every route over standard tools: whose memory ({@code ownerKey}; an
+   * owner-bound token's own owner when absent) and which provider instance ({@code provider}; the
+   * first running one that claims the capability when absent).
+   */
+  public record Target(
+      @Parameter(description = "the owner whose memory it is (default: the token's bound owner)")
+          String ownerKey,
+      @Parameter(description = "the provider instance (default: the first that claims it)")
+          String provider) {}
+
+  /** The paging query parameters of a listing route, as given (checked by {@link #paged}). */
+  public record Page(
+      @Parameter(description = "how many to skip (default 0)") String offset,
+      @Parameter(description = "how many at most") String limit) {}
+
+  /** A JSON body's fields, only those a route allows, and the owner it names or the target's. */
+  public record Body(JsonNode fields, OwnerKey owner) {}
+
+  /**
+   * Reads a route's JSON body: a field it does not allow is a 400 naming it; {@code ownerKey} in
+   * the body wins over the query parameter.
+   */
+  public static Body body(JsonNode body, Set<String> allowed, Target target) {
+    JsonNode fields = JsonBody.of(body).onlyFields(allowed).node();
+    return new Body(fields, JsonBody.owner(fields.get("ownerKey"), target.ownerKey()));
+  }
+
+  /** Puts {@code page}'s offset and limit into {@code arguments}, each a whole number or a 400. */
+  public static ObjectNode paged(ObjectNode arguments, Page page) {
+    putInt(arguments, "offset", page.offset());
+    return putInt(arguments, "limit", page.limit());
+  }
+
+  /** Calls the standard tool {@code tool} for the target's owner, of the target's provider. */
+  public JsonNode call(String agentId, Target target, String tool, ObjectNode arguments) {
+    return call(agentId, target.ownerKey(), target.provider(), tool, arguments);
+  }
+
+  /** Calls the standard tool {@code tool} for the body's owner, of the target's provider. */
+  public JsonNode call(
+      String agentId, Body body, Target target, String tool, ObjectNode arguments) {
+    return call(agentId, body.owner(), target.provider(), tool, arguments);
   }
 
   /** Calls the standard tool {@code tool} for {@code agentId} and {@code owner}. */

@@ -2,24 +2,21 @@ package dev.memstack.host.inbox;
 
 import dev.memstack.host.api.BadRequestException;
 import dev.memstack.host.api.CapabilityTools;
-import dev.memstack.host.api.JsonBody;
 import dev.memstack.host.api.JsonRoutes;
 import dev.memstack.host.api.StandardRoute;
 import dev.memstack.host.api.ToolInvoker;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import dev.memstack.spi.Capability;
-import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.StandardTools;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.Parameter;
 import java.util.Set;
+import org.springdoc.core.annotations.ParameterObject;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestParam;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -56,16 +53,10 @@ public class ContradictionInboxController {
   @GetMapping
   public JsonNode list(
       @PathVariable("agentId") String agentId,
-      @RequestParam(name = "ownerKey", required = false) String ownerKey,
-      @Parameter(description = "the provider instance (default: the first that claims it)")
-          @RequestParam(name = "provider", required = false)
-          String provider,
-      @RequestParam(name = "offset", required = false) String offset,
-      @RequestParam(name = "limit", required = false) String limit) {
-    ObjectNode arguments = route.arguments();
-    StandardRoute.putInt(arguments, "offset", offset);
-    StandardRoute.putInt(arguments, "limit", limit);
-    return route.call(agentId, ownerKey, provider, StandardTools.LIST_CONTRADICTIONS, arguments);
+      @ParameterObject StandardRoute.Target target,
+      @ParameterObject StandardRoute.Page page) {
+    ObjectNode arguments = StandardRoute.paged(route.arguments(), page);
+    return route.call(agentId, target, StandardTools.LIST_CONTRADICTIONS, arguments);
   }
 
   @Operation(
@@ -80,18 +71,16 @@ public class ContradictionInboxController {
   public JsonNode resolve(
       @PathVariable("agentId") String agentId,
       @PathVariable("id") String id,
-      @RequestParam(name = "ownerKey", required = false) String ownerKey,
-      @RequestParam(name = "provider", required = false) String provider,
+      @ParameterObject StandardRoute.Target target,
       @RequestBody JsonNode body) {
     ObjectNode arguments = route.byId(id, "contradiction");
-    JsonNode fields = JsonBody.of(body).onlyFields(RESOLVE_FIELDS).node();
-    OwnerKey owner = JsonBody.owner(fields.get("ownerKey"), ownerKey);
-    JsonNode decision = fields.get("decision");
+    StandardRoute.Body resolve = StandardRoute.body(body, RESOLVE_FIELDS, target);
+    JsonNode decision = resolve.fields().get("decision");
     if (decision == null || !decision.isString() || !DECISIONS.contains(decision.stringValue())) {
       throw new BadRequestException(
           "decision", "decision is required: keep-new, keep-old or keep-both");
     }
     arguments.put("decision", decision.stringValue());
-    return route.call(agentId, owner, provider, StandardTools.RESOLVE_CONTRADICTION, arguments);
+    return route.call(agentId, resolve, target, StandardTools.RESOLVE_CONTRADICTION, arguments);
   }
 }

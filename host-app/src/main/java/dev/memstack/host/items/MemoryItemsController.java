@@ -1,18 +1,19 @@
 package dev.memstack.host.items;
 
 import dev.memstack.host.api.CapabilityTools;
-import dev.memstack.host.api.JsonBody;
 import dev.memstack.host.api.JsonRoutes;
 import dev.memstack.host.api.StandardRoute;
 import dev.memstack.host.api.ToolInvoker;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import dev.memstack.spi.Capability;
-import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.StandardTools;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.Map;
 import java.util.Set;
+import org.springdoc.core.annotations.ParameterObject;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -20,7 +21,6 @@ import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestParam;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -46,10 +46,45 @@ public class MemoryItemsController {
 
   private static final Set<String> EDIT_FIELDS = Set.of("text", "updatedAt", "ownerKey");
 
+  /** The status each status route sets, by the last segment of its path (one handler for all). */
+  private static final Map<String, String> STATUS_OF =
+      Map.of("archive", "archived", "suppress", "suppressed", "activate", "active");
+
   private final StandardRoute route;
 
   public MemoryItemsController(CapabilityTools providers, JsonMapper json) {
     this.route = new StandardRoute(providers, json, Capability.MEMORY_ADMIN);
+  }
+
+  /**
+   * The filters of the list and count routes, as query parameters.
+   *
+   * @param status one or more statuses, comma-separated
+   * @param type one or more types, comma-separated
+   * @param scope one scope
+   * @param text words the memory's text holds
+   * @param since created at or after (an ISO instant)
+   * @param until created before (an ISO instant)
+   */
+  public record Filter(
+      @Parameter(
+              description =
+                  "active, archived, suppressed, superseded, pending (comma-separated), any")
+          String status,
+      @Parameter(description = "memory types (comma-separated)") String type,
+      @Parameter(description = "personal, team or global") String scope,
+      @Parameter(description = "words the memory's text holds") String text,
+      @Parameter(description = "created at or after (ISO instant)") String since,
+      @Parameter(description = "created before (ISO instant)") String until) {
+
+    ObjectNode into(ObjectNode arguments) {
+      StandardRoute.putList(arguments, "status", status);
+      StandardRoute.putList(arguments, "type", type);
+      StandardRoute.putText(arguments, "scope", scope);
+      StandardRoute.putText(arguments, "text", text);
+      StandardRoute.putText(arguments, "since", since);
+      return StandardRoute.putText(arguments, "until", until);
+    }
   }
 
   @Operation(summary = "List an owner's memories, newest first, paged and filtered")
@@ -57,28 +92,11 @@ public class MemoryItemsController {
   @GetMapping
   public JsonNode list(
       @PathVariable("agentId") String agentId,
-      @RequestParam(name = "ownerKey", required = false) String ownerKey,
-      @Parameter(description = "the provider instance (default: the first that claims it)")
-          @RequestParam(name = "provider", required = false)
-          String provider,
-      @RequestParam(name = "offset", required = false) String offset,
-      @RequestParam(name = "limit", required = false) String limit,
-      @Parameter(
-              description =
-                  "active, archived, suppressed, superseded, pending (comma-separated), any")
-          @RequestParam(name = "status", required = false)
-          String status,
-      @RequestParam(name = "type", required = false) String type,
-      @RequestParam(name = "scope", required = false) String scope,
-      @Parameter(description = "words the memory's text holds")
-          @RequestParam(name = "text", required = false)
-          String text,
-      @RequestParam(name = "since", required = false) String since,
-      @RequestParam(name = "until", required = false) String until) {
-    ObjectNode arguments = filters(status, type, scope, text, since, until);
-    StandardRoute.putInt(arguments, "offset", offset);
-    StandardRoute.putInt(arguments, "limit", limit);
-    return route.call(agentId, ownerKey, provider, StandardTools.LIST_MEMORIES, arguments);
+      @ParameterObject StandardRoute.Target target,
+      @ParameterObject StandardRoute.Page page,
+      @ParameterObject Filter filter) {
+    ObjectNode arguments = StandardRoute.paged(filter.into(route.arguments()), page);
+    return route.call(agentId, target, StandardTools.LIST_MEMORIES, arguments);
   }
 
   @Operation(summary = "Count an owner's memories: total, by status and by type")
@@ -86,16 +104,10 @@ public class MemoryItemsController {
   @GetMapping("/count")
   public JsonNode count(
       @PathVariable("agentId") String agentId,
-      @RequestParam(name = "ownerKey", required = false) String ownerKey,
-      @RequestParam(name = "provider", required = false) String provider,
-      @RequestParam(name = "status", required = false) String status,
-      @RequestParam(name = "type", required = false) String type,
-      @RequestParam(name = "scope", required = false) String scope,
-      @RequestParam(name = "text", required = false) String text,
-      @RequestParam(name = "since", required = false) String since,
-      @RequestParam(name = "until", required = false) String until) {
-    ObjectNode arguments = filters(status, type, scope, text, since, until);
-    return route.call(agentId, ownerKey, provider, StandardTools.COUNT_MEMORIES, arguments);
+      @ParameterObject StandardRoute.Target target,
+      @ParameterObject Filter filter) {
+    return route.call(
+        agentId, target, StandardTools.COUNT_MEMORIES, filter.into(route.arguments()));
   }
 
   @Operation(summary = "Read one memory")
@@ -104,9 +116,8 @@ public class MemoryItemsController {
   public JsonNode get(
       @PathVariable("agentId") String agentId,
       @PathVariable("id") String id,
-      @RequestParam(name = "ownerKey", required = false) String ownerKey,
-      @RequestParam(name = "provider", required = false) String provider) {
-    return byId(agentId, id, ownerKey, provider, StandardTools.GET_MEMORY);
+      @ParameterObject StandardRoute.Target target) {
+    return route.call(agentId, target, StandardTools.GET_MEMORY, route.byId(id, "memory"));
   }
 
   @Operation(summary = "One memory's history, oldest first")
@@ -115,9 +126,8 @@ public class MemoryItemsController {
   public JsonNode history(
       @PathVariable("agentId") String agentId,
       @PathVariable("id") String id,
-      @RequestParam(name = "ownerKey", required = false) String ownerKey,
-      @RequestParam(name = "provider", required = false) String provider) {
-    return byId(agentId, id, ownerKey, provider, StandardTools.MEMORY_HISTORY);
+      @ParameterObject StandardRoute.Target target) {
+    return route.call(agentId, target, StandardTools.MEMORY_HISTORY, route.byId(id, "memory"));
   }
 
   @Operation(
@@ -130,51 +140,35 @@ public class MemoryItemsController {
   public JsonNode edit(
       @PathVariable("agentId") String agentId,
       @PathVariable("id") String id,
-      @RequestParam(name = "ownerKey", required = false) String ownerKey,
-      @RequestParam(name = "provider", required = false) String provider,
+      @ParameterObject StandardRoute.Target target,
       @RequestBody JsonNode body) {
-    JsonNode fields = JsonBody.of(body).onlyFields(EDIT_FIELDS).node();
-    OwnerKey owner = JsonBody.owner(fields.get("ownerKey"), ownerKey);
+    StandardRoute.Body edit = StandardRoute.body(body, EDIT_FIELDS, target);
     ObjectNode arguments = route.byId(id, "memory");
     for (String field : new String[] {"text", "updatedAt"}) {
       arguments.put(
           field,
-          StandardRoute.requiredString(fields, field, field + " is required and must be a string"));
+          StandardRoute.requiredString(
+              edit.fields(), field, field + " is required and must be a string"));
     }
-    return route.call(agentId, owner, provider, StandardTools.EDIT_MEMORY, arguments);
+    return route.call(agentId, edit, target, StandardTools.EDIT_MEMORY, arguments);
   }
 
-  @Operation(summary = "Archive one memory (active to archived)")
+  @Operation(
+      summary = "Change one memory's status",
+      description =
+          "archive: active to archived; suppress: active to suppressed; activate: archived,"
+              + " suppressed or superseded to active.")
   @RequiresRole(Role.MEMBER)
-  @PostMapping("/{id}/archive")
-  public JsonNode archive(
+  @PostMapping({"/{id}/archive", "/{id}/suppress", "/{id}/activate"})
+  public JsonNode changeStatus(
       @PathVariable("agentId") String agentId,
       @PathVariable("id") String id,
-      @RequestParam(name = "ownerKey", required = false) String ownerKey,
-      @RequestParam(name = "provider", required = false) String provider) {
-    return status(agentId, id, ownerKey, provider, "archived");
-  }
-
-  @Operation(summary = "Suppress one memory (active to suppressed)")
-  @RequiresRole(Role.MEMBER)
-  @PostMapping("/{id}/suppress")
-  public JsonNode suppress(
-      @PathVariable("agentId") String agentId,
-      @PathVariable("id") String id,
-      @RequestParam(name = "ownerKey", required = false) String ownerKey,
-      @RequestParam(name = "provider", required = false) String provider) {
-    return status(agentId, id, ownerKey, provider, "suppressed");
-  }
-
-  @Operation(summary = "Activate one memory (archived, suppressed or superseded to active)")
-  @RequiresRole(Role.MEMBER)
-  @PostMapping("/{id}/activate")
-  public JsonNode activate(
-      @PathVariable("agentId") String agentId,
-      @PathVariable("id") String id,
-      @RequestParam(name = "ownerKey", required = false) String ownerKey,
-      @RequestParam(name = "provider", required = false) String provider) {
-    return status(agentId, id, ownerKey, provider, "active");
+      @ParameterObject StandardRoute.Target target,
+      HttpServletRequest request) {
+    String uri = request.getRequestURI();
+    String change = uri.substring(uri.lastIndexOf('/') + 1);
+    ObjectNode arguments = route.byId(id, "memory").put("status", STATUS_OF.get(change));
+    return route.call(agentId, target, StandardTools.UPDATE_MEMORY_STATUS, arguments);
   }
 
   @Operation(summary = "Forget one memory: its text leaves its history too")
@@ -183,30 +177,7 @@ public class MemoryItemsController {
   public JsonNode delete(
       @PathVariable("agentId") String agentId,
       @PathVariable("id") String id,
-      @RequestParam(name = "ownerKey", required = false) String ownerKey,
-      @RequestParam(name = "provider", required = false) String provider) {
-    return byId(agentId, id, ownerKey, provider, StandardTools.DELETE_MEMORY);
-  }
-
-  private JsonNode status(
-      String agentId, String id, String ownerKey, String provider, String status) {
-    ObjectNode arguments = route.byId(id, "memory").put("status", status);
-    return route.call(agentId, ownerKey, provider, StandardTools.UPDATE_MEMORY_STATUS, arguments);
-  }
-
-  private JsonNode byId(String agentId, String id, String ownerKey, String provider, String tool) {
-    return route.call(agentId, ownerKey, provider, tool, route.byId(id, "memory"));
-  }
-
-  private ObjectNode filters(
-      String status, String type, String scope, String text, String since, String until) {
-    ObjectNode arguments = route.arguments();
-    StandardRoute.putList(arguments, "status", status);
-    StandardRoute.putList(arguments, "type", type);
-    StandardRoute.putText(arguments, "scope", scope);
-    StandardRoute.putText(arguments, "text", text);
-    StandardRoute.putText(arguments, "since", since);
-    StandardRoute.putText(arguments, "until", until);
-    return arguments;
+      @ParameterObject StandardRoute.Target target) {
+    return route.call(agentId, target, StandardTools.DELETE_MEMORY, route.byId(id, "memory"));
   }
 }

@@ -6,14 +6,15 @@ import dev.memstack.host.api.CapabilityTools;
 import dev.memstack.host.api.JsonBody;
 import dev.memstack.host.api.JsonRequestBody;
 import dev.memstack.host.api.JsonRoutes;
+import dev.memstack.host.api.StandardRoute;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
-import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
-import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.StandardTools;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
 import java.util.Set;
+import org.springdoc.core.annotations.ParameterObject;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -50,15 +51,13 @@ public class LifecycleController {
   private static final Set<String> FOCUSED_FIELDS = Set.of("topic", "ownerKey");
   private static final Set<String> OWNER_FIELDS = Set.of("ownerKey");
 
-  private final CapabilityTools providers;
-  private final JsonMapper json;
-  private final LifecycleProperties properties;
+  private final StandardRoute route;
+  private final String zone;
 
   public LifecycleController(
       CapabilityTools providers, JsonMapper json, LifecycleProperties properties) {
-    this.providers = providers;
-    this.json = json;
-    this.properties = properties;
+    this.route = new StandardRoute(providers, json, Capability.LIFECYCLE);
+    this.zone = properties.zone();
   }
 
   @Operation(summary = "The owner's morning card: what dreaming concluded yesterday, item by item")
@@ -66,19 +65,12 @@ public class LifecycleController {
   @GetMapping(path = {BASE + "/dream/morning-card", ALIAS + "/dream/morning-card"})
   public JsonNode morningCard(
       @PathVariable("agentId") String agentId,
-      @RequestParam(name = "ownerKey", required = false) String ownerKey,
-      @RequestParam(name = "date", required = false) String date,
-      @RequestParam(name = "provider", required = false) String provider) {
-    ObjectNode arguments = json.createObjectNode().put("zone", properties.zone());
-    if (date != null && !date.isBlank()) {
-      arguments.put("date", date.strip());
-    }
-    return call(
-        agentId,
-        JsonBody.owner(null, ownerKey),
-        provider,
-        StandardTools.DREAM_MORNING_CARD,
-        arguments);
+      @ParameterObject StandardRoute.Target target,
+      @Parameter(description = "the card's day (default: yesterday in memstack.lifecycle.zone)")
+          @RequestParam(name = "date", required = false)
+          String date) {
+    ObjectNode arguments = StandardRoute.putText(route.arguments().put("zone", zone), "date", date);
+    return route.call(agentId, target, StandardTools.DREAM_MORNING_CARD, arguments);
   }
 
   @Operation(summary = "Confirm, edit or forget one item of a dreaming report (of the card)")
@@ -89,34 +81,23 @@ public class LifecycleController {
       @PathVariable("agentId") String agentId,
       @PathVariable("reportId") String reportId,
       @PathVariable("index") String index,
-      @RequestParam(name = "ownerKey", required = false) String ownerKey,
-      @RequestParam(name = "provider", required = false) String provider,
+      @ParameterObject StandardRoute.Target target,
       @RequestBody JsonNode body) {
-    JsonNode fields = JsonBody.of(body).onlyFields(ITEM_FIELDS).node();
-    OwnerKey owner = JsonBody.owner(fields.get("ownerKey"), ownerKey);
-    int position;
-    try {
-      position = Integer.parseInt(index);
-    } catch (NumberFormatException e) {
-      throw new BadRequestException("index", "index must be a whole number, got: " + index);
-    }
-    JsonNode action = fields.get("action");
-    if (action == null || !action.isString()) {
-      throw new BadRequestException("action", "action is required: confirm, edit or forget");
-    }
-    ObjectNode arguments =
-        json.createObjectNode()
-            .put("reportId", reportId)
-            .put("index", position)
-            .put("action", action.stringValue());
-    JsonNode text = fields.get("text");
+    StandardRoute.Body item = StandardRoute.body(body, ITEM_FIELDS, target);
+    ObjectNode arguments = route.arguments().put("reportId", reportId);
+    StandardRoute.putInt(arguments, "index", index);
+    arguments.put(
+        "action",
+        StandardRoute.requiredString(
+            item.fields(), "action", "action is required: confirm, edit or forget"));
+    JsonNode text = item.fields().get("text");
     if (text != null && !text.isNull()) {
       if (!text.isString()) {
         throw new BadRequestException("text", "text must be a string");
       }
       arguments.put("text", text.stringValue());
     }
-    return call(agentId, owner, provider, StandardTools.RESOLVE_CARD_ITEM, arguments);
+    return route.call(agentId, item, target, StandardTools.RESOLVE_CARD_ITEM, arguments);
   }
 
   @Operation(summary = "The structured reports of dreaming runs, newest first")
@@ -124,19 +105,16 @@ public class LifecycleController {
   @GetMapping(path = BASE + "/dream/reports")
   public JsonNode reports(
       @PathVariable("agentId") String agentId,
-      @RequestParam(name = "ownerKey", required = false) String ownerKey,
-      @RequestParam(name = "from", required = false) String from,
-      @RequestParam(name = "to", required = false) String to,
-      @RequestParam(name = "provider", required = false) String provider) {
-    ObjectNode arguments = json.createObjectNode().put("zone", properties.zone());
-    if (from != null && !from.isBlank()) {
-      arguments.put("from", from.strip());
-    }
-    if (to != null && !to.isBlank()) {
-      arguments.put("to", to.strip());
-    }
-    return call(
-        agentId, JsonBody.owner(null, ownerKey), provider, StandardTools.DREAM_REPORTS, arguments);
+      @ParameterObject StandardRoute.Target target,
+      @Parameter(description = "first day (ISO date)")
+          @RequestParam(name = "from", required = false)
+          String from,
+      @Parameter(description = "last day (ISO date)") @RequestParam(name = "to", required = false)
+          String to) {
+    ObjectNode arguments = route.arguments().put("zone", zone);
+    StandardRoute.putText(arguments, "from", from);
+    StandardRoute.putText(arguments, "to", to);
+    return route.call(agentId, target, StandardTools.DREAM_REPORTS, arguments);
   }
 
   @Operation(summary = "Dream now on one topic only (needs a chat model)")
@@ -145,17 +123,14 @@ public class LifecycleController {
   @PostMapping(path = BASE + "/dream/focused")
   public JsonNode focused(
       @PathVariable("agentId") String agentId,
-      @RequestParam(name = "ownerKey", required = false) String ownerKey,
-      @RequestParam(name = "provider", required = false) String provider,
+      @ParameterObject StandardRoute.Target target,
       @RequestBody JsonNode body) {
-    JsonNode fields = JsonBody.of(body).onlyFields(FOCUSED_FIELDS).node();
-    JsonNode topic = fields.get("topic");
-    if (topic == null || !topic.isString() || topic.stringValue().isBlank()) {
-      throw new BadRequestException("topic", "topic is required and must be a string");
-    }
-    ObjectNode arguments = json.createObjectNode().put("topic", topic.stringValue());
-    OwnerKey owner = JsonBody.owner(fields.get("ownerKey"), ownerKey);
-    return call(agentId, owner, provider, StandardTools.RUN_FOCUSED_DREAM, arguments);
+    StandardRoute.Body focus = StandardRoute.body(body, FOCUSED_FIELDS, target);
+    String topic =
+        StandardRoute.requiredString(
+            focus.fields(), "topic", "topic is required and must be a string");
+    ObjectNode arguments = route.arguments().put("topic", topic);
+    return route.call(agentId, focus, target, StandardTools.RUN_FOCUSED_DREAM, arguments);
   }
 
   @Operation(summary = "Merge near-duplicate structured entries now (needs a chat model)")
@@ -164,25 +139,14 @@ public class LifecycleController {
   @PostMapping(path = {BASE + "/structured-consolidation", ALIAS + "/structured-consolidation"})
   public JsonNode structuredConsolidation(
       @PathVariable("agentId") String agentId,
-      @RequestParam(name = "ownerKey", required = false) String ownerKey,
-      @RequestParam(name = "provider", required = false) String provider,
+      @ParameterObject StandardRoute.Target target,
       @RequestBody(required = false) JsonNode body) {
-    JsonNode inBody = null;
-    if (body != null && !body.isNull() && !body.isMissingNode()) {
-      inBody = JsonBody.of(body).onlyFields(OWNER_FIELDS).node().get("ownerKey");
-    }
-    OwnerKey owner = JsonBody.owner(inBody, ownerKey);
-    return call(
-        agentId,
-        owner,
-        provider,
-        StandardTools.RUN_STRUCTURED_CONSOLIDATION,
-        json.createObjectNode());
-  }
-
-  private JsonNode call(
-      String agentId, OwnerKey owner, String provider, String tool, ObjectNode arguments) {
-    AgentId agent = JsonBody.agent(agentId);
-    return providers.callStandard(Capability.LIFECYCLE, provider, tool, agent, owner, arguments);
+    JsonNode given = body == null || body.isNull() || body.isMissingNode() ? null : body;
+    StandardRoute.Body run =
+        given == null
+            ? new StandardRoute.Body(null, JsonBody.owner(null, target.ownerKey()))
+            : StandardRoute.body(given, OWNER_FIELDS, target);
+    return route.call(
+        agentId, run, target, StandardTools.RUN_STRUCTURED_CONSOLIDATION, route.arguments());
   }
 }

@@ -4,12 +4,13 @@ import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Scope;
 import dev.memstack.support.Require;
+import dev.memstack.vector.store.MemoryRecord;
+import dev.memstack.vector.store.OwnedRows;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -51,16 +52,19 @@ public record Contradiction(
     createdAt = Instant.ofEpochMilli(createdAt.toEpochMilli());
   }
 
-  /** The contradiction of {@code incoming} against {@code existing}, its id derived from both. */
-  public static Contradiction of(
-      AgentId agent,
-      OwnerKey owner,
-      Scope scope,
-      String existing,
-      String incoming,
-      Instant createdAt) {
+  /**
+   * The contradiction of the pending record {@code incoming} against the active {@code existing},
+   * its id derived from both, in {@code incoming}'s agent, owner and scope.
+   */
+  public static Contradiction between(MemoryRecord incoming, String existing, Instant createdAt) {
     return new Contradiction(
-        idOf(existing, incoming), agent, owner, scope, existing, incoming, createdAt);
+        idOf(existing, incoming.id()),
+        incoming.agent(),
+        incoming.owner(),
+        incoming.scope(),
+        existing,
+        incoming.id(),
+        createdAt);
   }
 
   /** {@code c-} and 24 hex digits of the SHA-256 of both ids: the same pair, the same id. */
@@ -91,12 +95,7 @@ public record Contradiction(
 
   /** As one flat map of strings, for a file line. */
   public Map<String, String> toMap() {
-    Map<String, String> map = new LinkedHashMap<>();
-    map.put("id", id);
-    map.put("agent", agent.value());
-    if (owner != null) {
-      map.put("owner", owner.value());
-    }
+    Map<String, String> map = OwnedRows.head(id, agent, owner);
     map.put("scope", scope.name());
     map.put("existing", existing);
     map.put("incoming", incoming);
@@ -110,12 +109,11 @@ public record Contradiction(
    * @throws IllegalArgumentException for a map missing a field or with a bad value
    */
   public static Contradiction fromMap(Map<String, ?> map) {
-    Object owner = map.get("owner");
     try {
       return new Contradiction(
           String.valueOf(map.get("id")),
           AgentId.of(String.valueOf(map.get("agent"))),
-          owner == null ? null : OwnerKey.of(owner.toString()),
+          OwnedRows.owner(map),
           Scope.valueOf(String.valueOf(map.get("scope"))),
           String.valueOf(map.get("existing")),
           String.valueOf(map.get("incoming")),

@@ -61,9 +61,7 @@ public final class ContradictionInbox {
       MemoryRecord incoming, List<MemoryRecord> existing, String actor, Instant now) {
     List<Contradiction> opened = new ArrayList<>();
     for (MemoryRecord old : existing) {
-      Contradiction c =
-          Contradiction.of(
-              incoming.agent(), incoming.owner(), incoming.scope(), old.id(), incoming.id(), now);
+      Contradiction c = Contradiction.between(incoming, old.id(), now);
       if (!queue.add(c)) {
         continue;
       }

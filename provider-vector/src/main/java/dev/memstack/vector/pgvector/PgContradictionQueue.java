@@ -5,13 +5,9 @@ import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Scope;
 import dev.memstack.vector.contradictions.Contradiction;
 import dev.memstack.vector.contradictions.ContradictionQueue;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.sql.Types;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -29,41 +25,29 @@ public final class PgContradictionQueue implements ContradictionQueue {
   private final PgTable table;
   private final String name;
 
-  private PgContradictionQueue(PgTable table) {
-    this.table = table;
+  /** The contradictions beside {@code store}'s table, on its connection pool. */
+  public PgContradictionQueue(PgVectorMemoryStore store) {
+    this.table = store.table();
     this.name = table.schema.contradictionsTable();
-  }
-
-  /** The contradictions beside this store's table, on its connection pool. */
-  public static PgContradictionQueue of(PgVectorMemoryStore store) {
-    return new PgContradictionQueue(store.table());
   }
 
   @Override
   public boolean add(Contradiction c) {
-    try (Connection connection = table.dataSource.getConnection();
-        PreparedStatement insert =
-            connection.prepareStatement(
-                "INSERT INTO "
-                    + name
-                    + " ("
-                    + COLUMNS
-                    + ") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING")) {
-      insert.setString(1, c.id());
-      insert.setString(2, c.agent().value());
-      if (c.owner() == null) {
-        insert.setNull(3, Types.VARCHAR);
-      } else {
-        insert.setString(3, c.owner().value());
-      }
-      insert.setString(4, c.scope().name());
-      insert.setString(5, c.existing());
-      insert.setString(6, c.incoming());
-      insert.setTimestamp(7, Timestamp.from(c.createdAt()));
-      return insert.executeUpdate() == 1;
-    } catch (SQLException e) {
-      throw table.failure("open a contradiction", e);
-    }
+    return table.update(
+            "open a contradiction",
+            "INSERT INTO "
+                + name
+                + " ("
+                + COLUMNS
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+            c.id(),
+            c.agent().value(),
+            c.owner() == null ? null : c.owner().value(),
+            c.scope().name(),
+            c.existing(),
+            c.incoming(),
+            Timestamp.from(c.createdAt()))
+        == 1;
   }
 
   @Override
@@ -89,19 +73,9 @@ public final class PgContradictionQueue implements ContradictionQueue {
     if (existingIds.isEmpty()) {
       return List.of();
     }
-    try (Connection connection = table.dataSource.getConnection();
-        PreparedStatement select =
-            connection.prepareStatement(
-                "SELECT "
-                    + COLUMNS
-                    + " FROM "
-                    + name
-                    + " WHERE existing = ANY(?) ORDER BY created_at, id")) {
-      select.setArray(1, PgTable.textArray(connection, existingIds));
-      return rows(select);
-    } catch (SQLException e) {
-      throw table.failure("read contradictions", e);
-    }
+    return select(
+        "SELECT " + COLUMNS + " FROM " + name + " WHERE existing = ANY(?) ORDER BY created_at, id",
+        existingIds);
   }
 
   @Override
@@ -123,52 +97,23 @@ public final class PgContradictionQueue implements ContradictionQueue {
         .size();
   }
 
-  private List<Contradiction> select(String sql, String... params) {
-    try (Connection connection = table.dataSource.getConnection();
-        PreparedStatement select = connection.prepareStatement(sql)) {
-      bind(select, params);
-      return rows(select);
-    } catch (SQLException e) {
-      throw table.failure("read contradictions", e);
-    }
+  private List<Contradiction> select(String sql, Object... params) {
+    return table.query("read contradictions", sql, PgContradictionQueue::read, params);
   }
 
-  private List<Contradiction> delete(String sql, String... params) {
-    try (Connection connection = table.dataSource.getConnection();
-        PreparedStatement delete = connection.prepareStatement(sql)) {
-      bind(delete, params);
-      return rows(delete);
-    } catch (SQLException e) {
-      throw table.failure("close contradictions", e);
-    }
+  private List<Contradiction> delete(String sql, Object... params) {
+    return table.query("close contradictions", sql, PgContradictionQueue::read, params);
   }
 
-  private static void bind(PreparedStatement statement, String... params) throws SQLException {
-    for (int i = 0; i < params.length; i++) {
-      if (params[i] == null) {
-        statement.setNull(i + 1, Types.VARCHAR);
-      } else {
-        statement.setString(i + 1, params[i]);
-      }
-    }
-  }
-
-  private static List<Contradiction> rows(PreparedStatement statement) throws SQLException {
-    List<Contradiction> found = new ArrayList<>();
-    try (ResultSet rows = statement.executeQuery()) {
-      while (rows.next()) {
-        String owner = rows.getString("owner");
-        found.add(
-            new Contradiction(
-                rows.getString("id"),
-                AgentId.of(rows.getString("agent")),
-                owner == null ? null : OwnerKey.of(owner),
-                Scope.valueOf(rows.getString("scope")),
-                rows.getString("existing"),
-                rows.getString("incoming"),
-                rows.getTimestamp("created_at").toInstant()));
-      }
-    }
-    return found;
+  private static Contradiction read(ResultSet row) throws SQLException {
+    String owner = row.getString("owner");
+    return new Contradiction(
+        row.getString("id"),
+        AgentId.of(row.getString("agent")),
+        owner == null ? null : OwnerKey.of(owner),
+        Scope.valueOf(row.getString("scope")),
+        row.getString("existing"),
+        row.getString("incoming"),
+        row.getTimestamp("created_at").toInstant());
   }
 }

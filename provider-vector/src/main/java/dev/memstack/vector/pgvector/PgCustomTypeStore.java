@@ -3,11 +3,6 @@ package dev.memstack.vector.pgvector;
 import dev.memstack.spi.AgentId;
 import dev.memstack.vector.types.CustomTypeStore;
 import dev.memstack.vector.types.MemoryType;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -22,22 +17,17 @@ public final class PgCustomTypeStore implements CustomTypeStore {
   private final PgTable table;
   private final String types;
 
-  private PgCustomTypeStore(PgTable table) {
-    this.table = table;
+  /** The custom types beside {@code store}'s table, on its connection pool. */
+  public PgCustomTypeStore(PgVectorMemoryStore store) {
+    this.table = store.table();
     this.types = table.schema.typesTable();
-  }
-
-  /** The custom types beside this store's table, on its connection pool. */
-  public static PgCustomTypeStore of(PgVectorMemoryStore store) {
-    return new PgCustomTypeStore(store.table());
   }
 
   @Override
   public List<MemoryType> list(AgentId agent) {
     return query(
         "SELECT key, name, description, icon FROM " + types + " WHERE agent = ? ORDER BY key",
-        agent.value(),
-        null);
+        agent.value());
   }
 
   @Override
@@ -87,24 +77,13 @@ public final class PgCustomTypeStore implements CustomTypeStore {
         > 0;
   }
 
-  private List<MemoryType> query(String sql, String agent, String key) {
-    try (Connection connection = table.dataSource.getConnection();
-        PreparedStatement statement = connection.prepareStatement(sql)) {
-      statement.setString(1, agent);
-      if (key != null) {
-        statement.setString(2, key);
-      }
-      List<MemoryType> found = new ArrayList<>();
-      try (ResultSet rows = statement.executeQuery()) {
-        while (rows.next()) {
-          found.add(
-              MemoryType.custom(
-                  rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4)));
-        }
-      }
-      return found;
-    } catch (SQLException e) {
-      throw table.failure("read types", e);
-    }
+  private List<MemoryType> query(String sql, Object... params) {
+    return table.query(
+        "read types",
+        sql,
+        row ->
+            MemoryType.custom(
+                row.getString(1), row.getString(2), row.getString(3), row.getString(4)),
+        params);
   }
 }

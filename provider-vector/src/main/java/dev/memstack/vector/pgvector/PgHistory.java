@@ -84,8 +84,7 @@ final class PgHistory implements MemoryHistory {
 
   @Override
   public long deleteOwner(OwnerKey owner) {
-    return table.deleteOwnerRows(
-        table.schema.historyTable(), owner, "delete the history of an owner");
+    return table.deleteOwnerRows(table.schema.historyTable(), owner);
   }
 
   private void insert(Connection connection, HistoryEvent event) throws SQLException {

@@ -19,6 +19,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -187,10 +188,50 @@ final class PgTable {
     }
   }
 
+  /** Reads one row of a result into a value. */
+  @FunctionalInterface
+  interface RowReader<T> {
+    T read(ResultSet row) throws SQLException;
+  }
+
+  /**
+   * Runs one statement that answers rows (a {@code SELECT}, or a change with {@code RETURNING}), on
+   * a connection of its own, with {@code params} bound in order ({@code null} binds SQL null).
+   *
+   * @param what what the statement does, for the message of its failure
+   * @return each row as {@code reader} reads it, in order
+   */
+  <T> List<T> query(String what, String sql, RowReader<T> reader, Object... params) {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (int i = 0; i < params.length; i++) {
+        Object param = params[i];
+        statement.setObject(
+            i + 1, param instanceof Collection<?> c ? textArray(connection, strings(c)) : param);
+      }
+      List<T> found = new ArrayList<>();
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          found.add(reader.read(rows));
+        }
+      }
+      return found;
+    } catch (SQLException e) {
+      throw failure(what, e);
+    }
+  }
+
+  private static List<String> strings(Collection<?> values) {
+    return values.stream().map(String::valueOf).toList();
+  }
+
   /** Deletes the rows of {@code owner} from the side table {@code sideTable}; how many. */
-  long deleteOwnerRows(String sideTable, OwnerKey owner, String what) {
+  long deleteOwnerRows(String sideTable, OwnerKey owner) {
     Objects.requireNonNull(owner, "owner");
-    return update(what, "DELETE FROM " + sideTable + " WHERE owner = ?", owner.value());
+    return update(
+        "delete an owner's rows from " + sideTable,
+        "DELETE FROM " + sideTable + " WHERE owner = ?",
+        owner.value());
   }
 
   static Array textArray(Connection connection, Collection<String> values) throws SQLException {

@@ -327,7 +327,6 @@ final class PgWrites implements StoreWrites {
 
   @Override
   public long deleteFeedback(OwnerKey owner) {
-    return table.deleteOwnerRows(
-        table.schema.feedbackTable(), owner, "delete feedback of an owner");
+    return table.deleteOwnerRows(table.schema.feedbackTable(), owner);
   }
 }

@@ -52,12 +52,7 @@ public record HistoryEvent(
 
   /** The event as one flat map: {@code id, agent, owner?, at, event, actor?} then the details. */
   public Map<String, String> toMap() {
-    Map<String, String> map = new LinkedHashMap<>();
-    map.put("id", id);
-    map.put("agent", agent.value());
-    if (owner != null) {
-      map.put("owner", owner.value());
-    }
+    Map<String, String> map = OwnedRows.head(id, agent, owner);
     map.put("at", at.toString());
     map.put("event", event);
     if (actor != null) {
@@ -80,7 +75,6 @@ public record HistoryEvent(
             details.put(key, value.toString());
           }
         });
-    Object owner = map.get("owner");
     Object actor = map.get("actor");
     Object at = map.get("at");
     Object agent = map.get("agent");
@@ -90,7 +84,7 @@ public record HistoryEvent(
     return new HistoryEvent(
         String.valueOf(map.get("id")),
         AgentId.of(agent.toString()),
-        owner == null ? null : OwnerKey.of(owner.toString()),
+        OwnedRows.owner(map),
         Instant.parse(at.toString()),
         String.valueOf(map.get("event")),
         actor == null ? null : actor.toString(),
