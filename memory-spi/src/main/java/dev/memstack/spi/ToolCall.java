@@ -38,9 +38,8 @@ public record ToolCall(
     Objects.requireNonNull(agent, "agent");
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(arguments, "arguments");
-    Objects.requireNonNull(writable, "writable");
     EnumSet<Scope> copy = EnumSet.noneOf(Scope.class);
-    copy.addAll(writable);
+    copy.addAll(Objects.requireNonNull(writable, "writable"));
     if (owner == null) {
       copy.remove(Scope.PERSONAL);
     }

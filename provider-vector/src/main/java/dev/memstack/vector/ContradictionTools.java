@@ -30,7 +30,8 @@ import tools.jackson.databind.node.ObjectNode;
  * deciding one of a scope the caller may not write is {@code FORBIDDEN}, before anything changes.
  * Also marks recalled memories that an open contradiction disputes ({@link #marked}).
  */
-final class ContradictionTools {
+record ContradictionTools(
+    VectorMemoryProvider provider, MemoryItemJson itemJson, MemoryAdminTools admin) {
 
   static final List<ToolSpec> SPECS =
       List.of(
@@ -67,17 +68,6 @@ final class ContradictionTools {
 
   /** Recall metadata of a disputed memory: the text of the pending memory that disputes it. */
   static final String PENDING_TEXT = "pendingText";
-
-  private final VectorMemoryProvider provider;
-  private final MemoryItemJson itemJson;
-  private final MemoryAdminTools admin;
-
-  ContradictionTools(
-      VectorMemoryProvider provider, MemoryItemJson itemJson, MemoryAdminTools admin) {
-    this.provider = provider;
-    this.itemJson = itemJson;
-    this.admin = admin;
-  }
 
   ObjectNode call(ToolCall call) {
     return switch (call.name()) {

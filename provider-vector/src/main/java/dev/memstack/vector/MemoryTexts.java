@@ -120,13 +120,7 @@ final class MemoryTexts {
   static MemoryRecord remembered(
       AgentId agent, OwnerKey owner, Scope scope, String type, String text, Instant now) {
     String normalized = normalize(text);
-    String id =
-        nameId(
-            "remember",
-            agent.value(),
-            owner == null ? "" : owner.value(),
-            scope.name(),
-            normalized);
+    String id = toolId("remember", agent, owner, scope, normalized);
     return fromTool(id, agent, owner, scope, type, text, now, Map.of("source", "tool"));
   }
 
@@ -173,14 +167,7 @@ final class MemoryTexts {
       String name,
       String text,
       Instant now) {
-    String id =
-        nameId(
-            "remember-named",
-            agent.value(),
-            owner == null ? "" : owner.value(),
-            scope.name(),
-            type,
-            name.strip().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT));
+    String id = toolId("remember-named", agent, owner, scope, type, normalize(name));
     return fromTool(
         id, agent, owner, scope, type, text, now, Map.of("source", "tool", NAME, name.strip()));
   }
@@ -198,6 +185,16 @@ final class MemoryTexts {
   /** Lower case, single spaces: two texts that normalise alike are the same memory. */
   static String normalize(String text) {
     return text.strip().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
+  }
+
+  /** The id of a record a tool writes: derived from its kind, where it lives and {@code key}. */
+  private static String toolId(
+      String kind, AgentId agent, OwnerKey owner, Scope scope, String... key) {
+    List<String> parts = new ArrayList<>(List.of(kind, agent.value()));
+    parts.add(owner == null ? "" : owner.value());
+    parts.add(scope.name());
+    parts.addAll(List.of(key));
+    return nameId(parts.toArray(String[]::new));
   }
 
   private static String nameId(String... parts) {

@@ -147,13 +147,9 @@ record VectorTrust(MemoryVectorStore store, TrustSettings settings, Clock clock)
         found.put(record.id(), record);
       }
     }
+    // in the order asked, each once
     Map<String, MemoryRecord> ordered = new LinkedHashMap<>();
-    for (String id : distinct) {
-      MemoryRecord record = found.get(id);
-      if (record != null) {
-        ordered.put(id, record);
-      }
-    }
+    distinct.stream().filter(found::containsKey).forEach(id -> ordered.put(id, found.get(id)));
     return ordered;
   }
 }

@@ -10,6 +10,7 @@ import dev.memstack.host.security.Role;
 import dev.memstack.spi.Capability;
 import dev.memstack.spi.StandardTools;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
 import java.util.Set;
 import org.springdoc.core.annotations.ParameterObject;
 import org.springframework.http.MediaType;
@@ -70,7 +71,7 @@ public class ContradictionInboxController {
   @PostMapping(path = "/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
   public JsonNode resolve(
       @PathVariable("agentId") String agentId,
-      @PathVariable("id") String id,
+      @Parameter(description = "the contradiction's id, as listed") @PathVariable("id") String id,
       @ParameterObject StandardRoute.Target target,
       @RequestBody JsonNode body) {
     ObjectNode arguments = route.byId(id, "contradiction");

@@ -192,30 +192,27 @@ public final class Dreaming implements AutoCloseable {
       noteText.append(note.content().strip()).append("\n\n");
     }
     String user =
-        parts
-            .templates()
-            .render(
-                PromptTemplates.EMERGENCE_USER,
-                Map.of(
-                    "date", today.toString(),
-                    "scope", scope,
-                    "memory", memory.strip(),
-                    "day_range", Integer.toString(parts.settings().emergenceDayRange()),
-                    "note_count", Integer.toString(notes.size()),
-                    "daily_notes", noteText.isEmpty() ? "(none)" : noteText.toString().strip()));
+        parts.user(
+            PromptTemplates.Job.EMERGENCE,
+            Map.of(
+                "date", today.toString(),
+                "scope", scope,
+                "memory", memory.strip(),
+                "day_range", Integer.toString(parts.settings().emergenceDayRange()),
+                "note_count", Integer.toString(notes.size()),
+                "daily_notes", noteText.isEmpty() ? "(none)" : noteText.toString().strip()));
     if (topic != null) {
       user +=
           "\n\nFocus: consider only what concerns the topic \""
               + topic
               + "\". Keep every other line of MEMORY.md exactly as it is.";
     }
-    MemoryJobParts.Reply reply = parts.ask(PromptTemplates.EMERGENCE_SYSTEM, user);
+    MemoryJobParts.Reply reply =
+        parts.ask(PromptTemplates.Job.EMERGENCE, user, "dreaming of " + bucket);
     String answer = reply.text();
     if (answer == null) {
-      String reason = reply.failure();
-      log.warn("dreaming of {}: {}", bucket, reason);
-      journal.write(read, "none (" + reason + ")", "nothing (failed)");
-      return bucketRun(bucket, "failed", reason, notes.size(), false, false);
+      journal.write(read, "none (" + reply.failure() + ")", "nothing (failed)");
+      return bucketRun(bucket, "failed", reply.failure(), notes.size(), false, false);
     }
     Optional<ModelAnswers.Emergence> parsed = ModelAnswers.emergence(answer);
     if (parsed.isEmpty()) {

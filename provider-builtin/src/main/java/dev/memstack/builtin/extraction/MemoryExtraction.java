@@ -286,19 +286,17 @@ public final class MemoryExtraction implements AutoCloseable {
             Math.max(0, messages.size() - parts.settings().maxTranscriptMessages()),
             messages.size());
     String user =
-        parts
-            .templates()
-            .render(
-                PromptTemplates.SUMMARIZE_USER,
-                Map.of(
-                    "date", today.toString(),
-                    "profile", parts.files().readOrEmpty(bucket, PROFILE).strip(),
-                    "memory", parts.files().readOrEmpty(bucket, MEMORY).strip(),
-                    "daily_note",
-                        parts.files().readOrEmpty(bucket, WorkspacePath.dailyNote(today)).strip(),
-                    "message_count", Integer.toString(recent.size()),
-                    "transcript", transcript(recent)));
-    String system = parts.templates().render(PromptTemplates.SUMMARIZE_SYSTEM, Map.of());
+        parts.user(
+            PromptTemplates.Job.SUMMARIZE,
+            Map.of(
+                "date", today.toString(),
+                "profile", parts.files().readOrEmpty(bucket, PROFILE).strip(),
+                "memory", parts.files().readOrEmpty(bucket, MEMORY).strip(),
+                "daily_note",
+                    parts.files().readOrEmpty(bucket, WorkspacePath.dailyNote(today)).strip(),
+                "message_count", Integer.toString(recent.size()),
+                "transcript", transcript(recent)));
+    String system = parts.templates().render(PromptTemplates.Job.SUMMARIZE.system(), Map.of());
     String answer;
     try {
       answer = parts.model().complete(system, user, parts.settings().modelTimeout());

@@ -28,6 +28,9 @@ public record MemoryJobParts(
     Clock clock,
     Coordination coordination) {
 
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(MemoryJobParts.class);
+
   public MemoryJobParts {
     if (Stream.of(settings, files, templates, model, clock, coordination)
         .anyMatch(Objects::isNull)) {
@@ -59,5 +62,19 @@ public record MemoryJobParts(
               ? "no chat model configured"
               : "the chat model failed: " + e.getMessage());
     }
+  }
+
+  /** {@code job}'s user template with its placeholders filled from {@code values}. */
+  String user(PromptTemplates.Job job, Map<String, String> values) {
+    return templates.render(job.user(), values);
+  }
+
+  /** {@link #ask} for {@code job}'s system template; a failure is logged as {@code what}'s. */
+  Reply ask(PromptTemplates.Job job, String user, String what) {
+    Reply reply = ask(job.system(), user);
+    if (reply.text() == null) {
+      LOG.warn("{}: {}", what, reply.failure());
+    }
+    return reply;
   }
 }

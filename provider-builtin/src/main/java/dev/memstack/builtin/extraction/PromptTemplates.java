@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -23,25 +24,28 @@ import java.util.regex.Pattern;
  */
 public final class PromptTemplates {
 
-  public static final String SUMMARIZE_SYSTEM = "memory/summarize-system";
-  public static final String SUMMARIZE_USER = "memory/summarize-user";
-  public static final String EMERGENCE_SYSTEM = "memory/emergence-system";
-  public static final String EMERGENCE_USER = "memory/emergence-user";
-  public static final String CONSOLIDATION_SYSTEM = "memory/consolidation-system";
-  public static final String CONSOLIDATION_USER = "memory/consolidation-user";
-  public static final String SOUL_SYSTEM = "memory/soul-system";
-  public static final String SOUL_USER = "memory/soul-user";
+  /** The memory jobs that ask the model, each with a system and a user template. */
+  public enum Job {
+    SUMMARIZE,
+    EMERGENCE,
+    CONSOLIDATION,
+    SOUL;
 
-  private static final List<String> NAMES =
-      List.of(
-          SUMMARIZE_SYSTEM,
-          SUMMARIZE_USER,
-          EMERGENCE_SYSTEM,
-          EMERGENCE_USER,
-          CONSOLIDATION_SYSTEM,
-          CONSOLIDATION_USER,
-          SOUL_SYSTEM,
-          SOUL_USER);
+    /** The system template's name, {@code memory/<job>-system}. */
+    public String system() {
+      return name("system");
+    }
+
+    /** The user template's name, {@code memory/<job>-user}. */
+    public String user() {
+      return name("user");
+    }
+
+    private String name(String part) {
+      return "memory/" + name().toLowerCase(Locale.ROOT) + "-" + part;
+    }
+  }
+
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-z_]+)}}");
 
   private final Map<String, String> templates;
@@ -53,8 +57,10 @@ public final class PromptTemplates {
   /** The bundled templates, each overridden by a file in {@code overrides} when there is one. */
   public static PromptTemplates load(Optional<Path> overrides) {
     Map<String, String> templates = new LinkedHashMap<>();
-    for (String name : NAMES) {
-      templates.put(name, load(name, overrides));
+    for (Job job : Job.values()) {
+      for (String name : List.of(job.system(), job.user())) {
+        templates.put(name, load(name, overrides));
+      }
     }
     return new PromptTemplates(templates);
   }

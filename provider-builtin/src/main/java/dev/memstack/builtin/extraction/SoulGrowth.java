@@ -160,16 +160,14 @@ public final class SoulGrowth implements AutoCloseable {
     String readLine = String.join(", ", read);
     String why = "write " + writes + " to team memory";
     String user =
-        parts
-            .templates()
-            .render(
-                PromptTemplates.SOUL_USER,
-                Map.of(
-                    "date", today.toString(),
-                    "writes", Long.toString(writes),
-                    "soul", soul.strip(),
-                    "team_memory", memory.isEmpty() ? "(none)" : memory.toString().strip()));
-    MemoryJobParts.Reply reply = parts.ask(PromptTemplates.SOUL_SYSTEM, user);
+        parts.user(
+            PromptTemplates.Job.SOUL,
+            Map.of(
+                "date", today.toString(),
+                "writes", Long.toString(writes),
+                "soul", soul.strip(),
+                "team_memory", memory.isEmpty() ? "(none)" : memory.toString().strip()));
+    MemoryJobParts.Reply reply = parts.ask(PromptTemplates.Job.SOUL.system(), user);
     String answer = reply.text();
     if (answer == null) {
       String reason = reply.failure();

@@ -223,22 +223,19 @@ public final class StructuredConsolidation implements AutoCloseable {
                 .map(e -> e.getKey() + " (" + e.getValue().entries().size() + " entries)")
                 .toList());
     String user =
-        parts
-            .templates()
-            .render(
-                PromptTemplates.CONSOLIDATION_USER,
-                Map.of(
-                    "date", now.toLocalDate().toString(),
-                    "scope", scope,
-                    "entry_count", Integer.toString(before),
-                    "entries", entriesText(read)));
-    MemoryJobParts.Reply reply = parts.ask(PromptTemplates.CONSOLIDATION_SYSTEM, user);
+        parts.user(
+            PromptTemplates.Job.CONSOLIDATION,
+            Map.of(
+                "date", now.toLocalDate().toString(),
+                "scope", scope,
+                "entry_count", Integer.toString(before),
+                "entries", entriesText(read)));
+    MemoryJobParts.Reply reply =
+        parts.ask(PromptTemplates.Job.CONSOLIDATION, user, "structured consolidation of " + bucket);
     String answer = reply.text();
     if (answer == null) {
-      String reason = reply.failure();
-      log.warn("structured consolidation of {}: {}", bucket, reason);
-      journal.write(readLine, "none (" + reason + ")", "nothing (failed)");
-      return result(bucket, "failed", reason, before, before, List.of());
+      journal.write(readLine, "none (" + reply.failure() + ")", "nothing (failed)");
+      return result(bucket, "failed", reply.failure(), before, before, List.of());
     }
     Optional<ModelAnswers.Consolidation> parsed = ModelAnswers.consolidation(answer);
     if (parsed.isEmpty()) {

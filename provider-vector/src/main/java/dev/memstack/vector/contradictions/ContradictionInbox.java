@@ -18,8 +18,14 @@ import java.util.Objects;
  * which active memories are contradicted, and closes the contradictions of a forgotten memory. With
  * {@code contradiction-check-enabled} off ({@link #enabled()} false) nothing opens, but the open
  * ones are still shown and decided. Thread-safe as the queue and the store are.
+ *
+ * @param store the records the contradictions name
+ * @param queue the open contradictions
+ * @param enabled whether a conflicting statement is kept pending instead of superseding the active
+ *     one
  */
-public final class ContradictionInbox {
+public record ContradictionInbox(
+    MemoryVectorStore store, ContradictionQueue queue, boolean enabled) {
 
   /** The history event of a memory that a contradiction was opened on. */
   public static final String EVENT = "contradiction";
@@ -30,24 +36,9 @@ public final class ContradictionInbox {
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(ContradictionInbox.class);
 
-  private final MemoryVectorStore store;
-  private final ContradictionQueue queue;
-  private final boolean enabled;
-
-  public ContradictionInbox(MemoryVectorStore store, ContradictionQueue queue, boolean enabled) {
-    this.store = Objects.requireNonNull(store, "store");
-    this.queue = Objects.requireNonNull(queue, "queue");
-    this.enabled = enabled;
-  }
-
-  /** Whether a conflicting statement is kept pending instead of superseding the active one. */
-  public boolean enabled() {
-    return enabled;
-  }
-
-  /** The open contradictions. */
-  public ContradictionQueue queue() {
-    return queue;
+  public ContradictionInbox {
+    Objects.requireNonNull(store, "store");
+    Objects.requireNonNull(queue, "queue");
   }
 
   /**

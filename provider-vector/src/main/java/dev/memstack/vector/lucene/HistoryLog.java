@@ -58,11 +58,7 @@ final class HistoryLog implements MemoryHistory, AutoCloseable {
 
   @Override
   public synchronized void append(HistoryEvent event) {
-    try {
-      write(event);
-    } catch (IOException e) {
-      throw new UncheckedIOException("embedded vector store: cannot write " + file, e);
-    }
+    write(event);
     byId.computeIfAbsent(event.id(), id -> new ArrayList<>()).add(event);
   }
 
@@ -74,14 +70,10 @@ final class HistoryLog implements MemoryHistory, AutoCloseable {
   @Override
   public synchronized void forget(HistoryEvent forgotten) {
     List<HistoryEvent> earlier = byId.put(forgotten.id(), new ArrayList<>(List.of(forgotten)));
-    try {
-      if (earlier == null || earlier.isEmpty()) {
-        write(forgotten);
-      } else {
-        rewrite();
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("embedded vector store: cannot rewrite " + file, e);
+    if (earlier == null || earlier.isEmpty()) {
+      write(forgotten);
+    } else {
+      rewrite();
     }
   }
 
@@ -98,38 +90,51 @@ final class HistoryLog implements MemoryHistory, AutoCloseable {
       }
     }
     if (removed > 0) {
-      try {
-        rewrite();
-      } catch (IOException e) {
-        throw new UncheckedIOException("embedded vector store: cannot rewrite " + file, e);
-      }
+      rewrite();
     }
     return removed;
   }
 
-  /** Writes the file anew from memory and reopens it for appending. */
-  private void rewrite() throws IOException {
+  /**
+   * Writes the file anew from memory and reopens it for appending.
+   *
+   * @throws UncheckedIOException when the file cannot be written
+   */
+  private void rewrite() {
     List<String> lines = new ArrayList<>();
     for (List<HistoryEvent> events : byId.values()) {
       for (HistoryEvent event : events) {
         lines.add(JSON.writeValueAsString(event.toMap()));
       }
     }
-    if (channel != null) {
-      channel.close();
+    try {
+      if (channel != null) {
+        channel.close();
+      }
+      AtomicFiles.writeLines(file, lines);
+      channel = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    } catch (IOException e) {
+      throw new UncheckedIOException("embedded vector store: cannot rewrite " + file, e);
     }
-    AtomicFiles.writeLines(file, lines);
-    channel = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
   }
 
-  private void write(HistoryEvent event) throws IOException {
+  /**
+   * Appends one event and forces it to disk.
+   *
+   * @throws UncheckedIOException when the file cannot be written
+   */
+  private void write(HistoryEvent event) {
     ByteBuffer buffer =
         ByteBuffer.wrap(
             (JSON.writeValueAsString(event.toMap()) + "\n").getBytes(StandardCharsets.UTF_8));
-    while (buffer.hasRemaining()) {
-      channel.write(buffer);
+    try {
+      while (buffer.hasRemaining()) {
+        channel.write(buffer);
+      }
+      channel.force(false);
+    } catch (IOException e) {
+      throw new UncheckedIOException("embedded vector store: cannot write " + file, e);
     }
-    channel.force(false);
   }
 
   @Override

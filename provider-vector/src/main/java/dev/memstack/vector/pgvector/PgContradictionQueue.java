@@ -23,12 +23,14 @@ public final class PgContradictionQueue implements ContradictionQueue {
   private static final String COLUMNS = "id, agent, owner, scope, existing, incoming, created_at";
 
   private final PgTable table;
-  private final String name;
 
   /** The contradictions beside {@code store}'s table, on its connection pool. */
   public PgContradictionQueue(PgVectorMemoryStore store) {
     this.table = store.table();
-    this.name = table.schema.contradictionsTable();
+  }
+
+  private String name() {
+    return table.schema.contradictionsTable();
   }
 
   @Override
@@ -36,7 +38,7 @@ public final class PgContradictionQueue implements ContradictionQueue {
     return table.update(
             "open a contradiction",
             "INSERT INTO "
-                + name
+                + name()
                 + " ("
                 + COLUMNS
                 + ") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
@@ -53,7 +55,8 @@ public final class PgContradictionQueue implements ContradictionQueue {
   @Override
   public Optional<Contradiction> get(String id) {
     Objects.requireNonNull(id, "id");
-    return select("SELECT " + COLUMNS + " FROM " + name + " WHERE id = ?", id).stream().findFirst();
+    return select("SELECT " + COLUMNS + " FROM " + name() + " WHERE id = ?", id).stream()
+        .findFirst();
   }
 
   @Override
@@ -62,7 +65,7 @@ public final class PgContradictionQueue implements ContradictionQueue {
         "SELECT "
             + COLUMNS
             + " FROM "
-            + name
+            + name()
             + " WHERE scope = 'GLOBAL' OR (agent = ? AND (scope = 'TEAM' OR owner = ?))"
             + " ORDER BY created_at, id";
     return select(sql, agent.value(), owner == null ? null : owner.value());
@@ -74,26 +77,30 @@ public final class PgContradictionQueue implements ContradictionQueue {
       return List.of();
     }
     return select(
-        "SELECT " + COLUMNS + " FROM " + name + " WHERE existing = ANY(?) ORDER BY created_at, id",
+        "SELECT "
+            + COLUMNS
+            + " FROM "
+            + name()
+            + " WHERE existing = ANY(?) ORDER BY created_at, id",
         existingIds);
   }
 
   @Override
   public boolean remove(String id) {
-    return !delete("DELETE FROM " + name + " WHERE id = ? RETURNING " + COLUMNS, id).isEmpty();
+    return !delete("DELETE FROM " + name() + " WHERE id = ? RETURNING " + COLUMNS, id).isEmpty();
   }
 
   @Override
   public List<Contradiction> removeNaming(String recordId) {
     return delete(
-        "DELETE FROM " + name + " WHERE existing = ? OR incoming = ? RETURNING " + COLUMNS,
+        "DELETE FROM " + name() + " WHERE existing = ? OR incoming = ? RETURNING " + COLUMNS,
         recordId,
         recordId);
   }
 
   @Override
   public long deleteOwner(OwnerKey owner) {
-    return delete("DELETE FROM " + name + " WHERE owner = ? RETURNING " + COLUMNS, owner.value())
+    return delete("DELETE FROM " + name() + " WHERE owner = ? RETURNING " + COLUMNS, owner.value())
         .size();
   }
 

@@ -5,10 +5,8 @@ import dev.memstack.vector.store.HistoryEvent;
 import dev.memstack.vector.store.MemoryHistory;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Objects;
@@ -41,23 +39,11 @@ final class PgHistory implements MemoryHistory {
   @Override
   public List<HistoryEvent> of(String id) {
     Objects.requireNonNull(id, "id");
-    try (Connection connection = table.dataSource.getConnection();
-        PreparedStatement select =
-            connection.prepareStatement(
-                "SELECT event::text FROM "
-                    + table.schema.historyTable()
-                    + " WHERE id = ? ORDER BY seq")) {
-      select.setString(1, id);
-      List<HistoryEvent> events = new ArrayList<>();
-      try (ResultSet rows = select.executeQuery()) {
-        while (rows.next()) {
-          events.add(HistoryEvent.fromMap(PgTable.JSON.readValue(rows.getString(1), MAP)));
-        }
-      }
-      return events;
-    } catch (SQLException e) {
-      throw table.failure("read the history", e);
-    }
+    return table.query(
+        "read the history",
+        "SELECT event::text FROM " + table.schema.historyTable() + " WHERE id = ? ORDER BY seq",
+        row -> HistoryEvent.fromMap(PgTable.JSON.readValue(row.getString(1), MAP)),
+        id);
   }
 
   @Override

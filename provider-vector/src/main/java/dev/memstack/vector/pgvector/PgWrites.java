@@ -284,18 +284,16 @@ final class PgWrites implements StoreWrites {
     if (ids.isEmpty()) {
       return Map.of();
     }
-    try (Connection connection = table.dataSource.getConnection();
-        PreparedStatement query =
-            connection.prepareStatement(
-                "SELECT id, uses, wrongs, trust, trust_at, hidden FROM "
-                    + table.schema.feedbackTable()
-                    + " WHERE owner = ? AND id = ANY (?)")) {
-      query.setString(1, owner.value());
-      query.setArray(2, PgTable.textArray(connection, ids));
-      return trustRows(query);
-    } catch (SQLException e) {
-      throw table.failure("read trust of " + ids.size() + " ids", e);
-    }
+    Map<String, Trust> rows = new LinkedHashMap<>();
+    table.query(
+        "read trust of " + ids.size() + " ids",
+        "SELECT id, uses, wrongs, trust, trust_at, hidden FROM "
+            + table.schema.feedbackTable()
+            + " WHERE owner = ? AND id = ANY (?)",
+        row -> rows.put(row.getString(1), trust(row, 2)),
+        owner.value(),
+        ids);
+    return rows;
   }
 
   @Override
