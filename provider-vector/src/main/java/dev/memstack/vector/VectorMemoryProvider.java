@@ -31,6 +31,7 @@ import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryStatus;
 import dev.memstack.vector.store.MemoryVectorStore;
 import dev.memstack.vector.store.StoreEmbedder;
+import dev.memstack.vector.store.Trust;
 import dev.memstack.vector.types.MemoryTypes;
 import java.time.Clock;
 import java.time.Instant;
@@ -446,6 +447,15 @@ public final class VectorMemoryProvider implements MemoryProvider {
   }
 
   // ------------------------------------------------------------ for the tools
+
+  /**
+   * Shows {@code owner} again a shared record their wrongs hid from their recall; whether it was
+   * hidden from them.
+   */
+  boolean showAgain(OwnerKey owner, String id) {
+    Trust row = store.trust(owner, List.of(id)).get(id);
+    return row != null && row.hidden() && store.hide(owner, id, false);
+  }
 
   MemoryVectorStore store() {
     return store;

@@ -100,7 +100,8 @@ final class VectorMemoryTools {
               "update_memory_status",
               "Archive (active to archived), suppress (active to suppressed) or activate (archived,"
                   + " suppressed or superseded to active) one memory. Only active memories are"
-                  + " recalled.",
+                  + " recalled. Activating a shared memory that your wrong marks hid from your"
+                  + " recall shows it to you again (for you alone).",
               "{\"type\":\"object\",\"properties\":{"
                   + "\"id\":{\"type\":\"string\"},"
                   + "\"status\":{\"type\":\"string\",\"enum\":[\"active\",\"archived\","
@@ -327,6 +328,21 @@ final class VectorMemoryTools {
   }
 
   private ObjectNode updateStatus(ToolCall call, String id, MemoryStatus target) {
+    MemoryRecord visible = visibleRecord(call, id);
+    if (target == MemoryStatus.ACTIVE
+        && visible.scope() != Scope.PERSONAL
+        && call.owner() != null
+        && provider.showAgain(call.owner(), id)) {
+      // a shared memory the owner's wrongs hid from their recall: shown to them again, for them
+      // alone; its status, and every other owner's view of it, unchanged (no history: a shared
+      // memory's history says nothing of one owner's judgement)
+      ObjectNode answer = json.createObjectNode();
+      answer.put("id", id);
+      answer.put("status", visible.status().wireName());
+      answer.put("previous", "hidden");
+      answer.put("shownAgainTo", call.owner().value());
+      return answer;
+    }
     MemoryRecord record = writableRecord(call, id);
     MemoryStatus current = record.status();
     if (current == MemoryStatus.PENDING) {

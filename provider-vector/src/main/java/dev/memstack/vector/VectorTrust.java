@@ -101,7 +101,7 @@ record VectorTrust(MemoryVectorStore store, TrustSettings settings, Clock clock)
       if (row.hidden()) {
         return;
       }
-      store.hide(owner, record.id());
+      store.hide(owner, record.id(), true);
     }
     log.debug(
         "record {} suppressed for an owner: marked wrong {} times", record.id(), row.wrongs());

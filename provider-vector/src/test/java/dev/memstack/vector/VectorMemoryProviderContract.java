@@ -892,6 +892,51 @@ public abstract class VectorMemoryProviderContract {
     }
 
     @Test
+    @DisplayName(
+        "activating a shared memory hidden by an owner's wrongs shows it to that owner again")
+    void activatingShowsAHiddenSharedMemoryAgain() {
+      MemoryProvider provider = provider(Map.of("wrong-suppress-count", "2"), embedder);
+      String team = remember(provider, "team", "Team lunch is on Friday at noon");
+      wrong(provider, USER_1, team, 2);
+      wrong(provider, USER_2, team, 2);
+      assertThat(ids(recall(provider, AGENT, USER_1, QUERY))).doesNotContain(team);
+
+      JsonNode shown =
+          tool(
+              provider,
+              USER_1,
+              StandardTools.UPDATE_MEMORY_STATUS,
+              "{\"id\":\"" + team + "\",\"status\":\"active\"}");
+
+      assertThat(shown.get("previous").asString()).isEqualTo("hidden");
+      assertThat(shown.get("shownAgainTo").asString()).isEqualTo(USER_1.value());
+      assertThat(ids(recall(provider, AGENT, USER_1, QUERY))).contains(team);
+      // for that owner alone, and one more wrong does not hide it again at once
+      assertThat(ids(recall(provider, AGENT, USER_2, QUERY))).doesNotContain(team);
+      wrong(provider, USER_1, team, 1);
+      assertThat(ids(recall(provider, AGENT, USER_1, QUERY))).contains(team);
+      // the memory itself is unchanged, and its history says nothing of one owner's view
+      MemoryRecord record = MemoryRecord.fromDocument(store(provider).get(team).orElseThrow());
+      assertThat(record.status()).isEqualTo(MemoryStatus.ACTIVE);
+      assertThat(
+              tool(provider, USER_1, StandardTools.MEMORY_HISTORY, "{\"id\":\"" + team + "\"}")
+                  .toString())
+          .doesNotContain("hidden")
+          .doesNotContain(USER_1.value());
+      // an active memory not hidden from the owner: activating it stays a conflict
+      assertThatThrownBy(
+              () ->
+                  tool(
+                      provider,
+                      USER_1,
+                      StandardTools.UPDATE_MEMORY_STATUS,
+                      "{\"id\":\"" + team + "\",\"status\":\"active\"}"))
+          .isInstanceOf(ToolException.class)
+          .extracting(e -> ((ToolException) e).kind())
+          .isEqualTo(ToolException.Kind.CONFLICT);
+    }
+
+    @Test
     @DisplayName("a wrong-suppress-count of 0 never suppresses")
     void zeroNeverSuppresses() {
       MemoryProvider provider = provider(Map.of("wrong-suppress-count", "0"), embedder);

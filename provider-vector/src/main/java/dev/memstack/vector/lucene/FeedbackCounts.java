@@ -154,15 +154,15 @@ final class FeedbackCounts implements AutoCloseable {
     return changed;
   }
 
-  /** Hides the record from the owner's recall; whether the owner had a row of it. */
-  boolean hide(String owner, String id) throws IOException {
+  /** Hides the record from the owner's recall, or shows it; whether the owner had a row of it. */
+  boolean hide(String owner, String id, boolean hidden) throws IOException {
     Map<String, Trust> owned = byOwner.get(owner);
     Trust row = owned == null ? null : owned.get(id);
     if (row == null) {
       return false;
     }
-    if (!row.hidden()) {
-      set(owner, Map.of(id, row.hide()));
+    if (row.hidden() != hidden) {
+      set(owner, Map.of(id, row.hidden(hidden)));
     }
     return true;
   }

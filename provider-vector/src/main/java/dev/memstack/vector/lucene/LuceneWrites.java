@@ -164,9 +164,9 @@ final class LuceneWrites implements StoreWrites {
   }
 
   @Override
-  public boolean hide(OwnerKey owner, String id) {
+  public boolean hide(OwnerKey owner, String id, boolean hidden) {
     boolean[] had = {false};
-    index.write(ix -> had[0] = index.feedback().hide(owner.value(), id), false);
+    index.write(ix -> had[0] = index.feedback().hide(owner.value(), id, hidden), false);
     return had[0];
   }
 

@@ -297,12 +297,16 @@ final class PgWrites implements StoreWrites {
   }
 
   @Override
-  public boolean hide(OwnerKey owner, String id) {
+  public boolean hide(OwnerKey owner, String id, boolean hidden) {
+    // shown again, the wrong count restarts from zero (Trust#hidden)
     return table.update(
-            "hide a record from an owner",
+            "hide or show a record for an owner",
             "UPDATE "
                 + table.schema.feedbackTable()
-                + " SET hidden = true WHERE owner = ? AND id = ?",
+                + " SET hidden = ?, wrongs = CASE WHEN ? THEN wrongs ELSE 0 END"
+                + " WHERE owner = ? AND id = ?",
+            hidden,
+            hidden,
             owner.value(),
             id)
         > 0;

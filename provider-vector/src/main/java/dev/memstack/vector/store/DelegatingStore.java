@@ -94,10 +94,10 @@ public interface DelegatingStore extends MemoryVectorStore {
   }
 
   @Override
-  default boolean hide(OwnerKey owner, String id) {
+  default boolean hide(OwnerKey owner, String id, boolean hidden) {
     Objects.requireNonNull(owner, "owner");
     Objects.requireNonNull(id, "id");
-    return writes().hide(owner, id);
+    return writes().hide(owner, id, hidden);
   }
 
   @Override

@@ -227,12 +227,13 @@ public interface MemoryVectorStore extends VectorStore, AutoCloseable {
   Map<String, Trust> trust(OwnerKey owner, Collection<String> ids);
 
   /**
-   * Hides a record from {@code owner}'s recall ({@link Trust#hidden()}): their trust row of it says
-   * so from now on, for this owner alone.
+   * Hides a record from {@code owner}'s recall ({@link Trust#hidden()}), or shows it again: their
+   * trust row of it says so from now on, for this owner alone ({@link Trust#hidden(boolean)}: shown
+   * again, its wrong count restarts from zero).
    *
    * @return whether the owner had a trust row of the record
    */
-  boolean hide(OwnerKey owner, String id);
+  boolean hide(OwnerKey owner, String id, boolean hidden);
 
   /**
    * Removes every feedback count and trust row of {@code owner} (part of erasing the owner).

@@ -33,7 +33,7 @@ public interface StoreWrites {
   Map<String, Trust> trust(OwnerKey owner, Collection<String> ids);
 
   /** See {@link MemoryVectorStore#hide}. */
-  boolean hide(OwnerKey owner, String id);
+  boolean hide(OwnerKey owner, String id, boolean hidden);
 
   /** See {@link MemoryVectorStore#deleteFeedback}. */
   long deleteFeedback(OwnerKey owner);

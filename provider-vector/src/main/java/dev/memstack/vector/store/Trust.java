@@ -71,9 +71,12 @@ public record Trust(long uses, long wrongs, double sum, long at, boolean hidden)
         hidden);
   }
 
-  /** This row hidden from the owner's recall. */
-  public Trust hide() {
-    return new Trust(uses, wrongs, sum, at, true);
+  /**
+   * This row hidden from the owner's recall, or shown again: shown, its wrong count starts again
+   * from zero (the owner said the record is right after all), so one more wrong does not hide it.
+   */
+  public Trust hidden(boolean hide) {
+    return new Trust(uses, hide ? wrongs : 0, sum, at, hide);
   }
 
   private static long saturatedSum(long a, long b) {

@@ -754,11 +754,11 @@ public abstract class MemoryVectorStoreContract {
     void hideOneOwnerDurably() {
       MemoryVectorStore first = open();
       first.add(docs(shared("t1", AGENT, Scope.TEAM, "team note")));
-      assertThat(first.hide(ALICE, "t1")).isFalse();
+      assertThat(first.hide(ALICE, "t1", true)).isFalse();
       first.addTrust(ALICE, List.of("t1"), wrong(T0));
       first.addTrust(BOB, List.of("t1"), wrong(T0));
 
-      assertThat(first.hide(ALICE, "t1")).isTrue();
+      assertThat(first.hide(ALICE, "t1", true)).isTrue();
       assertThat(first.trust(ALICE, List.of("t1")).get("t1").hidden()).isTrue();
       assertThat(first.trust(BOB, List.of("t1")).get("t1").hidden()).isFalse();
       // a change keeps the row hidden
@@ -775,6 +775,30 @@ public abstract class MemoryVectorStoreContract {
       MemoryVectorStore third = open();
       assertThat(third.trust(ALICE, List.of("t1"))).isEmpty();
       assertThat(third.trust(BOB, List.of("t1"))).containsKey("t1");
+    }
+
+    @Test
+    @DisplayName("show a hidden record again to its owner, durably, its wrong count from zero")
+    void showAHiddenRecordAgain() {
+      MemoryVectorStore first = open();
+      first.add(docs(shared("t1", AGENT, Scope.TEAM, "team note")));
+      first.addTrust(ALICE, List.of("t1"), wrong(T0));
+      first.addTrust(ALICE, List.of("t1"), wrong(T0));
+      first.addTrust(BOB, List.of("t1"), wrong(T0));
+      first.hide(ALICE, "t1", true);
+      first.hide(BOB, "t1", true);
+
+      assertThat(first.hide(ALICE, "t1", false)).isTrue();
+      first.close();
+
+      MemoryVectorStore second = open();
+      Trust alice = second.trust(ALICE, List.of("t1")).get("t1");
+      assertThat(alice.hidden()).isFalse();
+      assertThat(alice.wrongs()).isZero();
+      assertThat(alice.sum()).isEqualTo(-1.0);
+      // only alice's row changed
+      assertThat(second.trust(BOB, List.of("t1")).get("t1").hidden()).isTrue();
+      assertThat(second.hide(ALICE, "t2", false)).isFalse();
     }
 
     @Test
