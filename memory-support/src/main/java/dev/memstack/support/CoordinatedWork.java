@@ -3,13 +3,16 @@ package dev.memstack.support;
 import dev.memstack.spi.Coordination;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * Small helpers over {@link Coordination} that scheduled and per-key work of several providers
- * share: the slot of a fixed-rate schedule (so every host names one run alike, {@link #slotOf}) and
- * waiting a bounded time for a lock ({@link #awaitLock}). Stateless; thread-safe.
+ * share: the slot of a fixed-rate schedule (so every host names one run alike, {@link #slotOf}),
+ * waiting a bounded time for a lock ({@link #awaitLock}) and taking turns over more owners than one
+ * run may cover ({@link #turn}). Stateless; thread-safe.
  */
 public final class CoordinatedWork {
 
@@ -85,5 +88,33 @@ public final class CoordinatedWork {
         return Optional.empty();
       }
     }
+  }
+
+  /**
+   * At most {@code max} of {@code items} (all of them when {@code max} is 0 or they are no more),
+   * taking turns over the runs of a job: each run's window starts where the previous one ended, by
+   * the counter {@code counter} ({@link Coordination#addAndGet}), so the hosts on one coordination
+   * go round the items together; it wraps around at the end.
+   *
+   * @throws dev.memstack.spi.ProviderUnavailableException as {@link Coordination#addAndGet} does
+   */
+  public static <T> List<T> turn(
+      Coordination coordination, String counter, List<T> items, int max) {
+    Objects.requireNonNull(coordination, "coordination");
+    Objects.requireNonNull(counter, "counter");
+    if (max == 0 || items.size() <= max) {
+      return List.copyOf(items);
+    }
+    long end = coordination.addAndGet(counter, max);
+    return window(items, (int) Math.floorMod(end - max, (long) items.size()), max);
+  }
+
+  /** {@code max} of {@code items} (at most all) from index {@code from} on, wrapping around. */
+  public static <T> List<T> window(List<T> items, int from, int max) {
+    List<T> chosen = new ArrayList<>();
+    for (int i = 0; i < Math.min(max, items.size()); i++) {
+      chosen.add(items.get(Math.floorMod(from + i, items.size())));
+    }
+    return chosen;
   }
 }

@@ -7,6 +7,7 @@ import dev.memstack.spi.Coordination;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -69,5 +70,22 @@ class CoordinatedWorkTest {
         CoordinatedWork.awaitLock(coordination, "k", Duration.ofMinutes(1), Duration.ofSeconds(5));
     release.join();
     assertThat(taken).isPresent();
+  }
+
+  @Test
+  void runsTakeTurnsOverMoreItemsThanOneMayCoverOnOneCounter() {
+    Coordination one = Coordination.local(Clock.systemUTC());
+    List<String> owners = List.of("a", "b", "c", "d", "e");
+
+    assertThat(CoordinatedWork.turn(one, "owners", owners, 2)).containsExactly("a", "b");
+    assertThat(CoordinatedWork.turn(one, "owners", owners, 2)).containsExactly("c", "d");
+    assertThat(CoordinatedWork.turn(one, "owners", owners, 2)).containsExactly("e", "a");
+    assertThat(CoordinatedWork.turn(one, "others", owners, 2))
+        .as("another counter starts anew")
+        .containsExactly("a", "b");
+    assertThat(CoordinatedWork.turn(one, "owners", owners, 0)).isEqualTo(owners);
+    assertThat(CoordinatedWork.turn(one, "owners", owners, 5)).isEqualTo(owners);
+    assertThat(CoordinatedWork.window(owners, 4, 3)).containsExactly("e", "a", "b");
+    assertThat(CoordinatedWork.window(List.of("x"), 0, 3)).containsExactly("x");
   }
 }

@@ -5,9 +5,10 @@ import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Coordination;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ProviderUnavailableException;
+import dev.memstack.support.CoordinatedWork;
+import dev.memstack.support.CronSchedule;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -230,8 +231,8 @@ final class AgentSchedule<R> implements AutoCloseable {
     }
     if (parts.coordination().shared()) {
       try {
-        long end = parts.coordination().addAndGet(job + "-owners:" + agent.value(), max);
-        return window(owners, (int) Math.floorMod(end - max, (long) owners.size()), max);
+        return CoordinatedWork.turn(
+            parts.coordination(), job + "-owners:" + agent.value(), owners, max);
       } catch (ProviderUnavailableException e) {
         log.debug("{} of agent {}: this host's owner cursor: {}", label, agent, e.getMessage());
       }
@@ -246,16 +247,8 @@ final class AgentSchedule<R> implements AutoCloseable {
         start = 0;
       }
     }
-    List<OwnerKey> chosen = window(owners, start, max);
+    List<OwnerKey> chosen = CoordinatedWork.window(owners, start, max);
     ownerCursors.put(agent, chosen.get(chosen.size() - 1).value());
-    return chosen;
-  }
-
-  private static List<OwnerKey> window(List<OwnerKey> owners, int from, int max) {
-    List<OwnerKey> chosen = new ArrayList<>();
-    for (int i = 0; i < max; i++) {
-      chosen.add(owners.get((from + i) % owners.size()));
-    }
     return chosen;
   }
 

@@ -2,6 +2,8 @@ package dev.memstack.builtin.extraction;
 
 import dev.memstack.spi.ProviderConfig;
 import dev.memstack.spi.ProviderConfigException;
+import dev.memstack.support.ConsolidationSettings;
+import dev.memstack.support.CronSchedule;
 import java.time.Duration;
 import java.util.Set;
 
@@ -36,14 +38,9 @@ import java.util.Set;
  *     scheduler thread looks at the clock
  * @param archiveKeepDays {@code archive-keep-days} (default 30): dreaming reports older than this
  *     roll into their month's compressed archive
- * @param consolidationEnabled {@code structured-consolidation-enabled} (default {@code true}): the
- *     nightly structured consolidation of {@code PROFILE.md} and {@code MEMORY.md} entries
- * @param consolidationCron {@code structured-consolidation-cron} (default {@code 0 30 3 * * *}):
- *     its schedule, independent of dreaming's
- * @param consolidationMinEntries {@code structured-consolidation-min-entries} (default 8): a bucket
- *     with fewer entries is not sent to the model
- * @param consolidationMaxOwners {@code structured-consolidation-max-owners-per-run} (default 50):
- *     PERSONAL buckets consolidated per agent and run (0 = no limit); the rest come next time
+ * @param consolidation the {@code structured-consolidation-*} keys ({@link ConsolidationSettings}:
+ *     {@code -enabled} true, {@code -cron} {@code 0 30 3 * * *} independent of dreaming's, {@code
+ *     -min-entries} 8 per bucket, {@code -max-owners-per-run} 50 PERSONAL buckets per agent)
  * @param soulUpdateInterval {@code soul-update-interval} (default 20, 0 = off): every this many
  *     writes to an agent's TEAM or GLOBAL memory, {@code SOUL.md} is rewritten from it
  */
@@ -64,15 +61,12 @@ public record MemoryJobSettings(
     int dreamsMaxChars,
     Duration scheduleCheckInterval,
     int archiveKeepDays,
-    boolean consolidationEnabled,
-    CronSchedule consolidationCron,
-    int consolidationMinEntries,
-    int consolidationMaxOwners,
+    ConsolidationSettings consolidation,
     int soulUpdateInterval) {
 
-  /** Every key the memory jobs read. */
+  /** Every key the memory jobs read, {@link ConsolidationSettings#KEYS} included. */
   public static final Set<String> KEYS =
-      Set.of(
+      keys(
           "auto-summarize-enabled",
           "skip-cron-conversations",
           "min-messages-for-summarize",
@@ -89,10 +83,6 @@ public record MemoryJobSettings(
           "dreams-max-chars",
           "schedule-check-interval",
           "archive-keep-days",
-          "structured-consolidation-enabled",
-          "structured-consolidation-cron",
-          "structured-consolidation-min-entries",
-          "structured-consolidation-max-owners-per-run",
           "soul-update-interval");
 
   /** The defaults. */
@@ -106,8 +96,7 @@ public record MemoryJobSettings(
    * @throws ProviderConfigException naming the invalid key
    */
   public static MemoryJobSettings from(ProviderConfig config) {
-    CronSchedule schedule = cron(config, "emergence-cron", "0 0 3 * * *");
-    CronSchedule consolidation = cron(config, "structured-consolidation-cron", "0 30 3 * * *");
+    CronSchedule schedule = CronSchedule.of(config, "emergence-cron", "0 0 3 * * *");
     Duration timeout = config.positiveDuration("model-timeout", Duration.ofMinutes(2));
     Duration check = config.positiveDuration("schedule-check-interval", Duration.ofSeconds(30));
     int maxTranscript = config.integer("max-transcript-messages", 30, 1, 1000);
@@ -128,18 +117,13 @@ public record MemoryJobSettings(
         config.integer("dreams-max-chars", 16_000, 2000, 10_000_000),
         check,
         config.integer("archive-keep-days", 30, 1, 3660),
-        config.bool("structured-consolidation-enabled", true),
-        consolidation,
-        config.integer("structured-consolidation-min-entries", 8, 1, 100_000),
-        config.integer("structured-consolidation-max-owners-per-run", 50, 0, 100_000),
+        ConsolidationSettings.from(config),
         config.integer("soul-update-interval", 20, 0, 1_000_000));
   }
 
-  private static CronSchedule cron(ProviderConfig config, String key, String fallback) {
-    try {
-      return CronSchedule.parse(config.string(key, fallback));
-    } catch (IllegalArgumentException e) {
-      throw new ProviderConfigException(config.fullKey(key), e.getMessage());
-    }
+  private static Set<String> keys(String... own) {
+    Set<String> keys = new java.util.HashSet<>(Set.of(own));
+    keys.addAll(ConsolidationSettings.KEYS);
+    return Set.copyOf(keys);
   }
 }

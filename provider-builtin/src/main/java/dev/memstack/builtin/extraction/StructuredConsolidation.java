@@ -103,8 +103,8 @@ public final class StructuredConsolidation implements AutoCloseable {
             parts,
             JOB,
             "structured consolidation",
-            parts.settings().consolidationEnabled(),
-            parts.settings().consolidationCron());
+            parts.settings().consolidation().enabled(),
+            parts.settings().consolidation().cron());
   }
 
   /** Starts the scheduler thread (when the consolidation is enabled). */
@@ -151,7 +151,7 @@ public final class StructuredConsolidation implements AutoCloseable {
       results.add(consolidate(Bucket.team(agent), trigger));
       if (parts.files().perOwner()) {
         for (OwnerKey next :
-            schedule.ownersThisRun(agent, parts.settings().consolidationMaxOwners())) {
+            schedule.ownersThisRun(agent, parts.settings().consolidation().maxOwners())) {
           renew.run();
           results.add(consolidate(Bucket.personal(agent, next), trigger));
         }
@@ -199,13 +199,13 @@ public final class StructuredConsolidation implements AutoCloseable {
   private BucketRun consolidate(Bucket bucket, String trigger) {
     Read read = read(bucket);
     int before = read.count();
-    if (before < parts.settings().consolidationMinEntries()) {
+    if (before < parts.settings().consolidation().minEntries()) {
       return result(
           bucket,
           "below_minimum",
           before
               + " entries, fewer than structured-consolidation-min-entries ("
-              + parts.settings().consolidationMinEntries()
+              + parts.settings().consolidation().minEntries()
               + ")",
           before,
           before,

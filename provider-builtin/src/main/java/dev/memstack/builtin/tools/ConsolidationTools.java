@@ -9,6 +9,7 @@ import dev.memstack.spi.StandardTools;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
+import dev.memstack.support.ConsolidationSettings;
 import dev.memstack.support.ToolArguments;
 import java.util.List;
 import java.util.Optional;
@@ -36,7 +37,7 @@ public record ConsolidationTools(
   public static final String CONSOLIDATE = StandardTools.RUN_STRUCTURED_CONSOLIDATION;
 
   /** The message of a call made without a chat model. */
-  public static final String NO_MODEL = "no chat model configured (set memstack.models.chat)";
+  public static final String NO_MODEL = ConsolidationSettings.NO_MODEL;
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
 

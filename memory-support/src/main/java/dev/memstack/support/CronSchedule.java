@@ -1,5 +1,7 @@
-package dev.memstack.builtin.extraction;
+package dev.memstack.support;
 
+import dev.memstack.spi.ProviderConfig;
+import dev.memstack.spi.ProviderConfigException;
 import java.time.DayOfWeek;
 import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
@@ -13,7 +15,8 @@ import java.util.Objects;
  * a step {@code * /n} or {@code a-b/n} (without the space), or a comma list of those; months take
  * {@code JAN}-{@code DEC}, days of week {@code 0}-{@code 7} (0 and 7 are Sunday) or {@code
  * SUN}-{@code SAT}. When both day fields are restricted a day matches if either does (as classic
- * cron). Immutable and thread-safe.
+ * cron). Immutable and thread-safe. Shared by the providers' nightly jobs (builtin's dreaming and
+ * structured consolidation, vector's structured consolidation).
  */
 public final class CronSchedule {
 
@@ -65,6 +68,19 @@ public final class CronSchedule {
               + "'");
     }
     return new CronSchedule(expression.trim(), fields);
+  }
+
+  /**
+   * The expression of the configuration key {@code key}, or {@code fallback} when it is not set.
+   *
+   * @throws ProviderConfigException naming the key and the field that is wrong
+   */
+  public static CronSchedule of(ProviderConfig config, String key, String fallback) {
+    try {
+      return parse(config.string(key, fallback));
+    } catch (IllegalArgumentException e) {
+      throw new ProviderConfigException(config.fullKey(key), e.getMessage());
+    }
   }
 
   /** The first time strictly after {@code after} that matches, in {@code after}'s zone. */

@@ -1,4 +1,4 @@
-package dev.memstack.builtin.extraction;
+package dev.memstack.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
