@@ -35,7 +35,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class MemoryAdminTools {
 
-  static final String UPDATED_AT = "updated_at";
+  static final String UPDATED_AT = MemoryRecord.UPDATED_AT;
 
   static final List<ToolSpec> SPECS =
       List.of(
@@ -184,19 +184,7 @@ final class MemoryAdminTools {
         now = current.plusMillis(1); // every change moves updatedAt: a stale read stays stale
       }
       MemoryRecord edited =
-          new MemoryRecord(
-                  record.id(),
-                  prefix + text,
-                  record.agent(),
-                  record.owner(),
-                  record.scope(),
-                  record.status(),
-                  record.type(),
-                  record.conversation(),
-                  record.turn(),
-                  record.createdAt(),
-                  record.extra())
-              .withExtra(UPDATED_AT, now.toEpochMilli());
+          record.withText(prefix + text).withExtra(UPDATED_AT, now.toEpochMilli());
       provider.store().add(List.of(edited.toDocument()));
       Map<String, String> details = new LinkedHashMap<>();
       details.put("text", text);
@@ -296,18 +284,7 @@ final class MemoryAdminTools {
 
   /** When a record last changed: its {@code updated_at}, else its creation. */
   static Instant updatedAt(MemoryRecord record) {
-    Object value = record.extra().get(UPDATED_AT);
-    if (value instanceof Number n) {
-      return Instant.ofEpochMilli(n.longValue());
-    }
-    if (value != null) {
-      try {
-        return Instant.ofEpochMilli(Long.parseLong(value.toString()));
-      } catch (NumberFormatException e) {
-        // fall through: a malformed value counts as no update
-      }
-    }
-    return record.createdAt();
+    return record.updatedAt();
   }
 
   static List<String> names() {

@@ -152,7 +152,7 @@ final class MemoryTexts {
   static final String NAME = "name";
 
   /** Metadata key of a named memory whose text was replaced: when (epoch millis). */
-  static final String UPDATED_AT = "updated_at";
+  static final String UPDATED_AT = MemoryRecord.UPDATED_AT;
 
   /**
    * A memory stored by {@code remember} with a name: its id is derived from agent, owner, scope,

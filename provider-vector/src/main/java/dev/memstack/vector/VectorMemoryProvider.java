@@ -16,7 +16,9 @@ import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.ToolSpec;
 import dev.memstack.spi.Turn;
+import dev.memstack.support.ConsolidationSettings;
 import dev.memstack.support.Require;
+import dev.memstack.vector.consolidation.TypedConsolidation;
 import dev.memstack.vector.contradictions.Contradiction;
 import dev.memstack.vector.contradictions.ContradictionInbox;
 import dev.memstack.vector.contradictions.ContradictionQueue;
@@ -67,13 +69,15 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * {@link TrustSettings}); each item's {@code signal.trust} is the owner's trust in it, in (−1, 1),
  * which the host adds to its ranking as one bounded adjustment. Tools: {@code remember}, {@code
  * recall}, {@code list_memories}, {@code update_memory_status}, {@code delete_memory}, the admin
- * tools ({@link MemoryAdminTools}) and the memory types and counts ({@link TypeTools}). The system
- * prompt block is always empty: shared memory is recalled by relevance, not pinned into prompts.
- * With a chat model, each new turn also yields typed facts ({@link FactConsolidator}) on a
- * provider-owned maintenance thread, which also runs the nightly, purely time-based decay ({@link
- * DecayScheduler}); {@code find_merge_candidates} reports strongly overlapping records.
- * Configuration keys: see {@link VectorSettings}, {@link FactSettings}, {@link LifecycleSettings}
- * and {@link TrustSettings}; store keys are read by the store.
+ * tools ({@link MemoryAdminTools}), the memory types and counts ({@link TypeTools}) and {@code
+ * run_structured_consolidation} ({@link ConsolidationTool}). The system prompt block is always
+ * empty: shared memory is recalled by relevance, not pinned into prompts. With a chat model, each
+ * new turn also yields typed facts ({@link FactConsolidator}) on a provider-owned maintenance
+ * thread, which also runs the nightly, purely time-based decay ({@link DecayScheduler}) and the
+ * nightly structured consolidation of the typed memories ({@link TypedConsolidation}); {@code
+ * find_merge_candidates} reports strongly overlapping records. Configuration keys: see {@link
+ * VectorSettings}, {@link FactSettings}, {@link LifecycleSettings}, {@link TrustSettings} and
+ * {@link ConsolidationSettings}; store keys are read by the store.
  */
 public final class VectorMemoryProvider implements MemoryProvider {
 
@@ -109,6 +113,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
   private final ConversationContexts contexts;
   private final MemoryTypes types;
   private final ContradictionInbox contradictions;
+  private final TypedConsolidation consolidation;
   private volatile boolean closed;
   private volatile String lastFailure;
 
@@ -125,10 +130,23 @@ public final class VectorMemoryProvider implements MemoryProvider {
       TrustSettings trustSettings,
       Coordination coordination,
       MemoryTypes types,
-      ContradictionQueue contradictions) {
+      ContradictionQueue contradictions,
+      ConsolidationSettings consolidationSettings) {
     this.id = Objects.requireNonNull(id, "id");
     this.contradictions =
         new ContradictionInbox(store, contradictions, settings.contradictionCheckEnabled());
+    this.consolidation =
+        new TypedConsolidation(
+            new TypedConsolidation.Parts(
+                store,
+                model,
+                types,
+                this.contradictions,
+                consolidationSettings,
+                factSettings.modelTimeout(),
+                settings.chunkSize(),
+                clock,
+                coordination));
     this.types = Objects.requireNonNull(types, "types");
     this.storeName = storeName;
     this.store = Objects.requireNonNull(store, "store");
@@ -157,6 +175,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
     } else {
       this.decay = null;
     }
+    this.consolidation.start(maintenance);
   }
 
   @Override
@@ -429,6 +448,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
     if (decay != null) {
       decay.cancel();
     }
+    consolidation.cancel();
     // no shutdownNow: an interrupt would close the store's channels under a running task
     maintenance.shutdown();
     try {
@@ -483,6 +503,10 @@ public final class VectorMemoryProvider implements MemoryProvider {
 
   ContradictionInbox contradictions() {
     return contradictions;
+  }
+
+  TypedConsolidation consolidation() {
+    return consolidation;
   }
 
   /** The pending memory of an open contradiction, or {@code null} if it is gone. */

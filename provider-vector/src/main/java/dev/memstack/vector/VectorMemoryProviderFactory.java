@@ -5,6 +5,7 @@ import dev.memstack.spi.MemoryProviderFactory;
 import dev.memstack.spi.ProviderConfig;
 import dev.memstack.spi.ProviderConfigException;
 import dev.memstack.spi.ProviderContext;
+import dev.memstack.support.ConsolidationSettings;
 import dev.memstack.vector.contradictions.ContradictionQueue;
 import dev.memstack.vector.facts.FactSettings;
 import dev.memstack.vector.lifecycle.LifecycleSettings;
@@ -48,6 +49,7 @@ public final class VectorMemoryProviderFactory implements MemoryProviderFactory 
     FactSettings factSettings = FactSettings.from(config);
     LifecycleSettings lifecycleSettings = LifecycleSettings.from(config);
     TrustSettings trustSettings = TrustSettings.from(config);
+    ConsolidationSettings consolidationSettings = ConsolidationSettings.from(config);
     MemoryVectorStoreFactory factory = stores.get(settings.store());
     if (factory == null) {
       throw new ProviderConfigException(
@@ -97,7 +99,8 @@ public final class VectorMemoryProviderFactory implements MemoryProviderFactory 
         trustSettings,
         context.coordination(),
         types,
-        contradictions);
+        contradictions,
+        consolidationSettings);
   }
 
   private static void checkKeys(
@@ -106,6 +109,7 @@ public final class VectorMemoryProviderFactory implements MemoryProviderFactory 
     known.addAll(FactSettings.KEYS);
     known.addAll(LifecycleSettings.KEYS);
     known.addAll(TrustSettings.KEYS);
+    known.addAll(ConsolidationSettings.KEYS);
     stores.values().forEach(f -> known.addAll(f.configKeys()));
     for (String key : config.keys()) {
       if (!known.contains(key)) {

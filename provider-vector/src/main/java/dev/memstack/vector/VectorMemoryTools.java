@@ -134,13 +134,18 @@ final class VectorMemoryTools {
   private final MemoryAdminTools admin;
   private final TypeTools typeTools;
   private final ContradictionTools contradictions;
+  private final ConsolidationTool consolidation;
 
   /** Most text matches a list or count with {@code text} pages through. */
   static final int MAX_TEXT_MATCHES = 1000;
 
-  /** The memory tools and the admin tools ({@link MemoryAdminTools}). */
+  /**
+   * The memory tools, the admin tools ({@link MemoryAdminTools}), the inbox tools and the
+   * consolidation tool.
+   */
   static final List<ToolSpec> ALL_SPECS =
-      java.util.stream.Stream.of(SPECS, MemoryAdminTools.SPECS, ContradictionTools.SPECS)
+      java.util.stream.Stream.of(
+              SPECS, MemoryAdminTools.SPECS, ContradictionTools.SPECS, ConsolidationTool.SPECS)
           .flatMap(List::stream)
           .toList();
 
@@ -150,6 +155,7 @@ final class VectorMemoryTools {
     this.remember = new RememberTool(provider, itemJson, admin);
     this.typeTools = new TypeTools(provider, json);
     this.contradictions = new ContradictionTools(provider, itemJson, admin);
+    this.consolidation = new ConsolidationTool(provider.consolidation(), json);
   }
 
   String call(ToolCall call) {
@@ -167,6 +173,7 @@ final class VectorMemoryTools {
           case "memory_history" -> admin.history(call);
           case StandardTools.LIST_CONTRADICTIONS, StandardTools.RESOLVE_CONTRADICTION ->
               contradictions.call(call);
+          case StandardTools.RUN_STRUCTURED_CONSOLIDATION -> consolidation.call(call);
           case TypeTools.LIST, TypeTools.CREATE, TypeTools.DELETE, TypeTools.STATS ->
               typeTools.call(call);
           default ->

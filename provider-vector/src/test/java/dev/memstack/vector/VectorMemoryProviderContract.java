@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
+import dev.memstack.spi.Coordination;
 import dev.memstack.spi.Embedder;
+import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ProviderConfigException;
@@ -20,7 +22,11 @@ import dev.memstack.spi.TriggerSource;
 import dev.memstack.spi.Turn;
 import dev.memstack.tck.HashingEmbedder;
 import dev.memstack.tck.MutableClock;
+import dev.memstack.tck.RecordingCoordination;
 import dev.memstack.tck.TestProviderContext;
+import dev.memstack.vector.facts.ScriptedLanguageModel;
+import dev.memstack.vector.lifecycle.Lifecycle;
+import dev.memstack.vector.store.MemoryFilters;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryStatus;
 import dev.memstack.vector.store.MemoryVectorStore;
@@ -78,17 +84,30 @@ public abstract class VectorMemoryProviderContract {
 
   /** A provider on this test's store with extra configuration keys. */
   protected MemoryProvider provider(Map<String, String> extra, Embedder with) {
+    return provider(extra, with, TestProviderContext.builder().dataDir(dataDir));
+  }
+
+  /**
+   * A provider on this test's store with extra configuration keys, the chat model {@code model} and
+   * the coordination {@code coordination}, with its data in {@code dir} (a "host" of its own; on
+   * pgvector every host shares the table).
+   */
+  protected MemoryProvider provider(
+      Map<String, String> extra, LanguageModel model, Coordination coordination, Path dir) {
+    return provider(
+        extra,
+        embedder,
+        TestProviderContext.builder().dataDir(dir).languageModel(model).coordination(coordination));
+  }
+
+  private MemoryProvider provider(
+      Map<String, String> extra, Embedder with, TestProviderContext.Builder context) {
     Map<String, String> config = new HashMap<>(storeConfig);
     config.putAll(extra);
-    TestProviderContext context =
-        TestProviderContext.builder()
-            .instanceId("vector")
-            .config(config)
-            .dataDir(dataDir)
-            .clock(clock)
-            .embedder(with)
-            .build();
-    MemoryProvider provider = new VectorMemoryProviderFactory().create(context);
+    MemoryProvider provider =
+        new VectorMemoryProviderFactory()
+            .create(
+                context.instanceId("vector").config(config).clock(clock).embedder(with).build());
     providers.add(provider);
     return provider;
   }
@@ -1890,29 +1909,500 @@ public abstract class VectorMemoryProviderContract {
               ToolException.class,
               e -> assertThat(e.kind()).isEqualTo(ToolException.Kind.NOT_FOUND));
     }
+  }
 
-    private List<Path> filesHolding(String secret) {
-      if (!"embedded".equals(storeConfig.get("store"))) {
-        return List.of();
+  @Nested
+  @DisplayName("Structured consolidation of the typed memories")
+  class StructuredConsolidation {
+
+    private static final String RUN = StandardTools.RUN_STRUCTURED_CONSOLIDATION;
+
+    private MemoryVectorStore store(MemoryProvider provider) {
+      return ((VectorMemoryProvider) provider).store();
+    }
+
+    private MemoryProvider consolidating(ScriptedLanguageModel model, Map<String, String> extra) {
+      return provider(extra, model, Coordination.local(clock), dataDir);
+    }
+
+    /** Stores a typed fact of the owner as fact extraction does, a minute after the last one. */
+    private String fact(MemoryProvider provider, OwnerKey owner, String type, String text) {
+      clock.advance(Duration.ofMinutes(1));
+      Instant at = clock.instant();
+      Map<String, Object> extra =
+          new HashMap<>(Lifecycle.initial(dev.memstack.vector.lifecycle.Importance.NORMAL, at));
+      extra.put("source", "facts");
+      String id =
+          java.util.UUID.nameUUIDFromBytes((owner + "|" + type + "|" + text).getBytes()).toString();
+      MemoryRecord record =
+          new MemoryRecord(
+              id,
+              "[" + at.toString().substring(0, 10) + "] " + text,
+              AGENT,
+              owner,
+              Scope.PERSONAL,
+              MemoryStatus.ACTIVE,
+              type,
+              "conv-1",
+              null,
+              at,
+              extra);
+      store(provider).add(List.of(record.toDocument()));
+      return id;
+    }
+
+    private List<String> facts(MemoryProvider provider, OwnerKey owner, String... texts) {
+      List<String> ids = new ArrayList<>();
+      for (String text : texts) {
+        ids.add(fact(provider, owner, "FACT", text));
       }
-      try (var files = java.nio.file.Files.walk(dataDir)) {
-        return files
-            .filter(java.nio.file.Files::isRegularFile)
-            .filter(
-                f -> {
-                  try {
-                    return new String(
-                            java.nio.file.Files.readAllBytes(f),
-                            java.nio.charset.StandardCharsets.ISO_8859_1)
-                        .contains(secret);
-                  } catch (java.io.IOException e) {
-                    return false;
-                  }
-                })
-            .toList();
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
+      return ids;
+    }
+
+    private MemoryRecord record(MemoryProvider provider, String id) {
+      return MemoryRecord.fromDocument(store(provider).get(id).orElseThrow());
+    }
+
+    private List<MemoryRecord> active(MemoryProvider provider, OwnerKey owner, String type) {
+      return store(provider)
+          .list(
+              MemoryFilters.and(
+                  MemoryFilters.and(
+                      MemoryFilters.ofOwner(owner), MemoryFilters.eq(MemoryVectorStore.TYPE, type)),
+                  MemoryFilters.eq(MemoryVectorStore.STATUS, "ACTIVE")),
+              0,
+              100)
+          .stream()
+          .map(MemoryRecord::fromDocument)
+          .toList();
+    }
+
+    private List<String> events(MemoryProvider provider, String id) {
+      return store(provider).history().of(id).stream().map(e -> e.event()).toList();
+    }
+
+    private JsonNode run(MemoryProvider provider, OwnerKey owner) {
+      return tool(provider, owner, RUN, "{}");
+    }
+
+    private static String answer(String... entries) {
+      return "{\"reason\": \"tidied\", \"merged\": [\"duplicates merged\"], \"entries\": ["
+          + String.join(", ", entries)
+          + "]}";
+    }
+
+    private static String entry(String text, int... from) {
+      return "{\"from\": " + java.util.Arrays.toString(from) + ", \"text\": \"" + text + "\"}";
+    }
+
+    private static final String[] NINE = {
+      "The user drinks coffee every morning",
+      "The user has a coffee each morning",
+      "Every morning the user drinks coffee",
+      "The user starts each day with coffee",
+      "The user drinks black coffee in the morning",
+      "The user works at Acme",
+      "The user lives in Lisbon",
+      "The user lives in Lisbon, Portugal",
+      "The user's dog is Biscuit"
+    };
+
+    @Test
+    @DisplayName(
+        "merges nine near-duplicate facts into fewer, archives exactly those, each change in"
+            + " history, and leaves another owner's memories alone")
+    void mergesNearDuplicatesIntoFewer() {
+      ScriptedLanguageModel model =
+          new ScriptedLanguageModel(
+              answer(
+                  entry("The user drinks black coffee every morning", 0, 1, 2, 3, 4),
+                  entry("The user works at Acme", 5),
+                  entry("The user lives in Lisbon, Portugal", 6, 7),
+                  entry("The user has a dog named Biscuit", 8)));
+      MemoryProvider provider = consolidating(model, Map.of());
+      List<String> ids = facts(provider, USER_1, NINE);
+      fact(provider, USER_1, "PREFERENCE", "The user prefers tea in the evening");
+      List<String> others = new ArrayList<>();
+      for (String text : NINE) {
+        others.add(fact(provider, USER_2, "FACT", text.replace("coffee", "green tea")));
       }
+      Instant before = record(provider, ids.get(8)).updatedAt();
+      clock.advance(Duration.ofHours(1));
+
+      JsonNode answer = run(provider, USER_1);
+
+      assertThat(answer.get("status").asString()).isEqualTo("completed");
+      assertThat(answer.get("ownersConsolidated").asInt()).isOne();
+      assertThat(answer.get("updated").asInt()).isOne();
+      assertThat(answer.get("entriesBefore").asInt()).isEqualTo(10);
+      assertThat(answer.get("entriesAfter").asInt()).isEqualTo(5);
+      assertThat(answer.get("buckets"))
+          .extracting(b -> b.get("type").asString() + " " + b.get("status").asString())
+          .containsExactly("FACT updated", "PREFERENCE below_minimum");
+      assertThat(model.userPrompts()).hasSize(1);
+      String prompt = model.userPrompts().get(0);
+      assertThat(prompt).contains("Type: FACT").contains("9 memories").contains(NINE[8]);
+      assertThat(prompt).doesNotContain("green tea").doesNotContain("prefers tea");
+
+      List<MemoryRecord> facts = active(provider, USER_1, "FACT");
+      assertThat(facts)
+          .extracting(r -> MemoryRecord.undated(r.text()))
+          .containsExactlyInAnyOrder(
+              "The user drinks black coffee every morning",
+              "The user works at Acme",
+              "The user lives in Lisbon, Portugal",
+              "The user has a dog named Biscuit");
+      MemoryRecord merged =
+          facts.stream()
+              .filter(r -> r.text().contains("black coffee every"))
+              .findFirst()
+              .orElseThrow();
+      assertThat(ids).doesNotContain(merged.id());
+      assertThat(merged.extra())
+          .containsEntry("source", "consolidation")
+          .containsEntry(Lifecycle.IMPORTANCE, "NORMAL");
+      assertThat(merged.createdAt()).isEqualTo(record(provider, ids.get(4)).createdAt());
+      assertThat(events(provider, merged.id())).containsOnly("merged").hasSize(5);
+      assertThat(store(provider).history().of(merged.id()))
+          .extracting(e -> e.details().get("previous"))
+          .containsExactlyInAnyOrder(NINE[0], NINE[1], NINE[2], NINE[3], NINE[4]);
+
+      for (int i : new int[] {0, 1, 2, 3, 4, 6}) {
+        MemoryRecord archived = record(provider, ids.get(i));
+        assertThat(archived.status()).as(NINE[i]).isEqualTo(MemoryStatus.ARCHIVED);
+        assertThat(archived.text()).endsWith(NINE[i]);
+        assertThat(archived.extra().get("consolidated_into"))
+            .isEqualTo(i == 6 ? ids.get(7) : merged.id());
+        assertThat(events(provider, ids.get(i))).containsExactly("status");
+      }
+      assertThat(record(provider, ids.get(5)).status()).isEqualTo(MemoryStatus.ACTIVE);
+      assertThat(events(provider, ids.get(5))).isEmpty();
+      assertThat(events(provider, ids.get(7))).containsExactly("merged");
+      MemoryRecord reworded = record(provider, ids.get(8));
+      assertThat(reworded.text()).startsWith("[2026-03-02] ").endsWith("dog named Biscuit");
+      assertThat(reworded.updatedAt()).isAfter(before);
+      assertThat(store(provider).history().of(ids.get(8)))
+          .singleElement()
+          .satisfies(
+              e -> {
+                assertThat(e.event()).isEqualTo("updated");
+                assertThat(e.details()).containsEntry("previous", NINE[8]);
+              });
+      JsonNode history =
+          tool(provider, USER_1, "memory_history", "{\"id\":\"" + ids.get(0) + "\"}");
+      assertThat(history.get("events").get(1).get("status").asString()).isEqualTo("archived");
+
+      assertThat(active(provider, USER_2, "FACT")).hasSize(9);
+      for (String id : others) {
+        assertThat(events(provider, id)).isEmpty();
+      }
+    }
+
+    @Test
+    @DisplayName(
+        "writes nothing for an answer that would grow or keep the entries, bad JSON or a model"
+            + " error")
+    void writesNothingUnlessItShrinks() {
+      String[] ten = new String[10];
+      for (int i = 0; i < 10; i++) {
+        ten[i] = entry("fact " + i, i % 9);
+      }
+      String[] nine = new String[9];
+      for (int i = 0; i < 9; i++) {
+        nine[i] = entry(NINE[i] + " indeed", i);
+      }
+      ScriptedLanguageModel model =
+          new ScriptedLanguageModel(
+              answer(ten),
+              answer(nine),
+              "I merged them for you!",
+              answer(entry("The user drinks coffee", 0, 1, 12)),
+              ScriptedLanguageModel.STALL);
+      MemoryProvider provider = consolidating(model, Map.of("facts-model-timeout", "200ms"));
+      List<String> ids = facts(provider, USER_1, NINE);
+      Map<String, Instant> read = new HashMap<>();
+      ids.forEach(id -> read.put(id, record(provider, id).updatedAt()));
+
+      List<String> statuses = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        JsonNode answer = run(provider, USER_1);
+        assertThat(answer.get("updated").asInt()).isZero();
+        assertThat(answer.get("entriesAfter").asInt()).isEqualTo(9);
+        statuses.add(answer.get("buckets").get(0).get("status").asString());
+      }
+
+      assertThat(statuses)
+          .containsExactly("grew", "unchanged", "invalid_answer", "invalid_answer", "failed");
+      assertThat(model.remaining()).isZero();
+      for (int i = 0; i < ids.size(); i++) {
+        MemoryRecord record = record(provider, ids.get(i));
+        assertThat(record.status()).isEqualTo(MemoryStatus.ACTIVE);
+        assertThat(record.text()).endsWith(NINE[i]);
+        assertThat(record.updatedAt()).isEqualTo(read.get(ids.get(i)));
+        assertThat(events(provider, ids.get(i))).isEmpty();
+      }
+    }
+
+    @Test
+    @DisplayName(
+        "without an owner, consolidates the per-run maximum of owners, each on their own, and"
+            + " the next run the next ones")
+    void goesRoundTheOwnersOnTheirOwn() {
+      String[] eight = java.util.Arrays.copyOf(NINE, 8);
+      ScriptedLanguageModel model =
+          new ScriptedLanguageModel(
+              answer(entry(NINE[7], 0, 1, 2, 3, 4, 5, 6, 7)),
+              answer(
+                  entry("Green tea: The user drinks coffee daily", 0, 1, 2, 3, 4),
+                  entry("Green tea: " + NINE[7], 6, 7)));
+      MemoryProvider provider =
+          consolidating(model, Map.of("structured-consolidation-max-owners-per-run", "1"));
+      List<String> first = facts(provider, USER_1, eight);
+      List<String> second = new ArrayList<>();
+      for (String text : eight) {
+        second.add(fact(provider, USER_2, "FACT", "Green tea: " + text));
+      }
+      ToolCall personalOnly =
+          new ToolCall(AGENT, null, RUN, "{}", java.util.EnumSet.of(Scope.PERSONAL));
+      assertThatThrownBy(() -> provider.callTool(personalOnly))
+          .extracting(e -> ((ToolException) e).kind())
+          .isEqualTo(ToolException.Kind.FORBIDDEN);
+
+      JsonNode one = run(provider, null);
+      assertThat(one.get("ownersConsolidated").asInt()).isOne();
+      assertThat(one.get("buckets").get(0).get("ownerKey").asString()).isEqualTo(USER_1.value());
+      assertThat(model.userPrompts().get(0)).contains(NINE[0]).doesNotContain("Green tea");
+      assertThat(active(provider, USER_1, "FACT"))
+          .singleElement()
+          .extracting(MemoryRecord::id)
+          .isEqualTo(first.get(7));
+      assertThat(active(provider, USER_2, "FACT")).hasSize(8);
+
+      JsonNode two = run(provider, null);
+      assertThat(two.get("buckets").get(0).get("ownerKey").asString()).isEqualTo(USER_2.value());
+      assertThat(model.userPrompts().get(1))
+          .contains("Green tea")
+          .doesNotContain("\"text\":\"The user");
+      assertThat(active(provider, USER_2, "FACT")).hasSize(2);
+      assertThat(record(provider, second.get(7)).status()).isEqualTo(MemoryStatus.ACTIVE);
+      MemoryRecord dropped = record(provider, second.get(5));
+      assertThat(dropped.status()).isEqualTo(MemoryStatus.ARCHIVED);
+      assertThat(dropped.extra()).doesNotContainKey("consolidated_into");
+      assertThat(store(provider).history().of(dropped.id()).get(0).details().get("reason"))
+          .contains("outdated");
+      assertThat(record(provider, second.get(6)).extra())
+          .containsEntry("consolidated_into", second.get(7));
+      assertThat(active(provider, USER_1, "FACT")).hasSize(1);
+    }
+
+    @Test
+    @DisplayName("the schedule runs it on the maintenance thread at its cron time")
+    void theScheduleRunsIt() throws InterruptedException {
+      ScriptedLanguageModel model =
+          new ScriptedLanguageModel(answer(entry(NINE[7], 0, 1, 2, 3, 4, 5, 6, 7, 8)));
+      MemoryProvider provider =
+          consolidating(model, Map.of("structured-consolidation-cron", "* * * * * *"));
+      List<String> ids = facts(provider, USER_1, NINE);
+
+      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (active(provider, USER_1, "FACT").size() > 1 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+
+      assertThat(model.userPrompts()).hasSize(1);
+      assertThat(active(provider, USER_1, "FACT"))
+          .singleElement()
+          .extracting(MemoryRecord::id)
+          .isEqualTo(ids.get(7));
+    }
+
+    @Test
+    @DisplayName(
+        "without a chat model the tool answers a conflict naming memstack.models.chat, and"
+            + " LIFECYCLE is not claimed")
+    void needsAChatModel() {
+      MemoryProvider provider = provider();
+      facts(provider, USER_1, NINE);
+      assertThat(provider.capabilities()).doesNotContain(Capability.LIFECYCLE);
+      assertThat(provider.tools())
+          .filteredOn(t -> t.name().equals(RUN))
+          .singleElement()
+          .extracting(ToolSpec::effect)
+          .isEqualTo(ToolSpec.Effect.WRITE);
+      assertThatThrownBy(() -> run(provider, USER_1))
+          .isInstanceOfSatisfying(
+              ToolException.class,
+              e -> {
+                assertThat(e.kind()).isEqualTo(ToolException.Kind.CONFLICT);
+                assertThat(e.getMessage()).contains("memstack.models.chat");
+              });
+      assertThat(active(provider, USER_1, "FACT")).hasSize(9);
+      assertThatThrownBy(
+              () -> provider(Map.of("structured-consolidation-cron", "0 30 3 * *"), embedder))
+          .isInstanceOf(ProviderConfigException.class)
+          .hasMessageContaining("structured-consolidation-cron");
+    }
+
+    @Test
+    @DisplayName(
+        "of two hosts on one shared coordination, one runs each scheduled time, and a run on one"
+            + " makes a manual run on the other skip")
+    void runsOncePerScheduledTimeAcrossHosts() {
+      RecordingCoordination shared = RecordingCoordination.shared(clock);
+      ScriptedLanguageModel first =
+          new ScriptedLanguageModel(answer(entry(NINE[7], 0, 1, 2, 3, 4, 5, 6, 7, 8)));
+      ScriptedLanguageModel second = new ScriptedLanguageModel(answer(entry(NINE[7], 0, 1)));
+      MemoryProvider a = provider(Map.of(), first, shared, dataDir.resolve("a"));
+      MemoryProvider b = provider(Map.of(), second, shared, dataDir.resolve("b"));
+      for (int i = 0; i < NINE.length; i++) {
+        clock.advance(Duration.ofMinutes(1));
+        fact(a, USER_1, "FACT", NINE[i]);
+        fact(b, USER_1, "FACT", NINE[i]);
+      }
+      var onA = ((VectorMemoryProvider) a).consolidation();
+      var onB = ((VectorMemoryProvider) b).consolidation();
+      Instant night = onA.nextRun(clock.instant());
+      assertThat(night).isEqualTo(Instant.parse("2026-03-03T03:30:00Z"));
+      assertThat(onB.nextRun(clock.instant())).isEqualTo(night);
+
+      clock.set(night.plusMillis(150));
+      int ran = onA.runScheduled(night);
+      clock.set(night.plusSeconds(2)); // the other host's timer, a little later
+      ran += onB.runScheduled(night);
+
+      assertThat(ran).isOne();
+      assertThat(first.userPrompts()).hasSize(1);
+      assertThat(second.userPrompts()).isEmpty();
+      assertThat(shared.claims())
+          .containsExactly(
+              "structured-consolidation@2026-03-03T03:30:00Z",
+              "structured-consolidation@2026-03-03T03:30:00Z (taken)");
+      assertThat(active(a, USER_1, "FACT")).hasSize(1);
+
+      Instant next = onB.nextRun(night);
+      assertThat(next).isEqualTo(Instant.parse("2026-03-04T03:30:00Z"));
+      clock.set(next.plusMillis(40));
+      assertThat(onB.runScheduled(next) + onA.runScheduled(next)).as("next night").isOne();
+      assertThat(shared.held()).isEmpty();
+
+      var otherHost =
+          shared
+              .tryLock("structured-consolidation:" + AGENT.value(), Duration.ofMinutes(5))
+              .orElseThrow();
+      assertThat(run(a, USER_1).get("status").asString()).isEqualTo("skipped");
+      otherHost.close();
+      assertThat(run(a, USER_1).get("status").asString()).isEqualTo("completed");
+    }
+  }
+
+  @Nested
+  @DisplayName("Erasing an owner")
+  class Erasure {
+
+    private JsonNode call(MemoryProvider provider, OwnerKey owner, String name, String args) {
+      return JSON.readTree(
+          provider.callTool(
+              new ToolCall(
+                  AGENT, owner, name, args, java.util.EnumSet.allOf(Scope.class), "console")));
+    }
+
+    private String remembered(MemoryProvider provider, OwnerKey owner, String args) {
+      return call(provider, owner, "remember", args).get("id").asString();
+    }
+
+    /** An owner's memory of every kind: returns {locker, pending, edited, team}. */
+    private String[] everything(
+        MemoryProvider provider, OwnerKey owner, String code, String teamText) {
+      String locker = remembered(provider, owner, "{\"text\":\"My locker code is " + code + "1\"}");
+      String pending =
+          remembered(provider, owner, "{\"text\":\"My locker code is " + code + "2\"}");
+      String edited = remembered(provider, owner, "{\"text\":\"My bike is red\"}");
+      String read =
+          call(provider, owner, "get_memory", "{\"id\":\"" + edited + "\"}")
+              .get("updatedAt")
+              .asString();
+      clock.advance(Duration.ofMinutes(1));
+      call(
+          provider,
+          owner,
+          "edit_memory",
+          "{\"id\":\""
+              + edited
+              + "\",\"text\":\"My bike is green, frame "
+              + code
+              + "3\",\"updatedAt\":\""
+              + read
+              + "\"}");
+      String team =
+          remembered(provider, owner, "{\"scope\":\"team\",\"text\":\"" + teamText + "\"}");
+      assertThat(provider.feedback(AGENT, owner, List.of(team, locker))).isEqualTo(2);
+      assertThat(provider.wrong(AGENT, owner, List.of(team, edited))).isEqualTo(2);
+      return new String[] {locker, pending, edited, team};
+    }
+
+    @Test
+    @DisplayName(
+        "removes their inbox rows, trust and feedback rows and histories, and another owner's"
+            + " stay")
+    void removesTheOwnersRowsOnly() {
+      MemoryProvider provider = provider(Map.of("contradiction-check-enabled", "true"), embedder);
+      MemoryVectorStore store = ((VectorMemoryProvider) provider).store();
+      String[] gone = everything(provider, USER_1, "730", "Team lunch is on Friday at noon");
+      String[] kept =
+          everything(provider, USER_2, "840", "The office plants need water on Mondays");
+      assertThat(call(provider, USER_1, "list_contradictions", "{}").get("total").asInt()).isOne();
+      assertThat(store.history().of(gone[1])).isNotEmpty();
+      assertThat(store.history().of(gone[2])).extracting(e -> e.event()).contains("updated");
+      assertThat(store.trust(USER_1, List.of(gone[3], gone[0], gone[2]))).hasSize(3);
+      if ("embedded".equals(storeConfig.get("store"))) {
+        assertThat(filesHolding("7303")).as("the history file holds the edit").isNotEmpty();
+      }
+
+      provider.forget(USER_1);
+
+      assertThat(call(provider, USER_1, "list_contradictions", "{}").get("total").asInt()).isZero();
+      assertThat(store.trust(USER_1, List.of(gone[0], gone[2], gone[3]))).isEmpty();
+      assertThat(store.feedback(USER_1, List.of(gone[0], gone[3]))).isEmpty();
+      for (String id : List.of(gone[0], gone[1], gone[2])) {
+        assertThat(store.history().of(id)).as("history of %s", id).isEmpty();
+        assertThat(store.get(id)).isEmpty();
+      }
+      assertThat(store.get(gone[3])).as("the team's memory stays").isPresent();
+
+      assertThat(call(provider, USER_2, "list_contradictions", "{}").get("total").asInt()).isOne();
+      assertThat(store.trust(USER_2, List.of(kept[0], kept[2], kept[3]))).hasSize(3);
+      assertThat(store.feedback(USER_2, List.of(kept[0], kept[3]))).hasSize(2);
+      assertThat(store.history().of(kept[1])).isNotEmpty();
+      assertThat(store.history().of(kept[2])).extracting(e -> e.event()).contains("updated");
+      provider.close();
+      for (String secret : List.of("7301", "7302", "7303")) {
+        assertThat(filesHolding(secret)).as(secret).isEmpty();
+      }
+    }
+  }
+
+  /** The files of the embedded store holding {@code secret}; none on other stores. */
+  protected List<Path> filesHolding(String secret) {
+    if (!"embedded".equals(storeConfig.get("store"))) {
+      return List.of();
+    }
+    try (var files = java.nio.file.Files.walk(dataDir)) {
+      return files
+          .filter(java.nio.file.Files::isRegularFile)
+          .filter(
+              f -> {
+                try {
+                  return new String(
+                          java.nio.file.Files.readAllBytes(f),
+                          java.nio.charset.StandardCharsets.ISO_8859_1)
+                      .contains(secret);
+                } catch (java.io.IOException e) {
+                  return false;
+                }
+              })
+          .toList();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 

@@ -31,7 +31,7 @@ public record ContradictionInbox(
   public static final String EVENT = "contradiction";
 
   /** The metadata key of when a record last changed (epoch millis), as the tools keep it. */
-  public static final String UPDATED_AT = "updated_at";
+  public static final String UPDATED_AT = MemoryRecord.UPDATED_AT;
 
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(ContradictionInbox.class);

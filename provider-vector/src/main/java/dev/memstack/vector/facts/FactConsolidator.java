@@ -1,5 +1,6 @@
 package dev.memstack.vector.facts;
 
+import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Coordination;
 import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.OwnerKey;
@@ -223,7 +224,12 @@ public final class FactConsolidator {
    * CoordinatedWork#ownerWork}: no owner key in the shared tables).
    */
   static String lockName(Turn turn) {
-    return CoordinatedWork.ownerWork("facts", turn.agent().value(), turn.owner().value());
+    return lockName(turn.agent(), turn.owner());
+  }
+
+  /** The lock of {@code owner}'s facts in {@code agent}, which their consolidation holds too. */
+  public static String lockName(AgentId agent, OwnerKey owner) {
+    return CoordinatedWork.ownerWork("facts", agent.value(), owner.value());
   }
 
   private Report consolidateAll(

@@ -113,10 +113,10 @@ public final class PgVectorMemoryStore implements DelegatingStore {
   }
 
   /**
-   * {@code VACUUM} of the table and its feedback table, outside any transaction: the pages of
-   * deleted rows are freed for reuse. PostgreSQL's own retention is beyond it: the WAL, replicas
-   * and base backups keep the rows as long as they are configured to, and a transaction still open
-   * elsewhere keeps the dead rows it may see until the next vacuum.
+   * {@code VACUUM} of the table and its feedback, history and contradictions tables, outside any
+   * transaction: the pages of deleted rows are freed for reuse. PostgreSQL's own retention is
+   * beyond it: the WAL, replicas and base backups keep the rows as long as they are configured to,
+   * and a transaction still open elsewhere keeps the dead rows it may see until the next vacuum.
    */
   @Override
   public void expungeDeleted() {

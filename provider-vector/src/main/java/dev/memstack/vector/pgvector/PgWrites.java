@@ -313,7 +313,8 @@ final class PgWrites implements StoreWrites {
   }
 
   /**
-   * {@code VACUUM}s the table and the feedback table (autocommit: it cannot run in a transaction).
+   * {@code VACUUM}s the table and its feedback, history and contradictions tables (autocommit: it
+   * cannot run in a transaction): the rows an erasure deleted leave their pages.
    */
   void vacuum() {
     try (Connection connection = table.dataSource.getConnection();
@@ -322,6 +323,7 @@ final class PgWrites implements StoreWrites {
       vacuum.execute("VACUUM " + table.schema.table());
       vacuum.execute("VACUUM " + table.schema.feedbackTable());
       vacuum.execute("VACUUM " + table.schema.historyTable());
+      vacuum.execute("VACUUM " + table.schema.contradictionsTable());
     } catch (SQLException e) {
       throw table.failure("vacuum after deletes", e);
     }

@@ -64,6 +64,11 @@ public final class MemoryFilters {
     return new Expression(ExpressionType.EQ, new Filter.Key(key), new Filter.Value(value));
   }
 
+  /** Records whose {@code key} is not {@code value} (or that lack the key). */
+  public static Expression ne(String key, String value) {
+    return new Expression(ExpressionType.NE, new Filter.Key(key), new Filter.Value(value));
+  }
+
   public static Expression in(String key, List<String> values) {
     return new Expression(ExpressionType.IN, new Filter.Key(key), new Filter.Value(values));
   }

@@ -160,12 +160,40 @@ public record MemoryRecord(
     return DATE_PREFIX.matcher(text).replaceFirst("");
   }
 
+  /**
+   * Metadata key: when the record last changed after it was written (epoch millis), set by every
+   * change of its text or status; the optimistic lock of an edit.
+   */
+  public static final String UPDATED_AT = "updated_at";
+
+  /** When the record last changed: its {@value #UPDATED_AT}, else its creation. */
+  public Instant updatedAt() {
+    Object value = extra.get(UPDATED_AT);
+    if (value instanceof Number n) {
+      return Instant.ofEpochMilli(n.longValue());
+    }
+    if (value != null) {
+      try {
+        return Instant.ofEpochMilli(Long.parseLong(value.toString()));
+      } catch (NumberFormatException e) {
+        // fall through: a malformed value counts as no update
+      }
+    }
+    return createdAt;
+  }
+
   /** A copy with {@code key} set to {@code value} in its other metadata. */
   public MemoryRecord withExtra(String key, Object value) {
     Map<String, Object> next = new LinkedHashMap<>(extra);
     next.put(key, value);
     return new MemoryRecord(
         id, text, agent, owner, scope, status, type, conversation, turn, createdAt, next);
+  }
+
+  /** A copy with another text (the caller re-embeds it by storing it). */
+  public MemoryRecord withText(String newText) {
+    return new MemoryRecord(
+        id, newText, agent, owner, scope, status, type, conversation, turn, createdAt, extra);
   }
 
   /** A copy with another status. */
