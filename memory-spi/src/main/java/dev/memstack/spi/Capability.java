@@ -85,7 +85,8 @@ public enum Capability {
    * morning card made of them (each item confirmed, edited or forgotten by the owner), a focused
    * dream on one topic, and structured consolidation (near-duplicate entries merged, never more
    * entries than before). The host's {@code .../memory/dream/**} and {@code
-   * .../structured-consolidation} routes call them on a provider that claims this.
+   * .../structured-consolidation} routes call them on a provider that claims this; the last one
+   * also on a provider that serves {@link StandardTools#RUN_STRUCTURED_CONSOLIDATION} alone.
    *
    * @since 0.5.0
    */

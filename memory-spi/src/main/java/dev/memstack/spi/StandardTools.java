@@ -12,7 +12,8 @@ import java.util.Set;
  * the arguments listed here (plus the common {@code agentId} and {@code ownerKey}) and answers a
  * JSON object. The host finds the provider by the capability and the tool by these names; it knows
  * no plugin's own vocabulary. A provider that claims neither capability may use these names for
- * tools of its own.
+ * tools of its own, except {@link #RUN_STRUCTURED_CONSOLIDATION}, which a provider may serve on its
+ * own (see there).
  *
  * <p>Argument errors are {@link ToolException#invalidArgument(String, String)} naming the argument;
  * the other kinds map to HTTP as for every tool call.
@@ -188,6 +189,12 @@ public final class StandardTools {
    * ownerKey?} (one owner's bucket, else the team's and up to the per-run maximum of owners).
    * Answers {@code ownersConsolidated}, {@code updated}, {@code entriesBefore}, {@code
    * entriesAfter}. Never writes more entries than it read. {@code CONFLICT} without a chat model.
+   *
+   * <p>Also served on its own: a provider that does not claim {@link Capability#LIFECYCLE} (whose
+   * other tools are about dreaming) but keeps structured memory it can consolidate lists a tool of
+   * this name with this contract, declared as changing memory; the name is never used for another
+   * tool. The host's consolidation route calls it on every running provider that claims the
+   * capability or lists the tool.
    *
    * @since 0.5.0
    */

@@ -334,7 +334,9 @@ public final class MemstackClient {
 
   /**
    * {@code POST .../memory/structured-consolidation}: merges near-duplicate structured entries now
-   * (needs a chat model).
+   * on every provider that serves it (needs a chat model): the sums of {@code ownersConsolidated},
+   * {@code updated}, {@code entriesBefore} and {@code entriesAfter}, every {@code buckets} entry
+   * with its {@code provider}, and each provider's own answer under {@code providers}.
    */
   public JsonNode structuredConsolidation(String ownerKey) {
     return http.exchange(

@@ -7,6 +7,8 @@ import dev.memstack.spi.Capability;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.StandardTools;
 import dev.memstack.spi.ToolSpec;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
@@ -80,19 +82,68 @@ public record CapabilityTools(StackMembers members, ToolInvoker tools) {
       ObjectNode arguments) {
     String instance = preferred == null || preferred.isBlank() ? null : preferred;
     StackMember member = require(capability, instance, "provider", NotFoundException::new);
-    ToolSpec spec =
-        tool(member, name)
-            .orElseThrow(
-                () ->
-                    new NotFoundException(
-                        "provider '"
-                            + member.id()
-                            + "' claims "
-                            + capability
-                            + " but has no tool '"
-                            + name
-                            + "'"));
+    ToolSpec spec = tool(member, name).orElseThrow(() -> missingTool(member, capability, name));
     return tools.call(member, spec, agent, owner, arguments);
+  }
+
+  /** A running member and its standard tool. */
+  public record Served(StackMember member, ToolSpec spec) {}
+
+  /**
+   * The running members that serve the standard tool {@code name}, which a provider may serve
+   * without claiming {@code capability} ({@link StandardTools#RUN_STRUCTURED_CONSOLIDATION}): in
+   * stack order, each member that claims the capability (it must list the tool) or lists the tool;
+   * with {@code preferred} (not {@code null} or blank), that member alone. A member that claims
+   * nothing and cannot list its tools is left out.
+   *
+   * @throws NotFoundException naming the capability and the tool when none serves it, or the tool
+   *     when a member claims the capability without listing it
+   */
+  public List<Served> serving(Capability capability, String preferred, String name) {
+    List<StackMember> candidates =
+        preferred == null || preferred.isBlank()
+            ? members.enabled()
+            : members.find(preferred).map(List::of).orElse(List.of());
+    List<Served> served = new ArrayList<>();
+    for (StackMember member : candidates) {
+      boolean claims = claims(member, capability);
+      Optional<ToolSpec> spec;
+      try {
+        spec = tool(member, name);
+      } catch (RuntimeException e) {
+        if (claims) {
+          throw e;
+        }
+        continue;
+      }
+      if (spec.isPresent()) {
+        served.add(new Served(member, spec.get()));
+      } else if (claims) {
+        throw missingTool(member, capability, name);
+      }
+    }
+    if (served.isEmpty()) {
+      throw new NotFoundException(
+          preferred == null || preferred.isBlank()
+              ? "no running provider claims the capability "
+                  + capability
+                  + " or serves the tool '"
+                  + name
+                  + "'"
+              : "the provider '"
+                  + preferred
+                  + "' is not running, or it neither claims the capability "
+                  + capability
+                  + " nor serves the tool '"
+                  + name
+                  + "'");
+    }
+    return served;
+  }
+
+  /** Calls {@code served}'s tool for {@code owner} ({@link ToolInvoker#call}). */
+  public JsonNode call(Served served, AgentId agent, OwnerKey owner, ObjectNode arguments) {
+    return tools.call(served.member(), served.spec(), agent, owner, arguments);
   }
 
   /** Calls {@code spec} of {@code member} for {@code owner} ({@link ToolInvoker#call}). */
@@ -114,6 +165,12 @@ public record CapabilityTools(StackMembers members, ToolInvoker tools) {
       String setting,
       Function<String, RuntimeException> missing) {
     return new CapabilityRoute(this, capability, preferred, setting, missing);
+  }
+
+  private static NotFoundException missingTool(
+      StackMember member, Capability capability, String name) {
+    return new NotFoundException(
+        "provider '" + member.id() + "' claims " + capability + " but has no tool '" + name + "'");
   }
 
   private static boolean claims(StackMember member, Capability capability) {

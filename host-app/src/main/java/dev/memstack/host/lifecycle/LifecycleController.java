@@ -9,10 +9,13 @@ import dev.memstack.host.api.JsonRoutes;
 import dev.memstack.host.api.StandardRoute;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
+import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
+import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.StandardTools;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import java.util.List;
 import java.util.Set;
 import org.springdoc.core.annotations.ParameterObject;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -22,6 +25,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -32,10 +36,12 @@ import tools.jackson.databind.node.ObjectNode;
  * answer to one of its items ({@code POST .../memory/dream/reports/{reportId}/items/{index}}), the
  * reports ({@code GET .../memory/dream/reports}), a focused dream ({@code POST
  * .../memory/dream/focused}) and structured consolidation ({@code POST
- * .../memory/structured-consolidation}, also at {@code /api/v1/memory/{agentId}/...}). Which day is
- * yesterday is decided in {@code memstack.lifecycle.zone}. Rights and errors are those of the tools
- * ({@link dev.memstack.host.api.ToolInvoker}): reads {@code viewer}, changes {@code member} and an
- * owner the token covers; a route that needs a chat model answers {@code 409} naming {@code
+ * .../memory/structured-consolidation}, also at {@code /api/v1/memory/{agentId}/...}), which runs
+ * on every provider that claims the capability or serves that standard tool on its own (the vector
+ * provider, over its typed memories) unless {@code provider} names one. Which day is yesterday is
+ * decided in {@code memstack.lifecycle.zone}. Rights and errors are those of the tools ({@link
+ * dev.memstack.host.api.ToolInvoker}): reads {@code viewer}, changes {@code member} and an owner
+ * the token covers; a route that needs a chat model answers {@code 409} naming {@code
  * memstack.models.chat} without one.
  */
 @JsonRoutes
@@ -50,6 +56,10 @@ public class LifecycleController {
   private static final Set<String> ITEM_FIELDS = Set.of("action", "text", "ownerKey");
   private static final Set<String> FOCUSED_FIELDS = Set.of("topic", "ownerKey");
   private static final Set<String> OWNER_FIELDS = Set.of("ownerKey");
+
+  /** The counts of a consolidation's answer, summed over the providers. */
+  private static final List<String> COUNTS =
+      List.of("ownersConsolidated", "updated", "entriesBefore", "entriesAfter");
 
   private final StandardRoute route;
   private final String zone;
@@ -133,7 +143,10 @@ public class LifecycleController {
     return route.call(agentId, focus, target, StandardTools.RUN_FOCUSED_DREAM, arguments);
   }
 
-  @Operation(summary = "Merge near-duplicate structured entries now (needs a chat model)")
+  @Operation(
+      summary =
+          "Merge near-duplicate structured entries now, on every provider that serves it (needs a"
+              + " chat model)")
   @JsonRequestBody(value = ApiRequests.MemoryJobRequest.class, required = false)
   @RequiresRole(Role.MEMBER)
   @PostMapping(path = {BASE + "/structured-consolidation", ALIAS + "/structured-consolidation"})
@@ -146,7 +159,70 @@ public class LifecycleController {
         given == null
             ? new StandardRoute.Body(null, JsonBody.owner(null, target.ownerKey()))
             : StandardRoute.body(given, OWNER_FIELDS, target);
-    return route.call(
-        agentId, run, target, StandardTools.RUN_STRUCTURED_CONSOLIDATION, route.arguments());
+    AgentId agent = JsonBody.agent(agentId);
+    List<CapabilityTools.Served> served =
+        route
+            .providers()
+            .serving(
+                Capability.LIFECYCLE,
+                target.provider(),
+                StandardTools.RUN_STRUCTURED_CONSOLIDATION);
+    if (target.provider() != null && !target.provider().isBlank()) {
+      return route.providers().call(served.get(0), agent, run.owner(), route.arguments());
+    }
+    return consolidated(served, agent, run.owner());
+  }
+
+  /**
+   * Runs the consolidation on every provider in {@code served}, in stack order, and answers the
+   * sums of {@link #COUNTS}, their buckets (each naming its {@code provider}) and each provider's
+   * own answer under {@code providers}; {@code status} is {@code completed} when any provider ran.
+   * A provider that fails is listed with its error while the others run; when every one fails, the
+   * first failure is the answer (a missing chat model, say: {@code 409}).
+   */
+  private JsonNode consolidated(
+      List<CapabilityTools.Served> served, AgentId agent, OwnerKey owner) {
+    ObjectNode answer = route.arguments().put("agentId", agent.value());
+    if (owner != null) {
+      answer.put("ownerKey", owner.value());
+    }
+    answer.put("status", "skipped");
+    answer.put("trigger", "manual");
+    COUNTS.forEach(count -> answer.put(count, 0));
+    ArrayNode buckets = answer.putArray("buckets");
+    ArrayNode each = answer.putArray("providers");
+    RuntimeException first = null;
+    boolean answered = false;
+    for (CapabilityTools.Served one : served) {
+      String id = one.member().id();
+      JsonNode result;
+      try {
+        result = route.providers().call(one, agent, owner, route.arguments());
+      } catch (RuntimeException e) {
+        first = first == null ? e : first;
+        each.addObject().put("provider", id).put("status", "failed").put("error", e.getMessage());
+        continue;
+      }
+      answered = true;
+      ObjectNode item = each.addObject().put("provider", id);
+      if (result != null && result.isObject()) {
+        item.setAll((ObjectNode) result);
+        for (String count : COUNTS) {
+          answer.put(count, answer.get(count).asLong() + result.path(count).asLong(0));
+        }
+        for (JsonNode bucket : result.path("buckets")) {
+          if (bucket.isObject()) {
+            buckets.addObject().put("provider", id).setAll((ObjectNode) bucket);
+          }
+        }
+        if ("completed".equals(result.path("status").asString(null))) {
+          answer.put("status", "completed");
+        }
+      }
+    }
+    if (!answered) {
+      throw first;
+    }
+    return answer;
   }
 }
