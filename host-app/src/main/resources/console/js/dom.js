@@ -120,7 +120,7 @@ export function scroller(label, child) {
 
 /** A table of rows; columns [[header, row => cell], ...]. */
 export function table(caption, columns, rows) {
-  return scroller(caption, h('table', {},
+  return scroller(`${caption} (table)`, h('table', {},
     h('caption', {class: 'visually-hidden'}, caption),
     h('thead', {}, h('tr', {}, columns.map(([head]) => h('th', {scope: 'col'}, head)))),
     h('tbody', {}, rows.map((row) => h('tr', {}, columns.map(([, cell]) => h('td', {}, cell(row))))))));

@@ -76,7 +76,8 @@ function cardItem(item, reload) {
       badge(item.status, item.status === 'pending' ? 'pending' : 'active'), ' ',
       h('span', {class: 'muted'}, `${item.file || 'MEMORY.md'} · ${when(item.time)}`)),
     canWrite() ? h('div', {class: 'row actions', role: 'group', 'aria-label': `Answer: ${item.text}`},
-      h('button', {type: 'button', on: {click: (e) => answer(e.target, {action: 'confirm'}, 'Confirmed')}}, 'Confirm'),
+      item.status === 'pending'
+        ? h('button', {type: 'button', on: {click: (e) => answer(e.target, {action: 'confirm'}, 'Confirmed')}}, 'Confirm') : null,
       h('button', {type: 'button', class: 'secondary', on: {click: () => {
         editForm.hidden = false;
         editText.focus();
