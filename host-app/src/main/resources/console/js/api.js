@@ -80,7 +80,7 @@ export async function call(method, path, options = {}) {
     let errorBody = null;
     try {
       errorBody = await response.json();
-    } catch (e) {
+    } catch {
       errorBody = {message: `HTTP ${response.status}`};
     }
     const error = new ApiError(response.status, errorBody, path);

@@ -6,7 +6,7 @@ import {
   session, signedIn, signedOut, setAgent, setOwner, ownerProblem, rememberedAgents,
   onContextChange, canWrite, isAdmin, AGENT_PATTERN,
 } from './state.js';
-import {toast, errorMessage} from './ui.js';
+import {toast, errorMessage, loadInto} from './ui.js';
 import * as memories from './views/memories.js';
 import * as playground from './views/playground.js';
 import * as files from './views/files.js';
@@ -23,7 +23,8 @@ const VIEWS = [
   {id: 'lifecycle', title: 'Lifecycle', module: lifecycle},
   {id: 'conversations', title: 'Conversations', module: conversations},
   {id: 'operations', title: 'Operations', module: operations},
-  {id: 'tokens', title: 'Tokens', module: tokens, shown: isAdmin},
+  // managing tokens needs an admin token bound to no owner
+  {id: 'tokens', title: 'Tokens', module: tokens, shown: () => isAdmin() && !session.boundOwner && !session.ownerPrefix},
   {id: 'erase', title: 'Erase owner', module: erase, shown: canWrite},
 ];
 
@@ -116,17 +117,9 @@ async function loadOwners(list, {offset, q}) {
     fill(list, note('Choose an agent first.'));
     return;
   }
-  fill(list, note('Loading owners…'));
-  let page;
-  try {
-    page = await get(agentPath(session.agent, 'owners'), {offset, limit: OWNER_PAGE, q});
-  } catch (error) {
-    fill(list, h('p', {class: error.missingRoute ? 'muted' : 'error'},
-      error.missingRoute
-        ? 'This host cannot list owners yet (no GET /api/v1/agents/{agentId}/owners route): type an owner key above.'
-        : errorMessage(error, 'Owners')));
-    return;
-  }
+  const page = await loadInto(list, 'Owners', () => get(agentPath(session.agent, 'owners'), {offset, limit: OWNER_PAGE, q}),
+    'This host cannot list owners yet (no GET /api/v1/agents/{agentId}/owners route): type an owner key above.');
+  if (!page) return;
   const owners = page.owners || [];
   const total = page.total ?? owners.length;
   fill(list,

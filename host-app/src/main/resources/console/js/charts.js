@@ -55,17 +55,16 @@ export function lineChart(title, points, unit = '') {
 }
 
 /**
- * Per-minute increments of a counter that only grows (delivered turns), from its samples; a drop
- * (a restart) counts from zero.
+ * Per-minute rates of counts taken per sample interval (deliveries, turns): each count over the
+ * minutes until the next sample (the last one over the interval before it).
  */
-export function rate(points) {
-  const out = [];
-  for (let i = 1; i < points.length; i++) {
-    const minutes = Math.max(1 / 60, (points[i].at - points[i - 1].at) / 60000);
-    const diff = points[i].value - points[i - 1].value;
-    out.push({at: points[i].at, value: (diff >= 0 ? diff : points[i].value) / minutes});
-  }
-  return out;
+export function perMinute(points) {
+  return points.map((p, i) => {
+    const next = points[i + 1];
+    const previous = points[i - 1];
+    const gap = next ? next.at - p.at : previous ? p.at - previous.at : 60000;
+    return {at: p.at, value: p.value / Math.max(1 / 60, gap / 60000)};
+  });
 }
 
 /** Horizontal bars of a {name: count} map. */

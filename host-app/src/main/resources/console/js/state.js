@@ -61,7 +61,7 @@ export function rememberedAgents() {
   try {
     const list = JSON.parse(localStorage.getItem(AGENTS_KEY) || '[]');
     return Array.isArray(list) ? list.filter((a) => typeof a === 'string') : [];
-  } catch (e) {
+  } catch {
     return [];
   }
 }

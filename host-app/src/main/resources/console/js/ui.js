@@ -110,3 +110,24 @@ export function needsContext(root, session, {owner = true} = {}) {
   }
   return true;
 }
+
+/**
+ * Loads what a part of a view shows: a loading note in `target` meanwhile, then the answer, or
+ * undefined with the error shown in `target` (for a route this host does not have, the `missing`
+ * text when given).
+ */
+export async function loadInto(target, what, fetcher, missing) {
+  fill(target, h('p', {class: 'muted'}, `Loading ${what.toLowerCase()}…`));
+  try {
+    return await fetcher();
+  } catch (error) {
+    fill(target, missing && error.missingRoute ? h('p', {class: 'muted'}, missing) : errorBox(error, what));
+    return undefined;
+  }
+}
+
+/** Starts a view: its heading and intro, then whether the agent (and owner) it needs are chosen. */
+export function startView(root, session, title, intro, needs) {
+  root.append(...viewHeader(title, intro));
+  return needsContext(root, session, needs);
+}

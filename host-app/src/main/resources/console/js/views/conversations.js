@@ -4,22 +4,15 @@
 import {h, fill, field, when, note, badge} from '../dom.js';
 import {get, agentPath} from '../api.js';
 import {session} from '../state.js';
-import {viewHeader, needsContext, errorBox} from '../ui.js';
+import {startView, loadInto} from '../ui.js';
 
 export async function render(root) {
-  root.append(...viewHeader('Conversations', 'The turns the host logged for this owner, and the window it would send the model next.'));
-  if (!needsContext(root, session)) return;
+  if (!startView(root, session, 'Conversations', 'The turns the host logged for this owner, and the window it would send the model next.')) return;
   const list = h('div', {class: 'conversation-list'});
   const detail = h('div', {class: 'conversation-detail'});
   root.append(h('div', {class: 'split'}, list, detail));
-  fill(list, note('Loading conversations…'));
-  let answer;
-  try {
-    answer = await get(agentPath(session.agent, 'conversations'), {ownerKey: session.owner});
-  } catch (error) {
-    fill(list, errorBox(error, 'Conversations'));
-    return;
-  }
+  const answer = await loadInto(list, 'Conversations', () => get(agentPath(session.agent, 'conversations'), {ownerKey: session.owner}));
+  if (!answer) return;
   const conversations = answer.conversations || [];
   fill(list, h('h2', {}, `${conversations.length} conversation${conversations.length === 1 ? '' : 's'}`),
     conversations.length === 0 ? note('No turn logged for this owner with this agent.') : h('ul', {class: 'plain'},
@@ -29,19 +22,13 @@ export async function render(root) {
 }
 
 async function openConversation(detail, conversationId, maxInputTokens = '') {
-  fill(detail, note(`Loading ${conversationId}…`));
   const path = agentPath(session.agent, 'conversations', encodeURIComponent(conversationId));
-  let log;
-  let window;
-  try {
-    [log, window] = await Promise.all([
-      get(path, {ownerKey: session.owner}),
-      get(`${path}/window`, {ownerKey: session.owner, maxInputTokens}),
-    ]);
-  } catch (error) {
-    fill(detail, errorBox(error, conversationId));
-    return;
-  }
+  const both = await loadInto(detail, conversationId, () => Promise.all([
+    get(path, {ownerKey: session.owner}),
+    get(`${path}/window`, {ownerKey: session.owner, maxInputTokens}),
+  ]));
+  if (!both) return;
+  const [log, window] = both;
   const budget = h('input', {type: 'number', min: 256, value: maxInputTokens, name: 'maxInputTokens'});
   const heading = h('h2', {tabindex: '-1'}, conversationId);
   fill(detail, heading,

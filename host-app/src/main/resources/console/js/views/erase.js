@@ -3,13 +3,12 @@
 import {h, fill, note, table, badge} from '../dom.js';
 import {del} from '../api.js';
 import {session} from '../state.js';
-import {viewHeader, needsContext, errorBox} from '../ui.js';
+import {startView, errorBox} from '../ui.js';
 
 export async function render(root) {
-  root.append(...viewHeader('Erase owner',
+  if (!startView(root, session, 'Erase owner',
     'Erases everything memstack holds for one owner, in every provider (running or not), with the owner’s turns still waiting '
-    + 'for delivery, conversation log and dead letters. It cannot be undone.'));
-  if (!needsContext(root, session, {owner: true})) return;
+    + 'for delivery, conversation log and dead letters. It cannot be undone.')) return;
   const owner = session.owner;
   const out = h('div', {id: 'erase-result'});
   const input = h('input', {id: 'erase-confirm', autocomplete: 'off', spellcheck: 'false'});

@@ -4,17 +4,16 @@
 import {h, fill, field, select, when, badge, note, id} from '../dom.js';
 import {call, get, put, agentPath, filePath} from '../api.js';
 import {session, canWrite} from '../state.js';
-import {viewHeader, needsContext, errorBox, toast, download} from '../ui.js';
+import {startView, loadInto, errorBox, toast, download} from '../ui.js';
 import {diffLines, diffStats, hunks} from '../diff.js';
 
 const CORE = ['AGENTS.md', 'SOUL.md', 'PROFILE.md', 'MEMORY.md', 'KNOWLEDGE.md'];
 const DAILY = /^memory\/\d{4}-\d{2}-\d{2}\.md$/;
 
 export async function render(root) {
-  root.append(...viewHeader('Workspace files',
+  if (!startView(root, session, 'Workspace files',
     'The Markdown files the agent keeps: core files in front of every conversation, daily notes it searches. '
-    + 'Personal files belong to the owner; team and global files are shared.'));
-  if (!needsContext(root, session)) return;
+    + 'Personal files belong to the owner; team and global files are shared.')) return;
   const editor = h('div', {class: 'file-editor', id: 'file-editor'});
   const list = h('div', {class: 'file-list', id: 'file-list'});
   root.append(h('div', {class: 'split'}, list, editor), snapshots());
@@ -22,14 +21,8 @@ export async function render(root) {
 }
 
 async function loadList(list, editor) {
-  fill(list, note('Loading files…'));
-  let answer;
-  try {
-    answer = await get(agentPath(session.agent, 'workspace/files'), {ownerKey: session.owner});
-  } catch (error) {
-    fill(list, errorBox(error, 'Workspace files'));
-    return;
-  }
+  const answer = await loadInto(list, 'Workspace files', () => get(agentPath(session.agent, 'workspace/files'), {ownerKey: session.owner}));
+  if (!answer) return;
   const files = answer.files || [];
   const core = files.filter((f) => CORE.includes(f.filename));
   const daily = files.filter((f) => DAILY.test(f.filename)).sort((x, y) => y.filename.localeCompare(x.filename));
@@ -45,14 +38,8 @@ async function loadList(list, editor) {
 }
 
 async function openFile(editor, entry, reloadList) {
-  fill(editor, note(`Loading ${entry.filename}…`));
-  let file;
-  try {
-    file = await get(filePath(session.agent, entry.filename), {ownerKey: session.owner, scope: entry.scope});
-  } catch (error) {
-    fill(editor, errorBox(error, entry.filename));
-    return;
-  }
+  const file = await loadInto(editor, entry.filename, () => get(filePath(session.agent, entry.filename), {ownerKey: session.owner, scope: entry.scope}));
+  if (!file) return;
   const original = file.content || '';
   const errors = h('div', {class: 'errors'});
   const heading = h('h2', {tabindex: '-1'}, entry.filename);
@@ -185,15 +172,9 @@ function importParams(scope) {
 }
 
 async function previewImport(out, file, scope) {
-  fill(out, note('Reading the snapshot…'));
-  let preview;
-  try {
-    preview = await call('POST', agentPath(session.agent, 'workspace/memory/import/preview'),
-      {...importParams(scope), body: file, contentType: 'application/zip'});
-  } catch (error) {
-    fill(out, errorBox(error, 'Import preview'));
-    return;
-  }
+  const preview = await loadInto(out, 'Import preview', () => call('POST', agentPath(session.agent, 'workspace/memory/import/preview'),
+    {...importParams(scope), body: file, contentType: 'application/zip'}));
+  if (!preview) return;
   const entries = preview.entries || [];
   const apply = h('button', {type: 'button', on: {click: async () => {
     apply.disabled = true;

@@ -4,16 +4,15 @@
 import {h, fill, field, when, num, badge, note, id} from '../dom.js';
 import {get, post, agentPath} from '../api.js';
 import {session, canWrite} from '../state.js';
-import {viewHeader, needsContext, errorBox, toast} from '../ui.js';
+import {startView, loadInto, errorBox, toast} from '../ui.js';
 import {diffLines} from '../diff.js';
 import {diffView} from './files.js';
 
 const state = {date: ''};
 
 export async function render(root) {
-  root.append(...viewHeader('Lifecycle',
-    'What dreaming changed overnight and waits for the owner’s answer, the contradictions waiting for a decision, and the dream reports.'));
-  if (!needsContext(root, session)) return;
+  if (!startView(root, session, 'Lifecycle',
+    'What dreaming changed overnight and waits for the owner’s answer, the contradictions waiting for a decision, and the dream reports.')) return;
   const card = h('section', {class: 'panel', 'aria-labelledby': 'card-title', id: 'morning-card'});
   const inbox = h('section', {class: 'panel', 'aria-labelledby': 'inbox-title', id: 'inbox'});
   const reports = h('section', {class: 'panel', 'aria-labelledby': 'reports-title', id: 'reports'});
@@ -32,14 +31,8 @@ async function loadCard(panel, reportsPanel) {
     }}}, field('Day of the dreams', dateInput, 'empty: yesterday in the host’s zone').wrap,
     h('button', {type: 'submit', class: 'secondary'}, 'Show card')),
     body);
-  fill(body, note('Loading the card…'));
-  let card;
-  try {
-    card = await get(agentPath(session.agent, 'memory/dream/morning-card'), {ownerKey: session.owner, date: state.date});
-  } catch (error) {
-    fill(body, errorBox(error, 'Morning card'));
-    return;
-  }
+  const card = await loadInto(body, 'Morning card', () => get(agentPath(session.agent, 'memory/dream/morning-card'), {ownerKey: session.owner, date: state.date}));
+  if (!card) return;
   const items = card.items || [];
   fill(body,
     h('p', {class: 'muted'}, `${card.date || ''} (${card.zone || 'UTC'}): ${items.length} item${items.length === 1 ? '' : 's'}`),
@@ -98,14 +91,8 @@ function trustLine(memory) {
 async function loadInbox(panel) {
   const body = h('div', {});
   fill(panel, h('h2', {id: 'inbox-title'}, 'Contradiction inbox'), body);
-  fill(body, note('Loading the inbox…'));
-  let page;
-  try {
-    page = await get(agentPath(session.agent, 'memory/inbox'), {ownerKey: session.owner, limit: 50});
-  } catch (error) {
-    fill(body, errorBox(error, 'Contradiction inbox'));
-    return;
-  }
+  const page = await loadInto(body, 'Contradiction inbox', () => get(agentPath(session.agent, 'memory/inbox'), {ownerKey: session.owner, limit: 50}));
+  if (!page) return;
   const items = page.items || [];
   fill(body,
     h('p', {class: 'muted'}, `${page.total ?? items.length} open contradiction${(page.total ?? items.length) === 1 ? '' : 's'}`),
@@ -139,14 +126,8 @@ async function loadInbox(panel) {
 async function loadReports(panel) {
   const body = h('div', {});
   fill(panel, h('h2', {id: 'reports-title'}, 'Dream reports'), body);
-  fill(body, note('Loading reports…'));
-  let answer;
-  try {
-    answer = await get(agentPath(session.agent, 'memory/dream/reports'), {ownerKey: session.owner});
-  } catch (error) {
-    fill(body, errorBox(error, 'Dream reports'));
-    return;
-  }
+  const answer = await loadInto(body, 'Dream reports', () => get(agentPath(session.agent, 'memory/dream/reports'), {ownerKey: session.owner}));
+  if (!answer) return;
   const reports = answer.reports || [];
   fill(body, reports.length === 0 ? note('No dream report yet.') : h('ul', {class: 'cards'}, reports.map((r) => h('li', {class: 'card'},
     h('h3', {}, `${r.date || when(r.time)} · ${r.trigger || ''}${r.topic ? ` · ${r.topic}` : ''}`),

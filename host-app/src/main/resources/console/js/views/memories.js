@@ -5,7 +5,7 @@
 import {h, fill, field, select, when, num, badge, dl, note, id} from '../dom.js';
 import {get, patch, post, del, agentPath} from '../api.js';
 import {session, canWrite} from '../state.js';
-import {viewHeader, needsContext, errorBox, act, confirmDialog, toast} from '../ui.js';
+import {startView, loadInto, errorBox, act, confirmDialog, toast} from '../ui.js';
 
 const STATUSES = ['active', 'archived', 'suppressed', 'superseded', 'pending'];
 const TYPES = ['FACT', 'DECISION', 'PREFERENCE', 'TASK_PROGRESS', 'REFERENCE', 'RAW'];
@@ -36,8 +36,7 @@ function listParams() {
 }
 
 export async function render(root) {
-  root.append(...viewHeader('Memories', 'What the agent remembers about this owner, newest first. Filters and pages are applied by the host.'));
-  if (!needsContext(root, session)) return;
+  if (!startView(root, session, 'Memories', 'What the agent remembers about this owner, newest first. Filters and pages are applied by the host.')) return;
   if (state.owner !== `${session.agent}|${session.owner}`) {
     state.owner = `${session.agent}|${session.owner}`;
     state.offset = 0;
@@ -98,24 +97,18 @@ async function fillProviders(list) {
     const page = await get(agentPath(session.agent, 'owners'), {q: session.owner, limit: 1});
     const owner = (page.owners || []).find((o) => o.ownerKey === session.owner);
     if (owner && owner.counts) fill(list, Object.keys(owner.counts).map((p) => h('option', {value: p})));
-  } catch (e) {
+  } catch {
     // the owners route is optional here: the field stays free text
   }
 }
 
 async function loadList(results, detail) {
-  fill(results, note('Loading memories…'));
-  let page;
-  let counts = null;
-  try {
-    [page, counts] = await Promise.all([
-      get(itemsPath(), listParams()),
-      get(itemsPath('count'), {...listParams(), offset: undefined, limit: undefined}).catch(() => null),
-    ]);
-  } catch (error) {
-    fill(results, errorBox(error, 'Memories'));
-    return;
-  }
+  const both = await loadInto(results, 'Memories', () => Promise.all([
+    get(itemsPath(), listParams()),
+    get(itemsPath('count'), {...listParams(), offset: undefined, limit: undefined}).catch(() => null),
+  ]));
+  if (!both) return;
+  const [page, counts] = both;
   const items = page.items || [];
   const total = page.total ?? items.length;
   const summary = counts
@@ -164,18 +157,12 @@ function pager(total, shown, reload) {
 }
 
 async function loadDetail(detail, itemId, results, focus) {
-  fill(detail, note('Loading the memory…'));
-  let item;
-  let history;
-  try {
-    [item, history] = await Promise.all([
-      get(itemsPath(encodeURIComponent(itemId)), baseParams()),
-      get(itemsPath(encodeURIComponent(itemId), 'history'), baseParams()),
-    ]);
-  } catch (error) {
-    fill(detail, errorBox(error, 'The memory'));
-    return;
-  }
+  const both = await loadInto(detail, 'The memory', () => Promise.all([
+    get(itemsPath(encodeURIComponent(itemId)), baseParams()),
+    get(itemsPath(encodeURIComponent(itemId), 'history'), baseParams()),
+  ]));
+  if (!both) return;
+  const [item, history] = both;
   const reload = () => Promise.all([
     loadList(results, detail),
     loadDetail(detail, itemId, results),

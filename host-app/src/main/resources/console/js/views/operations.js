@@ -4,8 +4,8 @@
 import {h, fill, when, num, badge, note, table} from '../dom.js';
 import {get, post, del, agentPath} from '../api.js';
 import {session, isAdmin} from '../state.js';
-import {viewHeader, errorBox, toast, confirmDialog, errorMessage} from '../ui.js';
-import {lineChart, rate, countBars} from '../charts.js';
+import {viewHeader, loadInto, toast, confirmDialog, errorMessage} from '../ui.js';
+import {lineChart, perMinute, countBars} from '../charts.js';
 
 const state = {ownerOnly: false};
 
@@ -43,12 +43,7 @@ function adminOnly(body) {
 }
 
 async function guarded(body, what, load) {
-  fill(body, note(`Loading ${what.toLowerCase()}…`));
-  try {
-    await load();
-  } catch (error) {
-    fill(body, errorBox(error, what));
-  }
+  await loadInto(body, what, load);
 }
 
 function healthKind(status) {
@@ -83,8 +78,14 @@ async function loadActivity(body) {
     fill(body, note('Choose an agent to see its activity.'));
     return;
   }
-  const ownerToggle = h('input', {type: 'checkbox', id: 'stats-owner-only', checked: state.ownerOnly || !!session.boundOwner,
-    disabled: !session.owner || !!session.boundOwner});
+  // a token bound to owners reads one owner's statistics only
+  const bound = !!(session.boundOwner || session.ownerPrefix);
+  if (bound && !session.owner) {
+    fill(body, note('Choose an owner to see their activity.'));
+    return;
+  }
+  const ownerToggle = h('input', {type: 'checkbox', id: 'stats-owner-only', checked: state.ownerOnly || bound,
+    disabled: !session.owner || bound});
   ownerToggle.addEventListener('change', () => {
     state.ownerOnly = ownerToggle.checked;
     loadActivity(body);
@@ -92,17 +93,10 @@ async function loadActivity(body) {
   const out = h('div', {});
   fill(body, h('div', {class: 'check'}, ownerToggle, h('label', {for: 'stats-owner-only'},
     session.owner ? `Only ${session.owner}` : 'Only the chosen owner')), out);
-  fill(out, note('Loading the last hour…'));
-  let stats;
-  const ownerKey = (state.ownerOnly || session.boundOwner) && session.owner ? session.owner : undefined;
-  try {
-    stats = await get(agentPath(session.agent, 'stats'), {ownerKey});
-  } catch (error) {
-    fill(out, h('p', {class: error.missingRoute ? 'muted' : 'error'}, error.missingRoute
-      ? 'This host has no stats route yet (GET /api/v1/agents/{agentId}/stats): no counts or charts.'
-      : errorMessage(error, 'Stats')));
-    return;
-  }
+  const ownerKey = (state.ownerOnly || bound) && session.owner ? session.owner : undefined;
+  const stats = await loadInto(out, 'The last hour', () => get(agentPath(session.agent, 'stats'), {ownerKey}),
+    'This host has no stats route yet (GET /api/v1/agents/{agentId}/stats): no counts or charts.');
+  if (!stats) return;
   const samples = stats.samples || [];
   const outbox = stats.outbox || {};
   const counts = stats.counts || {};
@@ -113,13 +107,13 @@ async function loadActivity(body) {
       kpi('Outbox lag', outbox.lagSeconds !== undefined ? `${num(outbox.lagSeconds, 1)} s` : undefined)),
     h('div', {class: 'charts'},
       lineChart('Memories', samplePoints(samples, 'memories')),
-      lineChart('Turns delivered per minute', rate(samplePoints(samples, 'delivered')), '/min'),
-      lineChart('Pending turns', samplePoints(samples, 'pending')),
+      lineChart('Deliveries per minute', perMinute(samplePoints(samples, 'delivered')), '/min'),
+      lineChart('Turns accepted per minute', perMinute(samplePoints(samples, 'turns')), '/min'),
+      lineChart('Pending turns (outbox lag)', samplePoints(samples, 'pending')),
       lineChart('Dead letters', samplePoints(samples, 'deadLetters'))),
     h('div', {class: 'charts'},
       countBars('By provider', counts.byProvider), countBars('By type', counts.byType), countBars('By status', counts.byStatus)),
-    Object.keys(recent).length ? h('details', {}, h('summary', {}, 'Recent activity'),
-      h('dl', {class: 'facts'}, Object.entries(recent).map(([k, v]) => [h('dt', {}, k), h('dd', {}, typeof v === 'object' ? JSON.stringify(v) : String(v))]))) : null);
+    h('p', {class: 'muted'}, `Last hour: ${recent.turnsLastHour ?? 0} turns accepted, ${recent.memoriesCreatedLastHour ?? 0} memories created.`));
 }
 
 function kpi(label, value) {

@@ -4,15 +4,14 @@
 import {h, fill, field, when, num, badge, note, id} from '../dom.js';
 import {post, agentPath} from '../api.js';
 import {session} from '../state.js';
-import {viewHeader, needsContext, errorBox} from '../ui.js';
+import {startView, errorBox} from '../ui.js';
 
 const state = {query: '', limit: 10, providers: ''};
 
 export async function render(root) {
-  root.append(...viewHeader('Recall playground',
+  if (!startView(root, session, 'Recall playground',
     'Ask a question as the owner would and see what memory the agent would be given, ranked, with every signal. '
-    + 'The preview route changes nothing: no feedback, no trust, no turn, no morning card.'));
-  if (!needsContext(root, session)) return;
+    + 'The preview route changes nothing: no feedback, no trust, no turn, no morning card.')) return;
   const out = h('div', {class: 'playground-out', id: 'playground-out'});
   const question = h('textarea', {rows: 2, name: 'query'}, state.query);
   const limit = h('input', {type: 'number', min: 1, max: 200, value: state.limit, name: 'limit'});

@@ -3,7 +3,7 @@
 import {h, fill, field, select, when, badge, note, table} from '../dom.js';
 import {get, post, del} from '../api.js';
 import {session, isAdmin} from '../state.js';
-import {viewHeader, errorBox, toast, confirmDialog, errorMessage} from '../ui.js';
+import {viewHeader, loadInto, errorBox, toast, confirmDialog, errorMessage} from '../ui.js';
 
 export async function render(root) {
   root.append(...viewHeader('Tokens', 'API tokens of this host. Tokens created here are stored as salted hashes; '
@@ -43,7 +43,7 @@ function createForm(list, created) {
     }
   }}},
   h('h2', {id: 'create-token-title'}, 'Create a token'),
-  h('div', {class: 'row'}, field('Name', name).wrap, field('Role', role).wrap,
+  h('div', {class: 'row fields'}, field('Name', name).wrap, field('Role', role).wrap,
     field('Owner binding', owner, 'optional: api:42, or api:* for every owner with that prefix').wrap),
   h('div', {class: 'row'}, h('button', {type: 'submit'}, 'Create token')), errors);
   return form;
@@ -62,7 +62,7 @@ function showSecret(created, token) {
         try {
           await navigator.clipboard.writeText(token.token);
           toast('Copied the secret.');
-        } catch (e) {
+        } catch {
           document.getElementById(secretId).select();
           toast('Select the secret and copy it.', 'error');
         }
@@ -73,16 +73,9 @@ function showSecret(created, token) {
 }
 
 async function loadTokens(list) {
-  fill(list, note('Loading tokens…'));
-  let answer;
-  try {
-    answer = await get('/api/v1/tokens');
-  } catch (error) {
-    fill(list, h('p', {class: error.missingRoute ? 'muted' : 'error'}, error.missingRoute
-      ? 'This host cannot manage tokens yet (no /api/v1/tokens route): configure them in memstack.security.tokens.'
-      : errorMessage(error, 'Tokens')));
-    return;
-  }
+  const answer = await loadInto(list, 'Tokens', () => get('/api/v1/tokens'),
+    'This host cannot manage tokens yet (no /api/v1/tokens route): configure them in memstack.security.tokens.');
+  if (!answer) return;
   const tokens = answer.tokens || [];
   fill(list, tokens.length === 0 ? note('No token.') : table('Tokens', [
     ['Name', (t) => t.name],
@@ -91,7 +84,7 @@ async function loadTokens(list) {
     ['Source', (t) => badge(t.source, t.source === 'api' ? 'type' : 'muted')],
     ['Created', (t) => when(t.createdAt)],
     ['Last used', (t) => when(t.lastUsedAt)],
-    ['', (t) => (t.source === 'api' ? h('button', {type: 'button', class: 'danger', 'data-token': t.id, on: {click: async (e) => {
+    ['Revoke', (t) => (t.source === 'api' ? h('button', {type: 'button', class: 'danger', 'data-token': t.id, on: {click: async (e) => {
       if (!(await confirmDialog({title: `Revoke “${t.name}”?`, text: 'It stops working at once on every host, and its MCP sessions and streams end.', confirmLabel: 'Revoke token'}))) return;
       e.target.disabled = true;
       try {
@@ -101,6 +94,6 @@ async function loadTokens(list) {
         toast(errorMessage(error, 'Revoke'), 'error');
       }
       loadTokens(list);
-    }}}, `Revoke ${t.name}`) : h('span', {class: 'muted'}, session.whoami && session.whoami.name === t.name ? 'this token' : 'configured'))],
+    }}, 'aria-label': `Revoke ${t.name}`}, 'Revoke') : h('span', {class: 'muted'}, session.whoami && session.whoami.name === t.name ? 'this token' : 'configured'))],
   ], tokens));
 }

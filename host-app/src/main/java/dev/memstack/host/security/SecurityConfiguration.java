@@ -1,6 +1,6 @@
 package dev.memstack.host.security;
 
-import dev.memstack.host.console.ConsoleConfiguration;
+import dev.memstack.host.console.web.ConsolePages;
 import dev.memstack.host.plugin.PluginHostProperties;
 import java.nio.file.Path;
 import java.util.List;
@@ -73,7 +73,7 @@ public class SecurityConfiguration implements WebMvcConfigurer {
             apiDocs + ".yaml",
             swaggerUi,
             "/swagger-ui",
-            ConsoleConfiguration.PATH),
+            ConsolePages.PATH),
         List.of(actuator + "/" + endpointPath(environment, "prometheus")));
   }
 

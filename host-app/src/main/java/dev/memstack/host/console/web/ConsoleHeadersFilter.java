@@ -1,4 +1,4 @@
-package dev.memstack.host.console;
+package dev.memstack.host.console.web;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;

@@ -1,4 +1,4 @@
-package dev.memstack.host.console;
+package dev.memstack.host.console.web;
 
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -19,7 +19,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * ConsoleHeadersFilter} adds the content security policy.
  */
 @Configuration(proxyBeanMethods = false)
-public class ConsoleConfiguration implements WebMvcConfigurer {
+public class ConsolePages implements WebMvcConfigurer {
 
   /** The path the console is served under, without its trailing slash. */
   public static final String PATH = "/console";
