@@ -233,6 +233,9 @@ document.addEventListener('DOMContentLoaded', () => {
     renderOwnerPicker();
     renderView(false);
   });
-  window.addEventListener('hashchange', () => renderView(true));
+  window.addEventListener('hashchange', () => {
+    document.getElementById('toast').replaceChildren();
+    renderView(true);
+  });
   start();
 });
