@@ -4,8 +4,9 @@
 // failure, with a screenshot of the page as it was.
 //
 // Environment: BASE_URL, ADMIN_TOKEN, OWNER_TOKEN (a member bound to OWNER), VIEWER_TOKEN, AGENT,
-// OWNER, OTHER_OWNER, IMPORT_OWNER, ERASE_OWNER, CARD_DATE (the day of the seeded dream), DEAD_TURN,
-// CHROMIUM, SCREENSHOT_DIR, DOWNLOAD_DIR.
+// OWNER, OTHER_OWNER, IMPORT_OWNER, ERASE_OWNER, CARD_DATE (the day of the seeded dream), DEAD_TURN
+// (the parked turn), QUESTION (recalls the memory the page suppresses), CHROMIUM, SCREENSHOT_DIR,
+// DOWNLOAD_DIR.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,6 +33,7 @@ const IMPORT_OWNER = env('IMPORT_OWNER');
 const ERASE_OWNER = env('ERASE_OWNER');
 const CARD_DATE = env('CARD_DATE');
 const DEAD_TURN = env('DEAD_TURN');
+const QUESTION = env('QUESTION');
 const SHOTS = env('SCREENSHOT_DIR');
 const DOWNLOADS = env('DOWNLOAD_DIR', fs.mkdtempSync(path.join(os.tmpdir(), 'console-downloads-')));
 const TOKENS = [ADMIN, OWNER_TOKEN, VIEWER_TOKEN];
@@ -168,7 +170,7 @@ async function memoryCard(text) {
 }
 
 async function rankedTexts() {
-  await page.getByLabel('Question').fill('blue Gazelle bicycle');
+  await page.getByLabel('Question', {exact: true}).fill(QUESTION);
   await page.getByRole('button', {name: 'Preview recall'}).click();
   await page.locator('#playground-out h2', {hasText: 'Ranked context'}).waitFor();
   return page.locator('.ranked-item .ranked-text').allTextContents();
@@ -365,7 +367,7 @@ await step('retry a dead letter', async () => {
   await page.locator('#ops-dead-letters', {hasText: 'No dead letter'}).waitFor();
   const left = await api('GET', '/api/v1/outbox/dead-letters');
   assert(left.json.count === 0, `dead letters left: ${left.json.count}`);
-  if (available.stats) await page.locator('#ops-activity .chart svg').first().waitFor();
+  if (available.stats) await page.locator('#ops-activity .kpis').waitFor();
 });
 
 if (available.tokens) {

@@ -16,7 +16,7 @@ export async function render(root) {
   const question = h('textarea', {rows: 2, name: 'query'}, state.query);
   const limit = h('input', {type: 'number', min: 1, max: 200, value: state.limit, name: 'limit'});
   const providers = h('input', {name: 'providers', value: state.providers, autocomplete: 'off', placeholder: 'every provider'});
-  const form = h('form', {class: 'stack', 'aria-label': 'Recall question', on: {submit: async (e) => {
+  const form = h('form', {class: 'stack', 'aria-label': 'Preview a recall', on: {submit: async (e) => {
     e.preventDefault();
     state.query = question.value;
     state.limit = Number(limit.value) || 10;

@@ -64,6 +64,7 @@ class ConsoleBrowserTest {
   private static final String VIEWER_TOKEN = "console-viewer-token-0123456789abcdef";
   private static final String CHROMIUM = "/usr/bin/chromium";
   private static final String DEAD_TURN = "t-parked";
+  private static final String PLAYGROUND_QUESTION = "blue Gazelle bicycle";
   private static final String DREAM =
       "{\"should_update\": true, \"reason\": \"plans came up\","
           + " \"memory_content\": \"## Plans\\n- The console ships in March\\n- The pilot has"
@@ -166,6 +167,16 @@ class ConsoleBrowserTest {
                 + " JavaScript\\n\"}")
         .expect(200);
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(api.pending()).isZero());
+    assertThat(recalled(PLAYGROUND_QUESTION))
+        .as("the playground's question recalls the memory the page suppresses")
+        .anySatisfy(text -> assertThat(text).contains("blue Gazelle"));
+  }
+
+  /** The texts a context call recalls for {@link #ALICE}. */
+  private static List<String> recalled(String query) {
+    return api.context(AGENT, ALICE, query).expect(200).recall().stream()
+        .map(item -> item.get("text").asString())
+        .toList();
   }
 
   private static JsonNode remember(String owner, String text) {
@@ -247,6 +258,7 @@ class ConsoleBrowserTest {
     env.put("ERASE_OWNER", ERIN);
     env.put("CARD_DATE", LocalDate.now(ZoneOffset.UTC).toString());
     env.put("DEAD_TURN", DEAD_TURN);
+    env.put("QUESTION", PLAYGROUND_QUESTION);
     env.put("CHROMIUM", CHROMIUM);
     env.put("SCREENSHOT_DIR", screenshots.toString());
     env.put("DOWNLOAD_DIR", downloads.toString());
@@ -275,6 +287,8 @@ class ConsoleBrowserTest {
             .get("items")
             .get(0);
     assertThat(gazelle.get("status").asString()).isEqualTo("suppressed");
+    assertThat(recalled(PLAYGROUND_QUESTION))
+        .noneSatisfy(text -> assertThat(text).contains("Gazelle"));
     JsonNode plants =
         api.get("/api/v1/agents/a1/memory/items?ownerKey=api:alice&text=balcony")
             .expect(200)
