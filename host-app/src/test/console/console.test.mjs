@@ -132,10 +132,15 @@ async function go(id) {
 }
 
 async function signIn(token) {
-  await page.goto(`${BASE}/console/`);
-  if (await page.locator('#shell').isVisible()) {
+  if (page.url().startsWith(`${BASE}/console/`) && await page.locator('#who').isVisible()) {
     await page.getByRole('button', {name: 'Sign out'}).click();
+  } else {
+    await page.goto(`${BASE}/console/`);
+    await page.evaluate(() => sessionStorage.clear());
+    await page.reload();
   }
+  await page.locator('#signin').waitFor({state: 'visible'});
+  assert(await page.evaluate(() => sessionStorage.getItem('memstack.console.token')) === null, 'signed out, the token is forgotten');
   await page.getByLabel('API token').fill(token);
   await page.getByRole('button', {name: 'Sign in', exact: true}).click();
   await page.locator('#shell').waitFor({state: 'visible'});

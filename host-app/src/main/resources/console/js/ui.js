@@ -114,17 +114,26 @@ export function needsContext(root, session, {owner = true} = {}) {
 /**
  * Loads what a part of a view shows: a loading note in `target` meanwhile, then the answer, or
  * undefined with the error shown in `target` (for a route this host does not have, the `missing`
- * text when given).
+ * text when given), or undefined when a later load of the same target started meanwhile.
  */
 export async function loadInto(target, what, fetcher, missing) {
+  const seq = (loads.get(target) || 0) + 1;
+  loads.set(target, seq);
   fill(target, h('p', {class: 'muted'}, `Loading ${what.toLowerCase()}…`));
   try {
-    return await fetcher();
+    const answer = await fetcher();
+    // a later load of the same part owns it now (answers may arrive out of order)
+    return loads.get(target) === seq ? answer : undefined;
   } catch (error) {
-    fill(target, missing && error.missingRoute ? h('p', {class: 'muted'}, missing) : errorBox(error, what));
+    if (loads.get(target) === seq) {
+      fill(target, missing && error.missingRoute ? h('p', {class: 'muted'}, missing) : errorBox(error, what));
+    }
     return undefined;
   }
 }
+
+/** The number of the latest load of each part of a view. */
+const loads = new WeakMap();
 
 /** Starts a view: its heading and intro, then whether the agent (and owner) it needs are chosen. */
 export function startView(root, session, title, intro, needs) {

@@ -4,7 +4,7 @@
 import {h, fill, field, when, num, badge, note, id} from '../dom.js';
 import {get, post, agentPath} from '../api.js';
 import {session, canWrite} from '../state.js';
-import {startView, loadInto, errorBox, toast} from '../ui.js';
+import {startView, loadInto, errorBox, toast, confirmDialog} from '../ui.js';
 import {diffLines} from '../diff.js';
 import {diffView} from './files.js';
 
@@ -75,7 +75,11 @@ function cardItem(item, reload) {
         editForm.hidden = false;
         editText.focus();
       }}}, 'Edit'),
-      h('button', {type: 'button', class: 'danger', on: {click: (e) => answer(e.target, {action: 'forget'}, 'Forgotten')}}, 'Forget')) : null,
+      h('button', {type: 'button', class: 'danger', on: {click: async (e) => {
+        const ok = await confirmDialog({title: 'Forget this line?', confirmLabel: 'Forget',
+          text: `“${item.text}” is removed from ${item.file || 'MEMORY.md'} and from every report, archive and DREAMS.md of the owner.`});
+        if (ok) answer(e.target, {action: 'forget'}, 'Forgotten');
+      }}}, 'Forget')) : null,
     editForm, errors);
 }
 

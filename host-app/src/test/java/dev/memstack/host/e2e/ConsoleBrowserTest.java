@@ -232,6 +232,22 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  @DisplayName("shows a line diff that rebuilds both texts on a longest common subsequence")
+  void showsALineDiffThatRebuildsBothTexts() {
+    Quickstarts.requireTool("node");
+    Quickstarts.Run run =
+        Quickstarts.run(
+            Path.of("src", "test", "console").toAbsolutePath(),
+            Map.of(),
+            Duration.ofMinutes(1),
+            "node",
+            "--test",
+            "diff.test.mjs");
+    System.out.println(run.output());
+    run.requireSuccess();
+  }
+
+  @Test
   @DisplayName(
       "lets a person find, correct and erase memory in a browser, within the token's rights")
   void passesItsBrowserScenarios() throws Exception {
