@@ -6,7 +6,8 @@
 // Environment: BASE_URL, ADMIN_TOKEN, OWNER_TOKEN (a member bound to OWNER), VIEWER_TOKEN, AGENT,
 // OWNER, OTHER_OWNER, IMPORT_OWNER, ERASE_OWNER, CARD_DATE (the day of the seeded dream), DEAD_TURN
 // (the parked turn), QUESTION (recalls the memory the page suppresses), CHROMIUM, SCREENSHOT_DIR,
-// DOWNLOAD_DIR.
+// DOWNLOAD_DIR; ALLOW_MISSING_ROUTES=1 skips (instead of failing) the scenarios of a route the host
+// does not serve (whoami, the recall preview, tokens, owners, stats), for a host built before them.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -120,7 +121,14 @@ async function step(name, fn) {
   }
 }
 
+const ALLOW_MISSING = process.env.ALLOW_MISSING_ROUTES === '1';
+
 function skip(name, why) {
+  if (!ALLOW_MISSING) {
+    failed++;
+    console.log(`FAIL ${name} - ${why}`);
+    return;
+  }
   skipped++;
   console.log(`SKIP ${name} - ${why}`);
 }
@@ -174,8 +182,8 @@ async function memoryCard(text) {
   return card.first();
 }
 
-async function rankedTexts() {
-  await page.getByLabel('Question', {exact: true}).fill(QUESTION);
+async function rankedTexts(question = QUESTION) {
+  await page.getByLabel('Question', {exact: true}).fill(question);
   await page.getByRole('button', {name: 'Preview recall'}).click();
   await page.locator('#playground-out h2', {hasText: 'Ranked context'}).waitFor();
   return page.locator('.ranked-item .ranked-text').allTextContents();
@@ -211,12 +219,14 @@ await step('sign in as admin, choose agent and owner', async () => {
   assert(kept[0] === ADMIN, 'the token is in session storage');
   assert(!kept[1].includes(ADMIN), 'the token is not in local storage');
   if (available.whoami) await page.locator('#who-text', {hasText: 'admin'}).waitFor();
+  else skip('whoami names the token and its role', 'this host has no whoami route');
   await useAgent(AGENT);
   if (available.owners) {
     await page.locator('.owner-browser summary').click();
     await page.locator('.owner-list').getByRole('button', {name: OWNER, exact: true}).click();
     return 'owner picked from the owners list';
   }
+  skip('pick the owner from the owners list', 'this host has no owners route');
   await useOwner(OWNER);
   return 'owner typed (no owners route on this host)';
 });
@@ -373,6 +383,7 @@ await step('retry a dead letter', async () => {
   const left = await api('GET', '/api/v1/outbox/dead-letters');
   assert(left.json.count === 0, `dead letters left: ${left.json.count}`);
   if (available.stats) await page.locator('#ops-activity .kpis').waitFor();
+  else skip('the last hour of stats', 'this host has no stats route');
 });
 
 if (available.tokens) {
@@ -422,7 +433,7 @@ async function showView(id) {
     await page.locator('#memory-results .card-open').first().click();
     await page.locator('#memory-detail .timeline').waitFor();
   } else if (id === 'playground' && available.preview) {
-    await rankedTexts();
+    await rankedTexts('the garden and the balcony plants');
   } else if (id === 'files') {
     await page.locator('[data-file="personal:MEMORY.md"]').click();
     await page.locator('.file-content').waitFor();

@@ -65,6 +65,14 @@ class ConsoleBrowserTest {
   private static final String CHROMIUM = "/usr/bin/chromium";
   private static final String DEAD_TURN = "t-parked";
   private static final String PLAYGROUND_QUESTION = "blue Gazelle bicycle";
+
+  /**
+   * Whether the scenarios of the routes this branch does not have yet (whoami, the recall preview,
+   * tokens, owners, stats: added beside the console) are skipped when the host lacks them; {@code
+   * false} once they are merged, so that a missing route fails the test.
+   */
+  private static final boolean ALLOW_MISSING_ROUTES = true;
+
   private static final String DREAM =
       "{\"should_update\": true, \"reason\": \"plans came up\","
           + " \"memory_content\": \"## Plans\\n- The console ships in March\\n- The pilot has"
@@ -275,6 +283,7 @@ class ConsoleBrowserTest {
     env.put("CARD_DATE", LocalDate.now(ZoneOffset.UTC).toString());
     env.put("DEAD_TURN", DEAD_TURN);
     env.put("QUESTION", PLAYGROUND_QUESTION);
+    env.put("ALLOW_MISSING_ROUTES", ALLOW_MISSING_ROUTES ? "1" : "0");
     env.put("CHROMIUM", CHROMIUM);
     env.put("SCREENSHOT_DIR", screenshots.toString());
     env.put("DOWNLOAD_DIR", downloads.toString());
