@@ -64,7 +64,7 @@ async function api(method, route, {token = ADMIN, body} = {}) {
   let json = null;
   try {
     json = text ? JSON.parse(text) : null;
-  } catch (e) {
+  } catch {
     json = null;
   }
   return {status: response.status, json, headers: response.headers};
