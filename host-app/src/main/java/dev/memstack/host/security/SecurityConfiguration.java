@@ -1,5 +1,6 @@
 package dev.memstack.host.security;
 
+import dev.memstack.host.console.web.ConsolePages;
 import dev.memstack.host.plugin.PluginHostProperties;
 import java.nio.file.Path;
 import java.util.List;
@@ -57,8 +58,9 @@ public class SecurityConfiguration implements WebMvcConfigurer {
 
   /**
    * Open: the health endpoint, the OpenAPI document ({@code springdoc.api-docs.path}, also as
-   * {@code .yaml}) and the Swagger UI ({@code springdoc.swagger-ui.path} and its {@code
-   * /swagger-ui/**} files). Admin only: the Prometheus scrape.
+   * {@code .yaml}), the Swagger UI ({@code springdoc.swagger-ui.path} and its {@code
+   * /swagger-ui/**} files) and the console's static files ({@code /console/**}: the page asks for
+   * the token and sends it with every API call). Admin only: the Prometheus scrape.
    */
   static PathRules pathRules(Environment environment) {
     String actuator = environment.getProperty("management.endpoints.web.base-path", "/actuator");
@@ -70,7 +72,8 @@ public class SecurityConfiguration implements WebMvcConfigurer {
             apiDocs,
             apiDocs + ".yaml",
             swaggerUi,
-            "/swagger-ui"),
+            "/swagger-ui",
+            ConsolePages.PATH),
         List.of(actuator + "/" + endpointPath(environment, "prometheus")));
   }
 

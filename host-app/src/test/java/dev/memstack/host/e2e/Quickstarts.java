@@ -12,9 +12,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * Runs the quickstarts of {@code docs/quickstart} as child processes: {@code npm}, {@code node} and
- * {@code python3} from the {@code PATH}. A missing tool skips the test on a developer's machine and
- * fails it on CI ({@code CI=true}), where every quickstart must run.
+ * Runs the quickstarts of {@code docs/quickstart} (and the console's browser tests) as child
+ * processes: {@code npm}, {@code node} and {@code python3} from the {@code PATH}. A missing tool
+ * skips the test on a developer's machine and fails it on CI ({@code CI=true}), where every
+ * quickstart must run.
  */
 final class Quickstarts {
 
@@ -59,7 +60,9 @@ final class Quickstarts {
     }
     if (!found && "true".equals(System.getenv("CI"))) {
       throw new AssertionError(
-          tool + " is not installed; CI must run the quickstarts (install Node 20 and python3)");
+          tool
+              + " is not installed; CI must run the quickstarts and the console's browser tests"
+              + " (install Node 20, npm and python3)");
     }
     Assumptions.assumeTrue(found, tool + " is not installed");
   }

@@ -14,8 +14,8 @@ class PathRulesTest {
   private final PathRules defaults = SecurityConfiguration.pathRules(new MockEnvironment());
 
   /**
-   * The health status, the OpenAPI document and the Swagger UI are open; everything else is closed
-   * even when it starts the same.
+   * The health status, the OpenAPI document, the Swagger UI and the console's static files are
+   * open; everything else is closed even when it starts the same.
    */
   @ParameterizedTest(name = "{0} open: {1}")
   @CsvSource({
@@ -26,6 +26,10 @@ class PathRulesTest {
     "/v3/api-docs.yaml, true",
     "/swagger-ui.html, true",
     "/swagger-ui/index.html, true",
+    "/console, true",
+    "/console/, true",
+    "/console/app.js, true",
+    "/consoleX/app.js, false",
     "/api/v1/plugins, false",
     "/actuator/metrics, false",
     "/actuator/prometheus, false",
@@ -33,7 +37,8 @@ class PathRulesTest {
     "/v3/api-docsX, false",
     "/swagger-uiX/x, false"
   })
-  void openOnlyTheHealthStatusTheOpenApiDocumentAndTheSwaggerUi(String path, boolean open) {
+  void openOnlyTheHealthStatusTheOpenApiDocumentTheSwaggerUiAndTheConsole(
+      String path, boolean open) {
     assertThat(defaults.isOpen(path)).isEqualTo(open);
   }
 
