@@ -25,8 +25,10 @@ import tools.jackson.databind.JsonNode;
  * it answered (202; delivery to the providers happens in the background), plus {@code POST
  * .../memory/feedback}. An adapter over the {@link MemoryStack}: each route reads its body into the
  * stack's request record ({@link MemoryRequests}, which checks the owner against the caller's
- * token), calls the stack and renders its answer; a rejected request stores nothing. A context call
- * needs {@code viewer}, a turn and feedback {@code member}.
+ * token), calls the stack and renders its answer; a rejected request stores nothing. {@code POST
+ * .../memory/context/preview} answers as the context call would and changes nothing ({@link
+ * WindowedContext#preview}). A context call and its preview need {@code viewer}, a turn and
+ * feedback {@code member}.
  */
 @JsonRoutes("/api/v1/agents/{agentId}/memory")
 public class MemoryController {
@@ -61,6 +63,18 @@ public class MemoryController {
   public ContextAnswer context(
       @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
     return contexts.context(MemoryRequests.context(JsonBody.agent(agentId), body, access));
+  }
+
+  @Operation(
+      summary =
+          "Preview of a context call: the same body and answer, and nothing changes (no recall"
+              + " tracking, no morning card claimed, nothing cached)")
+  @JsonRequestBody(ApiRequests.ContextRequest.class)
+  @RequiresRole(Role.VIEWER)
+  @PostMapping(path = "/context/preview", consumes = MediaType.APPLICATION_JSON_VALUE)
+  public ContextAnswer preview(
+      @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
+    return contexts.preview(MemoryRequests.context(JsonBody.agent(agentId), body, access));
   }
 
   /**
