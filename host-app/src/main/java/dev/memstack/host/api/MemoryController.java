@@ -65,18 +65,6 @@ public class MemoryController {
     return contexts.context(MemoryRequests.context(JsonBody.agent(agentId), body, access));
   }
 
-  @Operation(
-      summary =
-          "Preview of a context call: the same body and answer, and nothing changes (no recall"
-              + " tracking, no morning card claimed, nothing cached)")
-  @JsonRequestBody(ApiRequests.ContextRequest.class)
-  @RequiresRole(Role.VIEWER)
-  @PostMapping(path = "/context/preview", consumes = MediaType.APPLICATION_JSON_VALUE)
-  public ContextAnswer preview(
-      @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
-    return contexts.preview(MemoryRequests.context(JsonBody.agent(agentId), body, access));
-  }
-
   /**
    * The owner confirms that recalled items were used or marks them wrong: {@code {"ownerKey",
    * "used": [{"provider", "id"}], "wrong": [{"provider", "id"}]}} (either list or both), each
@@ -109,5 +97,24 @@ public class MemoryController {
       @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
     String turnId = stack.submit(MemoryRequests.turn(JsonBody.agent(agentId), body, access));
     return ResponseEntity.status(HttpStatus.ACCEPTED).body(new TurnAccepted(turnId));
+  }
+
+  /**
+   * What the context call would answer to the same body, changing nothing: for a console's recall
+   * playground, or to see why an item ranks where it does without teaching the providers anything.
+   */
+  @RequiresRole(Role.VIEWER)
+  @Operation(
+      summary =
+          "Preview of a context call: the same body and answer, and nothing changes (no recall"
+              + " tracking, no morning card claimed, nothing cached)")
+  @ApiResponse(
+      responseCode = "200",
+      description = "what the context call would answer now; no provider, cache or card changed")
+  @JsonRequestBody(ApiRequests.ContextRequest.class)
+  @PostMapping(path = "/context/preview", consumes = MediaType.APPLICATION_JSON_VALUE)
+  public ContextAnswer preview(
+      @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
+    return contexts.preview(MemoryRequests.context(JsonBody.agent(agentId), body, access));
   }
 }

@@ -43,14 +43,17 @@ public class TokenController {
   /** The fields a token request may carry. */
   static final Set<String> TOKEN_FIELDS = ApiRequests.fields(ApiRequests.TokenRequest.class);
 
-  private final ManagedTokens managed;
-  private final BearerTokens configured;
+  private final BearerTokens tokens;
   private final AccessPolicy access;
 
-  public TokenController(ManagedTokens managed, BearerTokens configured, AccessPolicy access) {
-    this.managed = managed;
-    this.configured = configured;
+  /** Manages the {@link BearerTokens#managed() managed tokens} of {@code tokens}. */
+  public TokenController(BearerTokens tokens, AccessPolicy access) {
+    this.tokens = tokens;
     this.access = access;
+  }
+
+  private ManagedTokens managed() {
+    return tokens.managed().orElseThrow(() -> new IllegalStateException("no managed tokens"));
   }
 
   /**
@@ -102,19 +105,19 @@ public class TokenController {
         owner == null ? null : JsonBody.parse("owner", () -> OwnerBinding.of(owner));
     ManagedTokens.Created created;
     try {
-      created = managed.create(name, role, binding);
+      created = managed().create(name, role, binding);
     } catch (IllegalStateException e) {
       throw new ConflictException(e.getMessage());
     }
-    StoredToken token = created.token();
+    Caller caller = created.token().caller();
     return ResponseEntity.status(HttpStatus.CREATED)
         .body(
             new CreatedToken(
-                token.id(),
-                token.name(),
-                token.role().name(),
-                pattern(token.owner()),
-                token.createdAt(),
+                caller.tokenId(),
+                caller.name(),
+                caller.role().name(),
+                pattern(caller.owner()),
+                created.token().createdAt(),
                 created.value()));
   }
 
@@ -123,31 +126,14 @@ public class TokenController {
   @GetMapping("/tokens")
   public TokenList list() {
     requireUnboundAdmin();
-    List<TokenView> tokens = new ArrayList<>();
-    for (BearerTokens.Configured token : configured.configured()) {
-      Caller caller = token.caller();
-      tokens.add(
-          new TokenView(
-              token.id(),
-              caller.name(),
-              caller.role().name(),
-              pattern(caller.owner()),
-              Caller.CONFIGURATION,
-              null,
-              token.lastUsedAt()));
+    List<TokenView> views = new ArrayList<>();
+    for (BearerTokens.Configured token : tokens.configured()) {
+      views.add(view(token.id(), token.caller(), null, token.lastUsedAt()));
     }
-    for (StoredToken token : managed.list()) {
-      tokens.add(
-          new TokenView(
-              token.id(),
-              token.name(),
-              token.role().name(),
-              pattern(token.owner()),
-              Caller.API,
-              token.createdAt(),
-              token.lastUsedAt()));
+    for (StoredToken token : managed().list()) {
+      views.add(view(token.id(), token.caller(), token.createdAt(), token.lastUsedAt()));
     }
-    return new TokenList(tokens);
+    return new TokenList(views);
   }
 
   @Operation(
@@ -159,12 +145,12 @@ public class TokenController {
   @DeleteMapping("/tokens/{id}")
   public ResponseEntity<Void> revoke(@PathVariable("id") String id) {
     requireUnboundAdmin();
-    for (BearerTokens.Configured token : configured.configured()) {
+    for (BearerTokens.Configured token : tokens.configured()) {
       if (token.id().equals(id)) {
         throw new ConflictException(configuredMessage(id));
       }
     }
-    if (!ManagedTokens.isId(id) || !managed.revoke(id)) {
+    if (!ManagedTokens.isId(id) || !managed().revoke(id)) {
       throw new NotFoundException("no API token " + id);
     }
     return ResponseEntity.noContent().build();
@@ -221,6 +207,17 @@ public class TokenController {
     } catch (IllegalArgumentException e) {
       throw new BadRequestException("role", "role must be VIEWER, MEMBER or ADMIN, got: " + role);
     }
+  }
+
+  private static TokenView view(String id, Caller caller, Instant createdAt, Instant lastUsedAt) {
+    return new TokenView(
+        id,
+        caller.name(),
+        caller.role().name(),
+        pattern(caller.owner()),
+        caller.source(),
+        createdAt,
+        lastUsedAt);
   }
 
   private static String pattern(OwnerBinding owner) {

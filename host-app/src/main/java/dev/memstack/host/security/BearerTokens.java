@@ -100,6 +100,11 @@ public final class BearerTokens {
     return entries.stream().map(Entry::caller).toList();
   }
 
+  /** The managed tokens these tokens ask last. */
+  public Optional<ManagedTokens> managed() {
+    return Optional.ofNullable(managed);
+  }
+
   /** The configured or generated tokens (no secrets), in configuration order. */
   public List<Configured> configured() {
     return entries.stream()

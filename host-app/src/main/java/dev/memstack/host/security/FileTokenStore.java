@@ -3,11 +3,9 @@ package dev.memstack.host.security;
 import dev.memstack.support.AtomicFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -32,44 +30,8 @@ final class FileTokenStore implements TokenStore {
 
   private static final int VERSION = 1;
 
-  /** One token in the file. */
-  private record Entry(
-      String id,
-      String name,
-      String role,
-      String owner,
-      String salt,
-      String hash,
-      String createdAt,
-      String lastUsedAt) {
-
-    static Entry of(StoredToken token) {
-      return new Entry(
-          token.id(),
-          token.name(),
-          token.role().name(),
-          token.owner() == null ? null : token.owner().pattern(),
-          token.salt(),
-          token.hash(),
-          token.createdAt().toString(),
-          token.lastUsedAt() == null ? null : token.lastUsedAt().toString());
-    }
-
-    StoredToken token() {
-      return new StoredToken(
-          id,
-          name,
-          Role.valueOf(role),
-          owner == null ? null : OwnerBinding.of(owner),
-          salt,
-          hash,
-          Instant.parse(createdAt),
-          lastUsedAt == null ? null : Instant.parse(lastUsedAt));
-    }
-  }
-
   /** The file's content. */
-  private record Content(int version, List<Entry> tokens) {}
+  private record Content(int version, List<StoredToken> tokens) {}
 
   private final Path file;
   private final JsonMapper json;
@@ -85,17 +47,14 @@ final class FileTokenStore implements TokenStore {
     this.json = json;
     try {
       Optional<String> text = AtomicFiles.load(file);
-      if (text.isPresent()) {
-        Content content = json.readValue(text.get(), Content.class);
-        if (content.version() != VERSION || content.tokens() == null) {
-          throw new IllegalStateException(
-              "the API token file " + file + " has an unknown version " + content.version());
-        }
-        for (Entry entry : content.tokens()) {
-          StoredToken token = entry.token();
-          tokens.put(token.id(), token);
-        }
+      Content content =
+          text.isEmpty()
+              ? new Content(VERSION, List.of())
+              : json.readValue(text.get(), Content.class);
+      if (content.version() != VERSION || content.tokens() == null) {
+        throw new IllegalArgumentException("unknown version " + content.version());
       }
+      content.tokens().forEach(token -> tokens.put(token.id(), token));
     } catch (IOException | JacksonException | IllegalArgumentException | NullPointerException e) {
       throw new IllegalStateException(
           "cannot read the API token file " + file + ": " + e.getMessage(), e);
@@ -121,36 +80,19 @@ final class FileTokenStore implements TokenStore {
 
   @Override
   public synchronized void add(StoredToken token) {
-    tokens.put(token.id(), token);
-    try {
-      save();
-    } catch (UncheckedIOException e) {
-      tokens.remove(token.id());
-      throw e;
-    }
+    change(token.id(), token);
   }
 
   @Override
   public synchronized boolean remove(String id) {
-    StoredToken removed = tokens.remove(id);
-    if (removed == null) {
-      return false;
-    }
-    try {
-      save();
-    } catch (UncheckedIOException e) {
-      tokens.put(id, removed);
-      throw e;
-    }
-    return true;
+    return tokens.containsKey(id) && change(id, null) != null;
   }
 
   @Override
   public synchronized void used(String id, Instant at) {
     StoredToken token = tokens.get(id);
     if (token != null) {
-      tokens.put(id, token.usedAt(at));
-      save();
+      change(id, token.usedAt(at));
     }
   }
 
@@ -159,23 +101,28 @@ final class FileTokenStore implements TokenStore {
     return false;
   }
 
-  @Override
-  public String describe() {
-    return file.toString();
-  }
-
-  private void save() {
-    List<Entry> entries = new ArrayList<>(tokens.size());
-    tokens.values().forEach(token -> entries.add(Entry.of(token)));
+  /**
+   * Puts {@code token} under {@code id} (removes it when {@code null}) and rewrites the file; on a
+   * failure the change is undone. Returns what was kept under {@code id} before.
+   */
+  private StoredToken change(String id, StoredToken token) {
+    StoredToken before = token == null ? tokens.remove(id) : tokens.put(id, token);
     try {
       Files.createDirectories(file.getParent());
       AtomicFiles.writeOwnerOnly(
           file,
           json.writerWithDefaultPrettyPrinter()
-              .writeValueAsString(new Content(VERSION, entries))
-              .getBytes(StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the API token file " + file, e);
+              .writeValueAsBytes(new Content(VERSION, List.copyOf(tokens.values()))));
+      return before;
+    } catch (IOException | RuntimeException e) {
+      if (before == null) {
+        tokens.remove(id);
+      } else {
+        tokens.put(id, before);
+      }
+      throw new UncheckedIOException(
+          "cannot write the API token file " + file,
+          e instanceof IOException io ? io : new IOException(e));
     }
   }
 }

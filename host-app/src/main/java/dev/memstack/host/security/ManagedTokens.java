@@ -5,7 +5,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -113,11 +112,6 @@ public final class ManagedTokens implements AutoCloseable {
     }
   }
 
-  /** Where the tokens are kept, for messages. */
-  public String describe() {
-    return store.describe();
-  }
-
   /**
    * Makes a token.
    *
@@ -135,13 +129,9 @@ public final class ManagedTokens implements AutoCloseable {
     }
     String id = newId();
     String secret = ApiTokenFile.generate();
-    byte[] saltBytes = new byte[16];
-    RANDOM.nextBytes(saltBytes);
-    String salt = Base64.getEncoder().encodeToString(saltBytes);
-    StoredToken token =
-        new StoredToken(id, name, role, owner, salt, StoredToken.digest(salt, secret), now(), null);
+    StoredToken token = StoredToken.made(new Caller(name, role, owner, id), secret, now());
     store.add(token);
-    log.info("API token {} ({}, {}) made; kept in {}", id, name, role.wireName(), describe());
+    log.info("API token {} ({}, {}) made", id, name, role.wireName());
     return new Created(token, PREFIX + id + "_" + secret);
   }
 

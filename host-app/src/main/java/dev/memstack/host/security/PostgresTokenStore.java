@@ -29,11 +29,11 @@ final class PostgresTokenStore implements TokenStore {
           "CREATE TABLE IF NOT EXISTS "
               + TABLE
               + " (id text PRIMARY KEY, name text NOT NULL, role text NOT NULL, owner_binding"
-              + " text, salt text NOT NULL, hash text NOT NULL, created_at timestamptz NOT NULL,"
-              + " last_used_at timestamptz)");
+              + " text, digest text NOT NULL, created_at timestamptz NOT NULL, last_used_at"
+              + " timestamptz)");
 
   private static final String COLUMNS =
-      "id, name, role, owner_binding, salt, hash, created_at, last_used_at";
+      "id, name, role, owner_binding, digest, created_at, last_used_at";
 
   private final SharedStore store;
 
@@ -86,15 +86,15 @@ final class PostgresTokenStore implements TokenStore {
 
   @Override
   public void add(StoredToken token) {
+    Caller caller = token.caller();
     update(
         "store a token",
-        "INSERT INTO " + TABLE + " (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO " + TABLE + " (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?)",
         token.id(),
-        token.name(),
-        token.role().name(),
-        token.owner() == null ? null : token.owner().pattern(),
-        token.salt(),
-        token.hash(),
+        caller.name(),
+        caller.role().name(),
+        caller.owner() == null ? null : caller.owner().pattern(),
+        token.digest(),
         token.createdAt(),
         token.lastUsedAt());
   }
@@ -122,11 +122,6 @@ final class PostgresTokenStore implements TokenStore {
     return true;
   }
 
-  @Override
-  public String describe() {
-    return "table " + TABLE + " of the shared database " + store.describe();
-  }
-
   private List<StoredToken> select(String action, String sql, List<?> parameters) {
     try {
       return store.select(sql, parameters, PostgresTokenStore::token);
@@ -147,15 +142,17 @@ final class PostgresTokenStore implements TokenStore {
 
   private static StoredToken token(ResultSet row) throws SQLException {
     String owner = row.getString(4);
-    Timestamp lastUsed = row.getTimestamp(8);
+    Timestamp lastUsed = row.getTimestamp(7);
+    Caller caller =
+        new Caller(
+            row.getString(2),
+            Role.valueOf(row.getString(3)),
+            owner == null ? null : OwnerBinding.of(owner),
+            row.getString(1));
     return new StoredToken(
-        row.getString(1),
-        row.getString(2),
-        Role.valueOf(row.getString(3)),
-        owner == null ? null : OwnerBinding.of(owner),
+        caller,
         row.getString(5),
-        row.getString(6),
-        row.getTimestamp(7).toInstant(),
+        row.getTimestamp(6).toInstant(),
         lastUsed == null ? null : lastUsed.toInstant());
   }
 

@@ -34,7 +34,4 @@ interface TokenStore {
 
   /** Whether other hosts share this store (then their revocations must be looked for). */
   boolean shared();
-
-  /** Where the tokens are, for messages. */
-  String describe();
 }

@@ -111,11 +111,6 @@ class ManagedTokensTest {
     public boolean shared() {
       return true;
     }
-
-    @Override
-    public String describe() {
-      return "memory";
-    }
   }
 
   @Test
@@ -164,10 +159,11 @@ class ManagedTokensTest {
     assertThat(file)
         .doesNotContain(first.value().substring(16))
         .doesNotContain(second.value().substring(16))
-        .contains(first.token().hash());
-    assertThat(first.token().salt()).isNotEqualTo(second.token().salt());
-    assertThat(first.token().hash()).isNotEqualTo(second.token().hash());
-    assertThat(first.token().toString()).doesNotContain(first.token().hash());
+        .contains(first.token().digest());
+    String firstSalt = first.token().digest().split(":")[0];
+    assertThat(firstSalt).isNotEqualTo(second.token().digest().split(":")[0]);
+    assertThat(first.token().digest()).isNotEqualTo(second.token().digest());
+    assertThat(first.token().toString()).doesNotContain(first.token().digest());
     assertThat(
             PosixFilePermissions.toString(
                 Files.getPosixFilePermissions(dir.resolve(FileTokenStore.NAME))))
@@ -182,8 +178,10 @@ class ManagedTokensTest {
 
     ManagedTokens restarted = tokens(new FileTokenStore(dir, JSON));
     assertThat(restarted.authenticate(created.value())).isPresent();
-    assertThat(restarted.list()).extracting(StoredToken::name).containsExactly("kept");
-    assertThat(restarted.list().get(0).owner()).isEqualTo(OwnerBinding.of("api:*"));
+    assertThat(restarted.list())
+        .extracting(StoredToken::caller)
+        .containsExactly(created.token().caller());
+    assertThat(restarted.list().get(0).caller().owner()).isEqualTo(OwnerBinding.of("api:*"));
 
     Files.writeString(dir.resolve(FileTokenStore.NAME), "{\"version\":1,\"tokens\":[{");
     assertThatThrownBy(() -> new FileTokenStore(dir, JSON))
