@@ -78,7 +78,7 @@ public class TokenController {
   public record TokenView(
       String id,
       String name,
-      String role,
+      Role role,
       String owner,
       String source,
       Instant createdAt,
@@ -95,7 +95,7 @@ public class TokenController {
   @ApiResponse(responseCode = "201", description = "made")
   @RequiresRole(Role.ADMIN)
   @PostMapping(path = "/tokens", consumes = MediaType.APPLICATION_JSON_VALUE)
-  public ResponseEntity<CreatedToken> create(@RequestBody(required = false) JsonNode body) {
+  public ResponseEntity<CreatedToken> createToken(@RequestBody(required = false) JsonNode body) {
     requireUnboundAdmin();
     JsonBody json = JsonBody.of(body).onlyFields(TOKEN_FIELDS);
     String name = name(json.requiredString("name"));
@@ -124,7 +124,7 @@ public class TokenController {
   @Operation(summary = "Every API token, configured and managed, without secrets")
   @RequiresRole(Role.ADMIN)
   @GetMapping("/tokens")
-  public TokenList list() {
+  public TokenList listTokens() {
     requireUnboundAdmin();
     List<TokenView> views = new ArrayList<>();
     for (BearerTokens.Configured token : tokens.configured()) {
@@ -143,7 +143,7 @@ public class TokenController {
   @ApiResponse(responseCode = "204", description = "revoked")
   @RequiresRole(Role.ADMIN)
   @DeleteMapping("/tokens/{id}")
-  public ResponseEntity<Void> revoke(@PathVariable("id") String id) {
+  public ResponseEntity<Void> revokeToken(@PathVariable("id") String id) {
     requireUnboundAdmin();
     for (BearerTokens.Configured token : tokens.configured()) {
       if (token.id().equals(id)) {
@@ -213,7 +213,7 @@ public class TokenController {
     return new TokenView(
         id,
         caller.name(),
-        caller.role().name(),
+        caller.role(),
         pattern(caller.owner()),
         caller.source(),
         createdAt,
