@@ -41,30 +41,33 @@ public final class OpenStreams extends OncePerRequestFilter {
   }
 
   private void track(String tokenId, AsyncContext stream) {
-    Set<AsyncContext> open = streams.computeIfAbsent(tokenId, id -> ConcurrentHashMap.newKeySet());
-    open.add(stream);
-    stream.addListener(
-        new AsyncListener() {
-          @Override
-          public void onComplete(AsyncEvent event) {
-            forget(tokenId, stream);
-          }
+    try {
+      stream.addListener(
+          new AsyncListener() {
+            @Override
+            public void onComplete(AsyncEvent event) {
+              forget(tokenId, stream);
+            }
 
-          @Override
-          public void onTimeout(AsyncEvent event) {
-            forget(tokenId, stream);
-          }
+            @Override
+            public void onTimeout(AsyncEvent event) {
+              forget(tokenId, stream);
+            }
 
-          @Override
-          public void onError(AsyncEvent event) {
-            forget(tokenId, stream);
-          }
+            @Override
+            public void onError(AsyncEvent event) {
+              forget(tokenId, stream);
+            }
 
-          @Override
-          public void onStartAsync(AsyncEvent event) {
-            // a new asynchronous cycle of the same request keeps it registered
-          }
-        });
+            @Override
+            public void onStartAsync(AsyncEvent event) {
+              // a new asynchronous cycle of the same request keeps it registered
+            }
+          });
+    } catch (IllegalStateException e) {
+      return; // already completed: nothing left open
+    }
+    streams.computeIfAbsent(tokenId, id -> ConcurrentHashMap.newKeySet()).add(stream);
   }
 
   private void forget(String tokenId, AsyncContext stream) {
