@@ -70,7 +70,8 @@ public interface MemoryProvider extends AutoCloseable {
   /**
    * What this owner needs for this query, at most {@code request.limit()} items in non-increasing
    * score order, only memory the request {@link RecallRequest#maySee may see}. Must be fast: it is
-   * on the request path.
+   * on the request path. A request that is a {@link RecallRequest#preview() preview} changes
+   * nothing a later call reads (no recall tracking of any kind) and answers as a normal one would.
    *
    * @param request the request, never {@code null}
    * @return the recall, never {@code null}

@@ -21,6 +21,11 @@ import java.util.Objects;
  * @param vectors whether the host scores the items itself: a provider that holds an item's vector
  *     of the host's model should then attach it ({@link RecallItem#withVector}); when {@code false}
  *     (the default) no vector is looked at, so a provider need not read any. Since 0.4.0.
+ * @param preview whether the recall is only looked at, not used: an admin previews what a context
+ *     call would recall (the host's recall preview). The provider must then answer as it would
+ *     otherwise and change nothing a later call reads: no recall log, access count, last-recalled
+ *     time or weight bump, however it would track a normal recall. {@code false} (the default) is a
+ *     normal recall. Since 0.5.0.
  */
 public record RecallRequest(
     AgentId agent,
@@ -29,7 +34,8 @@ public record RecallRequest(
     String query,
     int limit,
     Instant deadline,
-    boolean vectors) {
+    boolean vectors,
+    boolean preview) {
 
   /** A request that asks for no vectors (the form of SPI 0.1 to 0.3). */
   public RecallRequest(
@@ -39,7 +45,19 @@ public record RecallRequest(
       String query,
       int limit,
       Instant deadline) {
-    this(agent, owner, conversationId, query, limit, deadline, false);
+    this(agent, owner, conversationId, query, limit, deadline, false, false);
+  }
+
+  /** A normal recall, not a preview (the form of SPI 0.4). */
+  public RecallRequest(
+      AgentId agent,
+      OwnerKey owner,
+      String conversationId,
+      String query,
+      int limit,
+      Instant deadline,
+      boolean vectors) {
+    this(agent, owner, conversationId, query, limit, deadline, vectors, false);
   }
 
   /** Largest accepted {@link #limit()}. */
@@ -72,7 +90,8 @@ public record RecallRequest(
 
   /** A copy with another limit. */
   public RecallRequest withLimit(int newLimit) {
-    return new RecallRequest(agent, owner, conversationId, query, newLimit, deadline, vectors);
+    return new RecallRequest(
+        agent, owner, conversationId, query, newLimit, deadline, vectors, preview);
   }
 
   /**
@@ -81,7 +100,16 @@ public record RecallRequest(
    * @since 0.4.0
    */
   public RecallRequest withVectors(boolean wanted) {
-    return new RecallRequest(agent, owner, conversationId, query, limit, deadline, wanted);
+    return new RecallRequest(agent, owner, conversationId, query, limit, deadline, wanted, preview);
+  }
+
+  /**
+   * A copy that is a preview (changes nothing), or a normal recall.
+   *
+   * @since 0.5.0
+   */
+  public RecallRequest asPreview(boolean wanted) {
+    return new RecallRequest(agent, owner, conversationId, query, limit, deadline, vectors, wanted);
   }
 
   /**

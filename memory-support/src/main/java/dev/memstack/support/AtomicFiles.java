@@ -8,9 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -29,9 +32,16 @@ public final class AtomicFiles {
 
   /** Writes {@code bytes} to a new hidden temporary file beside {@code target} and verifies it. */
   public static Path writeTemp(Path target, byte[] bytes, Instant modified) throws IOException {
+    return createTemp(target, bytes, modified);
+  }
+
+  private static Path createTemp(
+      Path target, byte[] bytes, Instant modified, FileAttribute<?>... attributes)
+      throws IOException {
     Path temp = sibling(target, TEMP_SUFFIX);
     try (FileChannel channel =
-        FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        FileChannel.open(
+            temp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), attributes)) {
       ByteBuffer buffer = ByteBuffer.wrap(bytes);
       while (buffer.hasRemaining()) {
         channel.write(buffer);
@@ -54,7 +64,27 @@ public final class AtomicFiles {
 
   /** Writes {@code bytes} to {@code target} atomically (temp, flush, verify, move, flush dir). */
   public static void write(Path target, byte[] bytes, Instant modified) throws IOException {
-    Path temp = writeTemp(target, bytes, modified);
+    replace(target, writeTemp(target, bytes, modified));
+  }
+
+  /**
+   * Writes {@code bytes} to {@code target} atomically as a file only its owner may read and write:
+   * on a POSIX file system the temporary file is created {@code rw-------} before a byte goes into
+   * it, so no copy of the content is ever readable by others (elsewhere the file system's defaults
+   * apply).
+   */
+  public static void writeOwnerOnly(Path target, byte[] bytes) throws IOException {
+    boolean posix = target.getFileSystem().supportedFileAttributeViews().contains("posix");
+    FileAttribute<?>[] attributes =
+        posix
+            ? new FileAttribute<?>[] {
+              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))
+            }
+            : new FileAttribute<?>[0];
+    replace(target, createTemp(target, bytes, Instant.now(), attributes));
+  }
+
+  private static void replace(Path target, Path temp) throws IOException {
     try {
       move(temp, target);
     } catch (IOException | RuntimeException e) {

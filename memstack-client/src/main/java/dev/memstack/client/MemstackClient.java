@@ -69,6 +69,15 @@ public final class MemstackClient {
     return http.exchange("POST", agentUri("/memory/context"), request, ContextAnswer.class);
   }
 
+  /**
+   * {@code POST /api/v1/agents/{agentId}/memory/context/preview}: what {@link #context} would
+   * answer now, changing nothing (no provider tracks the recall, no morning card is claimed).
+   */
+  public ContextAnswer preview(ContextRequest request) {
+    Objects.requireNonNull(request, "request");
+    return http.exchange("POST", agentUri("/memory/context/preview"), request, ContextAnswer.class);
+  }
+
   /** {@code POST /api/v1/agents/{agentId}/memory/turns}: hands in a finished turn. */
   public TurnAccepted postTurn(TurnRequest turn) {
     Objects.requireNonNull(turn, "turn");
@@ -141,6 +150,55 @@ public final class MemstackClient {
     Objects.requireNonNull(ownerKey, "ownerKey");
     URI uri = resolve("/api/v1/owners/" + segment(ownerKey) + "/memory");
     return http.exchange("DELETE", uri, null, Erasure.class);
+  }
+
+  /**
+   * {@code POST /api/v1/tokens}: makes an API token (needs an admin token bound to no owner).
+   *
+   * @param role {@code VIEWER}, {@code MEMBER} or {@code ADMIN}
+   * @param owner the owner binding ({@code api:42} or {@code api:*}), or {@code null} for any owner
+   * @return the token, whose secret this answer alone carries
+   */
+  public CreatedToken createToken(String name, String role, String owner) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(role, "role");
+    java.util.Map<String, String> body = new java.util.LinkedHashMap<>();
+    body.put("name", name);
+    body.put("role", role);
+    if (owner != null) {
+      body.put("owner", owner);
+    }
+    return http.exchange("POST", resolve("/api/v1/tokens"), body, CreatedToken.class);
+  }
+
+  /** {@code GET /api/v1/tokens}: every token, configured and managed, without secrets. */
+  public List<ApiToken> listTokens() {
+    return http.exchange("GET", resolve("/api/v1/tokens"), null, TokenList.class).tokens();
+  }
+
+  /**
+   * {@code DELETE /api/v1/tokens/{id}}: revokes a managed token at once on every host.
+   *
+   * @return {@code true} when it was revoked, {@code false} when the host knows no such token (it
+   *     answered 404)
+   * @throws MemstackApiException with status 409 for a configured token
+   */
+  public boolean revokeToken(String id) {
+    Objects.requireNonNull(id, "id");
+    try {
+      http.exchange("DELETE", resolve("/api/v1/tokens/" + segment(id)), null, Void.class);
+      return true;
+    } catch (MemstackApiException e) {
+      if (e.status() == 404) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /** {@code GET /api/v1/whoami}: what this client's token may do. */
+  public WhoAmI whoami() {
+    return http.exchange("GET", resolve("/api/v1/whoami"), null, WhoAmI.class);
   }
 
   /**
@@ -439,6 +497,13 @@ public final class MemstackClient {
   private record ConversationList(List<ConversationSummary> conversations) {
     ConversationList {
       conversations = conversations == null ? List.of() : List.copyOf(conversations);
+    }
+  }
+
+  /** The token list answer. */
+  private record TokenList(List<ApiToken> tokens) {
+    TokenList {
+      tokens = tokens == null ? List.of() : List.copyOf(tokens);
     }
   }
 

@@ -107,15 +107,21 @@ final class Fixture implements AutoCloseable {
   }
 
   List<RecallItem> recall(String agent, String owner, String query, int limit) {
+    return recall(agent, owner, query, limit, false);
+  }
+
+  /** A recall that is a preview ({@link RecallRequest#preview()}), or a normal one. */
+  List<RecallItem> recall(String agent, String owner, String query, int limit, boolean preview) {
     return provider
         .prefetch(
             new RecallRequest(
-                AgentId.of(agent),
-                owner == null ? null : OwnerKey.of(owner),
-                "c1",
-                query,
-                limit,
-                Instant.now().plusSeconds(10)))
+                    AgentId.of(agent),
+                    owner == null ? null : OwnerKey.of(owner),
+                    "c1",
+                    query,
+                    limit,
+                    Instant.now().plusSeconds(10))
+                .asPreview(preview))
         .items();
   }
 

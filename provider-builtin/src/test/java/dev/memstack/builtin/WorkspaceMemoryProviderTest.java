@@ -91,6 +91,23 @@ class WorkspaceMemoryProviderTest {
   class Turns {
 
     @Test
+    @DisplayName("a preview recalls what a normal recall does and leaves every file as it was")
+    void aPreviewAnswersTheSameAndWritesNothing() {
+      fx.provider.syncTurn(
+          fx.turn("a1", "user:1", "t-1", "My cat is called Biscuit the Magnificent.", "Noted."));
+      List<RecallItem> normal = fx.recall("a1", "user:1", "Biscuit", 5);
+      Map<String, String> before = fx.tree();
+
+      for (int i = 0; i < 20; i++) {
+        assertThat(fx.recall("a1", "user:1", "Biscuit", 5, true)).isEqualTo(normal);
+      }
+
+      assertThat(normal).anyMatch(item -> item.text().contains("Biscuit the Magnificent"));
+      assertThat(fx.tree()).isEqualTo(before);
+      assertThat(fx.recall("a1", "user:1", "Biscuit", 5)).isEqualTo(normal);
+    }
+
+    @Test
     @DisplayName("a turn of user:1 lands in user:1's daily note and is recalled only for user:1")
     void aTurnLandsInTheOwnersDailyNote() {
       fx.provider.syncTurn(

@@ -62,22 +62,23 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * id, type, status and ranking signals in its metadata, and its score lies in [0, 1] (relative
  * relevance within this answer's ranking, 1 for an item ranked first by both searches, brand new,
  * of full weight and with the most feedback; scores of different queries do not compare). {@code
- * prefetch} writes nothing: being shown is not evidence of being useful. {@link #feedback} and
- * {@link #wrong} are the only signals recall learns from: counts per owner and record, kept by the
- * store apart from the records, with an effect bounded to near-ties; {@link #wrong} lowers the
- * owner's trust and suppresses for them a record marked wrong often enough ({@link VectorTrust},
- * {@link TrustSettings}); each item's {@code signal.trust} is the owner's trust in it, in (−1, 1),
- * which the host adds to its ranking as one bounded adjustment. Tools: {@code remember}, {@code
- * recall}, {@code list_memories}, {@code update_memory_status}, {@code delete_memory}, the admin
- * tools ({@link MemoryAdminTools}), the memory types and counts ({@link TypeTools}) and {@code
- * run_structured_consolidation} ({@link ConsolidationTool}). The system prompt block is always
- * empty: shared memory is recalled by relevance, not pinned into prompts. With a chat model, each
- * new turn also yields typed facts ({@link FactConsolidator}) on a provider-owned maintenance
- * thread, which also runs the nightly, purely time-based decay ({@link DecayScheduler}) and the
- * nightly structured consolidation of the typed memories ({@link TypedConsolidation}); {@code
- * find_merge_candidates} reports strongly overlapping records. Configuration keys: see {@link
- * VectorSettings}, {@link FactSettings}, {@link LifecycleSettings}, {@link TrustSettings} and
- * {@link ConsolidationSettings}; store keys are read by the store.
+ * prefetch} writes nothing: being shown is not evidence of being useful, so a {@link
+ * RecallRequest#preview() preview} is honoured as it stands, with the same answer. {@link
+ * #feedback} and {@link #wrong} are the only signals recall learns from: counts per owner and
+ * record, kept by the store apart from the records, with an effect bounded to near-ties; {@link
+ * #wrong} lowers the owner's trust and suppresses for them a record marked wrong often enough
+ * ({@link VectorTrust}, {@link TrustSettings}); each item's {@code signal.trust} is the owner's
+ * trust in it, in (−1, 1), which the host adds to its ranking as one bounded adjustment. Tools:
+ * {@code remember}, {@code recall}, {@code list_memories}, {@code update_memory_status}, {@code
+ * delete_memory}, the admin tools ({@link MemoryAdminTools}), the memory types and counts ({@link
+ * TypeTools}) and {@code run_structured_consolidation} ({@link ConsolidationTool}). The system
+ * prompt block is always empty: shared memory is recalled by relevance, not pinned into prompts.
+ * With a chat model, each new turn also yields typed facts ({@link FactConsolidator}) on a
+ * provider-owned maintenance thread, which also runs the nightly, purely time-based decay ({@link
+ * DecayScheduler}) and the nightly structured consolidation of the typed memories ({@link
+ * TypedConsolidation}); {@code find_merge_candidates} reports strongly overlapping records.
+ * Configuration keys: see {@link VectorSettings}, {@link FactSettings}, {@link LifecycleSettings},
+ * {@link TrustSettings} and {@link ConsolidationSettings}; store keys are read by the store.
  */
 public final class VectorMemoryProvider implements MemoryProvider {
 

@@ -584,6 +584,34 @@ public abstract class VectorMemoryProviderContract {
     }
 
     @Test
+    @DisplayName(
+        "a preview recalls what a normal recall does, and leaves feedback, trust and weight as"
+            + " they were")
+    void aPreviewAnswersTheSameAndChangesNothing() {
+      MemoryProvider provider = provider();
+      Instant now = clock.instant();
+      String used = add(provider, "a", USER_1, "locker code 4711, locker code 4711", now);
+      add(provider, "b", USER_1, "my old locker code was 4711 at school", now);
+      feedback(provider, USER_1, used, 2);
+      RecallRequest normal =
+          new RecallRequest(AGENT, USER_1, null, QUERY, 10, Instant.now().plusSeconds(10));
+      List<RecallItem> before = provider.prefetch(normal).items();
+
+      for (int i = 0; i < 25; i++) {
+        assertThat(provider.prefetch(normal.asPreview(true)).items()).isEqualTo(before);
+      }
+
+      assertThat(normal.asPreview(true).preview()).isTrue();
+      assertThat(normal.preview()).isFalse();
+      assertThat(provider.prefetch(normal).items()).isEqualTo(before);
+      assertThat(((VectorMemoryProvider) provider).store().feedback(USER_1, List.of(used)))
+          .containsEntry(used, 2L);
+      assertThat(before.get(0).metadata())
+          .containsEntry("signal.feedback", "2")
+          .containsKey("signal.trust");
+    }
+
+    @Test
     @DisplayName("heavy feedback never lifts a less relevant memory above a more relevant one")
     void heavyFeedbackNeverLiftsALessRelevantMemory() {
       MemoryProvider provider = provider();

@@ -16,6 +16,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.HttpMediaTypeException;
 import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
@@ -135,18 +136,22 @@ public class ApiExceptionHandler {
             ApiError.METHOD_NOT_ALLOWED, null, e.getMethod() + " is not allowed here" + allowed));
   }
 
-  @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
-  ResponseEntity<ApiError> unsupportedMediaType(HttpMediaTypeNotSupportedException e) {
-    return answer(
-        HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-        ApiError.UNSUPPORTED_MEDIA_TYPE,
-        null,
-        "send the body as application/json"
-            + (e.getContentType() == null ? "" : ", not " + e.getContentType()));
-  }
-
-  @ExceptionHandler(HttpMediaTypeNotAcceptableException.class)
-  ResponseEntity<ApiError> notAcceptable(HttpMediaTypeNotAcceptableException e) {
+  /** A body that is not JSON (415), or an answer asked for in anything but JSON (406). */
+  @ExceptionHandler({
+    HttpMediaTypeNotSupportedException.class,
+    HttpMediaTypeNotAcceptableException.class
+  })
+  ResponseEntity<ApiError> mediaType(HttpMediaTypeException e) {
+    if (e instanceof HttpMediaTypeNotSupportedException unsupported) {
+      return answer(
+          HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+          ApiError.UNSUPPORTED_MEDIA_TYPE,
+          null,
+          "send the body as application/json"
+              + (unsupported.getContentType() == null
+                  ? ""
+                  : ", not " + unsupported.getContentType()));
+    }
     return answer(
         HttpStatus.NOT_ACCEPTABLE,
         ApiError.NOT_ACCEPTABLE,

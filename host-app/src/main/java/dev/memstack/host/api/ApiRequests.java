@@ -300,4 +300,30 @@ public final class ApiRequests {
               description = "Where the message came from: web (the default), channel, api, cron.",
               allowableValues = {"web", "channel", "api", "cron"})
           String triggerSource) {}
+
+  /** The body of {@code POST /api/v1/tokens}. */
+  @Schema(
+      name = "TokenRequest",
+      description = "A managed API token to make: its name, role and optional owner binding.",
+      additionalProperties = AdditionalPropertiesValue.FALSE)
+  public record TokenRequest(
+      @Schema(
+              description =
+                  "What to call the token, 1-100 characters without control characters (shown in"
+                      + " the list and in histories beside its id).",
+              requiredMode = RequiredMode.REQUIRED,
+              example = "support dashboard")
+          String name,
+      @Schema(
+              description = "What the token may do (any case).",
+              requiredMode = RequiredMode.REQUIRED,
+              allowableValues = {"VIEWER", "MEMBER", "ADMIN"},
+              example = "VIEWER")
+          String role,
+      @Schema(
+              description =
+                  "The owner binding: one owner key (`api:42`) or a prefix (`api:*`); absent for"
+                      + " a token that may act for any owner.",
+              example = "api:42")
+          String owner) {}
 }

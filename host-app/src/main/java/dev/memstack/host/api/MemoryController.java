@@ -25,8 +25,10 @@ import tools.jackson.databind.JsonNode;
  * it answered (202; delivery to the providers happens in the background), plus {@code POST
  * .../memory/feedback}. An adapter over the {@link MemoryStack}: each route reads its body into the
  * stack's request record ({@link MemoryRequests}, which checks the owner against the caller's
- * token), calls the stack and renders its answer; a rejected request stores nothing. A context call
- * needs {@code viewer}, a turn and feedback {@code member}.
+ * token), calls the stack and renders its answer; a rejected request stores nothing. {@code POST
+ * .../memory/context/preview} answers as the context call would and changes nothing ({@link
+ * WindowedContext#preview}). A context call and its preview need {@code viewer}, a turn and
+ * feedback {@code member}.
  */
 @JsonRoutes("/api/v1/agents/{agentId}/memory")
 public class MemoryController {
@@ -95,5 +97,24 @@ public class MemoryController {
       @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
     String turnId = stack.submit(MemoryRequests.turn(JsonBody.agent(agentId), body, access));
     return ResponseEntity.status(HttpStatus.ACCEPTED).body(new TurnAccepted(turnId));
+  }
+
+  /**
+   * What the context call would answer to the same body, changing nothing: for a console's recall
+   * playground, or to see why an item ranks where it does without teaching the providers anything.
+   */
+  @RequiresRole(Role.VIEWER)
+  @Operation(
+      summary =
+          "Preview of a context call: the same body and answer, and nothing changes (no recall"
+              + " tracking, no morning card claimed, nothing cached)")
+  @ApiResponse(
+      responseCode = "200",
+      description = "what the context call would answer now; no provider, cache or card changed")
+  @JsonRequestBody(ApiRequests.ContextRequest.class)
+  @PostMapping(path = "/context/preview", consumes = MediaType.APPLICATION_JSON_VALUE)
+  public ContextAnswer preview(
+      @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
+    return contexts.preview(MemoryRequests.context(JsonBody.agent(agentId), body, access));
   }
 }

@@ -144,7 +144,7 @@ public class ToolInvoker {
             spec.name(),
             json.writeValueAsString(arguments),
             allowed.writable(),
-            access.caller().name());
+            access.caller().actor());
     String answer = calls.call(member, ProviderCalls.TOOL, () -> member.provider().callTool(call));
     try {
       return cleaned(json.readTree(answer == null ? "null" : answer));

@@ -22,7 +22,8 @@ import tools.jackson.databind.json.JsonMapper;
  * through the coordination port, so that across hosts only one call carries it; the card is the
  * {@code dream_morning_card} answer of the provider that claims {@link Capability#LIFECYCLE},
  * carried only when it has items. Without such a provider, or when the claim or the card fails, the
- * call goes on without a card (a card is never worth a failed context call).
+ * call goes on without a card (a card is never worth a failed context call). The recall preview
+ * {@link #peek peeks}: the card as it stands, nothing claimed.
  */
 public final class MorningCards implements WindowedContext.MorningCardSource {
 
@@ -49,13 +50,25 @@ public final class MorningCards implements WindowedContext.MorningCardSource {
 
   @Override
   public Optional<JsonNode> firstOfDay(AgentId agent, OwnerKey owner) {
+    return card(agent, owner, true);
+  }
+
+  /** The card without claiming the day's showing (the recall preview's card). */
+  @Override
+  public Optional<JsonNode> peek(AgentId agent, OwnerKey owner) {
+    return card(agent, owner, false);
+  }
+
+  /** The card when it has items; {@code claim}: only on the owner's first claim of the day. */
+  private Optional<JsonNode> card(AgentId agent, OwnerKey owner, boolean claim) {
     if (providers.provider(Capability.LIFECYCLE, null).isEmpty()) {
       return Optional.empty();
     }
     LocalDate today = clock.instant().atZone(properties.zoneId()).toLocalDate();
     try {
-      if (!coordination.claimRun(
-          "morning-card:" + agent.value() + ":" + owner.value(), today.toString())) {
+      if (claim
+          && !coordination.claimRun(
+              "morning-card:" + agent.value() + ":" + owner.value(), today.toString())) {
         return Optional.empty();
       }
       JsonNode card =

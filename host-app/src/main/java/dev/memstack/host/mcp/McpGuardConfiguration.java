@@ -1,6 +1,8 @@
 package dev.memstack.host.mcp;
 
+import dev.memstack.host.security.ManagedTokens;
 import org.springframework.ai.mcp.server.common.autoconfigure.properties.McpServerStreamableHttpProperties;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -20,9 +22,12 @@ import tools.jackson.databind.json.JsonMapper;
     matchIfMissing = true)
 public class McpGuardConfiguration {
 
+  /** The sessions' tokens; a managed token's revocation ends its sessions. */
   @Bean
-  McpSessionOwners mcpSessionOwners() {
-    return new McpSessionOwners();
+  McpSessionOwners mcpSessionOwners(ObjectProvider<ManagedTokens> managed) {
+    McpSessionOwners sessions = new McpSessionOwners();
+    managed.ifAvailable(tokens -> tokens.onRevoked(sessions::revoked));
+    return sessions;
   }
 
   @Bean

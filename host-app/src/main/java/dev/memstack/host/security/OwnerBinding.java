@@ -1,5 +1,7 @@
 package dev.memstack.host.security;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import dev.memstack.spi.OwnerKey;
 import java.util.Objects;
 
@@ -9,7 +11,7 @@ import java.util.Objects;
  *
  * @param pattern the owner key, or the prefix followed by {@code *}; never {@code null}
  */
-public record OwnerBinding(String pattern) {
+public record OwnerBinding(@JsonValue String pattern) {
 
   /**
    * @throws IllegalArgumentException when {@code pattern} is neither an owner key nor {@code
@@ -40,7 +42,8 @@ public record OwnerBinding(String pattern) {
     }
   }
 
-  /** Same as the constructor. */
+  /** Same as the constructor (and how JSON is read: a binding is written as its pattern). */
+  @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
   public static OwnerBinding of(String pattern) {
     return new OwnerBinding(pattern);
   }

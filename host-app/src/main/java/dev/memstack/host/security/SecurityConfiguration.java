@@ -2,13 +2,16 @@ package dev.memstack.host.security;
 
 import dev.memstack.host.console.web.ConsolePages;
 import dev.memstack.host.plugin.PluginHostProperties;
+import dev.memstack.host.shared.SharedStore;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -21,11 +24,14 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Wires authentication and authorisation: the known tokens ({@code memstack.security.tokens}, or
- * the generated admin token in {@code <memstack.data-dir>/api-token}), the {@link
- * BearerTokenFilter} ahead of every other filter of the host, the {@link RequiresRole} check on
- * {@code /api/**} and the {@link AccessPolicy} bean. With {@code memstack.security.enabled=false}
- * no token file is touched, every request passes as an admin, and a warning says so at start. In
- * shared mode ({@code memstack.shared.jdbc-url}) tokens must be configured: no token is generated.
+ * the generated admin token in {@code <memstack.data-dir>/api-token}, and the {@link ManagedTokens}
+ * an admin makes through the API: in {@code <memstack.data-dir>/api-tokens.json}, or in the shared
+ * database in shared mode), the {@link BearerTokenFilter} ahead of every other filter of the host,
+ * {@link OpenStreams} right behind it (so a revoked token's open streams end), the {@link
+ * RequiresRole} check on {@code /api/**} and the {@link AccessPolicy} bean. With {@code
+ * memstack.security.enabled=false} no token file is touched, every request passes as an admin, and
+ * a warning says so at start. In shared mode ({@code memstack.shared.jdbc-url}) tokens must be
+ * configured: no token is generated.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(SecurityProperties.class)
@@ -41,8 +47,38 @@ public class SecurityConfiguration implements WebMvcConfigurer {
   /** The known tokens; reading or creating the generated token file happens here, once. */
   @Bean
   BearerTokens apiTokens(
-      SecurityProperties security, PluginHostProperties host, Environment environment) {
-    return tokens(security, host.dataDir(), environment);
+      SecurityProperties security,
+      PluginHostProperties host,
+      Environment environment,
+      ManagedTokens managed) {
+    return tokens(security, host.dataDir(), environment).withManaged(managed);
+  }
+
+  /**
+   * The tokens made through the API: in the shared database when there is one, else in the data
+   * directory.
+   */
+  @Bean(destroyMethod = "close")
+  ManagedTokens managedTokens(
+      PluginHostProperties host, ObjectProvider<SharedStore> shared, JsonMapper json) {
+    SharedStore database = shared.getIfAvailable();
+    TokenStore store =
+        database != null
+            ? new PostgresTokenStore(database)
+            : new FileTokenStore(host.dataDir(), json);
+    return new ManagedTokens(store, Clock.systemUTC());
+  }
+
+  /** The open streams of managed tokens, closed when the token is revoked. */
+  @Bean
+  FilterRegistrationBean<OpenStreams> openStreams(ManagedTokens managed) {
+    OpenStreams streams = new OpenStreams();
+    managed.onRevoked(streams::end);
+    FilterRegistrationBean<OpenStreams> registration = new FilterRegistrationBean<>(streams);
+    // right behind the bearer token filter (+10), which names the caller
+    registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 11);
+    registration.addUrlPatterns("/*");
+    return registration;
   }
 
   @Bean

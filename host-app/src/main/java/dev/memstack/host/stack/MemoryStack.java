@@ -186,6 +186,21 @@ public final class MemoryStack {
    *     instance that is not configured
    */
   public ContextAnswer context(ContextQuery query) {
+    return answer(query, false);
+  }
+
+  /**
+   * What {@link #context} would answer to {@code query} now, changing nothing: every provider is
+   * asked with {@link RecallRequest#preview()} (so none tracks the recall), and the joined system
+   * prompt is not cached. The calls count in the circuit breakers and metrics as any call does.
+   *
+   * @throws InvalidRequestException as {@link #context}
+   */
+  public ContextAnswer preview(ContextQuery query) {
+    return answer(query, true);
+  }
+
+  private ContextAnswer answer(ContextQuery query, boolean preview) {
     Objects.requireNonNull(query, "query");
     long start = System.nanoTime();
     long overall = start + properties.context().deadline().toNanos();
@@ -213,10 +228,11 @@ public final class MemoryStack {
             query.query(),
             askFor,
             now.plusNanos(recallDeadline - start),
-            scoring);
+            scoring,
+            preview);
     // The request is built (and so checked) before any call starts: every call started below is
     // awaited, so each breaker that let a call through gets its verdict.
-    PromptBuild prompt = new PromptBuild(query.agent(), all, now);
+    PromptBuild prompt = new PromptBuild(query.agent(), all, now, !preview);
     prompt.start();
     List<StackMember> ownerMembers = ownerPromptMembers(all);
     List<RequestCalls.Pending<String>> ownerCalls = new ArrayList<>(ownerMembers.size());
@@ -504,7 +520,7 @@ public final class MemoryStack {
   public String systemPrompt(AgentId agent) {
     Objects.requireNonNull(agent, "agent");
     long start = System.nanoTime();
-    PromptBuild prompt = new PromptBuild(agent, members.enabled(), clock.instant());
+    PromptBuild prompt = new PromptBuild(agent, members.enabled(), clock.instant(), true);
     prompt.start();
     return prompt.finish(start + properties.systemPrompt().timeout().toNanos());
   }
@@ -591,15 +607,18 @@ public final class MemoryStack {
     private final List<StackMember> stack;
     private final Instant now;
     private final String membership;
+    private final boolean keep;
     private final Map<String, Problem> problems = new HashMap<>();
     private String cached;
     private long stamp;
     private List<RequestCalls.Pending<String>> pending;
 
-    PromptBuild(AgentId agent, List<StackMember> stack, Instant now) {
+    /** {@code keep}: whether a prompt built from the providers' blocks is cached. */
+    PromptBuild(AgentId agent, List<StackMember> stack, Instant now, boolean keep) {
       this.agent = agent;
       this.stack = stack;
       this.now = now;
+      this.keep = keep;
       this.membership =
           stack.stream()
               .map(m -> m.id() + "@" + Integer.toHexString(System.identityHashCode(m.provider())))
@@ -633,7 +652,9 @@ public final class MemoryStack {
               properties.systemPrompt().budget());
       Instant expiresAt =
           problems.isEmpty() ? null : now.plus(properties.systemPrompt().retryAfter());
-      cache.put(agent, membership, prompt, expiresAt, stamp);
+      if (keep) {
+        cache.put(agent, membership, prompt, expiresAt, stamp);
+      }
       return prompt;
     }
   }

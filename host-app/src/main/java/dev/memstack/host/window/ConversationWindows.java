@@ -17,6 +17,12 @@ public interface ConversationWindows {
   Window window(WindowRequest request);
 
   /**
+   * The window {@link #window} would answer now, keeping nothing: a summary it needs is made but
+   * not cached, and no expired summary is dropped (the recall preview's window).
+   */
+  Window preview(WindowRequest request);
+
+  /**
    * After the model reported a context overflow: older messages dropped without calling the model,
    * the last 2 exchanges kept.
    */

@@ -194,6 +194,16 @@ public final class Windows implements ConversationWindows {
 
   @Override
   public Window window(WindowRequest request) {
+    return window(request, true);
+  }
+
+  @Override
+  public Window preview(WindowRequest request) {
+    return window(request, false);
+  }
+
+  /** The window; {@code keep}: whether a summary made for it is cached for the next windows. */
+  private Window window(WindowRequest request, boolean keep) {
     Draft draft = new Draft(request);
     List<Exchange> all = exchanges(draft, request);
     draft.recent = all;
@@ -213,7 +223,7 @@ public final class Windows implements ConversationWindows {
                 compactions.length)];
     try {
       synchronized (lock) {
-        compact(draft, all);
+        compact(draft, all, keep);
       }
     } catch (RuntimeException e) {
       log.warn(
@@ -266,7 +276,7 @@ public final class Windows implements ConversationWindows {
   }
 
   /** Puts a summary of the older turns in front of a recent tail, from the cache when it can. */
-  private void compact(Draft draft, List<Exchange> all) {
+  private void compact(Draft draft, List<Exchange> all, boolean keep) {
     WindowProperties.Settings settings = draft.settings;
     Instant now = clock.instant();
     Instant notBefore = now.minus(settings.summaryCacheTtl());
@@ -315,7 +325,9 @@ public final class Windows implements ConversationWindows {
             text,
             (base == null ? 0 : base.coversTurns()) + covered.size(),
             now);
-    summaries.put(made, notBefore);
+    if (keep) {
+      summaries.put(made, notBefore);
+    }
     useSummary(draft, made, false, all.subList(cut, all.size()));
   }
 

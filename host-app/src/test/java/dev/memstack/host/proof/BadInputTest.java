@@ -700,6 +700,41 @@ class BadInputTest {
   }
 
   @Test
+  void theRecallPreviewAndTokenRoutesRefuseBadBodiesNamingTheFieldAndStoreNothing() {
+    String preview = CONTEXT + "/preview";
+    String tokens = "/api/v1/tokens";
+    Map<String, String> named =
+        Map.of(
+            "bogusField " + preview,
+            contextBody("bogusField", "x"),
+            "limit " + preview,
+            contextBody("limit", "ten"),
+            "bogusField " + tokens,
+            "{\"name\":\"x\",\"role\":\"VIEWER\",\"bogusField\":1}",
+            "name " + tokens,
+            "{\"role\":\"VIEWER\"}",
+            "role " + tokens,
+            "{\"name\":\"x\",\"role\":\"ROOT\"}",
+            "owner " + tokens,
+            "{\"name\":\"x\",\"role\":\"VIEWER\",\"owner\":\"api:*:*\"}");
+    awaitIdle();
+    Map<String, String> before = DataDirSnapshot.of(HOST.dataDir());
+    for (Map.Entry<String, String> route : named.entrySet()) {
+      String[] fieldAndPath = route.getKey().split(" ", 2);
+      Answer answer = api.send(post(fieldAndPath[1], route.getValue()));
+      assertThat(answer.status()).as(route.getKey() + " " + answer.body()).isEqualTo(400);
+      assertThat(answer.json().path("field").asString())
+          .as(route.getKey() + " " + answer.body())
+          .isEqualTo(fieldAndPath[0]);
+    }
+    assertThat(DataDirSnapshot.of(HOST.dataDir())).isEqualTo(before);
+    List<Bad> bad = new ArrayList<>();
+    bad.addAll(malformedBodies(preview));
+    bad.addAll(malformedBodies(tokens));
+    assertRejectedWithoutTrace(bad);
+  }
+
+  @Test
   void malformedNestedHugeAndInvalidUtf8BodiesAreRejectedOnEveryBodyEndpoint() {
     List<Bad> bad = new ArrayList<>();
     bad.addAll(malformedBodies(CONTEXT));

@@ -178,6 +178,28 @@ class WindowsTest {
   }
 
   @Test
+  void aPreviewWindowIsTheWindowButCachesNoSummaryForTheNextOne() throws IOException {
+    converse(20);
+    Windows windows = windows();
+    Window preview = windows.preview(request(600));
+    Window again = windows.preview(request(600));
+
+    assertThat(preview.compacted()).isTrue();
+    assertThat(preview.summary().text()).isEqualTo(SUMMARY);
+    assertThat(again.summary().cached()).as("the first preview kept nothing").isFalse();
+    assertThat(model.calls()).hasSize(2);
+    try (Stream<Path> files = Files.walk(dataDir)) {
+      assertThat(files.filter(f -> f.toString().contains("summar")).filter(Files::isRegularFile))
+          .as("no summary file")
+          .isEmpty();
+    }
+    Window window = windows.window(request(600));
+    assertThat(window.messages()).isEqualTo(preview.messages());
+    assertThat(window.summary().cached()).isFalse();
+    assertThat(windows.window(request(600)).summary().cached()).isTrue();
+  }
+
+  @Test
   void twoWindowsAtOnceForTheSamePrefixAskTheModelOnce() throws Exception {
     converse(20);
     ScriptedChatModel slow =

@@ -265,6 +265,9 @@ public final class WorkspaceMemory implements AutoCloseable {
    * enabled PERSONAL files ({@link #ownerPromptBlock}) reach the model whole on every turn, so
    * recalling their lines again would only crowd out memory; files still equal to their template
    * are never recalled. Score {@code s / (s + 1)} of the weighted BM25 score {@code s}, in (0, 1).
+   * Recall writes nothing and counts nothing (a first read of a new agent seeds its core files from
+   * the templates, as any read does), so a {@link RecallRequest#preview() preview} answers the same
+   * and changes nothing.
    */
   public Recall prefetch(RecallRequest request) {
     return recall.prefetch(request);
