@@ -233,6 +233,8 @@ await step('sign in as admin, choose agent and owner', async () => {
 
 await step('find a memory by text and open its history', async () => {
   await go('memories');
+  // the memories seeded are the vector provider's; builtin, first in stack order, is the default
+  await page.getByLabel('Provider', {exact: true}).fill('vector');
   await page.getByLabel('Text', {exact: true}).fill('Gazelle');
   await page.getByRole('button', {name: 'Apply filters'}).click();
   await page.locator('#memory-summary').waitFor();
@@ -285,9 +287,9 @@ await step('an edit made stale by another change is refused (409), then saved af
   await page.locator('#memory-detail').getByRole('button', {name: 'Edit', exact: true}).click();
   await page.getByLabel('New text').fill('I water the balcony plants on Saturdays');
   // someone else changes the memory meanwhile
-  const list = await api('GET', `/api/v1/agents/${AGENT}/memory/items?ownerKey=${OWNER}&text=balcony`);
+  const list = await api('GET', `/api/v1/agents/${AGENT}/memory/items?provider=vector&ownerKey=${OWNER}&text=balcony`);
   const item = list.json.items[0];
-  const other = await api('PATCH', `/api/v1/agents/${AGENT}/memory/items/${item.id}?ownerKey=${OWNER}`,
+  const other = await api('PATCH', `/api/v1/agents/${AGENT}/memory/items/${item.id}?provider=vector&ownerKey=${OWNER}`,
     {body: {text: 'I water the balcony plants on Sundays, mostly', updatedAt: item.updatedAt}});
   assert(other.status === 200, `the other change: ${other.status}`);
   await page.getByRole('button', {name: 'Save text'}).click();
@@ -418,7 +420,7 @@ await step('erase an owner behind a typed confirmation', async () => {
   await button.click();
   await page.locator('#erase-result h2', {hasText: `${ERASE_OWNER} erased`}).waitFor();
   await page.locator('#erase-result td', {hasText: 'erased'}).first().waitFor();
-  const count = await api('GET', `/api/v1/agents/${AGENT}/memory/items/count?ownerKey=${ERASE_OWNER}`);
+  const count = await api('GET', `/api/v1/agents/${AGENT}/memory/items/count?provider=vector&ownerKey=${ERASE_OWNER}`);
   assert(count.json.total === 0, `left: ${count.json.total}`);
   await useOwner(OWNER);
 });

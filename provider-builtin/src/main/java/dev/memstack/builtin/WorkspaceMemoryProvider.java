@@ -10,11 +10,13 @@ import dev.memstack.builtin.extraction.StructuredConsolidation;
 import dev.memstack.builtin.memory.BuiltinSettings;
 import dev.memstack.builtin.memory.DenseSettings;
 import dev.memstack.builtin.memory.MemoryFiles;
+import dev.memstack.builtin.memory.MemoryItems;
 import dev.memstack.builtin.memory.WorkspaceMemory;
 import dev.memstack.builtin.store.ConversationBuffer;
 import dev.memstack.builtin.store.StoreSettings;
 import dev.memstack.builtin.tools.ConsolidationTools;
 import dev.memstack.builtin.tools.LifecycleTools;
+import dev.memstack.builtin.tools.MemoryAdminTools;
 import dev.memstack.builtin.tools.MemoryJobTools;
 import dev.memstack.builtin.tools.WorkspaceMemoryTools;
 import dev.memstack.spi.AgentId;
@@ -65,6 +67,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * ({@link ConsolidationTools} runs it by hand), and {@link SoulGrowth} rewrites an agent's {@code
  * SOUL.md} every {@code soul-update-interval} writes to its shared memory. Keys: {@link
  * MemoryJobSettings}.
+ *
+ * <p>The memories one by one ({@link MemoryAdminTools}, {@link Capability#MEMORY_ADMIN}): each
+ * bullet of {@code PROFILE.md} and {@code MEMORY.md} and each daily-note entry, with ids, status
+ * (archived and suppressed entries move to {@code history/archive.md}), optimistic locking on the
+ * file's update time and a history per bucket ({@link MemoryItems}).
  */
 public final class WorkspaceMemoryProvider implements MemoryProvider {
 
@@ -80,6 +87,7 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
   private final StructuredConsolidation consolidation;
   private final SoulGrowth soulGrowth;
   private final ConsolidationTools consolidationTools;
+  private final MemoryAdminTools adminTools;
   private final List<ToolSpec> specs;
   private final Set<Capability> capabilities;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -134,6 +142,8 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
     this.lifecycleTools = new LifecycleTools(dreaming, files, context.languageModel());
     all.addAll(lifecycleTools.specs());
     all.addAll(consolidationTools.specs());
+    this.adminTools = new MemoryAdminTools(memory, dreaming.reports());
+    all.addAll(adminTools.specs());
     this.specs = List.copyOf(all);
     dreaming.start();
     consolidation.start();
@@ -146,7 +156,8 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
             Capability.WORKSPACE_FILES,
             Capability.MEMORY_JOBS,
             Capability.LIFECYCLE,
-            Capability.REJECTS_TURNS);
+            Capability.REJECTS_TURNS,
+            Capability.MEMORY_ADMIN);
     if (settings.perOwner()) {
       caps.add(Capability.PERSONAL_MEMORY);
       caps.add(Capability.OWNER_PROMPT);
@@ -214,9 +225,20 @@ public final class WorkspaceMemoryProvider implements MemoryProvider {
     return specs;
   }
 
+  /**
+   * Runs one tool, with the call's {@link ToolCall#actor()} as the actor of the history events its
+   * writes cause ({@link MemoryItems#actingAs}).
+   */
   @Override
   public String callTool(ToolCall call) {
     open();
+    return MemoryItems.actingAs(call.actor(), () -> dispatch(call));
+  }
+
+  private String dispatch(ToolCall call) {
+    if (adminTools.has(call.name())) {
+      return adminTools.call(call);
+    }
     if (lifecycleTools.has(call.name())) {
       return lifecycleTools.call(call);
     }

@@ -80,7 +80,9 @@ class SnapshotImportProperties {
 
   /**
    * Previews, then imports {@code archive}: true when it was imported. A preview never changes the
-   * stored files; a refusal is an INVALID_ARGUMENT on zipBase64 and changes nothing either.
+   * stored files; a refusal is an INVALID_ARGUMENT on zipBase64 and changes nothing either. An
+   * import writes whitelisted files only, and the history month in which the entries it added to or
+   * dropped from PROFILE.md and MEMORY.md are logged.
    */
   static boolean importOrRefuse(byte[] archive) {
     Map<String, String> before = workspace();
@@ -102,7 +104,10 @@ class SnapshotImportProperties {
                   + "/(AGENTS|MEMORY|PROFILE|SOUL|KNOWLEDGE)\\.md"
                   + "|agents/"
                   + AGENT
-                  + "/memory/\\d{4}-\\d{2}-\\d{2}\\.md");
+                  + "/memory/\\d{4}-\\d{2}-\\d{2}\\.md"
+                  + "|agents/"
+                  + AGENT
+                  + "/history/\\d{4}-\\d{2}\\.md");
     }
     return imported;
   }

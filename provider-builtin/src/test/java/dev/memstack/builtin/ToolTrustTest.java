@@ -65,7 +65,11 @@ class ToolTrustTest {
             "export_workspace_memory",
             "dreaming_status",
             "dream_reports",
-            "dream_morning_card");
+            "dream_morning_card",
+            "list_memories",
+            "count_memories",
+            "get_memory",
+            "memory_history");
   }
 
   @Test

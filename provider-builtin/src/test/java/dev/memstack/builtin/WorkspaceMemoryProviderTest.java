@@ -573,7 +573,14 @@ class WorkspaceMemoryProviderTest {
               "dream_morning_card",
               "resolve_card_item",
               "run_focused_dream",
-              "run_structured_consolidation");
+              "run_structured_consolidation",
+              "list_memories",
+              "count_memories",
+              "get_memory",
+              "update_memory_status",
+              "edit_memory",
+              "delete_memory",
+              "memory_history");
       for (ToolSpec tool : tools) {
         JsonNode schema = readJson(tool.inputSchema());
         assertThat(schema.path("type").asString()).isEqualTo("object");

@@ -306,7 +306,9 @@ class ConsoleBrowserTest {
   /** What the scenarios changed, read back through the API. */
   private static void assertWhatThePageDid() {
     JsonNode gazelle =
-        api.get("/api/v1/agents/a1/memory/items?ownerKey=api:alice&text=Gazelle&status=any")
+        api.get(
+                "/api/v1/agents/a1/memory/items?provider=vector&ownerKey=api:alice&text=Gazelle"
+                    + "&status=any")
             .expect(200)
             .json()
             .get("items")
@@ -315,7 +317,7 @@ class ConsoleBrowserTest {
     assertThat(recalled(PLAYGROUND_QUESTION))
         .noneSatisfy(text -> assertThat(text).contains("Gazelle"));
     JsonNode plants =
-        api.get("/api/v1/agents/a1/memory/items?ownerKey=api:alice&text=balcony")
+        api.get("/api/v1/agents/a1/memory/items?provider=vector&ownerKey=api:alice&text=balcony")
             .expect(200)
             .json()
             .get("items")
@@ -338,14 +340,14 @@ class ConsoleBrowserTest {
     assertThat(api.get("/api/v1/outbox/dead-letters").expect(200).json().get("count").asInt())
         .isZero();
     assertThat(
-            api.get("/api/v1/agents/a1/memory/items/count?ownerKey=api:erin")
+            api.get("/api/v1/agents/a1/memory/items/count?provider=vector&ownerKey=api:erin")
                 .expect(200)
                 .json()
                 .get("total")
                 .asInt())
         .isZero();
     assertThat(
-            api.get("/api/v1/agents/a1/memory/items/count?ownerKey=api:bob")
+            api.get("/api/v1/agents/a1/memory/items/count?provider=vector&ownerKey=api:bob")
                 .expect(200)
                 .json()
                 .get("total")

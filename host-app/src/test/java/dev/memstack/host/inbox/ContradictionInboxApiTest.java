@@ -88,7 +88,10 @@ class ContradictionInboxApiTest {
         .isEqualTo(404);
 
     JsonNode events =
-        client.get(ITEMS + "/" + incoming + "/history?ownerKey=user:alice").json().get("events");
+        client
+            .get(ITEMS + "/" + incoming + "/history?provider=vector&ownerKey=user:alice")
+            .json()
+            .get("events");
     JsonNode decision = events.get(events.size() - 1);
     assertThat(decision.get("event").asString()).isEqualTo("decision");
     assertThat(decision.get("decision").asString()).isEqualTo("keep-new");

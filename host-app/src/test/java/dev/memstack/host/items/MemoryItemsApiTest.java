@@ -15,7 +15,10 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Memories one by one through the host: list, read, edit with optimistic locking, status changes,
- * history with the token's name, forget, under the owner and role rules of the tools.
+ * history with the token's name, forget, under the owner and role rules of the tools. The life of
+ * one memory is the vector provider's, named by {@code provider}; without it the routes serve the
+ * builtin provider's entries (first in stack order, it claims the capability too), and bad input is
+ * checked there.
  */
 @HostTest
 class MemoryItemsApiTest {
@@ -53,22 +56,23 @@ class MemoryItemsApiTest {
     String id = remember("user:alice", "My bike is blue");
     remember("user:bob", "My bike is red");
 
-    Answer listed = client.get(ITEMS + "?ownerKey=user:alice&status=active&limit=10");
+    Answer listed =
+        client.get(ITEMS + "?provider=vector&ownerKey=user:alice&status=active&limit=10");
     assertThat(listed.status()).as(listed.body()).isEqualTo(200);
     assertThat(listed.json().get("total").asLong()).isEqualTo(1);
     assertThat(listed.json().get("items").get(0).get("id").asString()).isEqualTo(id);
 
-    Answer counted = client.get(ITEMS + "/count?ownerKey=user:alice");
+    Answer counted = client.get(ITEMS + "/count?provider=vector&ownerKey=user:alice");
     assertThat(counted.json().get("byStatus").get("active").asLong()).isEqualTo(1);
 
-    Answer read = client.get(ITEMS + "/" + id + "?ownerKey=user:alice");
+    Answer read = client.get(ITEMS + "/" + id + "?provider=vector&ownerKey=user:alice");
     assertThat(read.status()).as(read.body()).isEqualTo(200);
     String updatedAt = read.json().get("updatedAt").asString();
 
     Answer edited =
         patch(
             client,
-            ITEMS + "/" + id + "?ownerKey=user:alice",
+            ITEMS + "/" + id + "?provider=vector&ownerKey=user:alice",
             "{\"text\":\"My bike is green\",\"updatedAt\":\"" + updatedAt + "\"}");
     assertThat(edited.status()).as(edited.body()).isEqualTo(200);
     assertThat(edited.json().get("text").asString()).isEqualTo("My bike is green");
@@ -76,19 +80,28 @@ class MemoryItemsApiTest {
     Answer stale =
         patch(
             client,
-            ITEMS + "/" + id + "?ownerKey=user:alice",
+            ITEMS + "/" + id + "?provider=vector&ownerKey=user:alice",
             "{\"text\":\"My bike is black\",\"updatedAt\":\"" + updatedAt + "\"}");
     assertThat(stale.status()).as(stale.body()).isEqualTo(409);
-    assertThat(client.get(ITEMS + "/" + id + "?ownerKey=user:alice").json().get("text").asString())
+    assertThat(
+            client
+                .get(ITEMS + "/" + id + "?provider=vector&ownerKey=user:alice")
+                .json()
+                .get("text")
+                .asString())
         .isEqualTo("My bike is green");
 
-    Answer archived = client.post(ITEMS + "/" + id + "/archive?ownerKey=user:alice", "");
+    Answer archived =
+        client.post(ITEMS + "/" + id + "/archive?provider=vector&ownerKey=user:alice", "");
     assertThat(archived.status()).as(archived.body()).isEqualTo(200);
     assertThat(archived.json().get("status").asString()).isEqualTo("archived");
-    assertThat(client.post(ITEMS + "/" + id + "/archive?ownerKey=user:alice", "").status())
+    assertThat(
+            client
+                .post(ITEMS + "/" + id + "/archive?provider=vector&ownerKey=user:alice", "")
+                .status())
         .isEqualTo(409);
 
-    Answer history = client.get(ITEMS + "/" + id + "/history?ownerKey=user:alice");
+    Answer history = client.get(ITEMS + "/" + id + "/history?provider=vector&ownerKey=user:alice");
     assertThat(history.status()).as(history.body()).isEqualTo(200);
     JsonNode events = history.json().get("events");
     assertThat(events).hasSize(3);
@@ -100,21 +113,77 @@ class MemoryItemsApiTest {
 
     // bob's token sees neither alice's memory nor may act for alice
     HostClient bob = client.as(BOB_MEMBER);
-    assertThat(bob.get(ITEMS + "/" + id + "?ownerKey=user:bob").status()).isEqualTo(404);
-    assertThat(bob.get(ITEMS + "/" + id + "?ownerKey=user:alice").status()).isEqualTo(403);
-    assertThat(bob.get(ITEMS + "?ownerKey=user:bob").json().get("total").asLong()).isEqualTo(1);
+    assertThat(bob.get(ITEMS + "/" + id + "?provider=vector&ownerKey=user:bob").status())
+        .isEqualTo(404);
+    assertThat(bob.get(ITEMS + "/" + id + "?provider=vector&ownerKey=user:alice").status())
+        .isEqualTo(403);
+    assertThat(bob.get(ITEMS + "?provider=vector&ownerKey=user:bob").json().get("total").asLong())
+        .isEqualTo(1);
     // a viewer reads but changes nothing
     HostClient viewer = client.as(TestTokens.VIEWER);
-    assertThat(viewer.get(ITEMS + "/" + id + "?ownerKey=user:alice").status()).isEqualTo(200);
-    assertThat(viewer.delete(ITEMS + "/" + id + "?ownerKey=user:alice").status()).isEqualTo(403);
+    assertThat(viewer.get(ITEMS + "/" + id + "?provider=vector&ownerKey=user:alice").status())
+        .isEqualTo(200);
+    assertThat(viewer.delete(ITEMS + "/" + id + "?provider=vector&ownerKey=user:alice").status())
+        .isEqualTo(403);
 
-    Answer forgotten = client.delete(ITEMS + "/" + id + "?ownerKey=user:alice");
+    Answer forgotten = client.delete(ITEMS + "/" + id + "?provider=vector&ownerKey=user:alice");
     assertThat(forgotten.status()).as(forgotten.body()).isEqualTo(200);
-    assertThat(client.get(ITEMS + "/" + id + "?ownerKey=user:alice").status()).isEqualTo(404);
-    Answer after = client.get(ITEMS + "/" + id + "/history?ownerKey=user:alice");
+    assertThat(client.get(ITEMS + "/" + id + "?provider=vector&ownerKey=user:alice").status())
+        .isEqualTo(404);
+    Answer after = client.get(ITEMS + "/" + id + "/history?provider=vector&ownerKey=user:alice");
     assertThat(after.status()).as(after.body()).isEqualTo(200);
     assertThat(after.json().get("events")).hasSize(1);
     assertThat(after.body()).contains("forgotten").doesNotContain("bike");
+  }
+
+  @Test
+  void withoutAProviderTheRoutesServeBuiltinsEntriesWithTheirHistory() {
+    client
+        .putFile(
+            "/api/v1/agents/a1/workspace/files/MEMORY.md?ownerKey=user:carol&scope=personal",
+            "# MEMORY.md\n\n## Boats\n- Carol sails the Skerry.\n- The mooring is at pier 4.\n")
+        .expect(200);
+
+    Answer listed = client.get(ITEMS + "?ownerKey=user:carol&text=Skerry");
+    assertThat(listed.status()).as(listed.body()).isEqualTo(200);
+    JsonNode item = listed.json().get("items").get(0);
+    assertThat(item.get("id").asString()).startsWith("b-");
+    assertThat(item.get("type").asString()).isEqualTo("memory");
+    assertThat(item.get("section").asString()).isEqualTo("Boats");
+    String id = item.get("id").asString();
+
+    Answer edited =
+        patch(
+            client,
+            ITEMS + "/" + id + "?ownerKey=user:carol",
+            "{\"text\":\"Carol sails the Fulmar.\",\"updatedAt\":\""
+                + item.get("updatedAt").asString()
+                + "\"}");
+    assertThat(edited.status()).as(edited.body()).isEqualTo(200);
+    assertThat(edited.json().get("id").asString()).isNotEqualTo(id);
+    Answer stale =
+        patch(
+            client,
+            ITEMS + "/" + edited.json().get("id").asString() + "?ownerKey=user:carol",
+            "{\"text\":\"Carol sails the Gannet.\",\"updatedAt\":\""
+                + item.get("updatedAt").asString()
+                + "\"}");
+    assertThat(stale.status()).as(stale.body()).isEqualTo(409);
+
+    JsonNode events = client.get(ITEMS + "/" + id + "/history?ownerKey=user:carol").json();
+    assertThat(events.get("events"))
+        .extracting(e -> e.get("event").asString())
+        .containsExactly("added", "updated");
+    assertThat(events.get("events").get(0).get("actor").asString())
+        .as("the file PUT's token")
+        .isEqualTo("memstack.security.tokens[0]");
+    assertThat(events.get("events").get(1).get("previous").asString())
+        .isEqualTo("Carol sails the Skerry.");
+    assertThat(client.delete(ITEMS + "/" + id + "?ownerKey=user:carol").status()).isEqualTo(200);
+    assertThat(client.get(ITEMS + "/" + id + "/history?ownerKey=user:carol").body())
+        .contains("forgotten")
+        .doesNotContain("Skerry")
+        .doesNotContain("Fulmar");
   }
 
   @Test

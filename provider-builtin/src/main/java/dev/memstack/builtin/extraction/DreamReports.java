@@ -38,8 +38,10 @@ import tools.jackson.databind.json.JsonMapper;
  * with the earlier text, and the items of the change: each line the run added to or removed from
  * {@code MEMORY.md}, which the owner confirms, edits or forgets from the morning card ({@link
  * #resolve}). A forget removes the item's text from every report and archive of the bucket, from
- * {@code MEMORY.md} and from {@code DREAMS.md}. Stateless beyond the files; changes of one bucket
- * run under its lock ({@link MemoryFiles#rewrite}).
+ * {@code MEMORY.md}, from {@code DREAMS.md} and from the history of the bucket's entries ({@link
+ * MemoryFiles#forgetInHistory}); {@link #scrub} does the reports and the journal for a memory
+ * forgotten elsewhere. Stateless beyond the files; changes of one bucket run under its lock ({@link
+ * MemoryFiles#rewrite}).
  */
 public final class DreamReports {
 
@@ -279,16 +281,29 @@ public final class DreamReports {
           }
           return String.join("\n", out);
         });
-    files.rewrite(bucket, Dreaming.DREAMS, journal -> journal.replace(text, FORGOTTEN));
+    files.forgetInHistory(bucket, text);
+    scrub(bucket, text);
+  }
+
+  /**
+   * Replaces {@code text} by {@value #FORGOTTEN} in the {@code DREAMS.md} journal and in every
+   * report and archive of the bucket (a forgotten memory's text; the memory itself is the caller's
+   * to remove). A journal or month file without it is not written.
+   */
+  public void scrub(Bucket bucket, String text) {
+    if (text == null || text.isBlank()) {
+      return;
+    }
+    if (files.read(bucket, Dreaming.DREAMS).filter(j -> j.contains(text)).isPresent()) {
+      files.rewrite(bucket, Dreaming.DREAMS, journal -> journal.replace(text, FORGOTTEN));
+    }
     UnaryOperator<String> scrub = s -> s == null ? null : s.replace(text, FORGOTTEN);
     for (WorkspacePath path : monthFiles(bucket)) {
-      files.rewrite(
-          bucket,
-          path,
-          current -> {
-            MonthFile file = MonthFile.parse(current);
-            return file.map(r -> scrubbed(r, scrub)).render(month(path));
-          });
+      UnaryOperator<String> change =
+          current -> MonthFile.parse(current).map(r -> scrubbed(r, scrub)).render(month(path));
+      if (files.read(bucket, path).filter(c -> !change.apply(c).equals(c)).isPresent()) {
+        files.rewrite(bucket, path, change);
+      }
     }
   }
 

@@ -10,7 +10,9 @@ import java.util.function.Function;
 
 /**
  * Seeds an agent's core files from the templates, once, on first use, and runs the memory's
- * transactions so that a TEAM bucket is seeded inside the same transaction. Thread-safe.
+ * transactions so that a TEAM bucket is seeded inside the same transaction and the structured
+ * entries the work adds or drops are logged in the same transaction ({@link MemoryItems#recorded}).
+ * Thread-safe.
  */
 final class CoreFileSeeder {
 
@@ -51,14 +53,15 @@ final class CoreFileSeeder {
 
   /**
    * Runs {@code work} on {@code bucket} in one transaction; a TEAM bucket is seeded inside the same
-   * transaction, so a call that fails leaves even a never-used agent untouched.
+   * transaction, so a call that fails leaves even a never-used agent untouched, and the entries the
+   * work adds to or drops from {@code PROFILE.md} and {@code MEMORY.md} go into their history.
    */
   <T> T update(Bucket bucket, Function<BucketTransaction, T> work) {
     return store.update(
         bucket,
         tx -> {
           seed(tx);
-          return work.apply(tx);
+          return MemoryItems.recorded(tx, templates, work);
         });
   }
 }

@@ -136,6 +136,14 @@ public final class MemoryFiles {
     return next;
   }
 
+  /**
+   * Forgets {@code text} in the bucket's history of entries and in its archive ({@link
+   * MemoryItems#forgetText}): a line a morning card's answer removed for good.
+   */
+  public void forgetInHistory(Bucket bucket, String text) {
+    memory.items().forgetText(bucket, text, MemoryItems.actor());
+  }
+
   /** One daily note: its date and content. */
   public record DailyNote(LocalDate date, WorkspacePath path, String content) {}
 

@@ -101,12 +101,24 @@ public final class StructuredEntries {
 
     /** The file with only the entries whose index is in {@code keep}. */
     public String keep(Set<Integer> keep) {
+      return render(entry -> keep.contains(entry.index()) ? entry.text() : null);
+    }
+
+    /**
+     * The file with entry {@code index} replaced by {@code text} (its lines, the bullet marker
+     * included), or left out when {@code text} is {@code null}; everything else stays.
+     */
+    public String with(int index, String text) {
+      return render(entry -> entry.index() == index ? text : entry.text());
+    }
+
+    /** The file with each entry's lines as {@code lines} gives them ({@code null}: left out). */
+    private String render(java.util.function.Function<Entry, String> lines) {
       StringBuilder out = new StringBuilder();
       for (Segment segment : segments) {
-        if (segment.entry() == null) {
-          append(out, segment.text());
-        } else if (keep.contains(segment.entry().index())) {
-          append(out, segment.entry().text());
+        String text = segment.entry() == null ? segment.text() : lines.apply(segment.entry());
+        if (text != null) {
+          append(out, text);
         }
       }
       return finish(out);

@@ -10,6 +10,7 @@ import dev.memstack.builtin.store.FileEntry;
 import dev.memstack.builtin.store.FileMeta;
 import dev.memstack.builtin.store.WorkspaceStore;
 import dev.memstack.builtin.workspace.Bucket;
+import dev.memstack.builtin.workspace.InvalidWorkspacePathException;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
@@ -74,7 +75,7 @@ final class WorkspaceFiles {
     List<Listed> listed = new ArrayList<>();
     for (Bucket bucket : buckets) {
       for (FileEntry entry : store.list(bucket)) {
-        if (entry.path().startsWith(prefix)) {
+        if (entry.path().startsWith(prefix) && !entry.path().isEntryHistory()) {
           listed.add(new Listed(bucket, entry));
         }
       }
@@ -87,7 +88,7 @@ final class WorkspaceFiles {
   }
 
   ReadFile read(Bucket bucket, WorkspacePath path) {
-    store.checkPath(bucket, path);
+    checkPath(bucket, path);
     if (bucket.scope() == Scope.TEAM && !store.seeded(bucket)) {
       return seeder.update(
           bucket,
@@ -105,7 +106,7 @@ final class WorkspaceFiles {
   Written write(Bucket bucket, WorkspacePath path, String content) {
     checkContent(content, "content");
     SizeCaps.Capped capped = cap(path, content, "content");
-    store.checkPath(bucket, path);
+    checkPath(bucket, path);
     return seeder.update(
         bucket,
         tx -> {
@@ -128,7 +129,7 @@ final class WorkspaceFiles {
     }
     checkContent(oldText, "oldText");
     checkContent(newText, "newText");
-    store.checkPath(bucket, path);
+    checkPath(bucket, path);
     return seeder.update(
         bucket,
         tx -> {
@@ -167,7 +168,7 @@ final class WorkspaceFiles {
   }
 
   FileEntry updateMeta(Bucket bucket, WorkspacePath path, Boolean enabled, Integer sortOrder) {
-    store.checkPath(bucket, path);
+    checkPath(bucket, path);
     return seeder.update(
         bucket,
         tx -> {
@@ -182,6 +183,18 @@ final class WorkspaceFiles {
           tx.setMeta(path, meta);
           return tx.entry(path).orElseThrow();
         });
+  }
+
+  /**
+   * Refuses a name the store refuses, and the files the memory-admin tools keep ({@link
+   * WorkspacePath#isEntryHistory()}): they are read and changed through those tools only.
+   */
+  private void checkPath(Bucket bucket, WorkspacePath path) {
+    store.checkPath(bucket, path);
+    if (path.isEntryHistory()) {
+      throw new InvalidWorkspacePathException(
+          "is kept by the memory-admin tools (list_memories, memory_history), not as a file");
+    }
   }
 
   SizeCaps.Capped cap(WorkspacePath path, String content, String field) {

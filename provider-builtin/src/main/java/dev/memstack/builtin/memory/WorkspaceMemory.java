@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
  * scopes, applies the size caps, builds the cached system prompt block, answers per-turn recall,
  * appends turns to daily notes and erases owners. Thread-safe. This class wires the parts and is
  * the one entry point of the provider, the tools and the jobs; the work is done by {@link
- * CoreFileSeeder}, {@link PromptBlocks}, {@link KeywordRecall}, {@link TurnNotes} and {@link
- * WorkspaceFiles}.
+ * CoreFileSeeder}, {@link PromptBlocks}, {@link KeywordRecall}, {@link TurnNotes}, {@link
+ * WorkspaceFiles} and {@link MemoryItems} (the entries one by one, with their history).
  */
 public final class WorkspaceMemory implements AutoCloseable {
 
@@ -53,6 +53,7 @@ public final class WorkspaceMemory implements AutoCloseable {
   private final KeywordRecall recall;
   private final TurnNotes turnNotes;
   private final WorkspaceFiles files;
+  private final MemoryItems items;
   private final StoreAdapters adapters;
   private final AutoCloseable watcher;
   private volatile MemoryWrites writes = (agent, bucket, path) -> {};
@@ -156,6 +157,7 @@ public final class WorkspaceMemory implements AutoCloseable {
     this.adapters = adapters;
     this.index = adapters.keywordIndex();
     this.store = adapters.workspaceStore(this::committed);
+    this.items = new MemoryItems(store, clock, caps, templates, this::memoryWritten);
     this.seeder = new CoreFileSeeder(store, templates);
     this.prompts = new PromptBlocks(settings, store, templates, seeder, promptChanged);
     this.recall = new KeywordRecall(settings, dense, source, clock, store, index, prompts);
@@ -173,6 +175,11 @@ public final class WorkspaceMemory implements AutoCloseable {
   /** The store (for snapshots and tests). */
   WorkspaceStore store() {
     return store;
+  }
+
+  /** The memories one by one, for the memory-admin tools. */
+  public MemoryItems items() {
+    return items;
   }
 
   /** A conversation buffer on the store's storage (see {@link StoreAdapters}). */

@@ -25,6 +25,12 @@ public interface BucketTransaction {
   Optional<String> read(WorkspacePath path);
 
   /**
+   * One file's content as it was committed before this transaction, whatever the transaction wrote
+   * since; empty when the file did not exist then.
+   */
+  Optional<String> readBefore(WorkspacePath path);
+
+  /**
    * Replaces (or creates) a file's content. {@code metaIfNew} applies only when the file does not
    * exist yet.
    *

@@ -61,8 +61,17 @@ public abstract class OverlayTransaction implements BucketTransaction {
    */
   protected abstract void checkWrite(WorkspacePath path);
 
-  /** The update time a write of {@code path} gets: the transaction's time by default. */
+  /**
+   * The update time a write of {@code path} gets: the transaction's time, but always after the
+   * file's last one, so that an update time names one version of a file (for content caches and for
+   * the optimistic locking of the memory-admin tools) even when two commits share a millisecond or
+   * the clock stands still.
+   */
   protected Instant writeTime(WorkspacePath path) {
+    FileEntry before = base.get(path);
+    if (before != null && !now.isAfter(before.updateTime())) {
+      return before.updateTime().plusMillis(1);
+    }
     return now;
   }
 
@@ -89,6 +98,11 @@ public abstract class OverlayTransaction implements BucketTransaction {
     if (pending != null) {
       return Optional.of(pending.content());
     }
+    return base.containsKey(path) ? readBase(path) : Optional.empty();
+  }
+
+  @Override
+  public Optional<String> readBefore(WorkspacePath path) {
     return base.containsKey(path) ? readBase(path) : Optional.empty();
   }
 

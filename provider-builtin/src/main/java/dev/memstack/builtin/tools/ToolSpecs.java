@@ -152,6 +152,105 @@ final class ToolSpecs {
             ToolSpec.Effect.DESTRUCTIVE));
   }
 
+  private static final String ID =
+      """
+      "id": {"type": "string", "description": "The memory's id, as list_memories answers it."}
+      """;
+
+  private static final String FILTERS =
+      """
+      "status": {"description": "active, archived or suppressed (one or a list), or any; every status by default", "oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+      "type": {"description": "profile (PROFILE.md), memory (MEMORY.md) or daily (daily notes); one or a list", "oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+      "scope": {"type": "string", "enum": ["personal", "team", "global"]},
+      "text": {"type": "string", "description": "Words the memory's text holds, all of them."},
+      "since": {"type": "string", "description": "Created at or after (ISO date or instant)."},
+      "until": {"type": "string", "description": "Created before (ISO date or instant)."},
+      """;
+
+  private static final String PAGE =
+      """
+      "offset": {"type": "integer", "minimum": 0, "default": 0},
+      "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}
+      """;
+
+  /**
+   * The memory-admin tools ({@link MemoryAdminTools}): each bullet of PROFILE.md and MEMORY.md and
+   * each daily-note entry as one memory.
+   */
+  static List<ToolSpec> admin() {
+    String item =
+        " A memory is one bullet of PROFILE.md or MEMORY.md (type profile or memory, with its"
+            + " section) or one entry of a daily note (type daily), yours or the team's.";
+    return List.of(
+        new ToolSpec(
+            dev.memstack.spi.StandardTools.LIST_MEMORIES,
+            "List the memories you can see, newest first, in pages."
+                + item
+                + " Answers {total, offset, limit, items:[{id, text, scope, owner, type, section,"
+                + " file, status, createdAt, updatedAt}]}.",
+            schema(COMMON + FILTERS + PAGE, ""),
+            ToolSpec.Effect.READ),
+        new ToolSpec(
+            dev.memstack.spi.StandardTools.COUNT_MEMORIES,
+            "Count the memories you can see with the filters of list_memories. Answers {total,"
+                + " byStatus, byType}.",
+            schema(COMMON + FILTERS, ""),
+            ToolSpec.Effect.READ),
+        byId(
+            dev.memstack.spi.StandardTools.GET_MEMORY,
+            "Read one memory by id. An id an edit replaced leads to the edited memory.",
+            ToolSpec.Effect.READ),
+        new ToolSpec(
+            dev.memstack.spi.StandardTools.UPDATE_MEMORY_STATUS,
+            "Archive or suppress (as wrong) one active memory: it moves out of its file into"
+                + " history/archive.md and leaves the prompt and search; or activate an archived"
+                + " or suppressed one: it goes back to its file and section. Answers {id, status,"
+                + " previous, updatedAt}; another change is a CONFLICT.",
+            schema(
+                COMMON
+                    + ID.stripTrailing()
+                    + ","
+                    + """
+                    "status": {"type": "string", "enum": ["active", "archived", "suppressed"]}
+                    """,
+                "\"id\", \"status\""),
+            ToolSpec.Effect.WRITE),
+        new ToolSpec(
+            dev.memstack.spi.StandardTools.EDIT_MEMORY,
+            "Replace one memory's text in its file. updatedAt is the updatedAt you read: if the"
+                + " file changed since, nothing is written (CONFLICT). The edited memory has a new"
+                + " id (its text makes it); the answer is the memory with it, changed and"
+                + " previousId.",
+            schema(
+                COMMON
+                    + ID.stripTrailing()
+                    + ","
+                    + """
+                    "text": {"type": "string", "minLength": 1},
+                    "updatedAt": {"type": "string", "description": "ISO instant, as read"}
+                    """,
+                "\"id\", \"text\", \"updatedAt\""),
+            ToolSpec.Effect.WRITE),
+        byId(
+            dev.memstack.spi.StandardTools.DELETE_MEMORY,
+            "Forget one memory for good: it leaves its file (or the archive), and its text leaves"
+                + " its history, the other histories, the dreaming reports and DREAMS.md; the"
+                + " history keeps only that it was forgotten. Answers {id, deleted}.",
+            ToolSpec.Effect.DESTRUCTIVE),
+        byId(
+            dev.memstack.spi.StandardTools.MEMORY_HISTORY,
+            "One memory's history, oldest first: added and removed (by any write of its file),"
+                + " updated (with the earlier text), status changes; a forgotten memory shows only"
+                + " that it was forgotten. Answers {id, forgotten, events:[{at, event, actor, id,"
+                + " file, section, text, previous, status, previousStatus, other}]}.",
+            ToolSpec.Effect.READ));
+  }
+
+  /** A tool whose one argument (beside the caller's) is a memory's {@code id}. */
+  private static ToolSpec byId(String name, String description, ToolSpec.Effect effect) {
+    return new ToolSpec(name, description, schema(COMMON + ID, "\"id\""), effect);
+  }
+
   private static String schema(String properties, String required) {
     String props = properties.strip();
     if (props.endsWith(",")) {

@@ -29,6 +29,8 @@ public record WorkspacePath(String value) implements Comparable<WorkspacePath> {
 
   private static final Pattern PERCENT_ESCAPE = Pattern.compile("%[0-9A-Fa-f]{2}");
   private static final Pattern DAILY_NOTE = Pattern.compile("memory/(\\d{4}-\\d{2}-\\d{2})\\.md");
+  private static final Pattern ENTRY_HISTORY =
+      Pattern.compile("history/(archive|\\d{4}-\\d{2})\\.md");
   private static final String UNSAFE = "<>:\"|?*";
 
   /**
@@ -69,6 +71,23 @@ public record WorkspacePath(String value) implements Comparable<WorkspacePath> {
    */
   public boolean isDreamReport() {
     return value.startsWith("dreams/");
+  }
+
+  /**
+   * Whether this is one of the files the memory-admin tools keep beside an owner's or a team's
+   * entries: the history log {@code history/YYYY-MM.md} or the archive {@code history/archive.md}.
+   * Hidden from the file tools, kept out of keyword search and out of the prompt.
+   */
+  public boolean isEntryHistory() {
+    return ENTRY_HISTORY.matcher(value).matches();
+  }
+
+  /**
+   * Whether keyword search leaves the file out: dreaming reports ({@link #isDreamReport()}) and the
+   * entries' history and archive ({@link #isEntryHistory()}) repeat what memory files say, or said.
+   */
+  public boolean isKeptOutOfSearch() {
+    return isDreamReport() || isEntryHistory();
   }
 
   /** Whether this is a daily note {@code memory/YYYY-MM-DD.md} with a real date. */

@@ -160,6 +160,12 @@ class DreamReportsTest {
         ALICE,
         "resolve_card_item",
         Map.of("reportId", report, "index", 1, "action", "edit", "text", "Carol leads it"));
+    String budget =
+        tool(ALICE, "list_memories", Map.of("text", "40k"))
+            .get("items")
+            .get(0)
+            .get("id")
+            .asString();
     tool(ALICE, "resolve_card_item", Map.of("reportId", report, "index", 2, "action", "forget"));
 
     String memory = file(ALICE, "MEMORY.md");
@@ -173,6 +179,8 @@ class DreamReportsTest {
     assertThat(tool(ALICE, "dream_reports", Map.of()).toString()).doesNotContain("40k");
     assertThat(file(ALICE, "DREAMS.md")).doesNotContain("40k");
     assertThat(filesHolding("40k")).isEmpty();
+    JsonNode history = tool(ALICE, "memory_history", Map.of("id", budget));
+    assertThat(history.get("forgotten").asBoolean()).as("history: %s", history).isTrue();
     // another owner's card and memory are untouched
     assertThat(file(BOB, "MEMORY.md")).contains("Billing ships Friday");
     assertThat(

@@ -151,7 +151,7 @@ public final class LuceneKeywordIndex implements KeywordIndex {
   @Override
   public void committed(Bucket bucket, List<Change> changes, Predicate<WorkspacePath> weighted) {
     for (Change change : changes) {
-      if (change.path().isDreamReport()) {
+      if (change.path().isKeptOutOfSearch()) {
         continue; // never searched
       }
       if (change.after() == null) {
@@ -227,7 +227,7 @@ public final class LuceneKeywordIndex implements KeywordIndex {
     int reindexed = 0;
     for (Bucket bucket : store.buckets()) {
       for (FileEntry entry : store.list(bucket)) {
-        if (entry.path().isDreamReport()) {
+        if (entry.path().isKeptOutOfSearch()) {
           continue; // never searched
         }
         FileStamp known = indexed.remove(KeywordIndex.fileKey(bucket, entry.path()));

@@ -13,8 +13,9 @@ import java.util.function.Function;
  * One bucket transaction of {@link PostgresWorkspaceStore}: the bucket's rows as read under its
  * lock, and the writes, metadata changes and seeded flag made so far, seen merged ({@link
  * OverlayTransaction}). Base contents are read in the same database transaction; a write is checked
- * against the merged listing; a write's time is always after the file's last one. Used by one
- * thread inside the database transaction; the store writes it all in that transaction.
+ * against the merged listing; a write's time is always after the file's last one ({@link
+ * OverlayTransaction#writeTime}). Used by one thread inside the database transaction; the store
+ * writes it all in that transaction.
  */
 final class PgBucketTransaction extends OverlayTransaction {
 
@@ -41,15 +42,5 @@ final class PgBucketTransaction extends OverlayTransaction {
   @Override
   protected void checkWrite(WorkspacePath path) {
     store.checkPath(bucket(), path, merged().keySet());
-  }
-
-  /** The update time of a write: now, but always after the file's last one. */
-  @Override
-  protected Instant writeTime(WorkspacePath path) {
-    FileEntry before = base().get(path);
-    if (before != null && !now().isAfter(before.updateTime())) {
-      return before.updateTime().plusMillis(1);
-    }
-    return now();
   }
 }

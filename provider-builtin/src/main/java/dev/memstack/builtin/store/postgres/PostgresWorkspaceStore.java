@@ -451,7 +451,7 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
     }
     for (Map.Entry<WorkspacePath, OverlayTransaction.PendingWrite> write : tx.writes().entrySet()) {
       WorkspacePath path = write.getKey();
-      if (path.isDreamReport()) {
+      if (path.isKeptOutOfSearch()) {
         continue; // never searched
       }
       index.write(

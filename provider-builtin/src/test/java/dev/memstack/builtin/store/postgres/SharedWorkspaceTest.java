@@ -13,6 +13,7 @@ import dev.memstack.spi.ProviderHealth;
 import dev.memstack.spi.RecallItem;
 import dev.memstack.spi.RecallRequest;
 import dev.memstack.spi.ToolCall;
+import dev.memstack.spi.ToolException;
 import dev.memstack.spi.TriggerSource;
 import dev.memstack.spi.Turn;
 import dev.memstack.tck.MutableClock;
@@ -31,6 +32,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The builtin provider in shared mode: two providers on one database stand for two hosts; what one
@@ -43,6 +46,7 @@ class SharedWorkspaceTest {
   static final AgentId AGENT = AgentId.of("a1");
   static final OwnerKey ALICE = OwnerKey.of("user:alice");
   static final OwnerKey BOB = OwnerKey.of("user:bob");
+  static final JsonMapper JSON = JsonMapper.builder().build();
 
   @TempDir Path dir;
   TestPostgres db;
@@ -233,6 +237,74 @@ class SharedWorkspaceTest {
       Thread.sleep(20);
     }
     assertThat(bContext.systemPromptChangedFor(AGENT)).isTrue();
+  }
+
+  @Test
+  @DisplayName(
+      "an entry edited on A reads with its history on B, where the updatedAt read before is stale")
+  void memoryItemsAreShared() {
+    MemoryProvider a = host("a");
+    MemoryProvider b = host("b");
+    tool(
+        a,
+        ALICE,
+        "write_workspace_memory_file",
+        "{\"scope\":\"personal\",\"filename\":\"MEMORY.md\",\"content\":\"## Boats\\n"
+            + "- Alice sails the Skerry.\\n- The mooring is at pier 4.\\n\"}");
+    JsonNode read =
+        JSON.readTree(tool(b, ALICE, "list_memories", "{\"text\":\"Skerry\"}")).get("items").get(0);
+    String id = read.get("id").asString();
+    String stale = read.get("updatedAt").asString();
+
+    JsonNode edited =
+        JSON.readTree(
+            tool(
+                a,
+                ALICE,
+                "edit_memory",
+                "{\"id\":\""
+                    + id
+                    + "\",\"text\":\"Alice sails the Fulmar.\",\"updatedAt\":\""
+                    + stale
+                    + "\"}"));
+
+    String history = tool(b, ALICE, "memory_history", "{\"id\":\"" + id + "\"}");
+    assertThat(history).contains("\"updated\"").contains("Alice sails the Skerry.");
+    assertThat(
+            JSON.readTree(tool(b, ALICE, "get_memory", "{\"id\":\"" + id + "\"}"))
+                .get("text")
+                .asString())
+        .isEqualTo("Alice sails the Fulmar.");
+    String pier =
+        JSON.readTree(tool(b, ALICE, "list_memories", "{\"text\":\"pier\"}"))
+            .get("items")
+            .get(0)
+            .get("id")
+            .asString();
+    assertThatThrownBy(
+            () ->
+                tool(
+                    b,
+                    ALICE,
+                    "edit_memory",
+                    "{\"id\":\""
+                        + pier
+                        + "\",\"text\":\"The mooring is at pier 5.\",\"updatedAt\":\""
+                        + stale
+                        + "\"}"))
+        .isInstanceOfSatisfying(
+            ToolException.class, e -> assertThat(e.kind()).isEqualTo(ToolException.Kind.CONFLICT));
+    assertThat(edited.get("id").asString()).isNotEqualTo(id);
+    String chunks = "SELECT count(*) FROM " + schema + ".builtin_chunks WHERE owner = 'user:alice'";
+    assertThat(db.count(chunks + " AND path = 'MEMORY.md'")).isPositive();
+    assertThat(db.count(chunks + " AND path LIKE 'history/%'"))
+        .as("history rows are kept out of keyword search")
+        .isZero();
+    assertThat(
+            db.count(
+                "SELECT count(*) FROM " + schema + ".builtin_files WHERE path LIKE 'history/%'"))
+        .as("the history is rows of the files table")
+        .isPositive();
   }
 
   @Test
