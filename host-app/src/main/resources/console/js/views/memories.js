@@ -128,7 +128,8 @@ async function loadList(results, detail) {
           loadDetail(detail, item.id, results, true);
         }}}, item.text),
       h('div', {class: 'meta'}, badge(item.status, item.status), ' ', badge(item.type || '?', 'type'), ' ',
-        badge(item.scope || '?', 'scope'), ' ', h('span', {class: 'muted'}, `created ${when(item.createdAt)}`),
+        badge(item.scope || '?', 'scope'), ' ', item.provider ? badge(item.provider, 'type') : '', ' ',
+        h('span', {class: 'muted'}, `created ${when(item.createdAt)}`),
         trustBits(item))))),
     pager(total, items.length, () => loadList(results, detail)));
 }

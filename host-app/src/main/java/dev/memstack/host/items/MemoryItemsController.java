@@ -1,16 +1,21 @@
 package dev.memstack.host.items;
 
+import dev.memstack.host.api.BadRequestException;
 import dev.memstack.host.api.CapabilityTools;
+import dev.memstack.host.api.JsonBody;
 import dev.memstack.host.api.JsonRoutes;
 import dev.memstack.host.api.StandardRoute;
 import dev.memstack.host.api.ToolInvoker;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
+import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
+import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.StandardTools;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import jakarta.servlet.http.HttpServletRequest;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.springdoc.core.annotations.ParameterObject;
@@ -26,17 +31,18 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Memories one by one, on the standard tools ({@link StandardTools}) of a provider that claims
- * {@link Capability#MEMORY_ADMIN}: the one named by the {@code provider} query parameter, else the
- * first running one in stack order. Under {@code /api/v1/agents/{agentId}/memory/items}: {@code
- * GET} lists (paged, filtered), {@code GET /count} counts, {@code GET /{id}} reads one, {@code
- * PATCH /{id}} edits its text (optimistic locking on {@code updatedAt}: a stale one is a {@code
- * 409}), {@code POST /{id}/archive}, {@code /suppress} and {@code /activate} change its status,
- * {@code DELETE /{id}} forgets it and {@code GET /{id}/history} answers its history. Each calls its
- * tool through {@link ToolInvoker}, so the right to call is the tool's declared effect's (reads
- * {@code viewer}, changes {@code member}, an owner the token covers) and the token's name is the
- * history's actor; errors map as for every tool call (an id the owner may not see is a {@code 404},
- * as one that does not exist).
+ * Memories one by one, on the standard tools ({@link StandardTools}) of the providers that claim
+ * {@link Capability#MEMORY_ADMIN}: the one named by the {@code provider} query parameter, else
+ * every running one ({@link AcrossProviders}: a listing merged newest first with each item's {@code
+ * provider}, counts added up, a call by id answered by the provider that has the memory). Under
+ * {@code /api/v1/agents/{agentId}/memory/items}: {@code GET} lists (paged, filtered), {@code GET
+ * /count} counts, {@code GET /{id}} reads one, {@code PATCH /{id}} edits its text (optimistic
+ * locking on {@code updatedAt}: a stale one is a {@code 409}), {@code POST /{id}/archive}, {@code
+ * /suppress} and {@code /activate} change its status, {@code DELETE /{id}} forgets it and {@code
+ * GET /{id}/history} answers its history. Each calls its tool through {@link ToolInvoker}, so the
+ * right to call is the tool's declared effect's (reads {@code viewer}, changes {@code member}, an
+ * owner the token covers) and the token's name is the history's actor; errors map as for every tool
+ * call (an id the owner may not see is a {@code 404}, as one that does not exist).
  */
 @JsonRoutes(MemoryItemsController.BASE)
 public class MemoryItemsController {
@@ -46,14 +52,42 @@ public class MemoryItemsController {
 
   private static final Set<String> EDIT_FIELDS = Set.of("text", "updatedAt", "ownerKey");
 
+  /** A page's size when the request names none. */
+  private static final int DEFAULT_LIMIT = 20;
+
   /** The status each status route sets, by the last segment of its path (one handler for all). */
   private static final Map<String, String> STATUS_OF =
       Map.of("archive", "archived", "suppress", "suppressed", "activate", "active");
 
   private final StandardRoute route;
+  private final AcrossProviders across;
 
   public MemoryItemsController(CapabilityTools providers, JsonMapper json) {
     this.route = new StandardRoute(providers, json, Capability.MEMORY_ADMIN);
+    this.across = new AcrossProviders(providers, json);
+  }
+
+  /** Calls {@code tool} of the target's provider or, with none named, across every one. */
+  private JsonNode call(
+      String agentId, OwnerKey owner, StandardRoute.Target target, String tool, ObjectNode args) {
+    if (target.provider() != null && !target.provider().isBlank()) {
+      return route.call(agentId, owner, target.provider(), tool, args);
+    }
+    AgentId agent = JsonBody.agent(agentId);
+    return switch (tool) {
+      case StandardTools.LIST_MEMORIES -> {
+        int offset = args.path("offset").asInt(0);
+        int limit = args.path("limit").asInt(DEFAULT_LIMIT);
+        yield across.list(agent, owner, args.without(List.of("offset", "limit")), offset, limit);
+      }
+      case StandardTools.COUNT_MEMORIES -> across.count(agent, owner, args);
+      default -> across.byId(agent, owner, tool, args);
+    };
+  }
+
+  private JsonNode call(
+      String agentId, StandardRoute.Target target, String tool, ObjectNode arguments) {
+    return call(agentId, JsonBody.owner(null, target.ownerKey()), target, tool, arguments);
   }
 
   /**
@@ -96,7 +130,15 @@ public class MemoryItemsController {
       @ParameterObject StandardRoute.Page page,
       @ParameterObject Filter filter) {
     ObjectNode arguments = StandardRoute.paged(filter.into(route.arguments()), page);
-    return route.call(agentId, target, StandardTools.LIST_MEMORIES, arguments);
+    int offset = arguments.path("offset").asInt(0);
+    int limit = arguments.path("limit").asInt(DEFAULT_LIMIT);
+    if (offset < 0) {
+      throw new BadRequestException("offset", "offset must be 0 or more, got: " + offset);
+    }
+    if (limit < 1 || limit > 100) {
+      throw new BadRequestException("limit", "limit must be 1 to 100, got: " + limit);
+    }
+    return call(agentId, target, StandardTools.LIST_MEMORIES, arguments);
   }
 
   @Operation(summary = "Count an owner's memories: total, by status and by type")
@@ -106,8 +148,7 @@ public class MemoryItemsController {
       @PathVariable("agentId") String agentId,
       @ParameterObject StandardRoute.Target target,
       @ParameterObject Filter filter) {
-    return route.call(
-        agentId, target, StandardTools.COUNT_MEMORIES, filter.into(route.arguments()));
+    return call(agentId, target, StandardTools.COUNT_MEMORIES, filter.into(route.arguments()));
   }
 
   @Operation(summary = "Read one memory")
@@ -117,7 +158,7 @@ public class MemoryItemsController {
       @PathVariable("agentId") String agentId,
       @PathVariable("id") String id,
       @ParameterObject StandardRoute.Target target) {
-    return route.call(agentId, target, StandardTools.GET_MEMORY, route.byId(id, "memory"));
+    return call(agentId, target, StandardTools.GET_MEMORY, route.byId(id, "memory"));
   }
 
   @Operation(summary = "One memory's history, oldest first")
@@ -127,7 +168,7 @@ public class MemoryItemsController {
       @PathVariable("agentId") String agentId,
       @PathVariable("id") String id,
       @ParameterObject StandardRoute.Target target) {
-    return route.call(agentId, target, StandardTools.MEMORY_HISTORY, route.byId(id, "memory"));
+    return call(agentId, target, StandardTools.MEMORY_HISTORY, route.byId(id, "memory"));
   }
 
   @Operation(
@@ -150,7 +191,7 @@ public class MemoryItemsController {
           StandardRoute.requiredString(
               edit.fields(), field, field + " is required and must be a string"));
     }
-    return route.call(agentId, edit, target, StandardTools.EDIT_MEMORY, arguments);
+    return call(agentId, edit.owner(), target, StandardTools.EDIT_MEMORY, arguments);
   }
 
   @Operation(
@@ -168,7 +209,7 @@ public class MemoryItemsController {
     String uri = request.getRequestURI();
     String change = uri.substring(uri.lastIndexOf('/') + 1);
     ObjectNode arguments = route.byId(id, "memory").put("status", STATUS_OF.get(change));
-    return route.call(agentId, target, StandardTools.UPDATE_MEMORY_STATUS, arguments);
+    return call(agentId, target, StandardTools.UPDATE_MEMORY_STATUS, arguments);
   }
 
   @Operation(summary = "Forget one memory: its text leaves its history too")
@@ -178,6 +219,6 @@ public class MemoryItemsController {
       @PathVariable("agentId") String agentId,
       @PathVariable("id") String id,
       @ParameterObject StandardRoute.Target target) {
-    return route.call(agentId, target, StandardTools.DELETE_MEMORY, route.byId(id, "memory"));
+    return call(agentId, target, StandardTools.DELETE_MEMORY, route.byId(id, "memory"));
   }
 }

@@ -17,8 +17,8 @@ import tools.jackson.databind.JsonNode;
  * Memories one by one through the host: list, read, edit with optimistic locking, status changes,
  * history with the token's name, forget, under the owner and role rules of the tools. The life of
  * one memory is the vector provider's, named by {@code provider}; without it the routes serve the
- * builtin provider's entries (first in stack order, it claims the capability too), and bad input is
- * checked there.
+ * builtin provider's entries and the vector provider's memories merged (both claim the capability),
+ * and bad input is checked there.
  */
 @HostTest
 class MemoryItemsApiTest {
@@ -184,6 +184,51 @@ class MemoryItemsApiTest {
         .contains("forgotten")
         .doesNotContain("Skerry")
         .doesNotContain("Fulmar");
+  }
+
+  @Test
+  void withoutAProviderTheListMergesEveryProviderAndAnIdFindsItsOwn() {
+    client
+        .putFile(
+            "/api/v1/agents/a1/workspace/files/MEMORY.md?ownerKey=user:dave&scope=personal",
+            "# MEMORY.md\n\n## Garden\n- Dave grows runner beans.\n")
+        .expect(200);
+    String vectorId = remember("user:dave", "Dave's greenhouse is heated in winter");
+
+    Answer listed = client.get(ITEMS + "?ownerKey=user:dave&limit=100");
+    assertThat(listed.status()).as(listed.body()).isEqualTo(200);
+    JsonNode items = listed.json().get("items");
+    assertThat(items).extracting(i -> i.get("provider").asString()).contains("builtin", "vector");
+    assertThat(listed.json().get("total").asLong()).isEqualTo(items.size());
+    assertThat(listed.json().get("providers"))
+        .extracting(p -> p.get("provider").asString())
+        .containsExactly("builtin", "vector");
+    for (int i = 1; i < items.size(); i++) {
+      assertThat(items.get(i - 1).get("createdAt").asString())
+          .as("newest first")
+          .isGreaterThanOrEqualTo(items.get(i).get("createdAt").asString());
+    }
+    // a page of one, then the next: the same items, in the same order
+    JsonNode first = client.get(ITEMS + "?ownerKey=user:dave&limit=1").json().get("items");
+    JsonNode second =
+        client.get(ITEMS + "?ownerKey=user:dave&limit=1&offset=1").json().get("items");
+    assertThat(first.get(0).get("id")).isEqualTo(items.get(0).get("id"));
+    assertThat(second.get(0).get("id")).isEqualTo(items.get(1).get("id"));
+
+    JsonNode counted = client.get(ITEMS + "/count?ownerKey=user:dave").json();
+    assertThat(counted.get("total").asLong()).isEqualTo(items.size());
+    assertThat(counted.get("byProvider").get("vector").asLong()).isPositive();
+    assertThat(counted.get("byProvider").get("builtin").asLong()).isPositive();
+
+    Answer read = client.get(ITEMS + "/" + vectorId + "?ownerKey=user:dave");
+    assertThat(read.status()).as(read.body()).isEqualTo(200);
+    assertThat(read.json().get("provider").asString()).isEqualTo("vector");
+    assertThat(read.json().get("text").asString()).contains("greenhouse");
+    Answer archived = client.post(ITEMS + "/" + vectorId + "/archive?ownerKey=user:dave", "");
+    assertThat(archived.status()).as(archived.body()).isEqualTo(200);
+    assertThat(client.get(ITEMS + "/no-such-id?ownerKey=user:dave").status()).isEqualTo(404);
+    // another owner finds neither
+    assertThat(client.get(ITEMS + "/" + vectorId + "?ownerKey=user:erin").status()).isEqualTo(404);
   }
 
   @Test
