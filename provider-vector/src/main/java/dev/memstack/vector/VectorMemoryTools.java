@@ -168,6 +168,7 @@ final class VectorMemoryTools {
           case "delete_memory" -> delete(call);
           case "find_merge_candidates" -> mergeCandidates(call);
           case "count_memories" -> admin.count(call);
+          case StandardTools.LIST_OWNERS -> admin.owners(call);
           case "get_memory" -> admin.get(call);
           case "edit_memory" -> admin.edit(call);
           case "memory_history" -> admin.history(call);
@@ -224,27 +225,27 @@ final class VectorMemoryTools {
     String text = args.optionalText("text");
     MemoryVectorStore store = provider.store();
     ObjectNode answer = json.createObjectNode();
-    ArrayNode items;
+    List<MemoryRecord> page;
     if (text != null) {
       List<MemoryRecord> matches = matching(text, filter);
       answer.put("total", matches.size());
-      answer.put("offset", offset);
-      answer.put("limit", limit);
-      items = answer.putArray("items");
-      for (MemoryRecord record :
+      page =
           matches.subList(
-              Math.min(offset, matches.size()), Math.min(offset + limit, matches.size()))) {
-        items.add(itemJson.of(record, null));
-      }
-      return answer;
+              Math.min(offset, matches.size()), Math.min(offset + limit, matches.size()));
+    } else {
+      answer.put("total", store.count(filter));
+      page = store.list(filter, offset, limit).stream().map(MemoryRecord::fromDocument).toList();
     }
-    answer.put("total", store.count(filter));
     answer.put("offset", offset);
     answer.put("limit", limit);
-    items = answer.putArray("items");
-    for (Document doc : store.list(filter, offset, limit)) {
-      items.add(itemJson.of(MemoryRecord.fromDocument(doc), null));
+    ArrayNode items = answer.putArray("items");
+    List<ObjectNode> listed = new ArrayList<>(page.size());
+    for (MemoryRecord record : page) {
+      ObjectNode item = itemJson.of(record, null);
+      listed.add(item);
+      items.add(item);
     }
+    itemJson.withTrust(provider.trust(), call.owner(), listed);
     return answer;
   }
 
@@ -265,7 +266,13 @@ final class VectorMemoryTools {
   }
 
   Filter.Expression filter(ToolCall call, ToolArguments args, Set<MemoryStatus> defaultStatuses) {
-    Filter.Expression filter = MemoryFilters.visibleTo(call.agent(), call.owner());
+    return filter(MemoryFilters.visibleTo(call.agent(), call.owner()), args, defaultStatuses);
+  }
+
+  /** {@code visible} narrowed by the filter arguments ({@link #FILTER_PROPS}). */
+  Filter.Expression filter(
+      Filter.Expression visible, ToolArguments args, Set<MemoryStatus> defaultStatuses) {
+    Filter.Expression filter = visible;
     List<String> statuses = args.stringList("status");
     if (statuses.isEmpty()) {
       if (defaultStatuses.size() < MemoryStatus.values().length) {

@@ -396,6 +396,72 @@ final class PgSearches implements StoreReads {
     }
   }
 
+  /**
+   * One {@code GROUP BY owner} over the agent's personal rows, which the partial index {@code
+   * <table>_owners_idx} on {@code (agent, owner COLLATE "C") WHERE scope = 'PERSONAL'} hands over
+   * in key order; {@code count(*) OVER ()} counts the groups on the same pass. A page past the end
+   * counts the owners in a second statement.
+   */
+  @Override
+  public MemoryVectorStore.OwnerPage owners(
+      String agent, String prefix, String contains, int offset, int limit) {
+    if (offset < 0 || limit < 0) {
+      throw new IllegalArgumentException(
+          "offset and limit must not be negative, got " + offset + " and " + limit);
+    }
+    StringBuilder where = new StringBuilder(" WHERE agent = ? AND scope = 'PERSONAL'");
+    List<Object> params = new ArrayList<>();
+    params.add(agent);
+    if (prefix != null) {
+      where.append(" AND owner COLLATE \"C\" LIKE ? ESCAPE '\\'");
+      params.add(likeEscaped(prefix) + "%");
+    }
+    if (contains != null) {
+      where.append(" AND strpos(lower(owner), ?) > 0");
+      params.add(contains.toLowerCase(java.util.Locale.ROOT));
+    }
+    String from = " FROM " + table.schema.table() + where;
+    try (Connection connection = table.dataSource.getConnection()) {
+      List<MemoryVectorStore.OwnerCount> page = new ArrayList<>();
+      long total = -1;
+      if (limit > 0) {
+        try (PreparedStatement query =
+            connection.prepareStatement(
+                "SELECT owner COLLATE \"C\", count(*), count(*) OVER ()"
+                    + from
+                    + " GROUP BY 1 ORDER BY 1 LIMIT ? OFFSET ?")) {
+          int p = PgTable.bind(query, 1, params);
+          query.setInt(p++, limit);
+          query.setInt(p, offset);
+          try (ResultSet rows = query.executeQuery()) {
+            while (rows.next()) {
+              page.add(new MemoryVectorStore.OwnerCount(rows.getString(1), rows.getLong(2)));
+              total = rows.getLong(3);
+            }
+          }
+        }
+      }
+      if (total < 0) {
+        try (PreparedStatement query =
+            connection.prepareStatement("SELECT count(DISTINCT owner)" + from)) {
+          PgTable.bind(query, 1, params);
+          try (ResultSet row = query.executeQuery()) {
+            row.next();
+            total = row.getLong(1);
+          }
+        }
+      }
+      return new MemoryVectorStore.OwnerPage(total, page);
+    } catch (SQLException e) {
+      throw table.failure("list the owners", e);
+    }
+  }
+
+  /** {@code text} with the LIKE wildcards and the escape character escaped. */
+  private static String likeEscaped(String text) {
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+  }
+
   @Override
   public MemoryVectorStore.StoreInfo info() {
     return new MemoryVectorStore.StoreInfo(table.modelId(), table.dimension(), count(null));

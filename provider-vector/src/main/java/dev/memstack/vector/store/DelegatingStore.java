@@ -61,6 +61,11 @@ public interface DelegatingStore extends MemoryVectorStore {
   }
 
   @Override
+  default OwnerPage owners(String agent, String prefix, String contains, int offset, int limit) {
+    return reads().owners(agent, prefix, contains, offset, limit);
+  }
+
+  @Override
   default StoreInfo info() {
     return reads().info();
   }

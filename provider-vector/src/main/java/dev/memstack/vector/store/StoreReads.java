@@ -36,6 +36,10 @@ public interface StoreReads {
   /** See {@link MemoryVectorStore#count}. */
   long count(Filter.Expression filter);
 
+  /** See {@link MemoryVectorStore#owners}. */
+  MemoryVectorStore.OwnerPage owners(
+      String agent, String prefix, String contains, int offset, int limit);
+
   /** See {@link MemoryVectorStore#info}. */
   MemoryVectorStore.StoreInfo info();
 }

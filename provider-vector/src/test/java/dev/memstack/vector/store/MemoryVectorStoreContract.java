@@ -239,6 +239,72 @@ public abstract class MemoryVectorStoreContract {
     }
 
     @Test
+    @DisplayName("lists an agent's owners in key order with their counts, paged and filtered")
+    void listsOwnersWithCounts() {
+      MemoryVectorStore store = open();
+      OwnerKey carol = OwnerKey.of("api:Carol_1");
+      OwnerKey percent = OwnerKey.of("api:50%_off");
+      List<MemoryRecord> records = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        records.add(personal("a" + i, ALICE, "alice " + i, T0.plusSeconds(i)));
+      }
+      records.add(personal("b0", BOB, "bob", T0));
+      records.add(personal("c0", carol, "carol", T0));
+      records.add(personal("p0", percent, "percent", T0));
+      // another agent's owner, and shared records, are none of this agent's owners
+      records.add(
+          new MemoryRecord(
+              "x0",
+              "elsewhere",
+              OTHER_AGENT,
+              OwnerKey.of("user:zed"),
+              Scope.PERSONAL,
+              MemoryStatus.ACTIVE,
+              "RAW",
+              null,
+              null,
+              T0,
+              Map.of()));
+      records.add(shared("t0", AGENT, Scope.TEAM, "team note"));
+      store.add(docs(records.toArray(MemoryRecord[]::new)));
+      // a deleted record no longer counts, an archived one still does
+      store.delete(List.of("a2"));
+      store.updateMetadata("a1", Map.of(MemoryVectorStore.STATUS, MemoryStatus.ARCHIVED.name()));
+
+      MemoryVectorStore.OwnerPage all = store.owners(AGENT.value(), null, null, 0, 10);
+      assertThat(all.total()).isEqualTo(4);
+      assertThat(all.owners())
+          .containsExactly(
+              new MemoryVectorStore.OwnerCount("api:50%_off", 1),
+              new MemoryVectorStore.OwnerCount("api:Carol_1", 1),
+              new MemoryVectorStore.OwnerCount("user:alice", 2),
+              new MemoryVectorStore.OwnerCount("user:bob", 1));
+
+      MemoryVectorStore.OwnerPage second = store.owners(AGENT.value(), null, null, 1, 2);
+      assertThat(second.total()).isEqualTo(4);
+      assertThat(second.owners())
+          .extracting(MemoryVectorStore.OwnerCount::owner)
+          .containsExactly("api:Carol_1", "user:alice");
+      MemoryVectorStore.OwnerPage past = store.owners(AGENT.value(), null, null, 9, 2);
+      assertThat(past.total()).isEqualTo(4);
+      assertThat(past.owners()).isEmpty();
+
+      assertThat(store.owners(AGENT.value(), "user:", null, 0, 10).owners())
+          .extracting(MemoryVectorStore.OwnerCount::owner)
+          .containsExactly("user:alice", "user:bob");
+      assertThat(store.owners(AGENT.value(), null, "CAROL", 0, 10).owners())
+          .extracting(MemoryVectorStore.OwnerCount::owner)
+          .containsExactly("api:Carol_1");
+      // LIKE wildcards in a prefix are plain characters
+      assertThat(store.owners(AGENT.value(), "api:50%", null, 0, 10).total()).isEqualTo(1);
+      assertThat(store.owners(AGENT.value(), "api:5_", null, 0, 10).total()).isZero();
+      assertThat(store.owners(AGENT.value(), "api:", "o", 0, 10).total()).isEqualTo(2);
+      assertThat(store.owners(OTHER_AGENT.value(), null, null, 0, 10).owners())
+          .containsExactly(new MemoryVectorStore.OwnerCount("user:zed", 1));
+      assertThat(store.owners("nobody", null, null, 0, 10).total()).isZero();
+    }
+
+    @Test
     @DisplayName("changes status in place and keeps the vector")
     void changesStatusInPlace() {
       MemoryVectorStore store = open();
