@@ -12,7 +12,6 @@ import dev.memstack.vector.store.MemoryFilters;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryStatus;
 import dev.memstack.vector.store.MemoryVectorStore;
-import dev.memstack.vector.types.MemoryType;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -138,38 +137,25 @@ final class MemoryAdminTools {
     }
     Filter.Expression filter = tools.filter(visible, args, Set.of(MemoryStatus.values()));
     String text = args.optionalText("text");
+    // one pass per key, every match of the text (no cap); the total is every status's
     MemoryVectorStore store = provider.store();
+    Map<String, Long> statuses = store.countBy(MemoryVectorStore.STATUS, filter, text);
     ObjectNode answer = itemJson.json().createObjectNode();
-    if (text != null) {
-      List<MemoryRecord> matches = tools.matching(text, filter);
-      answer.put("total", matches.size());
-      ObjectNode byStatus = answer.putObject("byStatus");
-      ObjectNode byType = answer.putObject("byType");
-      for (MemoryRecord record : matches) {
-        String status = record.status().wireName();
-        byStatus.put(status, byStatus.path(status).asLong(0) + 1);
-        byType.put(record.type(), byType.path(record.type()).asLong(0) + 1);
-      }
-      return answer;
-    }
-    answer.put("total", store.count(filter));
+    answer.put("total", statuses.values().stream().mapToLong(Long::longValue).sum());
     ObjectNode byStatus = answer.putObject("byStatus");
-    for (MemoryStatus status : MemoryStatus.values()) {
-      long n = store.count(MemoryFilters.and(filter, MemoryFilters.status(List.of(status))));
-      if (n > 0) {
-        byStatus.put(status.wireName(), n);
-      }
-    }
+    statuses.forEach((status, n) -> byStatus.put(wireStatus(status), n));
     ObjectNode byType = answer.putObject("byType");
-    for (String type :
-        provider.types().all(call.agent()).stream().map(MemoryType::key).sorted().toList()) {
-      long n =
-          store.count(MemoryFilters.and(filter, MemoryFilters.eq(MemoryVectorStore.TYPE, type)));
-      if (n > 0) {
-        byType.put(type, n);
-      }
-    }
+    store.countBy(MemoryVectorStore.TYPE, filter, text).forEach(byType::put);
     return answer;
+  }
+
+  /** A stored status as the tools name it ({@code ACTIVE}: {@code active}). */
+  private static String wireStatus(String stored) {
+    try {
+      return MemoryStatus.valueOf(stored).wireName();
+    } catch (IllegalArgumentException e) {
+      return stored.toLowerCase(Locale.ROOT);
+    }
   }
 
   // ------------------------------------------------------------------ owners

@@ -21,7 +21,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.springframework.ai.document.Document;
 import org.springframework.ai.vectorstore.filter.Filter;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -136,9 +135,6 @@ final class VectorMemoryTools {
   private final ContradictionTools contradictions;
   private final ConsolidationTool consolidation;
 
-  /** Most text matches a list or count with {@code text} pages through. */
-  static final int MAX_TEXT_MATCHES = 1000;
-
   /**
    * The memory tools, the admin tools ({@link MemoryAdminTools}), the inbox tools and the
    * consolidation tool.
@@ -225,17 +221,10 @@ final class VectorMemoryTools {
     String text = args.optionalText("text");
     MemoryVectorStore store = provider.store();
     ObjectNode answer = json.createObjectNode();
-    List<MemoryRecord> page;
-    if (text != null) {
-      List<MemoryRecord> matches = matching(text, filter);
-      answer.put("total", matches.size());
-      page =
-          matches.subList(
-              Math.min(offset, matches.size()), Math.min(offset + limit, matches.size()));
-    } else {
-      answer.put("total", store.count(filter));
-      page = store.list(filter, offset, limit).stream().map(MemoryRecord::fromDocument).toList();
-    }
+    // every match of the text (no cap), newest first, counted and paged by the store
+    answer.put("total", store.count(filter, text));
+    List<MemoryRecord> page =
+        store.list(filter, text, offset, limit).stream().map(MemoryRecord::fromDocument).toList();
     answer.put("offset", offset);
     answer.put("limit", limit);
     ArrayNode items = answer.putArray("items");
@@ -247,22 +236,6 @@ final class VectorMemoryTools {
     }
     itemJson.withTrust(provider.trust(), call.owner(), listed);
     return answer;
-  }
-
-  /**
-   * The records within {@code filter} whose text holds the words of {@code text} (the store's
-   * keyword search, at most {@value #MAX_TEXT_MATCHES}), newest first.
-   */
-  List<MemoryRecord> matching(String text, Filter.Expression filter) {
-    List<MemoryRecord> matches = new ArrayList<>();
-    for (Document doc : provider.store().keywordSearch(text, filter, MAX_TEXT_MATCHES)) {
-      matches.add(MemoryRecord.fromDocument(doc));
-    }
-    matches.sort(
-        java.util.Comparator.comparing(MemoryRecord::createdAt)
-            .thenComparing(MemoryRecord::id)
-            .reversed());
-    return matches;
   }
 
   Filter.Expression filter(ToolCall call, ToolArguments args, Set<MemoryStatus> defaultStatuses) {

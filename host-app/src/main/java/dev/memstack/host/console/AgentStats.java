@@ -1,9 +1,7 @@
 package dev.memstack.host.console;
 
 import dev.memstack.host.api.CapabilityTools;
-import dev.memstack.host.conversation.ConversationEntry;
 import dev.memstack.host.conversation.ConversationLog;
-import dev.memstack.host.conversation.ConversationSummary;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.stack.TurnActivity;
@@ -99,21 +97,11 @@ public record AgentStats(
   }
 
   /**
-   * The owner's turns with the agent at or after {@code from}, read from the conversation log
-   * (shared by every host in shared mode): only the conversations whose newest turn is that recent
-   * are read.
+   * The owner's turns with the agent at or after {@code from}, as the conversation log keeps them
+   * (shared by every host in shared mode).
    */
   public long ownerTurnsSince(AgentId agent, OwnerKey owner, Instant from) {
-    long turns = 0;
-    for (ConversationSummary conversation : conversations.conversations(agent, owner)) {
-      if (conversation.lastTurnAt().isBefore(from)) {
-        continue;
-      }
-      List<ConversationEntry> entries =
-          conversations.turns(agent, owner, conversation.conversationId()).orElse(List.of());
-      turns += entries.stream().filter(e -> !e.time().isBefore(from)).count();
-    }
-    return turns;
+    return conversations.turnsSince(agent, owner, from);
   }
 
   /** The outbox's backlog, dead letters and deliveries now. */

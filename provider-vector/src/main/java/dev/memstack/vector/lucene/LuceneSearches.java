@@ -1,8 +1,6 @@
 package dev.memstack.vector.lucene;
 
-import dev.memstack.spi.Scope;
 import dev.memstack.support.LuceneTerms;
-import dev.memstack.vector.store.MemoryFilters;
 import dev.memstack.vector.store.MemoryVectorStore;
 import dev.memstack.vector.store.StoreEmbedder;
 import dev.memstack.vector.store.StoreReads;
@@ -12,12 +10,9 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
-import org.apache.lucene.document.LongField;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.StoredFields;
@@ -29,29 +24,21 @@ import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
-import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
-import org.apache.lucene.search.ScoreMode;
-import org.apache.lucene.search.Scorer;
-import org.apache.lucene.search.Sort;
-import org.apache.lucene.search.SortField;
-import org.apache.lucene.search.SortedNumericSelector;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
-import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
-import org.apache.lucene.util.FixedBitSet;
-import org.apache.lucene.util.StringHelper;
 import org.springframework.ai.document.Document;
 import org.springframework.ai.vectorstore.filter.Filter;
 
 /**
  * The query side of the embedded store: vector kNN search (the filter as a pre-filter of a {@link
  * KnnFloatVectorQuery} with at least {@link LuceneMemoryVectorStore#MIN_CANDIDATES} candidates),
- * BM25 keyword search, lookups by id, listing newest first, counts and the store info. Every read
- * goes through {@link LuceneIndex#read}; filters become queries in {@link LuceneFilterQueries}.
+ * BM25 keyword search, lookups by id and the store info (listing, counts and owners are {@link
+ * LuceneListing}'s). Every read goes through {@link LuceneIndex#read}; filters become queries in
+ * {@link LuceneFilterQueries}.
  */
 final class LuceneSearches implements StoreReads {
 
@@ -190,7 +177,7 @@ final class LuceneSearches implements StoreReads {
   }
 
   /** The distinct analysed terms of {@code text} as optional clauses; null when there are none. */
-  private Query keywordQuery(String text) {
+  Query keywordQuery(String text) {
     Set<String> terms =
         LuceneTerms.distinct(index.analyzer(), LuceneRecords.TEXT, text, MAX_KEYWORD_TERMS);
     if (terms.isEmpty()) {
@@ -324,131 +311,6 @@ final class LuceneSearches implements StoreReads {
           }
           return found;
         });
-  }
-
-  @Override
-  public List<Document> list(Filter.Expression filter, int offset, int limit) {
-    if (offset < 0 || limit < 0) {
-      throw new IllegalArgumentException("offset and limit must not be negative");
-    }
-    if (limit == 0) {
-      return List.of();
-    }
-    Query query = LuceneFilterQueries.of(filter);
-    Sort newestFirst =
-        new Sort(
-            LongField.newSortField(
-                MemoryVectorStore.CREATED_AT, true, SortedNumericSelector.Type.MAX),
-            new SortField(MemoryVectorStore.ID, SortField.Type.STRING));
-    return index.read(
-        (searcher, ix) -> {
-          int want = (int) Math.min(Integer.MAX_VALUE, (long) offset + limit);
-          TopDocs top = searcher.search(query, want, newestFirst);
-          List<Document> out = new ArrayList<>();
-          StoredFields fields = searcher.storedFields();
-          for (int i = offset; i < top.scoreDocs.length; i++) {
-            out.add(
-                LuceneRecords.toSpring(fields.document(top.scoreDocs[i].doc), ix.modelId, null));
-          }
-          return out;
-        });
-  }
-
-  @Override
-  public long count(Filter.Expression filter) {
-    Query query = filter == null ? new MatchAllDocsQuery() : LuceneFilterQueries.of(filter);
-    return index.read((searcher, ix) -> (long) searcher.count(query));
-  }
-
-  /**
-   * Per segment: the agent's live PERSONAL records as a bit set (the cached term queries of {@link
-   * FilterCaching}), then the owner field's terms from {@code prefix} on, each term's postings
-   * counted within that set; the counts of all segments merged in term (UTF-8 byte, so code point)
-   * order. No stored field is read.
-   */
-  @Override
-  public MemoryVectorStore.OwnerPage owners(
-      String agent, String prefix, String contains, int offset, int limit) {
-    if (offset < 0 || limit < 0) {
-      throw new IllegalArgumentException("offset and limit must not be negative");
-    }
-    Query personal =
-        LuceneFilterQueries.of(
-            MemoryFilters.and(
-                MemoryFilters.eq(MemoryVectorStore.AGENT, agent),
-                MemoryFilters.eq(MemoryVectorStore.SCOPE, Scope.PERSONAL.name())));
-    BytesRef start = prefix == null ? null : new BytesRef(prefix);
-    String part = contains == null ? null : contains.toLowerCase(Locale.ROOT);
-    return index.read(
-        (searcher, ix) -> {
-          Weight weight =
-              searcher.createWeight(searcher.rewrite(personal), ScoreMode.COMPLETE_NO_SCORES, 1f);
-          TreeMap<BytesRef, long[]> counts = new TreeMap<>();
-          for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-            FixedBitSet records = matching(weight, leaf);
-            Terms terms = leaf.reader().terms(MemoryVectorStore.OWNER);
-            if (records == null || terms == null) {
-              continue;
-            }
-            TermsEnum owners = terms.iterator();
-            BytesRef term =
-                start == null
-                    ? owners.next()
-                    : owners.seekCeil(start) == TermsEnum.SeekStatus.END ? null : owners.term();
-            PostingsEnum postings = null;
-            for (; term != null; term = owners.next()) {
-              if (start != null && !StringHelper.startsWith(term, start)) {
-                break;
-              }
-              if (part != null && !term.utf8ToString().toLowerCase(Locale.ROOT).contains(part)) {
-                continue;
-              }
-              postings = owners.postings(postings, PostingsEnum.NONE);
-              long n = 0;
-              for (int doc = postings.nextDoc();
-                  doc != DocIdSetIterator.NO_MORE_DOCS;
-                  doc = postings.nextDoc()) {
-                if (records.get(doc)) {
-                  n++;
-                }
-              }
-              if (n > 0) {
-                counts.computeIfAbsent(BytesRef.deepCopyOf(term), k -> new long[1])[0] += n;
-              }
-            }
-          }
-          List<MemoryVectorStore.OwnerCount> page = new ArrayList<>();
-          int skipped = 0;
-          for (Map.Entry<BytesRef, long[]> owner : counts.entrySet()) {
-            if (page.size() == limit) {
-              break;
-            }
-            if (skipped++ < offset) {
-              continue;
-            }
-            page.add(
-                new MemoryVectorStore.OwnerCount(
-                    owner.getKey().utf8ToString(), owner.getValue()[0]));
-          }
-          return new MemoryVectorStore.OwnerPage(counts.size(), page);
-        });
-  }
-
-  /** The live documents of {@code leaf} that {@code weight} matches, or {@code null} for none. */
-  private static FixedBitSet matching(Weight weight, LeafReaderContext leaf) throws IOException {
-    Scorer scorer = weight.scorer(leaf);
-    if (scorer == null) {
-      return null;
-    }
-    Bits live = leaf.reader().getLiveDocs();
-    FixedBitSet docs = new FixedBitSet(leaf.reader().maxDoc());
-    DocIdSetIterator it = scorer.iterator();
-    for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
-      if (live == null || live.get(doc)) {
-        docs.set(doc);
-      }
-    }
-    return docs;
   }
 
   @Override

@@ -239,6 +239,64 @@ public abstract class MemoryVectorStoreContract {
     }
 
     @Test
+    @DisplayName(
+        "lists and counts every record that holds a word of a text, newest first, and by value")
+    void listsAndCountsByTextAndByValue() {
+      MemoryVectorStore store = open();
+      List<MemoryRecord> records = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        String text = i % 2 == 0 ? "my greyhound ran " + i + " laps" : "tea number " + i;
+        records.add(personal("r" + i, ALICE, text, T0.plusSeconds(i)));
+      }
+      records.add(personal("b0", BOB, "bob's greyhound", T0.plusSeconds(9)));
+      records.add(shared("t0", AGENT, Scope.TEAM, "the team greyhound"));
+      store.add(docs(records.toArray(MemoryRecord[]::new)));
+      store.updateMetadata("r2", Map.of(MemoryVectorStore.STATUS, MemoryStatus.ARCHIVED.name()));
+
+      Filter.Expression alice = MemoryFilters.ofOwner(ALICE);
+      assertThat(ids(store.list(alice, "greyhounds", 0, 10))).containsExactly("r4", "r2", "r0");
+      assertThat(ids(store.list(alice, "greyhounds", 1, 1))).containsExactly("r2");
+      assertThat(store.count(alice, "greyhounds")).isEqualTo(3);
+      assertThat(store.count(alice, "greyhound tea")).as("any word").isEqualTo(6);
+      assertThat(store.count(alice, null)).isEqualTo(6);
+      assertThat(ids(store.list(alice, null, 0, 2))).containsExactly("r5", "r4");
+      assertThat(store.list(alice, "the and", 0, 10)).as("stop words only").isEmpty();
+      assertThat(store.count(alice, "the and")).isZero();
+      Filter.Expression visible = MemoryFilters.visibleTo(AGENT, ALICE);
+      assertThat(ids(store.list(visible, "greyhound", 0, 10)))
+          .containsExactlyInAnyOrder("r4", "r2", "r0", "t0");
+
+      assertThat(store.countBy(MemoryVectorStore.STATUS, alice, null))
+          .isEqualTo(Map.of("ACTIVE", 5L, "ARCHIVED", 1L));
+      assertThat(store.countBy(MemoryVectorStore.STATUS, alice, "greyhound"))
+          .isEqualTo(Map.of("ACTIVE", 2L, "ARCHIVED", 1L));
+      assertThat(store.countBy(MemoryVectorStore.SCOPE, visible, "greyhound"))
+          .isEqualTo(Map.of("PERSONAL", 3L, "TEAM", 1L));
+      assertThat(store.countBy(MemoryVectorStore.TYPE, alice, "nothing-like-this")).isEmpty();
+      assertThatThrownBy(() -> store.countBy(MemoryVectorStore.CREATED_AT, alice, null))
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    @DisplayName("lists records of the same time by id, and any page of them the same way")
+    void listsRecordsOfTheSameTimeById() {
+      MemoryVectorStore store = open();
+      List<MemoryRecord> records = new ArrayList<>();
+      for (String id : List.of("r-c", "r-a", "r-e", "r-b", "r-d")) {
+        records.add(personal(id, ALICE, "note " + id, T0));
+      }
+      records.add(personal("r-new", ALICE, "the newest", T0.plusSeconds(1)));
+      records.add(personal("r-old", ALICE, "the oldest", T0.minusSeconds(1)));
+      store.add(docs(records.toArray(MemoryRecord[]::new)));
+
+      Filter.Expression alice = MemoryFilters.ofOwner(ALICE);
+      assertThat(ids(store.list(alice, 0, 10)))
+          .containsExactly("r-new", "r-a", "r-b", "r-c", "r-d", "r-e", "r-old");
+      assertThat(ids(store.list(alice, 2, 3))).containsExactly("r-b", "r-c", "r-d");
+      assertThat(ids(store.list(alice, 6, 3))).containsExactly("r-old");
+    }
+
+    @Test
     @DisplayName("lists an agent's owners in key order with their counts, paged and filtered")
     void listsOwnersWithCounts() {
       MemoryVectorStore store = open();
