@@ -96,14 +96,17 @@ public final class StandardTools {
   public static final String COUNT_MEMORIES = "count_memories";
 
   /**
-   * {@link Capability#MEMORY_ADMIN}: the owners the agent holds personal memories of, ordered by
-   * owner key (Unicode code point order), in pages; {@code offset?}, {@code limit?} (at most 1000),
-   * {@code q?} (a part of the key, any case) and {@code prefix?} (keys that start with it, as
-   * given). With an owner in the call, that owner alone (when it has any). Answers {@code total}
-   * (the owners that match), {@code offset}, {@code limit} and {@code owners}, each with {@code
-   * ownerKey} and {@code count} (the owner's personal memories of the agent, every status). It
-   * reads across owners: the host never lets a token bound to owners call it without either its own
-   * owner in the call or its own owner-key prefix as {@code prefix}.
+   * {@link Capability#MEMORY_ADMIN}: the owners the agent holds personal memory for, ordered by
+   * owner key (Unicode code point order), in pages; {@code offset?}, {@code limit?} (at most 1000,
+   * or 10,000 without counts), {@code q?} (a part of the key, any case), {@code prefix?} (keys that
+   * start with it, as given) and {@code counts?} ({@code false}: the keys alone, which a provider
+   * may answer without counting). With an owner in the call, that owner alone (when it has any).
+   * Answers {@code total} (the owners that match), {@code offset}, {@code limit} and {@code
+   * owners}, each with {@code ownerKey} and, unless {@code counts} is {@code false}, {@code count}
+   * (the owner's personal memories of the agent, every status; 0 for an owner whose memory is all
+   * gone but whom the provider still keeps). It reads across owners: the host never lets a token
+   * bound to owners call it without either its own owner in the call or its own owner-key prefix as
+   * {@code prefix}.
    *
    * @since 0.5.0
    */

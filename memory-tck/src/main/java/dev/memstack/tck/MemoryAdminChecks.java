@@ -131,6 +131,11 @@ abstract class MemoryAdminChecks extends CheckGroup {
     all.get("owners")
         .forEach(owner -> assertThat(owner.get("count").asLong()).as("%s", owner).isPositive());
 
+    JsonNode keysOnly = call(null, StandardTools.LIST_OWNERS, "{\"limit\":1000,\"counts\":false}");
+    java.util.List<String> uncounted = new java.util.ArrayList<>();
+    keysOnly.get("owners").forEach(owner -> uncounted.add(owner.get("ownerKey").asString()));
+    assertThat(uncounted).as("the keys without counts: %s", keysOnly).isEqualTo(keys);
+
     JsonNode page = call(null, StandardTools.LIST_OWNERS, "{\"offset\":1,\"limit\":1}");
     assertThat(page.get("total").asLong()).isEqualTo(keys.size());
     assertThat(page.get("owners").get(0).get("ownerKey").asString()).isEqualTo(keys.get(1));

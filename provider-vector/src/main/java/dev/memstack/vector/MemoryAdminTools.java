@@ -43,6 +43,9 @@ final class MemoryAdminTools {
   /** Most owners one {@code list_owners} page holds. */
   static final int MAX_OWNERS_PAGE = 1000;
 
+  /** ... without their counts ({@code counts: false}). */
+  static final int MAX_KEYS_PAGE = 10_000;
+
   static final List<ToolSpec> SPECS =
       List.of(
           new ToolSpec(
@@ -64,11 +67,15 @@ final class MemoryAdminTools {
               "{\"type\":\"object\",\"properties\":{"
                   + "\"offset\":{\"type\":\"integer\",\"minimum\":0},"
                   + "\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":"
-                  + MAX_OWNERS_PAGE
+                  + MAX_KEYS_PAGE
                   + "},"
                   + "\"q\":{\"type\":\"string\",\"description\":\"a part of the owner key\"},"
                   + "\"prefix\":{\"type\":\"string\",\"description\":\"the start of the owner"
-                  + " key\"}},\"additionalProperties\":false}",
+                  + " key\"},"
+                  + "\"counts\":{\"type\":\"boolean\",\"description\":\"false: the keys alone"
+                  + " (limit up to "
+                  + MAX_KEYS_PAGE
+                  + ")\"}},\"additionalProperties\":false}",
               ToolSpec.Effect.READ),
           new ToolSpec(
               StandardTools.GET_MEMORY,
@@ -166,9 +173,10 @@ final class MemoryAdminTools {
    */
   ObjectNode owners(ToolCall call) {
     ToolArguments args =
-        ToolArguments.parse(call).requireOnly(Set.of("offset", "limit", "q", "prefix"));
+        ToolArguments.parse(call).requireOnly(Set.of("offset", "limit", "q", "prefix", "counts"));
+    boolean counts = args.optionalBoolean("counts", true);
     int offset = args.optionalInt("offset", 0, 1_000_000, 0);
-    int limit = args.optionalInt("limit", 1, MAX_OWNERS_PAGE, 50);
+    int limit = args.optionalInt("limit", 1, counts ? MAX_OWNERS_PAGE : MAX_KEYS_PAGE, 50);
     String q = args.optionalText("q");
     String prefix = args.optionalString("prefix");
     if (prefix != null && prefix.isEmpty()) {
@@ -203,7 +211,10 @@ final class MemoryAdminTools {
     answer.put("limit", limit);
     ArrayNode owners = answer.putArray("owners");
     for (MemoryVectorStore.OwnerCount owner : page.owners()) {
-      owners.addObject().put("ownerKey", owner.owner()).put("count", owner.count());
+      ObjectNode one = owners.addObject().put("ownerKey", owner.owner());
+      if (counts) {
+        one.put("count", owner.count());
+      }
     }
     return answer;
   }

@@ -13,11 +13,12 @@ import dev.memstack.spi.StandardTools;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.TreeSet;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -37,8 +38,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public record OwnerListing(CapabilityTools providers, AccessPolicy access, JsonMapper json) {
 
-  /** The page size in which several providers' owners are read for merging. */
-  static final int PROVIDER_PAGE = 1000;
+  /** The page size in which several providers' owner keys are read for merging. */
+  static final int PROVIDER_PAGE = 10_000;
 
   /** Most owners read from each of several providers. */
   static final int MAX_MERGED = 100_000;
@@ -83,7 +84,7 @@ public record OwnerListing(CapabilityTools providers, AccessPolicy access, JsonM
     OwnerKey own = ownKey(access.caller());
     if (members.size() == 1) {
       StackMember member = members.get(0);
-      JsonNode page = call(member, agent, own, q, offset, limit);
+      JsonNode page = call(member, agent, own, q, offset, limit, true);
       List<OwnerView> owners = new ArrayList<>();
       page.path("owners")
           .forEach(
@@ -95,32 +96,65 @@ public record OwnerListing(CapabilityTools providers, AccessPolicy access, JsonM
               });
       return new OwnersView(owners, offset, limit, page.path("total").asLong(0));
     }
-    Map<String, Map<String, Long>> merged = new TreeMap<>(CODE_POINTS);
+    // every provider's keys, uncounted: the union orders the page and gives the total
+    Map<StackMember, List<String>> keysOf = new LinkedHashMap<>();
+    TreeSet<String> union = new TreeSet<>(CODE_POINTS);
     for (StackMember member : members) {
-      for (int from = 0; from < MAX_MERGED; from += PROVIDER_PAGE) {
-        JsonNode owners = call(member, agent, own, q, from, PROVIDER_PAGE).path("owners");
-        owners.forEach(
-            owner ->
-                merged
-                    .computeIfAbsent(owner.path("ownerKey").asString(), k -> new LinkedHashMap<>())
-                    .put(member.id(), owner.path("count").asLong(0)));
-        if (owners.size() < PROVIDER_PAGE) {
-          break;
+      List<String> keys = keys(member, agent, own, q);
+      keysOf.put(member, keys);
+      union.addAll(keys);
+    }
+    List<String> page = union.stream().skip(offset).limit(limit).toList();
+    Map<String, Map<String, Long>> counts = new LinkedHashMap<>();
+    page.forEach(key -> counts.put(key, new LinkedHashMap<>()));
+    if (!page.isEmpty()) {
+      // the page's owners are one run of each provider's keys: counted in one call each
+      for (Map.Entry<StackMember, List<String>> provider : keysOf.entrySet()) {
+        List<String> keys = provider.getValue();
+        int from = position(keys, page.get(0));
+        int to = position(keys, page.get(page.size() - 1));
+        to = to < keys.size() && keys.get(to).equals(page.get(page.size() - 1)) ? to + 1 : to;
+        if (to > from) {
+          call(provider.getKey(), agent, own, q, from, to - from, true)
+              .path("owners")
+              .forEach(
+                  owner -> {
+                    Map<String, Long> of = counts.get(owner.path("ownerKey").asString());
+                    if (of != null) {
+                      of.put(provider.getKey().id(), owner.path("count").asLong(0));
+                    }
+                  });
         }
       }
     }
     List<OwnerView> owners = new ArrayList<>();
-    merged.entrySet().stream()
-        .skip(offset)
-        .limit(limit)
-        .forEach(
-            e ->
-                owners.add(
-                    new OwnerView(
-                        e.getKey(),
-                        e.getValue(),
-                        e.getValue().values().stream().mapToLong(Long::longValue).sum())));
-    return new OwnersView(owners, offset, limit, merged.size());
+    counts.forEach(
+        (key, byProvider) ->
+            owners.add(
+                new OwnerView(
+                    key,
+                    byProvider,
+                    byProvider.values().stream().mapToLong(Long::longValue).sum())));
+    return new OwnersView(owners, offset, limit, union.size());
+  }
+
+  /** Every owner key the member lists, in its order, read in pages of keys without counts. */
+  private List<String> keys(StackMember member, AgentId agent, OwnerKey own, String q) {
+    List<String> keys = new ArrayList<>();
+    for (int from = 0; from < MAX_MERGED; from += PROVIDER_PAGE) {
+      JsonNode owners = call(member, agent, own, q, from, PROVIDER_PAGE, false).path("owners");
+      owners.forEach(owner -> keys.add(owner.path("ownerKey").asString()));
+      if (owners.size() < PROVIDER_PAGE) {
+        break;
+      }
+    }
+    return keys;
+  }
+
+  /** Where {@code key} is in the sorted {@code keys}, or where it would be inserted. */
+  private static int position(List<String> keys, String key) {
+    int found = Collections.binarySearch(keys, key, CODE_POINTS);
+    return found >= 0 ? found : -found - 1;
   }
 
   /** The owner key a token bound to one owner key lists; {@code null} for any other caller. */
@@ -131,8 +165,17 @@ public record OwnerListing(CapabilityTools providers, AccessPolicy access, JsonM
   }
 
   private JsonNode call(
-      StackMember member, AgentId agent, OwnerKey owner, String q, int offset, int limit) {
+      StackMember member,
+      AgentId agent,
+      OwnerKey owner,
+      String q,
+      int offset,
+      int limit,
+      boolean counts) {
     ObjectNode arguments = json.createObjectNode().put("offset", offset).put("limit", limit);
+    if (!counts) {
+      arguments.put("counts", false);
+    }
     StandardRoute.putText(arguments, "q", q);
     JsonNode answer =
         providers.callStandard(

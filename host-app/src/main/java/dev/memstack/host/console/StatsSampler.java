@@ -102,12 +102,14 @@ public final class StatsSampler implements AutoCloseable {
     history.keep(
         StatsSample.ofHost(history.host(), now, outbox.pending(), outbox.deadLetters(), delivered));
     for (AgentId agent : agents(now)) {
-      Long memories;
-      try {
-        memories = stats.counts(agent, null).total();
-      } catch (RuntimeException e) {
-        log.debug("The memories of agent {} could not be counted: {}", agent, e.toString());
-        memories = null;
+      Long memories = null;
+      if (watched.containsKey(agent)) {
+        // counting reads every provider's index or files: only for the agents someone watches
+        try {
+          memories = stats.counts(agent, null).total();
+        } catch (RuntimeException e) {
+          log.debug("The memories of agent {} could not be counted: {}", agent, e.toString());
+        }
       }
       long total = stats.activity().total(agent);
       Long before = turnTotals.put(agent, total);
