@@ -61,9 +61,9 @@ public enum Capability {
   REJECTS_TURNS,
   /**
    * Serves its memories one by one through the standard tools of {@link
-   * StandardTools#required(Capability) this capability} (list, count, get, set status, edit,
-   * delete, history), with the arguments and answers {@link StandardTools} documents. The host's
-   * {@code .../memory/items/**} routes call them on a provider that claims this, so an
+   * StandardTools#required(Capability) this capability} (list, count, list owners, get, set status,
+   * edit, delete, history), with the arguments and answers {@link StandardTools} documents. The
+   * host's {@code .../memory/items/**} routes call them on a provider that claims this, so an
    * administration page can list, correct and erase memory of any provider that claims it. A delete
    * is a forget: the item's text leaves its history too, which keeps only that a forget happened.
    *

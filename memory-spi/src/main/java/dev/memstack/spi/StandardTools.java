@@ -87,11 +87,30 @@ public final class StandardTools {
   /**
    * {@link Capability#MEMORY_ADMIN}: how many memories the caller may see match the filters of
    * {@link #LIST_MEMORIES}; answers {@code total}, {@code byStatus} and {@code byType} (counts by
-   * lower-case status and by type).
+   * lower-case status and by type). With {@code allOwners} {@code true} (and no owner in the call)
+   * it counts every owner's personal memories of the agent as well as the shared ones: the agent's
+   * whole memory, for its statistics; the host passes it only for a caller bound to no owner.
    *
    * @since 0.5.0
    */
   public static final String COUNT_MEMORIES = "count_memories";
+
+  /**
+   * {@link Capability#MEMORY_ADMIN}: the owners the agent holds personal memory for, ordered by
+   * owner key (Unicode code point order), in pages; {@code offset?}, {@code limit?} (at most 1000,
+   * or 10,000 without counts), {@code q?} (a part of the key, any case), {@code prefix?} (keys that
+   * start with it, as given) and {@code counts?} ({@code false}: the keys alone, which a provider
+   * may answer without counting). With an owner in the call, that owner alone (when it has any).
+   * Answers {@code total} (the owners that match), {@code offset}, {@code limit} and {@code
+   * owners}, each with {@code ownerKey} and, unless {@code counts} is {@code false}, {@code count}
+   * (the owner's personal memories of the agent, every status; 0 for an owner whose memory is all
+   * gone but whom the provider still keeps). It reads across owners: the host never lets a token
+   * bound to owners call it without either its own owner in the call or its own owner-key prefix as
+   * {@code prefix}.
+   *
+   * @since 0.5.0
+   */
+  public static final String LIST_OWNERS = "list_owners";
 
   /**
    * {@link Capability#MEMORY_ADMIN}: one memory; {@code id}. Answers the item as {@link
@@ -247,6 +266,7 @@ public final class StandardTools {
           Set.of(
               LIST_MEMORIES,
               COUNT_MEMORIES,
+              LIST_OWNERS,
               GET_MEMORY,
               UPDATE_MEMORY_STATUS,
               EDIT_MEMORY,
@@ -262,6 +282,7 @@ public final class StandardTools {
           DREAMING_STATUS,
           LIST_MEMORIES,
           COUNT_MEMORIES,
+          LIST_OWNERS,
           GET_MEMORY,
           MEMORY_HISTORY,
           DREAM_REPORTS,

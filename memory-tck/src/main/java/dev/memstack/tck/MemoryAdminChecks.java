@@ -22,8 +22,9 @@ import tools.jackson.databind.json.JsonMapper;
  * Kit checks of {@code MEMORY_ADMIN} (SPI 0.5.0): the standard tools with their effects, and one
  * memory's life through them, for its own owner only: listed by its words, read, an edit on a stale
  * {@code updatedAt} refused as a conflict, an edit kept with the earlier text in its history, a
- * forget that leaves only that it happened. The memory is one of the owner's synced turns, so the
- * checks of behaviour need {@code RECALLS_TURNS} too.
+ * forget that leaves only that it happened; and the agent's owners listed with their counts, each
+ * owner alone to itself. The memories are synced turns, so the checks of behaviour need {@code
+ * RECALLS_TURNS} too.
  */
 abstract class MemoryAdminChecks extends CheckGroup {
 
@@ -104,6 +105,50 @@ abstract class MemoryAdminChecks extends CheckGroup {
         .contains("forgotten")
         .doesNotContainIgnoringCase("zeppelin")
         .doesNotContain("favourite band changed");
+  }
+
+  @Test
+  @DisplayName(
+      "lists the agent's owners in key order with their counts, each owner alone to itself")
+  void listsTheAgentsOwnersWithTheirCounts() {
+    assumeCapability(Capability.RECALLS_TURNS);
+    dev.memstack.spi.OwnerKey elsewhere = dev.memstack.spi.OwnerKey.of("user:kit-other-agent");
+    sync(aliceTurn(AGENT));
+    sync(bobTurn(AGENT));
+    sync(turn(OTHER_AGENT, elsewhere, "My locker code is 4711.", "Noted."));
+    awaitIndexed(provider());
+
+    JsonNode all = call(null, StandardTools.LIST_OWNERS, "{\"limit\":1000}");
+    assertThat(all.get("owners")).as("list_owners: %s", all).isNotNull();
+    java.util.List<String> keys = new java.util.ArrayList<>();
+    all.get("owners").forEach(owner -> keys.add(owner.get("ownerKey").asString()));
+    assertThat(keys)
+        .as("owners of %s", AGENT)
+        .contains(ALICE.value(), BOB.value())
+        .doesNotContain(elsewhere.value())
+        .isSorted();
+    assertThat(all.get("total").asLong()).isEqualTo(keys.size());
+    all.get("owners")
+        .forEach(owner -> assertThat(owner.get("count").asLong()).as("%s", owner).isPositive());
+
+    JsonNode keysOnly = call(null, StandardTools.LIST_OWNERS, "{\"limit\":1000,\"counts\":false}");
+    java.util.List<String> uncounted = new java.util.ArrayList<>();
+    keysOnly.get("owners").forEach(owner -> uncounted.add(owner.get("ownerKey").asString()));
+    assertThat(uncounted).as("the keys without counts: %s", keysOnly).isEqualTo(keys);
+
+    JsonNode page = call(null, StandardTools.LIST_OWNERS, "{\"offset\":1,\"limit\":1}");
+    assertThat(page.get("total").asLong()).isEqualTo(keys.size());
+    assertThat(page.get("owners").get(0).get("ownerKey").asString()).isEqualTo(keys.get(1));
+
+    JsonNode own = call(ALICE, StandardTools.LIST_OWNERS, "{}");
+    assertThat(own.get("owners")).as("list_owners called for alice: %s", own).hasSize(1);
+    assertThat(own.get("owners").get(0).get("ownerKey").asString()).isEqualTo(ALICE.value());
+    assertThat(own.get("owners").get(0).get("count").asLong()).isEqualTo(count(ALICE, true));
+  }
+
+  private long count(dev.memstack.spi.OwnerKey owner, boolean personalOnly) {
+    String arguments = personalOnly ? "{\"scope\":\"personal\"}" : "{}";
+    return call(owner, StandardTools.COUNT_MEMORIES, arguments).get("total").asLong();
   }
 
   private long count(dev.memstack.spi.OwnerKey owner) {

@@ -187,7 +187,10 @@ class KitCatchesFlawedProvidersTest {
 
     assertThat(failed(results))
         .containsExactlyInAnyOrder(
-            "offersTheAdminTools", "oneMemorysLife", "wrongLowersTheItemForItsOwnerOnly");
+            "offersTheAdminTools",
+            "oneMemorysLife",
+            "listsTheAgentsOwnersWithTheirCounts",
+            "wrongLowersTheItemForItsOwnerOnly");
   }
 
   @Test
@@ -357,6 +360,7 @@ class KitCatchesFlawedProvidersTest {
               "offersTheContradictionTools",
               "offersTheAdminTools",
               "oneMemorysLife",
+              "listsTheAgentsOwnersWithTheirCounts",
               "wrongLowersTheItemForItsOwnerOnly"));
 
   private static final Set<Capability> WITH_STANDARD_TOOLS =

@@ -439,6 +439,38 @@ public final class MemstackClient {
     return http.exchange("POST", uri, java.util.Map.of("decision", decision), JsonNode.class);
   }
 
+  /**
+   * {@code GET /api/v1/agents/{agentId}/owners}: the owners the agent holds personal memories of,
+   * by owner key, each with its count per provider.
+   *
+   * @param offset owners to skip, or {@code null} (0)
+   * @param limit owners per page (1 to 1000), or {@code null} (50)
+   * @param q a part of the owner key (any case), or {@code null}
+   * @return the answer: {@code owners} (each {@code ownerKey}, {@code counts} by provider and
+   *     {@code total}), {@code offset}, {@code limit} and {@code total}
+   */
+  public JsonNode listOwners(Integer offset, Integer limit, String q) {
+    java.util.Map<String, String> query = new java.util.HashMap<>();
+    query.put("offset", offset == null ? null : offset.toString());
+    query.put("limit", limit == null ? null : limit.toString());
+    query.put("q", q);
+    return http.exchange("GET", queryUri("/owners", null, query), null, JsonNode.class);
+  }
+
+  /**
+   * {@code GET /api/v1/agents/{agentId}/stats}: the agent's statistics, or one owner's.
+   *
+   * @param ownerKey the owner, or {@code null} for the agent (every owner's; needs a token bound to
+   *     no owner)
+   * @return the answer: {@code counts} ({@code byProvider}, {@code byType}, {@code byStatus}),
+   *     {@code recent} ({@code turnsLastHour}, {@code memoriesCreatedLastHour}), {@code outbox}
+   *     ({@code pending}, {@code deadLetters}, {@code lagSeconds}) and {@code samples} of the last
+   *     hour
+   */
+  public JsonNode stats(String ownerKey) {
+    return http.exchange("GET", queryUri("/stats", ownerKey, null), null, JsonNode.class);
+  }
+
   private URI itemUri(String id, String rest, String ownerKey) {
     Objects.requireNonNull(id, "id");
     return agentUri("/memory/items/" + segment(id) + rest + ownerQuery(ownerKey));

@@ -134,6 +134,51 @@ class MemoryAdminToolsTest {
   }
 
   @Test
+  @DisplayName("lists the agent's owners with their memories; counts every owner's with allOwners")
+  void listsOwnersAndCountsEveryOwner() {
+    fx.tool(
+        "a1",
+        "api:7",
+        "write_workspace_memory_file",
+        Map.of("scope", "personal", "filename", "MEMORY.md", "content", "# M\n\n- Seven.\n"));
+    fx.tool(
+        "a2",
+        "user:zed",
+        "write_workspace_memory_file",
+        Map.of("scope", "personal", "filename", "MEMORY.md", "content", "# M\n\n- Elsewhere.\n"));
+
+    JsonNode all = call(null, "list_owners", Map.of());
+    assertThat(all.get("total").asInt()).isEqualTo(2);
+    assertThat(all.get("owners").toString())
+        .isEqualTo(
+            "[{\"ownerKey\":\"api:7\",\"count\":1},{\"ownerKey\":\"user:alice\",\"count\":5}]");
+    assertThat(call(null, "list_owners", Map.of("offset", 1, "limit", 1)).get("owners").toString())
+        .isEqualTo("[{\"ownerKey\":\"user:alice\",\"count\":5}]");
+    assertThat(call(null, "list_owners", Map.of("q", "ALI")).get("total").asInt()).isEqualTo(1);
+    assertThat(call(null, "list_owners", Map.of("prefix", "api:")).get("total").asInt())
+        .isEqualTo(1);
+    assertThat(call(null, "list_owners", Map.of("counts", false)).get("owners").toString())
+        .isEqualTo("[{\"ownerKey\":\"api:7\"},{\"ownerKey\":\"user:alice\"}]");
+    assertThat(call(ALICE, "list_owners", Map.of()).get("owners").toString())
+        .as("an owner's call sees that owner alone")
+        .isEqualTo("[{\"ownerKey\":\"user:alice\",\"count\":5}]");
+    assertThat(call(BOB, "list_owners", Map.of()).get("total").asInt()).isZero();
+    assertThat(refused(null, "list_owners", Map.of("limit", 1001)))
+        .isEqualTo(ToolException.Kind.INVALID_ARGUMENT);
+
+    JsonNode everything = call(null, "count_memories", Map.of("allOwners", true));
+    assertThat(everything.get("total").asInt()).as("alice 5, api:7 1, the team 1").isEqualTo(7);
+    assertThat(call(null, "count_memories", Map.of()).get("total").asInt()).isEqualTo(1);
+    assertThat(
+            call(null, "count_memories", Map.of("allOwners", true, "scope", "personal"))
+                .get("total")
+                .asInt())
+        .isEqualTo(6);
+    assertThat(refused(ALICE, "count_memories", Map.of("allOwners", true)))
+        .isEqualTo(ToolException.Kind.INVALID_ARGUMENT);
+  }
+
+  @Test
   @DisplayName(
       "lists each bullet of the owner's and the team's files, without template placeholders")
   void listsTheBulletsOfBothBuckets() {

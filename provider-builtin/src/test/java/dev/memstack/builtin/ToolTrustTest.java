@@ -68,6 +68,7 @@ class ToolTrustTest {
             "dream_morning_card",
             "list_memories",
             "count_memories",
+            "list_owners",
             "get_memory",
             "memory_history");
   }

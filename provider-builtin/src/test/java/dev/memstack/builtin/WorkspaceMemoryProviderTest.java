@@ -576,6 +576,7 @@ class WorkspaceMemoryProviderTest {
               "run_structured_consolidation",
               "list_memories",
               "count_memories",
+              "list_owners",
               "get_memory",
               "update_memory_status",
               "edit_memory",

@@ -1,5 +1,6 @@
 package dev.memstack.vector;
 
+import dev.memstack.spi.Scope;
 import dev.memstack.spi.StandardTools;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
@@ -16,6 +17,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.springframework.ai.vectorstore.filter.Filter;
@@ -24,8 +26,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The tools of {@link dev.memstack.spi.Capability#MEMORY_ADMIN} that {@link VectorMemoryTools} does
- * not already have: {@code count_memories}, {@code get_memory}, {@code edit_memory} and {@code
- * memory_history}; and the history events of every change a tool makes ({@link #record}).
+ * not already have: {@code count_memories}, {@code list_owners}, {@code get_memory}, {@code
+ * edit_memory} and {@code memory_history}; and the history events of every change a tool makes
+ * ({@link #record}).
  *
  * <p>A memory's history is its creation (read from the memory: {@code added}, with the text it was
  * created with) followed by the events of {@link MemoryVectorStore#history()}. An edit is checked
@@ -37,6 +40,12 @@ final class MemoryAdminTools {
 
   static final String UPDATED_AT = MemoryRecord.UPDATED_AT;
 
+  /** Most owners one {@code list_owners} page holds. */
+  static final int MAX_OWNERS_PAGE = 1000;
+
+  /** ... without their counts ({@code counts: false}). */
+  static final int MAX_KEYS_PAGE = 10_000;
+
   static final List<ToolSpec> SPECS =
       List.of(
           new ToolSpec(
@@ -46,7 +55,27 @@ final class MemoryAdminTools {
               "{\"type\":\"object\",\"properties\":{"
                   + VectorMemoryTools.FILTER_PROPS
                   + ",\"text\":{\"type\":\"string\",\"description\":\"words the text holds\"}"
+                  + ",\"allOwners\":{\"type\":\"boolean\",\"description\":\"count every"
+                  + " owner's personal memories of the agent too (no owner in the call)\"}"
                   + "},\"additionalProperties\":false}",
+              ToolSpec.Effect.READ),
+          new ToolSpec(
+              StandardTools.LIST_OWNERS,
+              "The owners this agent holds personal memories of, by owner key, in pages, each with"
+                  + " how many it has (every status); q keeps the keys that hold it (any case),"
+                  + " prefix those that start with it. With an owner, that owner alone.",
+              "{\"type\":\"object\",\"properties\":{"
+                  + "\"offset\":{\"type\":\"integer\",\"minimum\":0},"
+                  + "\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":"
+                  + MAX_KEYS_PAGE
+                  + "},"
+                  + "\"q\":{\"type\":\"string\",\"description\":\"a part of the owner key\"},"
+                  + "\"prefix\":{\"type\":\"string\",\"description\":\"the start of the owner"
+                  + " key\"},"
+                  + "\"counts\":{\"type\":\"boolean\",\"description\":\"false: the keys alone"
+                  + " (limit up to "
+                  + MAX_KEYS_PAGE
+                  + ")\"}},\"additionalProperties\":false}",
               ToolSpec.Effect.READ),
           new ToolSpec(
               StandardTools.GET_MEMORY,
@@ -92,50 +121,111 @@ final class MemoryAdminTools {
     return locks[Math.floorMod(id.hashCode(), locks.length)];
   }
 
-  // ------------------------------------------------------------------ count, get
+  // ------------------------------------------------------------------ count
 
   ObjectNode count(ToolCall call) {
     Set<String> allowed = new java.util.HashSet<>(VectorMemoryTools.FILTER_ARGS);
     allowed.add("text");
+    allowed.add("allOwners");
     ToolArguments args = ToolArguments.parse(call).requireOnly(allowed);
-    Filter.Expression filter = tools.filter(call, args, Set.of(MemoryStatus.values()));
+    Filter.Expression visible;
+    if (args.optionalBoolean("allOwners", false)) {
+      if (call.owner() != null) {
+        throw ToolException.invalidArgument(
+            "allOwners", "counts every owner; call it without an owner");
+      }
+      // the agent's whole memory: every owner's personal records, its team ones, global ones
+      visible =
+          MemoryFilters.or(
+              MemoryFilters.eq(MemoryVectorStore.AGENT, call.agent().value()),
+              MemoryFilters.eq(MemoryVectorStore.SCOPE, Scope.GLOBAL.name()));
+    } else {
+      visible = MemoryFilters.visibleTo(call.agent(), call.owner());
+    }
+    Filter.Expression filter = tools.filter(visible, args, Set.of(MemoryStatus.values()));
     String text = args.optionalText("text");
+    // one pass per key, every match of the text (no cap); the total is every status's
     MemoryVectorStore store = provider.store();
+    Map<String, Long> statuses = store.countBy(MemoryVectorStore.STATUS, filter, text);
     ObjectNode answer = itemJson.json().createObjectNode();
-    if (text != null) {
-      List<MemoryRecord> matches = tools.matching(text, filter);
-      answer.put("total", matches.size());
-      ObjectNode byStatus = answer.putObject("byStatus");
-      ObjectNode byType = answer.putObject("byType");
-      for (MemoryRecord record : matches) {
-        String status = record.status().wireName();
-        byStatus.put(status, byStatus.path(status).asLong(0) + 1);
-        byType.put(record.type(), byType.path(record.type()).asLong(0) + 1);
-      }
-      return answer;
-    }
-    answer.put("total", store.count(filter));
+    answer.put("total", statuses.values().stream().mapToLong(Long::longValue).sum());
     ObjectNode byStatus = answer.putObject("byStatus");
-    for (MemoryStatus status : MemoryStatus.values()) {
-      long n = store.count(MemoryFilters.and(filter, MemoryFilters.status(List.of(status))));
-      if (n > 0) {
-        byStatus.put(status.wireName(), n);
-      }
-    }
+    statuses.forEach((status, n) -> byStatus.put(wireStatus(status), n));
     ObjectNode byType = answer.putObject("byType");
-    for (String type : MemoryRecord.KNOWN_TYPES.stream().sorted().toList()) {
+    store.countBy(MemoryVectorStore.TYPE, filter, text).forEach(byType::put);
+    return answer;
+  }
+
+  /** A stored status as the tools name it ({@code ACTIVE}: {@code active}). */
+  private static String wireStatus(String stored) {
+    try {
+      return MemoryStatus.valueOf(stored).wireName();
+    } catch (IllegalArgumentException e) {
+      return stored.toLowerCase(Locale.ROOT);
+    }
+  }
+
+  // ------------------------------------------------------------------ owners
+
+  /**
+   * {@code list_owners}: the agent's owners from the store's index ({@link
+   * MemoryVectorStore#owners}); with an owner in the call, that owner alone, counted.
+   */
+  ObjectNode owners(ToolCall call) {
+    ToolArguments args =
+        ToolArguments.parse(call).requireOnly(Set.of("offset", "limit", "q", "prefix", "counts"));
+    boolean counts = args.optionalBoolean("counts", true);
+    int offset = args.optionalInt("offset", 0, 1_000_000, 0);
+    int limit = args.optionalInt("limit", 1, counts ? MAX_OWNERS_PAGE : MAX_KEYS_PAGE, 50);
+    String q = args.optionalText("q");
+    String prefix = args.optionalString("prefix");
+    if (prefix != null && prefix.isEmpty()) {
+      prefix = null;
+    }
+    MemoryVectorStore.OwnerPage page;
+    if (call.owner() == null) {
+      page = provider.store().owners(call.agent().value(), prefix, q, offset, limit);
+    } else {
+      String key = call.owner().value();
+      boolean matches =
+          (prefix == null || key.startsWith(prefix))
+              && (q == null || key.toLowerCase(Locale.ROOT).contains(q.toLowerCase(Locale.ROOT)));
       long n =
-          store.count(MemoryFilters.and(filter, MemoryFilters.eq(MemoryVectorStore.TYPE, type)));
-      if (n > 0) {
-        byType.put(type, n);
+          matches
+              ? provider
+                  .store()
+                  .count(
+                      MemoryFilters.and(
+                          MemoryFilters.and(
+                              MemoryFilters.eq(MemoryVectorStore.AGENT, call.agent().value()),
+                              MemoryFilters.eq(MemoryVectorStore.SCOPE, Scope.PERSONAL.name())),
+                          MemoryFilters.ofOwner(call.owner())))
+              : 0;
+      List<MemoryVectorStore.OwnerCount> one =
+          n > 0 && offset == 0 ? List.of(new MemoryVectorStore.OwnerCount(key, n)) : List.of();
+      page = new MemoryVectorStore.OwnerPage(n > 0 ? 1 : 0, one);
+    }
+    ObjectNode answer = itemJson.json().createObjectNode();
+    answer.put("total", page.total());
+    answer.put("offset", offset);
+    answer.put("limit", limit);
+    ArrayNode owners = answer.putArray("owners");
+    for (MemoryVectorStore.OwnerCount owner : page.owners()) {
+      ObjectNode one = owners.addObject().put("ownerKey", owner.owner());
+      if (counts) {
+        one.put("count", owner.count());
       }
     }
     return answer;
   }
 
+  // ------------------------------------------------------------------ get
+
   ObjectNode get(ToolCall call) {
     ToolArguments args = ToolArguments.parse(call).requireOnly(Set.of("id"));
-    return itemJson.of(tools.visibleRecord(call, args.requiredText("id")), null);
+    ObjectNode item = itemJson.of(tools.visibleRecord(call, args.requiredText("id")), null);
+    itemJson.withTrust(provider.trust(), call.owner(), List.of(item));
+    return item;
   }
 
   // ------------------------------------------------------------------ edit

@@ -1,12 +1,17 @@
 package dev.memstack.vector;
 
+import dev.memstack.vector.lifecycle.Lifecycle;
 import dev.memstack.vector.store.MemoryRecord;
 import java.util.Locale;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** The JSON of one memory in the answers of {@link VectorMemoryTools}. */
+/**
+ * The JSON of one memory in the answers of {@link VectorMemoryTools}: its fields, its lifecycle
+ * {@code importance} (when it has one) and {@code weight} (1 when the lifecycle does not track it)
+ * and, in the lists and reads of an owner, that owner's {@code trust} in it ({@link #withTrust}).
+ */
 final class MemoryItemJson {
 
   private final JsonMapper json;
@@ -18,6 +23,25 @@ final class MemoryItemJson {
   /** The mapper the items are made with, for the answers around them. */
   JsonMapper json() {
     return json;
+  }
+
+  /**
+   * Puts {@code owner}'s trust in each item (by its {@code id}), in (−1, 1), 0 without feedback;
+   * nothing without an owner (trust is an owner's own).
+   */
+  void withTrust(VectorTrust trust, dev.memstack.spi.OwnerKey owner, Iterable<ObjectNode> items) {
+    if (owner == null) {
+      return;
+    }
+    java.util.List<String> ids = new java.util.ArrayList<>();
+    items.forEach(item -> ids.add(item.get("id").asString()));
+    java.util.Map<String, Double> values = trust.values(owner, ids);
+    items.forEach(
+        item ->
+            item.put(
+                "trust",
+                Math.round(values.getOrDefault(item.get("id").asString(), 0.0) * 10_000)
+                    / 10_000.0));
   }
 
   ObjectNode of(MemoryRecord record, Double score) {
@@ -39,13 +63,13 @@ final class MemoryItemJson {
     item.put("status", record.status().wireName());
     item.put("createdAt", record.createdAt().toString());
     item.put("updatedAt", MemoryAdminTools.updatedAt(record).toString());
-    Object importance = record.extra().get(dev.memstack.vector.lifecycle.Lifecycle.IMPORTANCE);
-    if (importance instanceof Number n) {
-      item.put("importance", n.doubleValue());
+    Object importance = record.extra().get(Lifecycle.IMPORTANCE);
+    if (importance != null && !importance.toString().isBlank()) {
+      // stored as the enum's name (CRITICAL, HIGH, NORMAL, TEMPORAL); shown in lower case
+      item.put("importance", importance.toString().toLowerCase(Locale.ROOT));
     }
-    if (dev.memstack.vector.lifecycle.Lifecycle.tracked(record.extra())) {
-      item.put("weight", dev.memstack.vector.lifecycle.Lifecycle.weight(record.extra()));
-    }
+    // what ranking multiplies by: 1 for a record the lifecycle does not track
+    item.put("weight", Lifecycle.weight(record.extra()));
     MemoryTexts.origin(record).forEach(item::put);
     Object supersedes = record.extra().get(RememberTool.SUPERSEDES);
     if (supersedes != null && !supersedes.toString().isBlank()) {

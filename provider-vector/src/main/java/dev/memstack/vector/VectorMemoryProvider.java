@@ -478,6 +478,10 @@ public final class VectorMemoryProvider implements MemoryProvider {
     return row != null && row.hidden() && store.hide(owner, id, false);
   }
 
+  VectorTrust trust() {
+    return trust;
+  }
+
   MemoryVectorStore store() {
     return store;
   }

@@ -21,7 +21,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.springframework.ai.document.Document;
 import org.springframework.ai.vectorstore.filter.Filter;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -136,9 +135,6 @@ final class VectorMemoryTools {
   private final ContradictionTools contradictions;
   private final ConsolidationTool consolidation;
 
-  /** Most text matches a list or count with {@code text} pages through. */
-  static final int MAX_TEXT_MATCHES = 1000;
-
   /**
    * The memory tools, the admin tools ({@link MemoryAdminTools}), the inbox tools and the
    * consolidation tool.
@@ -168,6 +164,7 @@ final class VectorMemoryTools {
           case "delete_memory" -> delete(call);
           case "find_merge_candidates" -> mergeCandidates(call);
           case "count_memories" -> admin.count(call);
+          case StandardTools.LIST_OWNERS -> admin.owners(call);
           case "get_memory" -> admin.get(call);
           case "edit_memory" -> admin.edit(call);
           case "memory_history" -> admin.history(call);
@@ -224,48 +221,31 @@ final class VectorMemoryTools {
     String text = args.optionalText("text");
     MemoryVectorStore store = provider.store();
     ObjectNode answer = json.createObjectNode();
-    ArrayNode items;
-    if (text != null) {
-      List<MemoryRecord> matches = matching(text, filter);
-      answer.put("total", matches.size());
-      answer.put("offset", offset);
-      answer.put("limit", limit);
-      items = answer.putArray("items");
-      for (MemoryRecord record :
-          matches.subList(
-              Math.min(offset, matches.size()), Math.min(offset + limit, matches.size()))) {
-        items.add(itemJson.of(record, null));
-      }
-      return answer;
-    }
-    answer.put("total", store.count(filter));
+    // every match of the text (no cap), newest first, counted and paged by the store
+    answer.put("total", store.count(filter, text));
+    List<MemoryRecord> page =
+        store.list(filter, text, offset, limit).stream().map(MemoryRecord::fromDocument).toList();
     answer.put("offset", offset);
     answer.put("limit", limit);
-    items = answer.putArray("items");
-    for (Document doc : store.list(filter, offset, limit)) {
-      items.add(itemJson.of(MemoryRecord.fromDocument(doc), null));
+    ArrayNode items = answer.putArray("items");
+    List<ObjectNode> listed = new ArrayList<>(page.size());
+    for (MemoryRecord record : page) {
+      ObjectNode item = itemJson.of(record, null);
+      listed.add(item);
+      items.add(item);
     }
+    itemJson.withTrust(provider.trust(), call.owner(), listed);
     return answer;
   }
 
-  /**
-   * The records within {@code filter} whose text holds the words of {@code text} (the store's
-   * keyword search, at most {@value #MAX_TEXT_MATCHES}), newest first.
-   */
-  List<MemoryRecord> matching(String text, Filter.Expression filter) {
-    List<MemoryRecord> matches = new ArrayList<>();
-    for (Document doc : provider.store().keywordSearch(text, filter, MAX_TEXT_MATCHES)) {
-      matches.add(MemoryRecord.fromDocument(doc));
-    }
-    matches.sort(
-        java.util.Comparator.comparing(MemoryRecord::createdAt)
-            .thenComparing(MemoryRecord::id)
-            .reversed());
-    return matches;
+  Filter.Expression filter(ToolCall call, ToolArguments args, Set<MemoryStatus> defaultStatuses) {
+    return filter(MemoryFilters.visibleTo(call.agent(), call.owner()), args, defaultStatuses);
   }
 
-  Filter.Expression filter(ToolCall call, ToolArguments args, Set<MemoryStatus> defaultStatuses) {
-    Filter.Expression filter = MemoryFilters.visibleTo(call.agent(), call.owner());
+  /** {@code visible} narrowed by the filter arguments ({@link #FILTER_PROPS}). */
+  Filter.Expression filter(
+      Filter.Expression visible, ToolArguments args, Set<MemoryStatus> defaultStatuses) {
+    Filter.Expression filter = visible;
     List<String> statuses = args.stringList("status");
     if (statuses.isEmpty()) {
       if (defaultStatuses.size() < MemoryStatus.values().length) {

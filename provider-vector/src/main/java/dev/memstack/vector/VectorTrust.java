@@ -11,6 +11,7 @@ import dev.memstack.vector.store.Trust;
 import dev.memstack.vector.store.TrustChange;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,6 +31,22 @@ import org.springframework.ai.document.Document;
 record VectorTrust(MemoryVectorStore store, TrustSettings settings, Clock clock) {
 
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(VectorTrust.class);
+
+  /**
+   * The owner's trust now in each of {@code ids} that has a row ({@link Trust#value}, in (−1, 1));
+   * the others are absent.
+   */
+  Map<String, Double> values(OwnerKey owner, Collection<String> ids) {
+    Map<String, Double> values = new LinkedHashMap<>();
+    if (ids.isEmpty()) {
+      return values;
+    }
+    long now = clock.millis();
+    store
+        .trust(owner, ids)
+        .forEach((id, row) -> values.put(id, row.value(now, settings.halfLife())));
+    return values;
+  }
 
   /** The owner used the records; how many were applied. */
   int used(AgentId agent, OwnerKey owner, List<String> ids) {

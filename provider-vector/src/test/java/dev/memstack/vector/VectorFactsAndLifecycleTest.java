@@ -135,6 +135,10 @@ class VectorFactsAndLifecycleTest {
     JsonNode fact =
         tool(provider, "list_memories", "{\"type\":\"PREFERENCE\"}").get("items").get(0);
     assertThat(fact.get("text").asString()).isEqualTo("The user prefers Kotlin");
+    // the lifecycle's importance and weight are in the item (the list of an admin page)
+    assertThat(fact.get("importance").asString()).isEqualTo("high");
+    assertThat(fact.get("weight").asDouble()).isBetween(0.0, 1.0);
+    assertThat(fact.get("trust").asDouble()).isZero();
     assertThat(provider.health().detail()).contains("facts=on");
     assertThat(model.userPrompts()).hasSize(1); // the redelivered turn is not extracted again
   }

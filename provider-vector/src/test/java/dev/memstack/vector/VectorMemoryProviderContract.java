@@ -1937,6 +1937,81 @@ public abstract class VectorMemoryProviderContract {
               ToolException.class,
               e -> assertThat(e.kind()).isEqualTo(ToolException.Kind.NOT_FOUND));
     }
+
+    @Test
+    @DisplayName("lists the agent's owners with their counts; an owner's call sees itself alone")
+    void listsOwners() {
+      MemoryProvider provider = provider();
+      remembered(provider, USER_1, "I play the violin");
+      remembered(provider, USER_1, "I collect stamps");
+      remembered(provider, USER_2, "I play the drums");
+      call(
+          provider,
+          null,
+          "remember",
+          "{\"text\":\"The team meets on Mondays\",\"scope\":\"team\"}");
+
+      JsonNode all = call(provider, null, StandardTools.LIST_OWNERS, "{}");
+      assertThat(all.get("total").asLong()).isEqualTo(2);
+      assertThat(all.get("owners").toString())
+          .isEqualTo(
+              "[{\"ownerKey\":\"user:1\",\"count\":2},{\"ownerKey\":\"user:2\",\"count\":1}]");
+      JsonNode paged =
+          call(provider, null, StandardTools.LIST_OWNERS, "{\"offset\":1,\"limit\":1}");
+      assertThat(paged.get("total").asLong()).isEqualTo(2);
+      assertThat(paged.get("owners").get(0).get("ownerKey").asString()).isEqualTo("user:2");
+      assertThat(
+              call(provider, null, StandardTools.LIST_OWNERS, "{\"q\":\"R:2\"}")
+                  .get("total")
+                  .asLong())
+          .isEqualTo(1);
+      JsonNode own = call(provider, USER_2, StandardTools.LIST_OWNERS, "{\"prefix\":\"user:\"}");
+      assertThat(own.get("owners").toString()).isEqualTo("[{\"ownerKey\":\"user:2\",\"count\":1}]");
+      assertThatThrownBy(() -> call(provider, null, StandardTools.LIST_OWNERS, "{\"limit\":0}"))
+          .isInstanceOfSatisfying(
+              ToolException.class,
+              e -> assertThat(e.kind()).isEqualTo(ToolException.Kind.INVALID_ARGUMENT));
+
+      // the agent's whole memory: both owners' and the team's
+      JsonNode everything = call(provider, null, "count_memories", "{\"allOwners\":true}");
+      assertThat(everything.get("total").asLong()).isEqualTo(4);
+      assertThat(everything.get("byStatus").get("active").asLong()).isEqualTo(4);
+      assertThat(call(provider, null, "count_memories", "{}").get("total").asLong()).isEqualTo(1);
+      assertThatThrownBy(() -> call(provider, USER_1, "count_memories", "{\"allOwners\":true}"))
+          .isInstanceOfSatisfying(
+              ToolException.class, e -> assertThat(e.field()).isEqualTo("allOwners"));
+    }
+
+    @Test
+    @DisplayName("lists each memory with its weight and the calling owner's trust in it")
+    void listsWeightAndTrust() {
+      MemoryProvider provider = provider();
+      String violin = remembered(provider, USER_1, "I play the violin");
+      remembered(provider, USER_1, "I collect stamps");
+      provider.wrong(AGENT, USER_1, List.of(violin));
+
+      JsonNode items = call(provider, USER_1, "list_memories", "{}").get("items");
+      assertThat(items).hasSize(2);
+      for (JsonNode item : items) {
+        assertThat(item.get("weight").asDouble()).as(item.toString()).isEqualTo(1.0);
+        double trust = item.get("trust").asDouble();
+        if (item.get("id").asString().equals(violin)) {
+          assertThat(trust).as("marked wrong once").isLessThan(-0.4);
+        } else {
+          assertThat(trust).isZero();
+        }
+      }
+      assertThat(
+              call(provider, USER_1, "get_memory", "{\"id\":\"" + violin + "\"}")
+                  .get("trust")
+                  .asDouble())
+          .isLessThan(-0.4);
+      // trust is an owner's own: the shared view carries none
+      call(
+          provider, null, "remember", "{\"text\":\"The office opens at nine\",\"scope\":\"team\"}");
+      assertThat(call(provider, null, "list_memories", "{}").get("items").get(0).has("trust"))
+          .isFalse();
+    }
   }
 
   @Nested

@@ -38,6 +38,11 @@ public record CapabilityTools(StackMembers members, ToolInvoker tools) {
     return members.enabled().stream().filter(member -> claims(member, capability)).findFirst();
   }
 
+  /** Every running member that claims {@code capability}, in stack order. */
+  public List<StackMember> providers(Capability capability) {
+    return members.enabled().stream().filter(member -> claims(member, capability)).toList();
+  }
+
   /**
    * The running member that serves {@code capability}, else the exception {@code missing} makes of
    * a message naming the capability (and the instance a setting named).

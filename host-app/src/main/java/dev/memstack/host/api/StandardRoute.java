@@ -120,13 +120,33 @@ public record StandardRoute(CapabilityTools providers, JsonMapper json, Capabili
   /** Puts a whole number under {@code name}; anything else is a 400 naming {@code name}. */
   public static ObjectNode putInt(ObjectNode arguments, String name, String value) {
     if (value != null && !value.isBlank()) {
-      try {
-        arguments.put(name, Integer.parseInt(value.strip()));
-      } catch (NumberFormatException e) {
-        throw new BadRequestException(name, name + " must be a whole number, got: " + value);
-      }
+      arguments.put(name, wholeNumber(name, value));
     }
     return arguments;
+  }
+
+  /**
+   * The query parameter {@code name} as a whole number from {@code min} to {@code max}, {@code
+   * fallback} when absent or blank; anything else is a 400 naming {@code name}.
+   */
+  public static int intParam(String name, String value, int min, int max, int fallback) {
+    if (value == null || value.isBlank()) {
+      return fallback;
+    }
+    int number = wholeNumber(name, value);
+    if (number < min || number > max) {
+      throw new BadRequestException(
+          name, name + " must be from " + min + " to " + max + ", got: " + number);
+    }
+    return number;
+  }
+
+  private static int wholeNumber(String name, String value) {
+    try {
+      return Integer.parseInt(value.strip());
+    } catch (NumberFormatException e) {
+      throw new BadRequestException(name, name + " must be a whole number, got: " + value);
+    }
   }
 
   /** The string field {@code name} of a body, required: else a 400 naming it. */

@@ -3,10 +3,12 @@ package dev.memstack.host.api;
 import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.host.provider.StackMembers;
+import dev.memstack.host.security.AccessDeniedException;
 import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.stack.RequestChecks;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
+import dev.memstack.spi.StandardTools;
 import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolSpec;
 import dev.memstack.support.ControlCharacters;
@@ -134,6 +136,7 @@ public class ToolInvoker {
     if (allowed.personalOnly() && noScope && takesScope(member, spec)) {
       arguments.put("scope", "personal");
     }
+    keepToTheCallersOwners(spec, owner, arguments);
     if (spec.effect().changesMemory()) {
       checkText(arguments, "");
     }
@@ -152,6 +155,35 @@ public class ToolInvoker {
       throw new ProviderFailedException(
           "provider '" + member.id() + "' answered tool '" + spec.name() + "' with invalid JSON",
           e);
+    }
+  }
+
+  /**
+   * The standard tools that read across owners ({@link StandardTools#LIST_OWNERS}, {@link
+   * StandardTools#COUNT_MEMORIES} with {@code allOwners}) kept to what a token bound to owners
+   * covers: {@code list_owners} without an owner gets the binding's prefix as {@code prefix} (a
+   * {@code prefix} outside it, or a binding to one owner key, is a 403), and {@code allOwners} is a
+   * 403 for any bound token. Applied by name whether or not the member claims the capability: a
+   * tool of that name is never let past a binding.
+   */
+  private void keepToTheCallersOwners(ToolSpec spec, OwnerKey owner, ObjectNode arguments) {
+    if (spec.name().equals(StandardTools.COUNT_MEMORIES)) {
+      JsonNode all = arguments.get("allOwners");
+      if (all != null && !all.isNull() && !(all.isBoolean() && !all.booleanValue())) {
+        access.requireEveryOwner("the memory counts");
+      }
+    } else if (spec.name().equals(StandardTools.LIST_OWNERS) && owner == null) {
+      String bound = access.ownerListingPrefix();
+      if (bound == null) {
+        return;
+      }
+      JsonNode given = arguments.get("prefix");
+      if (given == null || given.isNull() || (given.isString() && given.stringValue().isEmpty())) {
+        arguments.put("prefix", bound);
+      } else if (!given.isString() || !given.stringValue().startsWith(bound)) {
+        throw new AccessDeniedException(
+            "this token may list the owners " + bound + "* only, not prefix " + given);
+      }
     }
   }
 

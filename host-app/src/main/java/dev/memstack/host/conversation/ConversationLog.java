@@ -3,6 +3,7 @@ package dev.memstack.host.conversation;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Turn;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -31,6 +32,24 @@ public interface ConversationLog {
    * newest turn first (ties by conversation id); empty when there are none.
    */
   List<ConversationSummary> conversations(AgentId agent, OwnerKey owner);
+
+  /**
+   * How many of the owner's kept turns with the agent are dated at or after {@code from} (a turn's
+   * time, as it was submitted). The default reads the conversations whose newest turn is that
+   * recent.
+   */
+  default long turnsSince(AgentId agent, OwnerKey owner, Instant from) {
+    long turns = 0;
+    for (ConversationSummary conversation : conversations(agent, owner)) {
+      if (!conversation.lastTurnAt().isBefore(from)) {
+        turns +=
+            turns(agent, owner, conversation.conversationId()).orElse(List.of()).stream()
+                .filter(entry -> !entry.time().isBefore(from))
+                .count();
+      }
+    }
+    return turns;
+  }
 
   /**
    * Removes every turn of the owner's conversation, leaving the owner's other conversations and

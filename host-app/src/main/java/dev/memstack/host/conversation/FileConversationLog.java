@@ -93,32 +93,45 @@ public final class FileConversationLog implements ConversationLog {
 
   @Override
   public List<ConversationSummary> conversations(AgentId agent, OwnerKey owner) {
-    Path folder = ownerFolder(agent, owner);
     List<ConversationSummary> found = new ArrayList<>();
+    for (Stored stored : stored(agent, owner)) {
+      found.add(
+          new ConversationSummary(
+              stored.conversationId(),
+              stored.turns().size(),
+              stored.turns().stream()
+                  .map(ConversationEntry::time)
+                  .max(Comparator.naturalOrder())
+                  .orElseThrow()));
+    }
+    found.sort(NEWEST_FIRST);
+    return List.copyOf(found);
+  }
+
+  /** Reads each of the owner's conversation files once. */
+  @Override
+  public long turnsSince(AgentId agent, OwnerKey owner, Instant from) {
+    return stored(agent, owner).stream()
+        .flatMap(stored -> stored.turns().stream())
+        .filter(entry -> !entry.time().isBefore(from))
+        .count();
+  }
+
+  /** The owner's conversations with the agent that hold turns, as stored. */
+  private List<Stored> stored(AgentId agent, OwnerKey owner) {
+    Path folder = ownerFolder(agent, owner);
+    List<Stored> found = new ArrayList<>();
     synchronized (lock(folder)) {
       if (!Files.isDirectory(folder)) {
         return List.of();
       }
       for (Path file : files(folder)) {
-        if (!file.getFileName().toString().endsWith(".json")) {
-          continue;
+        if (file.getFileName().toString().endsWith(".json")) {
+          read(file).filter(stored -> !stored.turns().isEmpty()).ifPresent(found::add);
         }
-        read(file)
-            .filter(stored -> !stored.turns().isEmpty())
-            .ifPresent(
-                stored ->
-                    found.add(
-                        new ConversationSummary(
-                            stored.conversationId(),
-                            stored.turns().size(),
-                            stored.turns().stream()
-                                .map(ConversationEntry::time)
-                                .max(Comparator.naturalOrder())
-                                .orElseThrow())));
       }
     }
-    found.sort(NEWEST_FIRST);
-    return List.copyOf(found);
+    return found;
   }
 
   @Override

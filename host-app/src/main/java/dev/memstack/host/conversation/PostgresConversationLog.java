@@ -5,6 +5,7 @@ import dev.memstack.host.shared.SharedTable;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Turn;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -127,6 +128,17 @@ public final class PostgresConversationLog extends SharedTable implements Conver
                     row.getString(1),
                     Math.toIntExact(row.getLong(2)),
                     row.getTimestamp(3).toInstant())));
+  }
+
+  /** One count over the owner's rows (the primary key starts with agent and owner). */
+  @Override
+  public long turnsSince(AgentId agent, OwnerKey owner, Instant from) {
+    return select(
+            "count recent turns",
+            "SELECT count(*) FROM " + TABLE + " WHERE agent = ? AND owner = ? AND time >= ?",
+            List.of(agent.value(), owner.value(), from),
+            row -> row.getLong(1))
+        .get(0);
   }
 
   @Override

@@ -124,14 +124,48 @@ public final class AccessPolicy {
 
   /** The caller may write shared (TEAM or GLOBAL) memory: its token is bound to no owner. */
   public void requireSharedWrite() {
+    requireUnbound(
+        "write shared (team or global) memory; write with an ownerKey it covers and scope"
+            + " personal");
+  }
+
+  /**
+   * The caller may read {@code what} of every owner at once (an agent's statistics, every owner's
+   * memory counted): its token is bound to no owner. A token bound to owners reads its owners one
+   * by one, naming each.
+   */
+  public void requireEveryOwner(String what) {
+    requireUnbound("read " + what + " of every owner; give an ownerKey it covers");
+  }
+
+  /** The caller's token is bound to no owner; else a 403: the token is bound and may not... */
+  private void requireUnbound(String mayNot) {
     Caller caller = caller();
     if (caller.ownerBound()) {
       throw new AccessDeniedException(
-          "this token is bound to "
-              + describe(caller.owner())
-              + " and may not write shared (team or global) memory; write with an ownerKey it"
-              + " covers and scope personal");
+          "this token is bound to " + describe(caller.owner()) + " and may not " + mayNot);
     }
+  }
+
+  /**
+   * What a listing of owners that names no owner is kept to: {@code null} (every owner) for a token
+   * bound to no owner, the binding's prefix ({@code api:} for {@code api:*}) for a token bound to a
+   * prefix; a token bound to one owner key is refused (its listing names that owner).
+   */
+  public String ownerListingPrefix() {
+    Caller caller = caller();
+    if (!caller.ownerBound()) {
+      return null;
+    }
+    OwnerBinding binding = caller.owner();
+    if (!binding.isPrefix()) {
+      throw new AccessDeniedException(
+          "this token may act for "
+              + binding.pattern()
+              + " only; list owners with ownerKey "
+              + binding.pattern());
+    }
+    return binding.pattern().substring(0, binding.pattern().length() - 1);
   }
 
   /**

@@ -146,6 +146,7 @@ public final class MemoryStack {
   private final RequestCalls calls;
   private final RecallMerge recallMerge;
   private final StackRelevance relevance;
+  private final TurnActivity activity;
 
   public MemoryStack(
       StackMembers members,
@@ -170,6 +171,7 @@ public final class MemoryStack {
                 properties.ranking().model(),
                 members.queryEmbedder().map(e -> e.modelId()).orElse(null)),
             properties.ranking().trustWeight());
+    this.activity = new TurnActivity(clock);
     this.relevance =
         new StackRelevance(
             members.queryEmbedder().orElse(null),
@@ -551,12 +553,18 @@ public final class MemoryStack {
                     request.triggerSource(),
                     request.time() == null ? clock.instant() : request.time()));
     outbox.enqueue(turn, members.enabled().stream().map(StackMember::id).toList());
+    activity.accepted(turn.agent());
     try {
       conversations.append(turn);
     } catch (RuntimeException e) {
       log.warn("Conversation log could not record turn {}: {}", turnId, e.toString());
     }
     return turnId;
+  }
+
+  /** The turns this host accepted, per agent, for statistics. */
+  public TurnActivity activity() {
+    return activity;
   }
 
   /**

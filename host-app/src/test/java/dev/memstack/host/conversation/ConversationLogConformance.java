@@ -199,6 +199,22 @@ abstract class ConversationLogConformance {
   }
 
   @Test
+  void anOwnersRecentTurnsAreCountedFromATimeOnInEveryConversation() {
+    ConversationLog log = open(200, 20_000);
+    log.append(turn("t1", "user:1", "old", "a", at("2026-11-29T08:00:00Z")));
+    log.append(turn("t2", "user:1", "old", "b", at("2026-11-29T10:00:00Z")));
+    log.append(turn("t3", "user:1", "new", "c", at("2026-11-29T10:30:00Z")));
+    log.append(turn("t4", "user:2", "new", "d", at("2026-11-29T10:30:00Z")));
+
+    Instant from = at("2026-11-29T10:00:00Z");
+    assertThat(log.turnsSince(A1, USER_1, from)).as("at or after, in both").isEqualTo(2);
+    assertThat(log.turnsSince(A1, USER_1, at("2026-11-29T07:00:00Z"))).isEqualTo(3);
+    assertThat(log.turnsSince(A1, USER_2, from)).isEqualTo(1);
+    assertThat(log.turnsSince(AgentId.of("a2"), USER_1, from)).isZero();
+    assertThat(log.turnsSince(A1, OwnerKey.of("user:3"), from)).isZero();
+  }
+
+  @Test
   void deletingAConversationRemovesOnlyThatOwnersTurnsOfIt() {
     ConversationLog log = open(200, 20_000);
     log.append(turn("t1", "user:1", "c1", "secret-marker-77 first"));

@@ -182,6 +182,11 @@ public final class WorkspaceMemory implements AutoCloseable {
     return items;
   }
 
+  /** The owners {@code agent} keeps personal files for, in no order. */
+  public List<OwnerKey> owners(AgentId agent) {
+    return store.owners(agent);
+  }
+
   /** A conversation buffer on the store's storage (see {@link StoreAdapters}). */
   public ConversationBuffer conversationBuffer(int maxMessages, int messageMaxChars) {
     return adapters.conversationBuffer(maxMessages, messageMaxChars);

@@ -56,6 +56,17 @@ public interface WorkspaceStore extends AutoCloseable {
   List<Bucket> personalBuckets(dev.memstack.spi.OwnerKey owner);
 
   /**
+   * The owners {@code agent} has a PERSONAL bucket of, in no order. The default picks them out of
+   * {@link #buckets()}; a store answers it from that agent's buckets alone.
+   */
+  default List<dev.memstack.spi.OwnerKey> owners(dev.memstack.spi.AgentId agent) {
+    return buckets().stream()
+        .filter(b -> b.owner() != null && b.agent() != null && b.agent().equals(agent))
+        .map(Bucket::owner)
+        .toList();
+  }
+
+  /**
    * A number that changes with every commit to the bucket made through any store on the same
    * storage, this process's or another's, for caches built from the bucket's files: a cache is
    * current while the number it was built at is unchanged. A store that only this process writes

@@ -30,11 +30,11 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The memory-admin tools of the builtin provider ({@link dev.memstack.spi.Capability#MEMORY_ADMIN},
- * the standard tools {@code list_memories}, {@code count_memories}, {@code get_memory}, {@code
- * update_memory_status}, {@code edit_memory}, {@code delete_memory}, {@code memory_history}) over
- * {@link MemoryItems}: a memory is a bullet of {@code PROFILE.md} or {@code MEMORY.md} or an entry
- * of a daily note, in the owner's PERSONAL bucket (with per-owner memory on) or the agent's TEAM
- * bucket. GLOBAL files hold no such memories.
+ * the standard tools {@code list_memories}, {@code count_memories}, {@code list_owners}, {@code
+ * get_memory}, {@code update_memory_status}, {@code edit_memory}, {@code delete_memory}, {@code
+ * memory_history}) over {@link MemoryItems}: a memory is a bullet of {@code PROFILE.md} or {@code
+ * MEMORY.md} or an entry of a daily note, in the owner's PERSONAL bucket (with per-owner memory on)
+ * or the agent's TEAM bucket. GLOBAL files hold no such memories.
  *
  * <p>Owner: the call's, or the {@code ownerKey} argument when the host set none (as the file tools
  * take it). A memory the caller may not see is {@code NOT_FOUND}, as one that does not exist; a
@@ -51,6 +51,7 @@ public record MemoryAdminTools(WorkspaceMemory memory, DreamReports reports) {
       Set.of(
           StandardTools.LIST_MEMORIES,
           StandardTools.COUNT_MEMORIES,
+          StandardTools.LIST_OWNERS,
           StandardTools.GET_MEMORY,
           StandardTools.UPDATE_MEMORY_STATUS,
           StandardTools.EDIT_MEMORY,
@@ -81,7 +82,9 @@ public record MemoryAdminTools(WorkspaceMemory memory, DreamReports reports) {
     Set<String> allowed = new HashSet<>(FILTERS);
     switch (call.name()) {
       case StandardTools.LIST_MEMORIES -> allowed.addAll(List.of("offset", "limit"));
-      case StandardTools.COUNT_MEMORIES -> {}
+      case StandardTools.COUNT_MEMORIES -> allowed.add("allOwners");
+      case StandardTools.LIST_OWNERS ->
+          allowed = Set.of("agentId", "ownerKey", "offset", "limit", "q", "prefix", "counts");
       case StandardTools.UPDATE_MEMORY_STATUS ->
           allowed = Set.of("agentId", "ownerKey", "id", "status");
       case StandardTools.EDIT_MEMORY ->
@@ -96,6 +99,7 @@ public record MemoryAdminTools(WorkspaceMemory memory, DreamReports reports) {
           switch (call.name()) {
             case StandardTools.LIST_MEMORIES -> list(call, owner, args);
             case StandardTools.COUNT_MEMORIES -> count(call, owner, args);
+            case StandardTools.LIST_OWNERS -> owners(call, owner, args);
             case StandardTools.GET_MEMORY -> item(find(call, owner, args.requiredText("id")));
             case StandardTools.UPDATE_MEMORY_STATUS -> status(call, owner, args);
             case StandardTools.EDIT_MEMORY -> edit(call, owner, args);
@@ -139,6 +143,55 @@ public record MemoryAdminTools(WorkspaceMemory memory, DreamReports reports) {
     return answer;
   }
 
+  /**
+   * {@code list_owners}: the owners the agent keeps personal files for (per-owner memory on), in
+   * code point order; each one's count reads its files, so only the page's owners are counted, and
+   * none with {@code counts: false}. With an owner, that owner alone when it has files.
+   */
+  private ObjectNode owners(ToolCall call, OwnerKey owner, ToolArguments args) {
+    boolean counts = args.optionalBoolean("counts", true);
+    int offset = args.optionalInt("offset", 0, 1_000_000, 0);
+    int limit = args.optionalInt("limit", 1, counts ? 1000 : 10_000, 50);
+    String q = args.optionalText("q");
+    String part = q == null ? null : q.toLowerCase(Locale.ROOT);
+    String prefix = args.optionalString("prefix");
+    memory.ensureAgent(call.agent());
+    List<OwnerKey> all =
+        memory.settings().perOwner() ? memory.owners(call.agent()) : List.<OwnerKey>of();
+    List<String> keys =
+        all.stream()
+            .filter(o -> owner == null || o.equals(owner))
+            .map(OwnerKey::value)
+            .filter(key -> prefix == null || key.startsWith(prefix))
+            .filter(key -> part == null || key.toLowerCase(Locale.ROOT).contains(part))
+            .sorted(MemoryAdminTools::byCodePoints)
+            .toList();
+    ObjectNode answer = JSON.createObjectNode();
+    answer.put("total", keys.size());
+    answer.put("offset", offset);
+    answer.put("limit", limit);
+    ArrayNode owners = answer.putArray("owners");
+    keys.stream()
+        .skip(offset)
+        .limit(limit)
+        .forEach(
+            key -> {
+              ObjectNode one = owners.addObject().put("ownerKey", key);
+              if (counts) {
+                Bucket bucket = Bucket.personal(call.agent(), OwnerKey.of(key));
+                one.put("count", memory.items().list(List.of(bucket)).size());
+              }
+            });
+    return answer;
+  }
+
+  /** Owner keys in Unicode code point order (their UTF-8 bytes), as every provider orders them. */
+  private static int byCodePoints(String a, String b) {
+    return java.util.Arrays.compareUnsigned(
+        a.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        b.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
   /** The visible items within the filters, newest first. */
   private List<Item> matching(ToolCall call, OwnerKey owner, ToolArguments args) {
     Predicate<Item> filter = statusFilter(args).and(typeFilter(args)).and(textFilter(args));
@@ -152,9 +205,7 @@ public record MemoryAdminTools(WorkspaceMemory memory, DreamReports reports) {
     }
     List<Item> items =
         new ArrayList<>(
-            memory.items().list(buckets(call, owner, args.optionalText("scope"))).stream()
-                .filter(filter)
-                .toList());
+            memory.items().list(visible(call, owner, args)).stream().filter(filter).toList());
     items.sort(
         Comparator.comparing(Item::createdAt)
             .thenComparing(Item::updatedAt)
@@ -204,6 +255,30 @@ public record MemoryAdminTools(WorkspaceMemory memory, DreamReports reports) {
 
   private static List<String> lowerCase(List<String> values) {
     return values.stream().map(v -> v.toLowerCase(Locale.ROOT)).toList();
+  }
+
+  /**
+   * The buckets of a list or count: those the caller sees ({@link #buckets}), or with {@code
+   * allOwners} (no owner on the call) the agent's whole memory: every owner's PERSONAL bucket and
+   * the TEAM one.
+   */
+  private List<Bucket> visible(ToolCall call, OwnerKey owner, ToolArguments args) {
+    String scope = args.optionalText("scope");
+    if (!args.optionalBoolean("allOwners", false)) {
+      return buckets(call, owner, scope);
+    }
+    if (owner != null) {
+      throw ToolException.invalidArgument(
+          "allOwners", "counts every owner; call it without an owner");
+    }
+    List<Bucket> all = new ArrayList<>();
+    if (memory.settings().perOwner()) {
+      memory.owners(call.agent()).forEach(o -> all.add(Bucket.personal(call.agent(), o)));
+    }
+    List<Bucket> team = buckets(call, null, scope);
+    return scope == null || scope.equalsIgnoreCase("personal")
+        ? java.util.stream.Stream.concat(all.stream(), team.stream()).toList()
+        : team;
   }
 
   /**

@@ -192,9 +192,32 @@ final class ToolSpecs {
             ToolSpec.Effect.READ),
         new ToolSpec(
             dev.memstack.spi.StandardTools.COUNT_MEMORIES,
-            "Count the memories you can see with the filters of list_memories. Answers {total,"
-                + " byStatus, byType}.",
-            schema(COMMON + FILTERS, ""),
+            "Count the memories you can see with the filters of list_memories; with allOwners"
+                + " (and no owner) every owner's and the team's. Answers {total, byStatus,"
+                + " byType}.",
+            schema(
+                COMMON
+                    + FILTERS
+                    + """
+                    "allOwners": {"type": "boolean", "description": "Count every owner's personal memories of this agent too (no owner on the call)."}
+                    """,
+                ""),
+            ToolSpec.Effect.READ),
+        new ToolSpec(
+            dev.memstack.spi.StandardTools.LIST_OWNERS,
+            "The owners this agent keeps personal memory files for, by owner key, in pages, each"
+                + " with how many memories they hold. Answers {total, offset, limit,"
+                + " owners:[{ownerKey, count}]}.",
+            schema(
+                COMMON
+                    + """
+                    "offset": {"type": "integer", "minimum": 0, "default": 0},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 10000, "default": 50, "description": "At most 1000 with counts."},
+                    "q": {"type": "string", "description": "A part of the owner key, any case."},
+                    "prefix": {"type": "string", "description": "The start of the owner key."},
+                    "counts": {"type": "boolean", "description": "false: the keys alone, without reading each owner's files."}
+                    """,
+                ""),
             ToolSpec.Effect.READ),
         byId(
             dev.memstack.spi.StandardTools.GET_MEMORY,

@@ -4,6 +4,7 @@ import dev.memstack.vector.store.DelegatingStore;
 import dev.memstack.vector.store.MemoryHistory;
 import dev.memstack.vector.store.ModelMismatchException;
 import dev.memstack.vector.store.StoreEmbedder;
+import dev.memstack.vector.store.StoreListing;
 import dev.memstack.vector.store.StoreReads;
 import dev.memstack.vector.store.StoreWrites;
 import java.nio.file.Path;
@@ -61,12 +62,14 @@ public final class LuceneMemoryVectorStore implements DelegatingStore {
   private final LuceneIndex index;
   private final LuceneSearches searches;
   private final LuceneWrites writes;
+  private final LuceneListing listing;
   private HistoryLog history;
 
   private LuceneMemoryVectorStore(Path root, StoreEmbedder embedder) {
     this.index = new LuceneIndex(root, embedder);
     this.searches = new LuceneSearches(index);
     this.writes = new LuceneWrites(index);
+    this.listing = new LuceneListing(index, searches::keywordQuery);
   }
 
   /**
@@ -128,6 +131,11 @@ public final class LuceneMemoryVectorStore implements DelegatingStore {
   @Override
   public StoreWrites writes() {
     return writes;
+  }
+
+  @Override
+  public StoreListing listing() {
+    return listing;
   }
 
   /** Merges deleted documents out of the index files; searches wait for it (a merge). */

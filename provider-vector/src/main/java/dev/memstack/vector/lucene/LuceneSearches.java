@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.lucene.document.LongField;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.StoredFields;
@@ -25,12 +24,8 @@ import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
-import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
-import org.apache.lucene.search.Sort;
-import org.apache.lucene.search.SortField;
-import org.apache.lucene.search.SortedNumericSelector;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.util.Bits;
@@ -41,8 +36,9 @@ import org.springframework.ai.vectorstore.filter.Filter;
 /**
  * The query side of the embedded store: vector kNN search (the filter as a pre-filter of a {@link
  * KnnFloatVectorQuery} with at least {@link LuceneMemoryVectorStore#MIN_CANDIDATES} candidates),
- * BM25 keyword search, lookups by id, listing newest first, counts and the store info. Every read
- * goes through {@link LuceneIndex#read}; filters become queries in {@link LuceneFilterQueries}.
+ * BM25 keyword search, lookups by id and the store info (listing, counts and owners are {@link
+ * LuceneListing}'s). Every read goes through {@link LuceneIndex#read}; filters become queries in
+ * {@link LuceneFilterQueries}.
  */
 final class LuceneSearches implements StoreReads {
 
@@ -181,7 +177,7 @@ final class LuceneSearches implements StoreReads {
   }
 
   /** The distinct analysed terms of {@code text} as optional clauses; null when there are none. */
-  private Query keywordQuery(String text) {
+  Query keywordQuery(String text) {
     Set<String> terms =
         LuceneTerms.distinct(index.analyzer(), LuceneRecords.TEXT, text, MAX_KEYWORD_TERMS);
     if (terms.isEmpty()) {
@@ -315,40 +311,6 @@ final class LuceneSearches implements StoreReads {
           }
           return found;
         });
-  }
-
-  @Override
-  public List<Document> list(Filter.Expression filter, int offset, int limit) {
-    if (offset < 0 || limit < 0) {
-      throw new IllegalArgumentException("offset and limit must not be negative");
-    }
-    if (limit == 0) {
-      return List.of();
-    }
-    Query query = LuceneFilterQueries.of(filter);
-    Sort newestFirst =
-        new Sort(
-            LongField.newSortField(
-                MemoryVectorStore.CREATED_AT, true, SortedNumericSelector.Type.MAX),
-            new SortField(MemoryVectorStore.ID, SortField.Type.STRING));
-    return index.read(
-        (searcher, ix) -> {
-          int want = (int) Math.min(Integer.MAX_VALUE, (long) offset + limit);
-          TopDocs top = searcher.search(query, want, newestFirst);
-          List<Document> out = new ArrayList<>();
-          StoredFields fields = searcher.storedFields();
-          for (int i = offset; i < top.scoreDocs.length; i++) {
-            out.add(
-                LuceneRecords.toSpring(fields.document(top.scoreDocs[i].doc), ix.modelId, null));
-          }
-          return out;
-        });
-  }
-
-  @Override
-  public long count(Filter.Expression filter) {
-    Query query = filter == null ? new MatchAllDocsQuery() : LuceneFilterQueries.of(filter);
-    return index.read((searcher, ix) -> (long) searcher.count(query));
   }
 
   @Override

@@ -21,9 +21,10 @@ import org.springframework.ai.vectorstore.filter.Filter;
 /**
  * The read side of a pgvector store: vector search in two steps (an exact scan of the records the
  * filter matches, on the btree indexes, and the HNSW path planned by PostgreSQL when more than
- * {@code exact-search-limit} match, remembering such filters for a while), full-text keyword
- * search, lookups by id, listing newest first and counts. Filters become SQL in {@link PgFilter}.
- * Thread-safe: its only state is the row estimate and the {@link RecentSet} of large filters.
+ * {@code exact-search-limit} match, remembering such filters for a while), full-text keyword search
+ * and lookups by id; listing, counts and owners in {@link PgListing}. Filters become SQL in {@link
+ * PgFilter}. Thread-safe: its only state is the row estimate and the {@link RecentSet} of large
+ * filters.
  */
 final class PgSearches implements StoreReads {
 
@@ -45,13 +46,15 @@ final class PgSearches implements StoreReads {
   private static final long LARGE_FILTER_TTL_NANOS = 300_000_000_000L;
 
   private final PgTable table;
+  private final PgListing listing;
   private volatile long estimatedRows = -1;
   private volatile long estimatedAt;
   private final RecentSet<PgFilter.Sql> largeFilters =
       new RecentSet<>(LARGE_FILTER_MEMORY, LARGE_FILTER_TTL_NANOS);
 
-  PgSearches(PgTable table) {
+  PgSearches(PgTable table, PgListing listing) {
     this.table = table;
+    this.listing = listing;
   }
 
   @Override
@@ -232,6 +235,17 @@ final class PgSearches implements StoreReads {
     return Math.min(Math.max(topK * 4, 20), Math.max(topK, 1000));
   }
 
+  /**
+   * The keyword query of the text bound to its one parameter: its lexemes (stemmed, without stop
+   * words and the role words) joined with OR, so that any word matches.
+   */
+  static String tsquery(PgVectorSchema schema) {
+    return "(SELECT coalesce(string_agg(quote_literal(lexeme), ' | '), '')::tsquery"
+        + " FROM unnest(tsvector_to_array(ts_delete("
+        + schema.tsvector("?")
+        + ", ARRAY['user', 'assistant']))) AS lexeme)";
+  }
+
   @Override
   public List<Document> keywordSearch(String query, Filter.Expression filter, int topK) {
     Objects.requireNonNull(query, "query");
@@ -244,11 +258,7 @@ final class PgSearches implements StoreReads {
     PgFilter.Sql where = PgFilter.where(filter);
     // the query's lexemes (stemmed, without stop words and role words) joined with OR: any word
     // should match; ts_rank then prefers records with more of them
-    String tsquery =
-        "(SELECT coalesce(string_agg(quote_literal(lexeme), ' | '), '')::tsquery"
-            + " FROM unnest(tsvector_to_array(ts_delete("
-            + table.schema.tsvector("?")
-            + ", ARRAY['user', 'assistant']))) AS lexeme)";
+    String tsquery = tsquery(table.schema);
     String sql =
         "SELECT ts_rank("
             + table.schema.tsvector("t.content")
@@ -347,57 +357,8 @@ final class PgSearches implements StoreReads {
   }
 
   @Override
-  public List<Document> list(Filter.Expression filter, int offset, int limit) {
-    if (offset < 0 || limit < 0) {
-      throw new IllegalArgumentException(
-          "offset and limit must not be negative, got " + offset + " and " + limit);
-    }
-    if (limit == 0) {
-      return List.of();
-    }
-    PgFilter.Sql where = PgFilter.where(filter);
-    String sql =
-        "SELECT "
-            + PgTable.COLUMNS
-            + " FROM "
-            + table.schema.table()
-            + " t WHERE "
-            + where.text()
-            + " ORDER BY t.created_at DESC, t.id LIMIT ? OFFSET ?";
-    try (Connection connection = table.dataSource.getConnection();
-        PreparedStatement query = connection.prepareStatement(sql)) {
-      int p = PgTable.bind(query, 1, where.params());
-      query.setInt(p++, limit);
-      query.setInt(p, offset);
-      List<Document> results = new ArrayList<>();
-      try (ResultSet rows = query.executeQuery()) {
-        while (rows.next()) {
-          results.add(table.document(rows, null));
-        }
-      }
-      return results;
-    } catch (SQLException e) {
-      throw table.failure("list", e);
-    }
-  }
-
-  @Override
-  public long count(Filter.Expression filter) {
-    PgFilter.Sql where = PgFilter.where(filter);
-    try (Connection connection = table.dataSource.getConnection();
-        PreparedStatement query =
-            table.prepareWhere(connection, "SELECT count(*) FROM " + table.schema.table(), where)) {
-      try (ResultSet row = query.executeQuery()) {
-        row.next();
-        return row.getLong(1);
-      }
-    } catch (SQLException e) {
-      throw table.failure("count", e);
-    }
-  }
-
-  @Override
   public MemoryVectorStore.StoreInfo info() {
-    return new MemoryVectorStore.StoreInfo(table.modelId(), table.dimension(), count(null));
+    return new MemoryVectorStore.StoreInfo(
+        table.modelId(), table.dimension(), listing.count(null, null));
   }
 }

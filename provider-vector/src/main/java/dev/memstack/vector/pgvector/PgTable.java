@@ -152,7 +152,14 @@ final class PgTable {
    */
   PreparedStatement prepareWhere(Connection connection, String head, PgFilter.Sql where)
       throws SQLException {
-    PreparedStatement statement = connection.prepareStatement(head + " WHERE " + where.text());
+    return prepareWhere(connection, head, where, "");
+  }
+
+  /** {@code head WHERE <where> tail}, its parameters bound. */
+  PreparedStatement prepareWhere(
+      Connection connection, String head, PgFilter.Sql where, String tail) throws SQLException {
+    PreparedStatement statement =
+        connection.prepareStatement(head + " WHERE " + where.text() + tail);
     try {
       bind(statement, 1, where.params());
       return statement;

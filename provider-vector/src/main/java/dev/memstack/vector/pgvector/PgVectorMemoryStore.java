@@ -6,6 +6,7 @@ import dev.memstack.vector.store.MemoryHistory;
 import dev.memstack.vector.store.MemoryVectorStore;
 import dev.memstack.vector.store.ModelMismatchException;
 import dev.memstack.vector.store.StoreEmbedder;
+import dev.memstack.vector.store.StoreListing;
 import dev.memstack.vector.store.StoreReads;
 import dev.memstack.vector.store.StoreWrites;
 import java.util.List;
@@ -55,6 +56,7 @@ public final class PgVectorMemoryStore implements DelegatingStore {
   private final PgTable table;
   private final PgSearches searches;
   private final PgWrites writes;
+  private final PgListing listing;
   private final PgHistory history;
   private final String pgvectorVersion;
 
@@ -66,7 +68,8 @@ public final class PgVectorMemoryStore implements DelegatingStore {
       String modelId,
       int dimension) {
     this.table = new PgTable(settings, embedder, dataSource, modelId, dimension);
-    this.searches = new PgSearches(table);
+    this.listing = new PgListing(table);
+    this.searches = new PgSearches(table, listing);
     this.writes = new PgWrites(table);
     this.history = new PgHistory(table);
     this.pgvectorVersion = pgvectorVersion;
@@ -105,6 +108,11 @@ public final class PgVectorMemoryStore implements DelegatingStore {
   @Override
   public StoreWrites writes() {
     return writes;
+  }
+
+  @Override
+  public StoreListing listing() {
+    return listing;
   }
 
   @Override

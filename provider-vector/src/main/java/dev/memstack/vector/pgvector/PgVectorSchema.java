@@ -372,6 +372,8 @@ final class PgVectorSchema {
       ddl.add(
           index("owner_vector", t, "btree (owner, agent, scope, status) INCLUDE (id, embedding)"));
     }
+    // the owners of an agent in key order (list_owners), without the shared rows
+    ddl.add(index("owners", t, "btree (agent, owner COLLATE \"C\") WHERE scope = 'PERSONAL'"));
     ddl.add(index("scope", t, "btree (scope, agent)"));
     ddl.add(index("agent_created", t, "btree (agent, created_at)"));
     ddl.add(index("turn", t, "btree (turn_id)"));

@@ -12,9 +12,10 @@ import org.springframework.ai.document.Document;
 import org.springframework.ai.vectorstore.filter.Filter;
 
 /**
- * A store made of a search side ({@link #reads()}) and a write side ({@link #writes()}), as both
- * stores are: every read and write of {@link MemoryVectorStore} is handed on unchanged, so a store
- * class keeps only opening, closing and what is its own.
+ * A store made of a search side ({@link #reads()}), a write side ({@link #writes()}) and its
+ * administration reads ({@link #listing()}), as both stores are: every read and write of {@link
+ * MemoryVectorStore} is handed on unchanged, so a store class keeps only opening, closing and what
+ * is its own.
  */
 public interface DelegatingStore extends MemoryVectorStore {
 
@@ -23,6 +24,9 @@ public interface DelegatingStore extends MemoryVectorStore {
 
   /** The store's write side. */
   StoreWrites writes();
+
+  /** The store's administration reads: pages, counts and owners. */
+  StoreListing listing();
 
   @Override
   default List<Document> vectorSearch(
@@ -52,12 +56,32 @@ public interface DelegatingStore extends MemoryVectorStore {
 
   @Override
   default List<Document> list(Filter.Expression filter, int offset, int limit) {
-    return reads().list(filter, offset, limit);
+    return listing().list(filter, null, offset, limit);
   }
 
   @Override
   default long count(Filter.Expression filter) {
-    return reads().count(filter);
+    return listing().count(filter, null);
+  }
+
+  @Override
+  default List<Document> list(Filter.Expression filter, String text, int offset, int limit) {
+    return listing().list(filter, text, offset, limit);
+  }
+
+  @Override
+  default long count(Filter.Expression filter, String text) {
+    return listing().count(filter, text);
+  }
+
+  @Override
+  default Map<String, Long> countBy(String key, Filter.Expression filter, String text) {
+    return listing().countBy(key, filter, text);
+  }
+
+  @Override
+  default OwnerPage owners(String agent, String prefix, String contains, int offset, int limit) {
+    return listing().owners(agent, prefix, contains, offset, limit);
   }
 
   @Override

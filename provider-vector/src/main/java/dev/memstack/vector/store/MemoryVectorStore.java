@@ -172,6 +172,55 @@ public interface MemoryVectorStore extends VectorStore, AutoCloseable {
   long count(Filter.Expression filter);
 
   /**
+   * {@link #list(Filter.Expression, int, int)} narrowed to the documents whose text holds a word of
+   * {@code text} as {@link #keywordSearch} reads it (analysed the same way; any word matches):
+   * every such document, newest first, unranked. {@code null} text narrows nothing; a text without
+   * a searchable word (only stop words) matches nothing.
+   */
+  List<Document> list(Filter.Expression filter, String text, int offset, int limit);
+
+  /** How many documents {@link #list(Filter.Expression, String, int, int)} pages over. */
+  long count(Filter.Expression filter, String text);
+
+  /**
+   * How many of the documents {@link #list(Filter.Expression, String, int, int)} pages over have
+   * each value of the string key {@code key} (a {@link #FILTER_KEYS} key but {@link #CREATED_AT},
+   * e.g. {@link #STATUS} or {@link #TYPE}); values no document has are absent, and so are documents
+   * without the key. One pass, not one count per value.
+   *
+   * @throws IllegalArgumentException for a key that cannot be counted by
+   */
+  Map<String, Long> countBy(String key, Filter.Expression filter, String text);
+
+  /**
+   * The owners of {@code agent}'s {@link dev.memstack.spi.Scope#PERSONAL PERSONAL} records (every
+   * status), each with how many such records it has, ordered by owner key in Unicode code point
+   * order: the page {@code [offset, offset + limit)} of the owners whose key starts with {@code
+   * prefix} and holds {@code contains} in any case. Read from the index alone (no record is
+   * loaded), so its cost grows with the agent's records, not with their size.
+   *
+   * @param prefix the start of the keys (as given), or {@code null} for any
+   * @param contains a part of the keys (compared in lower case), or {@code null} for any
+   * @return the page and how many owners match in all
+   */
+  OwnerPage owners(String agent, String prefix, String contains, int offset, int limit);
+
+  /** An owner key and how many of the agent's personal records it has. */
+  record OwnerCount(String owner, long count) {}
+
+  /**
+   * One page of {@link #owners}.
+   *
+   * @param total how many owners match, on every page
+   * @param owners the page, in owner-key order
+   */
+  record OwnerPage(long total, List<OwnerCount> owners) {
+    public OwnerPage {
+      owners = List.copyOf(owners);
+    }
+  }
+
+  /**
    * Changes metadata of one document in place (e.g. {@link #STATUS}) without re-embedding. A {@code
    * null} value removes an extra key; {@link #ID} and {@link #CREATED_AT} cannot change.
    *

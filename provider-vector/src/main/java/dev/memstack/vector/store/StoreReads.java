@@ -30,12 +30,6 @@ public interface StoreReads {
   /** See {@link MemoryVectorStore#existingIds}. */
   Set<String> existingIds(Collection<String> ids);
 
-  /** See {@link MemoryVectorStore#list}. */
-  List<Document> list(Filter.Expression filter, int offset, int limit);
-
-  /** See {@link MemoryVectorStore#count}. */
-  long count(Filter.Expression filter);
-
   /** See {@link MemoryVectorStore#info}. */
   MemoryVectorStore.StoreInfo info();
 }

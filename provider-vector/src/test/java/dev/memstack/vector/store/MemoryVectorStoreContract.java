@@ -239,6 +239,130 @@ public abstract class MemoryVectorStoreContract {
     }
 
     @Test
+    @DisplayName(
+        "lists and counts every record that holds a word of a text, newest first, and by value")
+    void listsAndCountsByTextAndByValue() {
+      MemoryVectorStore store = open();
+      List<MemoryRecord> records = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        String text = i % 2 == 0 ? "my greyhound ran " + i + " laps" : "tea number " + i;
+        records.add(personal("r" + i, ALICE, text, T0.plusSeconds(i)));
+      }
+      records.add(personal("b0", BOB, "bob's greyhound", T0.plusSeconds(9)));
+      records.add(shared("t0", AGENT, Scope.TEAM, "the team greyhound"));
+      store.add(docs(records.toArray(MemoryRecord[]::new)));
+      store.updateMetadata("r2", Map.of(MemoryVectorStore.STATUS, MemoryStatus.ARCHIVED.name()));
+
+      Filter.Expression alice = MemoryFilters.ofOwner(ALICE);
+      assertThat(ids(store.list(alice, "greyhounds", 0, 10))).containsExactly("r4", "r2", "r0");
+      assertThat(ids(store.list(alice, "greyhounds", 1, 1))).containsExactly("r2");
+      assertThat(store.count(alice, "greyhounds")).isEqualTo(3);
+      assertThat(store.count(alice, "greyhound tea")).as("any word").isEqualTo(6);
+      assertThat(store.count(alice, null)).isEqualTo(6);
+      assertThat(ids(store.list(alice, null, 0, 2))).containsExactly("r5", "r4");
+      assertThat(store.list(alice, "the and", 0, 10)).as("stop words only").isEmpty();
+      assertThat(store.count(alice, "the and")).isZero();
+      Filter.Expression visible = MemoryFilters.visibleTo(AGENT, ALICE);
+      assertThat(ids(store.list(visible, "greyhound", 0, 10)))
+          .containsExactlyInAnyOrder("r4", "r2", "r0", "t0");
+
+      assertThat(store.countBy(MemoryVectorStore.STATUS, alice, null))
+          .isEqualTo(Map.of("ACTIVE", 5L, "ARCHIVED", 1L));
+      assertThat(store.countBy(MemoryVectorStore.STATUS, alice, "greyhound"))
+          .isEqualTo(Map.of("ACTIVE", 2L, "ARCHIVED", 1L));
+      assertThat(store.countBy(MemoryVectorStore.SCOPE, visible, "greyhound"))
+          .isEqualTo(Map.of("PERSONAL", 3L, "TEAM", 1L));
+      assertThat(store.countBy(MemoryVectorStore.TYPE, alice, "nothing-like-this")).isEmpty();
+      assertThatThrownBy(() -> store.countBy(MemoryVectorStore.CREATED_AT, alice, null))
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    @DisplayName("lists records of the same time by id, and any page of them the same way")
+    void listsRecordsOfTheSameTimeById() {
+      MemoryVectorStore store = open();
+      List<MemoryRecord> records = new ArrayList<>();
+      for (String id : List.of("r-c", "r-a", "r-e", "r-b", "r-d")) {
+        records.add(personal(id, ALICE, "note " + id, T0));
+      }
+      records.add(personal("r-new", ALICE, "the newest", T0.plusSeconds(1)));
+      records.add(personal("r-old", ALICE, "the oldest", T0.minusSeconds(1)));
+      store.add(docs(records.toArray(MemoryRecord[]::new)));
+
+      Filter.Expression alice = MemoryFilters.ofOwner(ALICE);
+      assertThat(ids(store.list(alice, 0, 10)))
+          .containsExactly("r-new", "r-a", "r-b", "r-c", "r-d", "r-e", "r-old");
+      assertThat(ids(store.list(alice, 2, 3))).containsExactly("r-b", "r-c", "r-d");
+      assertThat(ids(store.list(alice, 6, 3))).containsExactly("r-old");
+    }
+
+    @Test
+    @DisplayName("lists an agent's owners in key order with their counts, paged and filtered")
+    void listsOwnersWithCounts() {
+      MemoryVectorStore store = open();
+      OwnerKey carol = OwnerKey.of("api:Carol_1");
+      OwnerKey percent = OwnerKey.of("api:50%_off");
+      List<MemoryRecord> records = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        records.add(personal("a" + i, ALICE, "alice " + i, T0.plusSeconds(i)));
+      }
+      records.add(personal("b0", BOB, "bob", T0));
+      records.add(personal("c0", carol, "carol", T0));
+      records.add(personal("p0", percent, "percent", T0));
+      // another agent's owner, and shared records, are none of this agent's owners
+      records.add(
+          new MemoryRecord(
+              "x0",
+              "elsewhere",
+              OTHER_AGENT,
+              OwnerKey.of("user:zed"),
+              Scope.PERSONAL,
+              MemoryStatus.ACTIVE,
+              "RAW",
+              null,
+              null,
+              T0,
+              Map.of()));
+      records.add(shared("t0", AGENT, Scope.TEAM, "team note"));
+      store.add(docs(records.toArray(MemoryRecord[]::new)));
+      // a deleted record no longer counts, an archived one still does
+      store.delete(List.of("a2"));
+      store.updateMetadata("a1", Map.of(MemoryVectorStore.STATUS, MemoryStatus.ARCHIVED.name()));
+
+      MemoryVectorStore.OwnerPage all = store.owners(AGENT.value(), null, null, 0, 10);
+      assertThat(all.total()).isEqualTo(4);
+      assertThat(all.owners())
+          .containsExactly(
+              new MemoryVectorStore.OwnerCount("api:50%_off", 1),
+              new MemoryVectorStore.OwnerCount("api:Carol_1", 1),
+              new MemoryVectorStore.OwnerCount("user:alice", 2),
+              new MemoryVectorStore.OwnerCount("user:bob", 1));
+
+      MemoryVectorStore.OwnerPage second = store.owners(AGENT.value(), null, null, 1, 2);
+      assertThat(second.total()).isEqualTo(4);
+      assertThat(second.owners())
+          .extracting(MemoryVectorStore.OwnerCount::owner)
+          .containsExactly("api:Carol_1", "user:alice");
+      MemoryVectorStore.OwnerPage past = store.owners(AGENT.value(), null, null, 9, 2);
+      assertThat(past.total()).isEqualTo(4);
+      assertThat(past.owners()).isEmpty();
+
+      assertThat(store.owners(AGENT.value(), "user:", null, 0, 10).owners())
+          .extracting(MemoryVectorStore.OwnerCount::owner)
+          .containsExactly("user:alice", "user:bob");
+      assertThat(store.owners(AGENT.value(), null, "CAROL", 0, 10).owners())
+          .extracting(MemoryVectorStore.OwnerCount::owner)
+          .containsExactly("api:Carol_1");
+      // LIKE wildcards in a prefix are plain characters
+      assertThat(store.owners(AGENT.value(), "api:50%", null, 0, 10).total()).isEqualTo(1);
+      assertThat(store.owners(AGENT.value(), "api:5_", null, 0, 10).total()).isZero();
+      assertThat(store.owners(AGENT.value(), "api:", "o", 0, 10).total()).isEqualTo(2);
+      assertThat(store.owners(OTHER_AGENT.value(), null, null, 0, 10).owners())
+          .containsExactly(new MemoryVectorStore.OwnerCount("user:zed", 1));
+      assertThat(store.owners("nobody", null, null, 0, 10).total()).isZero();
+    }
+
+    @Test
     @DisplayName("changes status in place and keeps the vector")
     void changesStatusInPlace() {
       MemoryVectorStore store = open();

@@ -218,6 +218,16 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
     return buckets;
   }
 
+  /** One listing of the agent's owner folders, each named by its metadata. */
+  @Override
+  public List<OwnerKey> owners(AgentId agent) {
+    List<OwnerKey> owners = new ArrayList<>();
+    for (Path ownerDir : subdirectories(directory(Bucket.team(agent)).resolve(OWNERS_DIR))) {
+      metaFiles.ownerOf(ownerDir).ifPresent(owners::add);
+    }
+    return owners;
+  }
+
   @Override
   public List<Bucket> personalBuckets(OwnerKey owner) {
     List<Bucket> buckets = new ArrayList<>();

@@ -220,6 +220,17 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
   }
 
   @Override
+  public List<OwnerKey> owners(AgentId agent) {
+    return buckets(
+            "WHERE agent = ? AND scope = 'PERSONAL' ORDER BY bucket",
+            "list the owners of an agent",
+            agent.value())
+        .stream()
+        .map(Bucket::owner)
+        .toList();
+  }
+
+  @Override
   public List<Bucket> personalBuckets(OwnerKey owner) {
     return buckets(
         "WHERE owner = ? AND scope = 'PERSONAL' ORDER BY bucket",
