@@ -71,7 +71,7 @@ class ConsoleBrowserTest {
    * tokens, owners, stats: added beside the console) are skipped when the host lacks them; {@code
    * false} once they are merged, so that a missing route fails the test.
    */
-  private static final boolean ALLOW_MISSING_ROUTES = true;
+  private static final boolean ALLOW_MISSING_ROUTES = false;
 
   private static final String DREAM =
       "{\"should_update\": true, \"reason\": \"plans came up\","
