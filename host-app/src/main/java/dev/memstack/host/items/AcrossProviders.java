@@ -24,11 +24,12 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The memory routes without a {@code provider}: one owner's memories across every running provider
  * that claims {@link Capability#MEMORY_ADMIN}, in stack order. A listing merges the providers'
- * pages newest first (by {@code createdAt}, then stack order, then id), each item naming its {@code
- * provider}; a count adds the providers' counts up; a call by id goes to the provider that has the
- * memory (the first in stack order that does not answer "not found"), since an id names one
- * provider's memory. A provider that fails is listed under {@code failed} and the others answer; a
- * bad argument or a refused right is the caller's error and answers as it is.
+ * pages newest first (by {@code createdAt}, then stack order, then each provider's own order; with
+ * one such provider, its own page as it is), each item naming its {@code provider}; a count adds
+ * the providers' counts up; a call by id goes to the provider that has the memory (the first in
+ * stack order that does not answer "not found"), since an id names one provider's memory. A
+ * provider that fails is listed under {@code failed} and the others answer; a bad argument or a
+ * refused right is the caller's error and answers as it is.
  */
 final class AcrossProviders {
 
@@ -90,6 +91,25 @@ final class AcrossProviders {
    * over every provider's memories matching {@code filters}.
    */
   JsonNode list(AgentId agent, OwnerKey owner, ObjectNode filters, int offset, int limit) {
+    List<JsonNode> merged = new ArrayList<>();
+    ObjectNode answer = json.createObjectNode();
+    ArrayNode each = json.createArrayNode();
+    ArrayNode failed = json.createArrayNode();
+    long total = 0;
+    List<CapabilityTools.Served> served = serving(StandardTools.LIST_MEMORIES);
+    if (served.size() == 1) {
+      // nothing to merge: the provider pages itself, however deep the page
+      CapabilityTools.Served one = served.get(0);
+      ObjectNode arguments = filters.deepCopy();
+      arguments.put("offset", offset).put("limit", limit);
+      ObjectNode page = (ObjectNode) providers.call(one, agent, owner, arguments);
+      page.path("items").forEach(item -> ((ObjectNode) item).put("provider", one.member().id()));
+      page.putArray("providers")
+          .addObject()
+          .put("provider", one.member().id())
+          .put("total", page.path("total").asLong());
+      return page;
+    }
     if (offset + limit > MAX_DEPTH) {
       throw new BadRequestException(
           "offset",
@@ -97,12 +117,6 @@ final class AcrossProviders {
               + MAX_DEPTH
               + "; name a provider to page further");
     }
-    List<JsonNode> merged = new ArrayList<>();
-    ObjectNode answer = json.createObjectNode();
-    ArrayNode each = json.createArrayNode();
-    ArrayNode failed = json.createArrayNode();
-    long total = 0;
-    List<CapabilityTools.Served> served = serving(StandardTools.LIST_MEMORIES);
     for (int order = 0; order < served.size(); order++) {
       CapabilityTools.Served one = served.get(order);
       try {
