@@ -21,6 +21,15 @@ public final class ApiRequests {
 
   private ApiRequests() {}
 
+  /**
+   * The last segment of the request's path: which of the paths of one handler was called (a route
+   * such as {@code POST .../{id}/archive}, {@code .../suppress}, {@code .../activate}).
+   */
+  public static String lastSegment(jakarta.servlet.http.HttpServletRequest request) {
+    String uri = request.getRequestURI();
+    return uri.substring(uri.lastIndexOf('/') + 1);
+  }
+
   /** The component names of a request record: the fields its route accepts. */
   public static Set<String> fields(Class<? extends Record> type) {
     return Arrays.stream(type.getRecordComponents())

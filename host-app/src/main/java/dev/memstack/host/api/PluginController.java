@@ -5,6 +5,7 @@ import dev.memstack.host.plugin.ProviderRegistry;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
 import io.swagger.v3.oas.annotations.Operation;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -42,24 +43,18 @@ public class PluginController {
     return registry.plugin(pluginId);
   }
 
-  @Operation(summary = "Stop a plugin and take its provider instances out of the stack")
+  @Operation(
+      summary = "Stop, start or reload a plugin",
+      description =
+          "stop: its provider instances leave the stack; start: its enabled provider instances are"
+              + " created; reload: stop, unload, load, start.")
   @RequiresRole(Role.ADMIN)
-  @PostMapping("/{pluginId}/stop")
-  public PluginInfo stop(@PathVariable("pluginId") String pluginId) {
-    return registry.stopPlugin(pluginId);
-  }
-
-  @Operation(summary = "Start a plugin and create its enabled provider instances")
-  @RequiresRole(Role.ADMIN)
-  @PostMapping("/{pluginId}/start")
-  public PluginInfo start(@PathVariable("pluginId") String pluginId) {
-    return registry.startPlugin(pluginId);
-  }
-
-  @Operation(summary = "Reload a plugin: stop, unload, load, start")
-  @RequiresRole(Role.ADMIN)
-  @PostMapping("/{pluginId}/reload")
-  public PluginInfo reload(@PathVariable("pluginId") String pluginId) {
-    return registry.reloadPlugin(pluginId);
+  @PostMapping({"/{pluginId}/stop", "/{pluginId}/start", "/{pluginId}/reload"})
+  public PluginInfo change(@PathVariable("pluginId") String pluginId, HttpServletRequest request) {
+    return switch (ApiRequests.lastSegment(request)) {
+      case "stop" -> registry.stopPlugin(pluginId);
+      case "start" -> registry.startPlugin(pluginId);
+      default -> registry.reloadPlugin(pluginId);
+    };
   }
 }

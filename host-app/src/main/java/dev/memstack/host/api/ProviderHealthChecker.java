@@ -4,6 +4,7 @@ import dev.memstack.host.provider.ProviderCalls;
 import dev.memstack.host.provider.StackMember;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.ProviderHealth;
+import dev.memstack.support.DaemonThreads;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,7 +15,6 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Asks a provider for its {@link MemoryProvider#health()} through {@link ProviderCalls} on a small
@@ -33,7 +33,6 @@ public final class ProviderHealthChecker implements AutoCloseable {
   public ProviderHealthChecker(ProviderCalls calls, Duration timeout) {
     this.calls = calls;
     this.timeout = timeout;
-    AtomicInteger threads = new AtomicInteger();
     this.executor =
         new ThreadPoolExecutor(
             0,
@@ -41,11 +40,7 @@ public final class ProviderHealthChecker implements AutoCloseable {
             30,
             TimeUnit.SECONDS,
             new SynchronousQueue<>(),
-            r -> {
-              Thread thread = new Thread(r, "memstack-health-" + threads.incrementAndGet());
-              thread.setDaemon(true);
-              return thread;
-            });
+            DaemonThreads.numbered("memstack-health-"));
   }
 
   /** The member's health; never {@code null}, never throws. */

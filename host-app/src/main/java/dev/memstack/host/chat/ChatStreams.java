@@ -1,9 +1,9 @@
 package dev.memstack.host.chat;
 
+import dev.memstack.support.DaemonThreads;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The threads streamed chats run on (one per stream, daemon, named {@code memstack-chat-N}), and
@@ -16,14 +16,7 @@ public final class ChatStreams implements AutoCloseable {
 
   public ChatStreams(Duration timeout) {
     this.timeout = timeout;
-    AtomicInteger count = new AtomicInteger();
-    this.threads =
-        Executors.newCachedThreadPool(
-            work -> {
-              Thread thread = new Thread(work, "memstack-chat-" + count.incrementAndGet());
-              thread.setDaemon(true);
-              return thread;
-            });
+    this.threads = Executors.newCachedThreadPool(DaemonThreads.numbered("memstack-chat-"));
   }
 
   /** Runs one stream. */

@@ -4,6 +4,7 @@ import dev.memstack.host.security.Caller;
 import dev.memstack.host.security.Role;
 import dev.memstack.host.stack.TurnActivity;
 import dev.memstack.spi.AgentId;
+import dev.memstack.support.DaemonThreads;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -62,12 +63,7 @@ public final class StatsSampler implements AutoCloseable {
     }
     lastDelivered = stats.outbox().delivered();
     executor =
-        Executors.newSingleThreadScheduledExecutor(
-            runnable -> {
-              Thread thread = new Thread(runnable, "memstack-console-stats");
-              thread.setDaemon(true);
-              return thread;
-            });
+        Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("memstack-console-stats"));
     long period = history.properties().statsSampleInterval().toMillis();
     executor.scheduleWithFixedDelay(this::round, period, period, TimeUnit.MILLISECONDS);
   }

@@ -3,6 +3,7 @@ package dev.memstack.host.coordination;
 import dev.memstack.host.shared.SharedStore;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.SharedDatabase;
+import dev.memstack.support.DaemonThreads;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -77,12 +78,7 @@ public final class SharedPromptInvalidation implements SystemPromptInvalidation 
     this.invalidate = Objects.requireNonNull(invalidate, "invalidate");
     this.connectTimeout = Objects.requireNonNull(connectTimeout, "connectTimeout");
     this.sender =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "memstack-prompt-notify");
-              t.setDaemon(true);
-              return t;
-            });
+        Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("memstack-prompt-notify"));
     this.listener = new Thread(this::listen, "memstack-prompt-listen");
     this.listener.setDaemon(true);
     this.listener.start();

@@ -49,7 +49,11 @@ public class ContradictionInboxController {
     this.route = new StandardRoute(providers, json, Capability.CONTRADICTIONS);
   }
 
-  @Operation(summary = "List an owner's open contradictions, oldest first, paged")
+  @Operation(
+      summary = "List an owner's open contradictions, oldest first, paged",
+      description =
+          "Each contradiction names the active memory it disputes (existing) and the pending one"
+              + " that disputes it (incoming), with both texts.")
   @RequiresRole(Role.VIEWER)
   @GetMapping
   public JsonNode list(

@@ -128,13 +128,10 @@ final class AcrossProviders {
       }
     }
     merged.sort(NEWEST_FIRST);
-    answer.put("total", total);
-    answer.put("offset", offset);
-    answer.put("limit", limit);
+    answer.put("total", total).put("offset", offset).put("limit", limit);
     ArrayNode items = answer.putArray("items");
-    merged.stream()
-        .skip(offset)
-        .limit(limit)
+    merged
+        .subList(Math.min(offset, merged.size()), Math.min(offset + limit, merged.size()))
         .forEach(item -> items.add(((ObjectNode) item).without(List.of(ORDER, POSITION))));
     answer.set("providers", each);
     if (!failed.isEmpty()) {

@@ -1,5 +1,6 @@
 package dev.memstack.host.items;
 
+import dev.memstack.host.api.ApiRequests;
 import dev.memstack.host.api.BadRequestException;
 import dev.memstack.host.api.CapabilityTools;
 import dev.memstack.host.api.JsonBody;
@@ -206,9 +207,8 @@ public class MemoryItemsController {
       @PathVariable("id") String id,
       @ParameterObject StandardRoute.Target target,
       HttpServletRequest request) {
-    String uri = request.getRequestURI();
-    String change = uri.substring(uri.lastIndexOf('/') + 1);
-    ObjectNode arguments = route.byId(id, "memory").put("status", STATUS_OF.get(change));
+    ObjectNode arguments =
+        route.byId(id, "memory").put("status", STATUS_OF.get(ApiRequests.lastSegment(request)));
     return call(agentId, target, StandardTools.UPDATE_MEMORY_STATUS, arguments);
   }
 

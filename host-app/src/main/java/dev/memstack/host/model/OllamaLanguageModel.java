@@ -1,6 +1,7 @@
 package dev.memstack.host.model;
 
 import dev.memstack.spi.LanguageModel;
+import dev.memstack.support.DaemonThreads;
 import dev.memstack.support.Require;
 import java.time.Duration;
 import java.util.List;
@@ -46,7 +47,7 @@ public final class OllamaLanguageModel implements LanguageModel, AutoCloseable {
     this.modelId = "ollama:" + Objects.requireNonNull(modelName, "modelName");
     this.server = Objects.requireNonNull(server, "server");
     this.maxTimeout = Objects.requireNonNull(maxTimeout, "maxTimeout");
-    this.calls = Executors.newCachedThreadPool(DaemonThreads.named("memstack-chat-"));
+    this.calls = Executors.newCachedThreadPool(DaemonThreads.numbered("memstack-chat-"));
   }
 
   /** Spring AI's chat model behind it, for the chat endpoints (which stream through it). */

@@ -9,6 +9,7 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
 import dev.memstack.spi.Embedder;
+import dev.memstack.support.DaemonThreads;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.FloatBuffer;
@@ -255,7 +256,7 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
         if (pool == null) {
           pool =
               Executors.newFixedThreadPool(
-                  parallelism - 1, DaemonThreads.named("memstack-embedder-"));
+                  parallelism - 1, DaemonThreads.numbered("memstack-embedder-"));
           helpers = pool;
         }
       }

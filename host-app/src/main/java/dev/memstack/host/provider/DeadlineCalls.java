@@ -3,6 +3,7 @@ package dev.memstack.host.provider;
 import dev.memstack.host.provider.CallOutcome.Status;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.ProviderUnavailableException;
+import dev.memstack.support.DaemonThreads;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
@@ -56,13 +57,7 @@ final class DeadlineCalls implements AutoCloseable {
   DeadlineCalls(ProviderCalls calls, int maxLateCalls, int threads) {
     this.calls = Objects.requireNonNull(calls, "calls");
     this.maxLateCalls = maxLateCalls;
-    AtomicInteger count = new AtomicInteger();
-    ThreadFactory factory =
-        task -> {
-          Thread thread = new Thread(task, "memstack-provider-call-" + count.incrementAndGet());
-          thread.setDaemon(true);
-          return thread;
-        };
+    ThreadFactory factory = DaemonThreads.numbered("memstack-provider-call-");
     this.pool =
         new ThreadPoolExecutor(0, threads, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), factory);
   }

@@ -1,5 +1,6 @@
 package dev.memstack.host.security;
 
+import dev.memstack.support.DaemonThreads;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -100,11 +101,7 @@ public final class ManagedTokens implements AutoCloseable {
     if (store.shared()) {
       checker =
           Executors.newSingleThreadScheduledExecutor(
-              work -> {
-                Thread thread = new Thread(work, "memstack-token-revocations");
-                thread.setDaemon(true);
-                return thread;
-              });
+              DaemonThreads.named("memstack-token-revocations"));
       checker.scheduleWithFixedDelay(
           this::checkRevocations, RECHECK_MILLIS, RECHECK_MILLIS, TimeUnit.MILLISECONDS);
     } else {

@@ -382,6 +382,11 @@ final class PgVectorSchema {
     return ddl;
   }
 
+  /** {@code CREATE TABLE IF NOT EXISTS name (columns...)}, one column or constraint a line. */
+  private static String sideTable(String name, String... columns) {
+    return "CREATE TABLE IF NOT EXISTS " + name + " (\n  " + String.join(",\n  ", columns) + "\n)";
+  }
+
   /**
    * The feedback table: one row per owner and record that the owner gave feedback for or marked
    * wrong, so a shared record carries no owner's counts or trust, erasing an owner is {@code DELETE
@@ -393,20 +398,16 @@ final class PgVectorSchema {
   List<String> feedbackStatements() {
     String f = feedbackTable();
     return List.of(
-        "CREATE TABLE IF NOT EXISTS "
-            + f
-            + " (\n"
-            + "  owner text NOT NULL,\n"
-            + "  id text NOT NULL REFERENCES "
-            + table()
-            + " (id) ON DELETE CASCADE,\n"
-            + "  uses bigint NOT NULL,\n"
-            + "  wrongs bigint NOT NULL DEFAULT 0,\n"
-            + "  trust double precision NOT NULL DEFAULT 0,\n"
-            + "  trust_at bigint NOT NULL DEFAULT 0,\n"
-            + "  hidden boolean NOT NULL DEFAULT false,\n"
-            + "  PRIMARY KEY (owner, id)\n"
-            + ")",
+        sideTable(
+            f,
+            "owner text NOT NULL",
+            "id text NOT NULL REFERENCES " + table() + " (id) ON DELETE CASCADE",
+            "uses bigint NOT NULL",
+            "wrongs bigint NOT NULL DEFAULT 0",
+            "trust double precision NOT NULL DEFAULT 0",
+            "trust_at bigint NOT NULL DEFAULT 0",
+            "hidden boolean NOT NULL DEFAULT false",
+            "PRIMARY KEY (owner, id)"),
         index("feedback_id", f, "btree (id)"));
   }
 
@@ -418,14 +419,12 @@ final class PgVectorSchema {
   List<String> historyStatements() {
     String h = historyTable();
     return List.of(
-        "CREATE TABLE IF NOT EXISTS "
-            + h
-            + " (\n"
-            + "  seq bigserial PRIMARY KEY,\n"
-            + "  id text NOT NULL,\n"
-            + "  owner text,\n"
-            + "  event jsonb NOT NULL\n"
-            + ")",
+        sideTable(
+            h,
+            "seq bigserial PRIMARY KEY",
+            "id text NOT NULL",
+            "owner text",
+            "event jsonb NOT NULL"),
         index("history_id", h, "btree (id, seq)"),
         index("history_owner", h, "btree (owner)"));
   }
@@ -439,17 +438,15 @@ final class PgVectorSchema {
   List<String> contradictionStatements() {
     String c = contradictionsTable();
     return List.of(
-        "CREATE TABLE IF NOT EXISTS "
-            + c
-            + " (\n"
-            + "  id text PRIMARY KEY,\n"
-            + "  agent text NOT NULL,\n"
-            + "  owner text,\n"
-            + "  scope text NOT NULL,\n"
-            + "  existing text NOT NULL,\n"
-            + "  incoming text NOT NULL,\n"
-            + "  created_at timestamptz NOT NULL\n"
-            + ")",
+        sideTable(
+            c,
+            "id text PRIMARY KEY",
+            "agent text NOT NULL",
+            "owner text",
+            "scope text NOT NULL",
+            "existing text NOT NULL",
+            "incoming text NOT NULL",
+            "created_at timestamptz NOT NULL"),
         index("contradictions_owner", c, "btree (owner, agent, created_at)"),
         index("contradictions_existing", c, "btree (existing)"),
         index("contradictions_incoming", c, "btree (incoming)"));

@@ -139,6 +139,7 @@ abstract class PgVectorMemoryStoreTests {
               "vector_memory_embedding_hnsw",
               "vector_memory_owner_idx",
               "vector_memory_owner_vector_idx",
+              "vector_memory_owners_idx",
               "vector_memory_scope_idx",
               "vector_memory_agent_created_idx",
               "vector_memory_turn_idx",
