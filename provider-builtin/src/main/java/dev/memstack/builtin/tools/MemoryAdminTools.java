@@ -166,22 +166,17 @@ public record MemoryAdminTools(WorkspaceMemory memory, DreamReports reports) {
             .filter(key -> part == null || key.toLowerCase(Locale.ROOT).contains(part))
             .sorted(MemoryAdminTools::byCodePoints)
             .toList();
-    ObjectNode answer = JSON.createObjectNode();
-    answer.put("total", keys.size());
-    answer.put("offset", offset);
-    answer.put("limit", limit);
+    ObjectNode answer =
+        JSON.createObjectNode().put("total", keys.size()).put("offset", offset).put("limit", limit);
     ArrayNode owners = answer.putArray("owners");
-    keys.stream()
-        .skip(offset)
-        .limit(limit)
-        .forEach(
-            key -> {
-              ObjectNode one = owners.addObject().put("ownerKey", key);
-              if (counts) {
-                Bucket bucket = Bucket.personal(call.agent(), OwnerKey.of(key));
-                one.put("count", memory.items().list(List.of(bucket)).size());
-              }
-            });
+    for (String key :
+        keys.subList(Math.min(offset, keys.size()), Math.min(keys.size(), offset + limit))) {
+      ObjectNode one = owners.addObject().put("ownerKey", key);
+      if (counts) {
+        Bucket bucket = Bucket.personal(call.agent(), OwnerKey.of(key));
+        one.put("count", memory.items().list(List.of(bucket)).size());
+      }
+    }
     return answer;
   }
 
