@@ -117,11 +117,15 @@ final class AcrossProviders {
               + MAX_DEPTH
               + "; name a provider to page further");
     }
+    long[] skip = skips(served, agent, owner, filters, offset);
+    long skipped = 0;
     for (int order = 0; order < served.size(); order++) {
       CapabilityTools.Served one = served.get(order);
       try {
-        long providerTotal = readInto(merged, one, agent, owner, filters, offset + limit, order);
+        long providerTotal =
+            readInto(merged, one, agent, owner, filters, (int) skip[order], offset + limit, order);
         total += providerTotal;
+        skipped += Math.min(skip[order], providerTotal);
         each.addObject().put("provider", one.member().id()).put("total", providerTotal);
       } catch (RuntimeException e) {
         failed(failed, one, e);
@@ -130,8 +134,9 @@ final class AcrossProviders {
     merged.sort(NEWEST_FIRST);
     answer.put("total", total).put("offset", offset).put("limit", limit);
     ArrayNode items = answer.putArray("items");
+    int from = (int) Math.min(merged.size(), offset - skipped);
     merged
-        .subList(Math.min(offset, merged.size()), Math.min(offset + limit, merged.size()))
+        .subList(from, Math.min(from + limit, merged.size()))
         .forEach(item -> items.add(((ObjectNode) item).without(List.of(ORDER, POSITION))));
     answer.set("providers", each);
     if (!failed.isEmpty()) {
@@ -140,17 +145,61 @@ final class AcrossProviders {
     return answer;
   }
 
-  /** Reads the first {@code depth} items of one provider into {@code merged}; its total. */
+  /**
+   * How many of each provider's newest items lie before the page for sure, and need not be read: an
+   * item at a provider's position {@code i} has at most the other providers' totals before it in
+   * the merge, so with {@code i < offset - others} it comes before {@code offset}. A page of one
+   * provider among providers that hold little starts right at its offset; the totals cost one small
+   * call per provider, made only for a page past the first. A provider whose total cannot be read
+   * counts as holding everything, so that the others skip nothing (its failure shows when it is
+   * read).
+   */
+  private long[] skips(
+      List<CapabilityTools.Served> served,
+      AgentId agent,
+      OwnerKey owner,
+      ObjectNode filters,
+      int offset) {
+    long[] totals = new long[served.size()];
+    long[] skip = new long[served.size()];
+    if (offset == 0) {
+      return skip;
+    }
+    long all = 0;
+    for (int i = 0; i < served.size(); i++) {
+      try {
+        ObjectNode first = filters.deepCopy().put("offset", 0).put("limit", 1);
+        totals[i] = providers.call(served.get(i), agent, owner, first).path("total").asLong();
+      } catch (RuntimeException e) {
+        totals[i] = Long.MAX_VALUE / served.size(); // unknown: as if it held everything
+      }
+      all += totals[i];
+    }
+    for (int i = 0; i < served.size(); i++) {
+      skip[i] = Math.max(0, offset - (all - totals[i]));
+    }
+    return skip;
+  }
+
+  /**
+   * Reads one provider's items at positions {@code from} to {@code depth} into {@code merged}; its
+   * total.
+   */
   private long readInto(
       List<JsonNode> merged,
       CapabilityTools.Served one,
       AgentId agent,
       OwnerKey owner,
       ObjectNode filters,
+      int from,
       int depth,
       int order) {
     long total = 0;
-    for (int read = 0; read < depth; ) {
+    if (from >= depth) {
+      ObjectNode arguments = filters.deepCopy().put("offset", 0).put("limit", 1);
+      return providers.call(one, agent, owner, arguments).path("total").asLong();
+    }
+    for (int read = from; read < depth; ) {
       ObjectNode arguments = filters.deepCopy();
       arguments.put("offset", read).put("limit", Math.min(PAGE, depth - read));
       JsonNode page = providers.call(one, agent, owner, arguments);
