@@ -171,7 +171,7 @@ record ContradictionTools(
     Map<String, Object> all = new LinkedHashMap<>(changes);
     all.put(MemoryVectorStore.STATUS, to.name());
     all.put(MemoryAdminTools.UPDATED_AT, now.toEpochMilli());
-    provider.store().updateMetadata(record.id(), all);
+    provider.parts().store().updateMetadata(record.id(), all);
   }
 
   private void decided(
@@ -202,7 +202,7 @@ record ContradictionTools(
   }
 
   private MemoryRecord record(String id) {
-    return provider.store().get(id).map(MemoryRecord::fromDocument).orElse(null);
+    return provider.parts().store().get(id).map(MemoryRecord::fromDocument).orElse(null);
   }
 
   private MemoryRecord reread(MemoryRecord record) {
@@ -211,7 +211,7 @@ record ContradictionTools(
   }
 
   private ContradictionInbox inbox() {
-    return provider.contradictions();
+    return provider.parts().contradictions();
   }
 
   private static ToolException notFound(ToolCall call, String id) {

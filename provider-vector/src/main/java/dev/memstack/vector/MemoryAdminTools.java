@@ -145,7 +145,7 @@ final class MemoryAdminTools {
     Filter.Expression filter = tools.filter(visible, args, Set.of(MemoryStatus.values()));
     String text = args.optionalText("text");
     // one pass per key, every match of the text (no cap); the total is every status's
-    MemoryVectorStore store = provider.store();
+    MemoryVectorStore store = provider.parts().store();
     Map<String, Long> statuses = store.countBy(MemoryVectorStore.STATUS, filter, text);
     ObjectNode answer = itemJson.json().createObjectNode();
     answer.put("total", statuses.values().stream().mapToLong(Long::longValue).sum());
@@ -184,7 +184,7 @@ final class MemoryAdminTools {
     }
     MemoryVectorStore.OwnerPage page;
     if (call.owner() == null) {
-      page = provider.store().owners(call.agent().value(), prefix, q, offset, limit);
+      page = provider.parts().store().owners(call.agent().value(), prefix, q, offset, limit);
     } else {
       String key = call.owner().value();
       boolean matches =
@@ -193,6 +193,7 @@ final class MemoryAdminTools {
       long n =
           matches
               ? provider
+                  .parts()
                   .store()
                   .count(
                       MemoryFilters.and(
@@ -224,7 +225,7 @@ final class MemoryAdminTools {
   ObjectNode get(ToolCall call) {
     ToolArguments args = ToolArguments.parse(call).requireOnly(Set.of("id"));
     ObjectNode item = itemJson.of(tools.visibleRecord(call, args.requiredText("id")), null);
-    itemJson.withTrust(provider.trust(), call.owner(), List.of(item));
+    itemJson.withTrust(provider.parts().trust(), call.owner(), List.of(item));
     return item;
   }
 
@@ -234,7 +235,7 @@ final class MemoryAdminTools {
     ToolArguments args = ToolArguments.parse(call).requireOnly(Set.of("id", "text", "updatedAt"));
     String id = args.requiredText("id");
     String text = args.requiredText("text").strip();
-    int max = provider.settings().chunkSize();
+    int max = provider.parts().settings().chunkSize();
     if (text.length() > max) {
       throw ToolArgumentErrors.invalid(
           "text", "is longer than " + max + " characters (chunk-size); keep one statement");
@@ -275,7 +276,7 @@ final class MemoryAdminTools {
       }
       MemoryRecord edited =
           record.withText(prefix + text).withExtra(UPDATED_AT, now.toEpochMilli());
-      provider.store().add(List.of(edited.toDocument()));
+      provider.parts().store().add(List.of(edited.toDocument()));
       Map<String, String> details = new LinkedHashMap<>();
       details.put("text", text);
       details.put("previous", before);
@@ -291,8 +292,9 @@ final class MemoryAdminTools {
   ObjectNode history(ToolCall call) {
     ToolArguments args = ToolArguments.parse(call).requireOnly(Set.of("id"));
     String id = args.requiredText("id");
-    MemoryRecord record = provider.store().get(id).map(MemoryRecord::fromDocument).orElse(null);
-    List<HistoryEvent> events = provider.store().history().of(id);
+    MemoryRecord record =
+        provider.parts().store().get(id).map(MemoryRecord::fromDocument).orElse(null);
+    List<HistoryEvent> events = provider.parts().store().history().of(id);
     ObjectNode answer = itemJson.json().createObjectNode();
     answer.put("id", id);
     ArrayNode out = answer.putArray("events");
@@ -353,12 +355,13 @@ final class MemoryAdminTools {
    */
   void record(
       MemoryRecord record, String event, String actor, Instant at, Map<String, String> details) {
-    provider.store().history().record(record, at, event, actor, details);
+    provider.parts().store().history().record(record, at, event, actor, details);
   }
 
   /** Forgets {@code record} in the history: its events go, one {@code forgotten} event stays. */
   void forgotten(MemoryRecord record, String actor) {
     provider
+        .parts()
         .store()
         .history()
         .forget(

@@ -40,7 +40,7 @@ record RememberTool(
     ToolArguments args =
         ToolArguments.parse(call).requireOnly(Set.of("text", "scope", "type", "name"));
     String text = args.requiredText("text").strip();
-    int max = provider.settings().chunkSize();
+    int max = provider.parts().settings().chunkSize();
     if (text.length() > max) {
       throw ToolArgumentErrors.invalid(
           "text",
@@ -57,7 +57,7 @@ record RememberTool(
     } catch (IllegalArgumentException e) {
       throw ToolException.invalidArgument("type", e.getMessage());
     }
-    if (provider.types().find(call.agent(), type).isEmpty()) {
+    if (provider.parts().types().find(call.agent(), type).isEmpty()) {
       throw ToolException.invalidArgument(
           "type",
           "agent "
@@ -65,7 +65,7 @@ record RememberTool(
               + " has no memory type "
               + type
               + "; known types: "
-              + TypeTools.known(provider.types(), call.agent())
+              + TypeTools.known(provider.parts().types(), call.agent())
               + " (memory_create_type adds one)");
     }
     String name = args.optionalText("name");
@@ -86,7 +86,7 @@ record RememberTool(
     }
     MemoryRecord record =
         MemoryTexts.remembered(call.agent(), owner, scope, type, text, provider.now());
-    MemoryVectorStore store = provider.store();
+    MemoryVectorStore store = provider.parts().store();
 
     Optional<MemoryRecord> sameId = store.get(record.id()).map(MemoryRecord::fromDocument);
     if (sameId.isPresent() && sameId.get().status() != MemoryStatus.SUPERSEDED) {
@@ -107,7 +107,7 @@ record RememberTool(
       return duplicateAnswer(existing, outdated);
     }
     List<MemoryRecord> outdated = verdicts.outdated();
-    if (!outdated.isEmpty() && provider.contradictions().enabled()) {
+    if (!outdated.isEmpty() && provider.parts().contradictions().enabled()) {
       return contradict(call, record.withStatus(MemoryStatus.PENDING), outdated);
     }
     if (!outdated.isEmpty()) {
@@ -129,7 +129,7 @@ record RememberTool(
    */
   private ObjectNode rememberNamed(
       ToolCall call, OwnerKey owner, Scope scope, String type, String name, String text) {
-    MemoryVectorStore store = provider.store();
+    MemoryVectorStore store = provider.parts().store();
     java.time.Instant now = provider.now();
     MemoryRecord fresh = MemoryTexts.named(call.agent(), owner, scope, type, name, text, now);
     Optional<MemoryRecord> found = store.get(fresh.id()).map(MemoryRecord::fromDocument);
@@ -202,9 +202,9 @@ record RememberTool(
    * dev.memstack.vector.contradictions.ContradictionInbox#open}).
    */
   private ObjectNode contradict(ToolCall call, MemoryRecord pending, List<MemoryRecord> existing) {
-    provider.store().add(List.of(pending.toDocument()));
+    provider.parts().store().add(List.of(pending.toDocument()));
     List<Contradiction> opened =
-        provider.contradictions().open(pending, existing, call.actor(), provider.now());
+        provider.parts().contradictions().open(pending, existing, call.actor(), provider.now());
     ObjectNode answer = itemJson.json().createObjectNode();
     answer.put("stored", true);
     answer.put("id", pending.id());
@@ -245,14 +245,15 @@ record RememberTool(
    * vector hits' cosine against {@code dedupe-threshold}.
    */
   private Verdicts judgeNeighbours(MemoryRecord record) {
-    MemoryVectorStore store = provider.store();
+    MemoryVectorStore store = provider.parts().store();
     Filter.Expression candidates =
         MemoryFilters.and(
             sameScope(record),
             MemoryFilters.status(
                 EnumSet.of(MemoryStatus.ACTIVE, MemoryStatus.ARCHIVED, MemoryStatus.SUPPRESSED)));
     String text = MemoryTexts.undated(record.text());
-    float[] vector = provider.embedder().embedPassages(List.of(record.embeddingText())).get(0);
+    float[] vector =
+        provider.parts().embedder().embedPassages(List.of(record.embeddingText())).get(0);
     Map<String, Document> neighbours = new java.util.LinkedHashMap<>();
     Map<String, Double> cosines = new java.util.HashMap<>();
     for (Document hit : store.vectorSearch(vector, candidates, NEIGHBOURS, -1)) {
@@ -264,7 +265,7 @@ record RememberTool(
     for (Document hit : store.keywordSearch(text, candidates, NEIGHBOURS)) {
       neighbours.putIfAbsent(hit.getId(), hit); // a keyword score is no cosine
     }
-    double near = provider.settings().dedupeThreshold();
+    double near = provider.parts().settings().dedupeThreshold();
     MemoryRecord duplicate = null;
     List<MemoryRecord> outdated = new ArrayList<>();
     for (Document hit : neighbours.values()) {
@@ -292,6 +293,7 @@ record RememberTool(
     java.time.Instant now = provider.now();
     for (MemoryRecord old : outdated) {
       provider
+          .parts()
           .store()
           .updateMetadata(
               old.id(),

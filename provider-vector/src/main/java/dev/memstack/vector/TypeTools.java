@@ -105,7 +105,7 @@ record TypeTools(VectorMemoryProvider provider, JsonMapper json) {
     ToolArguments.parse(call).requireOnly(Set.of());
     ObjectNode answer = json.createObjectNode();
     ArrayNode items = answer.putArray("types");
-    provider.types().all(call.agent()).forEach(type -> items.add(item(type)));
+    provider.parts().types().all(call.agent()).forEach(type -> items.add(item(type)));
     return answer;
   }
 
@@ -118,7 +118,7 @@ record TypeTools(VectorMemoryProvider provider, JsonMapper json) {
     String icon = optional(args, "icon", MemoryType.MAX_ICON);
     call.requireWritable(Scope.TEAM);
     MemoryType type = MemoryType.custom(key, name, description, icon);
-    CustomTypeStore.Outcome outcome = provider.types().create(call.agent(), type);
+    CustomTypeStore.Outcome outcome = provider.parts().types().create(call.agent(), type);
     switch (outcome) {
       case EXISTS ->
           throw new ToolException(
@@ -155,7 +155,7 @@ record TypeTools(VectorMemoryProvider provider, JsonMapper json) {
           ToolException.Kind.CONFLICT,
           call.name() + ": type " + key + " is built in and cannot be deleted");
     }
-    if (!provider.types().delete(call.agent(), key)) {
+    if (!provider.parts().types().delete(call.agent(), key)) {
       throw new ToolException(
           ToolException.Kind.NOT_FOUND,
           call.name() + ": agent " + call.agent() + " has no custom type " + key);
@@ -173,7 +173,7 @@ record TypeTools(VectorMemoryProvider provider, JsonMapper json) {
    */
   private ObjectNode stats(ToolCall call) {
     ToolArguments.parse(call).requireOnly(Set.of());
-    MemoryVectorStore store = provider.store();
+    MemoryVectorStore store = provider.parts().store();
     Filter.Expression visible = MemoryFilters.visibleTo(call.agent(), call.owner());
     long total = store.count(visible);
     ObjectNode answer = json.createObjectNode();
@@ -181,7 +181,7 @@ record TypeTools(VectorMemoryProvider provider, JsonMapper json) {
     Map<String, Long> byType = new LinkedHashMap<>();
     List<String> known = new ArrayList<>();
     long typed = 0;
-    for (MemoryType type : provider.types().all(call.agent())) {
+    for (MemoryType type : provider.parts().types().all(call.agent())) {
       long n =
           total == 0
               ? 0

@@ -110,11 +110,10 @@ public final class VectorMemoryProvider implements MemoryProvider {
   private final ScheduledExecutorService maintenance;
   private final FactConsolidator facts;
   private final DecayScheduler decay;
-  private final MergeCandidates merges;
   private final ConversationContexts contexts;
-  private final MemoryTypes types;
   private final ContradictionInbox contradictions;
   private final TypedConsolidation consolidation;
+  private final ToolParts parts;
   private volatile boolean closed;
   private volatile String lastFailure;
 
@@ -148,7 +147,6 @@ public final class VectorMemoryProvider implements MemoryProvider {
                 settings.chunkSize(),
                 clock,
                 coordination));
-    this.types = Objects.requireNonNull(types, "types");
     this.storeName = storeName;
     this.store = Objects.requireNonNull(store, "store");
     this.embedder = embedder;
@@ -157,6 +155,17 @@ public final class VectorMemoryProvider implements MemoryProvider {
     this.lifecycle = Objects.requireNonNull(lifecycle, "lifecycle");
     this.ranker = new RecallRanker(store, settings, lifecycle.enabled(), trustSettings.halfLife());
     this.trust = new VectorTrust(store, trustSettings, clock);
+    this.parts =
+        new ToolParts(
+            trust,
+            store,
+            embedder,
+            settings,
+            lifecycle,
+            new MergeCandidates(store, embedder),
+            Objects.requireNonNull(types, "types"),
+            this.contradictions,
+            consolidation);
     this.tools = new VectorMemoryTools(this);
     this.maintenance =
         Executors.newSingleThreadScheduledExecutor(
@@ -168,7 +177,6 @@ public final class VectorMemoryProvider implements MemoryProvider {
     this.facts =
         new FactConsolidator(store, embedder, model, factSettings, clock, maintenance, coordination)
             .withContradictions(this.contradictions);
-    this.merges = new MergeCandidates(store, embedder);
     this.contexts = new ConversationContexts(settings.contextChars());
     if (lifecycle.enabled()) {
       this.decay = new DecayScheduler(new DecayJob(store, clock), clock, lifecycle, coordination);
@@ -469,6 +477,18 @@ public final class VectorMemoryProvider implements MemoryProvider {
 
   // ------------------------------------------------------------ for the tools
 
+  /** What the provider's tools work on, beside the provider itself. */
+  record ToolParts(
+      VectorTrust trust,
+      MemoryVectorStore store,
+      StoreEmbedder embedder,
+      VectorSettings settings,
+      LifecycleSettings lifecycleSettings,
+      MergeCandidates mergeCandidates,
+      MemoryTypes types,
+      ContradictionInbox contradictions,
+      TypedConsolidation consolidation) {}
+
   /**
    * Shows {@code owner} again a shared record their wrongs hid from their recall; whether it was
    * hidden from them.
@@ -478,40 +498,8 @@ public final class VectorMemoryProvider implements MemoryProvider {
     return row != null && row.hidden() && store.hide(owner, id, false);
   }
 
-  VectorTrust trust() {
-    return trust;
-  }
-
-  MemoryVectorStore store() {
-    return store;
-  }
-
-  StoreEmbedder embedder() {
-    return embedder;
-  }
-
-  VectorSettings settings() {
-    return settings;
-  }
-
-  LifecycleSettings lifecycleSettings() {
-    return lifecycle;
-  }
-
-  MergeCandidates mergeCandidates() {
-    return merges;
-  }
-
-  MemoryTypes types() {
-    return types;
-  }
-
-  ContradictionInbox contradictions() {
-    return contradictions;
-  }
-
-  TypedConsolidation consolidation() {
-    return consolidation;
+  ToolParts parts() {
+    return parts;
   }
 
   /** The pending memory of an open contradiction, or {@code null} if it is gone. */

@@ -151,7 +151,7 @@ final class VectorMemoryTools {
     this.remember = new RememberTool(provider, itemJson, admin);
     this.typeTools = new TypeTools(provider, json);
     this.contradictions = new ContradictionTools(provider, itemJson, admin);
-    this.consolidation = new ConsolidationTool(provider.consolidation(), json);
+    this.consolidation = new ConsolidationTool(provider.parts().consolidation(), json);
   }
 
   String call(ToolCall call) {
@@ -189,11 +189,14 @@ final class VectorMemoryTools {
     allowed.add("limit");
     ToolArguments args = ToolArguments.parse(call).requireOnly(allowed);
     String query = args.requiredText("query");
-    int limit = args.optionalInt("limit", 1, 50, Math.min(provider.settings().topK(), 10));
+    int limit = args.optionalInt("limit", 1, 50, Math.min(provider.parts().settings().topK(), 10));
     Filter.Expression filter = filter(call, args, EnumSet.of(MemoryStatus.ACTIVE));
     List<RecallRanker.Ranked> ranked = provider.rank(query, filter, limit);
     Map<String, Contradiction> disputed =
-        provider.contradictions().marks(ranked.stream().map(r -> r.document().getId()).toList());
+        provider
+            .parts()
+            .contradictions()
+            .marks(ranked.stream().map(r -> r.document().getId()).toList());
     ObjectNode answer = json.createObjectNode();
     ArrayNode items = answer.putArray("items");
     for (RecallRanker.Ranked r : ranked) {
@@ -219,7 +222,7 @@ final class VectorMemoryTools {
     int limit = args.optionalInt("limit", 1, 100, 20);
     Filter.Expression filter = filter(call, args, EnumSet.allOf(MemoryStatus.class));
     String text = args.optionalText("text");
-    MemoryVectorStore store = provider.store();
+    MemoryVectorStore store = provider.parts().store();
     ObjectNode answer = json.createObjectNode();
     // every match of the text (no cap), newest first, counted and paged by the store
     answer.put("total", store.count(filter, text));
@@ -234,7 +237,7 @@ final class VectorMemoryTools {
       listed.add(item);
       items.add(item);
     }
-    itemJson.withTrust(provider.trust(), call.owner(), listed);
+    itemJson.withTrust(provider.parts().trust(), call.owner(), listed);
     return answer;
   }
 
@@ -376,7 +379,7 @@ final class VectorMemoryTools {
       now = before.plusMillis(1); // every change moves updatedAt: a stale read stays stale
     }
     changes.put(MemoryAdminTools.UPDATED_AT, now.toEpochMilli());
-    if (!provider.store().updateMetadata(id, changes)) {
+    if (!provider.parts().store().updateMetadata(id, changes)) {
       throw notFound(call, id);
     }
     admin.record(
@@ -398,9 +401,9 @@ final class VectorMemoryTools {
     String id = args.requiredText("id");
     synchronized (admin.lock(id)) {
       MemoryRecord record = writableRecord(call, id);
-      provider.store().delete(List.of(id));
+      provider.parts().store().delete(List.of(id));
       admin.forgotten(record, call.actor());
-      provider.contradictions().forgotten(id, call.actor(), provider.now());
+      provider.parts().contradictions().forgotten(id, call.actor(), provider.now());
     }
     ObjectNode answer = json.createObjectNode();
     answer.put("id", id);
@@ -418,7 +421,8 @@ final class VectorMemoryTools {
           call.name() + " needs an owner: it compares an owner's memories");
     }
     double threshold =
-        args.optionalDouble("threshold", 0.5, 1, provider.lifecycleSettings().mergeThreshold());
+        args.optionalDouble(
+            "threshold", 0.5, 1, provider.parts().lifecycleSettings().mergeThreshold());
     int limit = args.optionalInt("limit", 1, 100, 20);
     Filter.Expression filter =
         MemoryFilters.and(
@@ -427,7 +431,7 @@ final class VectorMemoryTools {
                 MemoryFilters.ofOwner(call.owner())),
             MemoryFilters.eq(MemoryVectorStore.STATUS, MemoryStatus.ACTIVE.name()));
     List<MergeCandidates.Pair> pairs =
-        provider.mergeCandidates().find(filter, threshold, 300, limit);
+        provider.parts().mergeCandidates().find(filter, threshold, 300, limit);
     ObjectNode answer = json.createObjectNode();
     answer.put("threshold", threshold);
     ArrayNode items = answer.putArray("pairs");
@@ -455,6 +459,7 @@ final class VectorMemoryTools {
   MemoryRecord visibleRecord(ToolCall call, String id) {
     MemoryRecord record =
         provider
+            .parts()
             .store()
             .get(id)
             .map(MemoryRecord::fromDocument)

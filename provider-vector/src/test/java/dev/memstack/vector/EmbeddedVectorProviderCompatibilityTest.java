@@ -30,7 +30,7 @@ class EmbeddedVectorProviderCompatibilityTest extends MemoryProviderCompatibilit
   /** Batches of turns become searchable within a second; the kit checks them at once. */
   @Override
   protected void awaitIndexed(MemoryProvider provider) {
-    ((VectorMemoryProvider) provider).store().refresh();
+    ((VectorMemoryProvider) provider).parts().store().refresh();
   }
 
   @Override

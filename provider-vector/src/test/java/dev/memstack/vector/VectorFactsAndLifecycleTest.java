@@ -163,6 +163,7 @@ class VectorFactsAndLifecycleTest {
     provider.syncTurn(turn("the project deadline is on friday"));
     provider.syncTurn(turn("the project deadline moved because finance wants a budget review"));
     provider
+        .parts()
         .store()
         .add(
             List.of(
@@ -184,7 +185,7 @@ class VectorFactsAndLifecycleTest {
     Map<String, Map<String, Object>> stored = new HashMap<>();
     for (RecallItem item : before) {
       String id = item.metadata().get("id");
-      stored.put(id, provider.store().get(id).orElseThrow().getMetadata());
+      stored.put(id, provider.parts().store().get(id).orElseThrow().getMetadata());
     }
     String last = before.get(2).text();
     String unique =
@@ -200,7 +201,8 @@ class VectorFactsAndLifecycleTest {
     assertThat(recall(provider, "project deadline", 3)).isEqualTo(before);
     stored.forEach(
         (id, metadata) ->
-            assertThat(provider.store().get(id).orElseThrow().getMetadata()).isEqualTo(metadata));
+            assertThat(provider.parts().store().get(id).orElseThrow().getMetadata())
+                .isEqualTo(metadata));
     assertThat(before.get(0).metadata()).doesNotContainKey("signal.reinforcements");
   }
 
@@ -213,6 +215,7 @@ class VectorFactsAndLifecycleTest {
     extra.put(Lifecycle.WEIGHT, 0.15);
     extra.put(Lifecycle.ARCHIVED_BY, "decay");
     provider
+        .parts()
         .store()
         .add(
             List.of(
@@ -232,7 +235,7 @@ class VectorFactsAndLifecycleTest {
 
     tool(provider, "update_memory_status", "{\"id\":\"f1\",\"status\":\"active\"}");
 
-    Map<String, Object> meta = provider.store().get("f1").orElseThrow().getMetadata();
+    Map<String, Object> meta = provider.parts().store().get("f1").orElseThrow().getMetadata();
     assertThat(Lifecycle.weight(meta)).isEqualTo(0.5);
     assertThat(meta).containsEntry("status", "ACTIVE").doesNotContainKey(Lifecycle.ARCHIVED_BY);
   }

@@ -524,6 +524,7 @@ public abstract class VectorMemoryProviderContract {
     private String add(
         MemoryProvider provider, String id, OwnerKey owner, String text, Instant at) {
       ((VectorMemoryProvider) provider)
+          .parts()
           .store()
           .add(
               List.of(
@@ -576,7 +577,8 @@ public abstract class VectorMemoryProviderContract {
       }
 
       assertThat(provider.capabilities()).contains(dev.memstack.spi.Capability.FEEDBACK);
-      assertThat(((VectorMemoryProvider) provider).store().feedback(USER_1, List.of(a))).isEmpty();
+      assertThat(((VectorMemoryProvider) provider).parts().store().feedback(USER_1, List.of(a)))
+          .isEmpty();
       assertThat(recall(provider, AGENT, USER_1, QUERY).get(0).metadata())
           .containsEntry("signal.feedback", "0")
           .containsEntry("signal.feedback_factor", "1.0000")
@@ -604,7 +606,7 @@ public abstract class VectorMemoryProviderContract {
       assertThat(normal.asPreview(true).preview()).isTrue();
       assertThat(normal.preview()).isFalse();
       assertThat(provider.prefetch(normal).items()).isEqualTo(before);
-      assertThat(((VectorMemoryProvider) provider).store().feedback(USER_1, List.of(used)))
+      assertThat(((VectorMemoryProvider) provider).parts().store().feedback(USER_1, List.of(used)))
           .containsEntry(used, 2L);
       assertThat(before.get(0).metadata())
           .containsEntry("signal.feedback", "2")
@@ -704,7 +706,7 @@ public abstract class VectorMemoryProviderContract {
           .isEqualTo(3);
       assertThat(provider.feedback(OTHER_AGENT, USER_1, List.of(own, otherTeam))).isOne();
 
-      MemoryVectorStore store = ((VectorMemoryProvider) provider).store();
+      MemoryVectorStore store = ((VectorMemoryProvider) provider).parts().store();
       assertThat(store.feedback(USER_1, List.of(own, other, team, otherTeam, global)))
           .containsExactlyInAnyOrderEntriesOf(Map.of(own, 1L, team, 1L, global, 1L, otherTeam, 1L));
       assertThat(store.feedback(USER_2, List.of(own, other, team, otherTeam, global))).isEmpty();
@@ -720,7 +722,7 @@ public abstract class VectorMemoryProviderContract {
 
       provider.forget(USER_1);
 
-      MemoryVectorStore store = ((VectorMemoryProvider) provider).store();
+      MemoryVectorStore store = ((VectorMemoryProvider) provider).parts().store();
       assertThat(store.feedback(USER_1, List.of(team))).isEmpty();
       assertThat(store.feedback(USER_2, List.of(team))).containsEntry(team, 1L);
     }
@@ -730,7 +732,7 @@ public abstract class VectorMemoryProviderContract {
         "keeps every score within 0..1 and in order, whatever the weights, ages and feedback")
     void keepsEveryScoreWithinBounds() {
       MemoryProvider provider = provider();
-      MemoryVectorStore store = ((VectorMemoryProvider) provider).store();
+      MemoryVectorStore store = ((VectorMemoryProvider) provider).parts().store();
       java.util.SplittableRandom random = new java.util.SplittableRandom(42);
       String[] words = {
         "locker",
@@ -838,7 +840,7 @@ public abstract class VectorMemoryProviderContract {
     }
 
     private MemoryVectorStore store(MemoryProvider provider) {
-      return ((VectorMemoryProvider) provider).store();
+      return ((VectorMemoryProvider) provider).parts().store();
     }
 
     private void wrong(MemoryProvider provider, OwnerKey owner, String id, int times) {
@@ -2021,7 +2023,7 @@ public abstract class VectorMemoryProviderContract {
     private static final String RUN = StandardTools.RUN_STRUCTURED_CONSOLIDATION;
 
     private MemoryVectorStore store(MemoryProvider provider) {
-      return ((VectorMemoryProvider) provider).store();
+      return ((VectorMemoryProvider) provider).parts().store();
     }
 
     private MemoryProvider consolidating(ScriptedLanguageModel model, Map<String, String> extra) {
@@ -2362,8 +2364,8 @@ public abstract class VectorMemoryProviderContract {
         fact(a, USER_1, "FACT", NINE[i]);
         fact(b, USER_1, "FACT", NINE[i]);
       }
-      var onA = ((VectorMemoryProvider) a).consolidation();
-      var onB = ((VectorMemoryProvider) b).consolidation();
+      var onA = ((VectorMemoryProvider) a).parts().consolidation();
+      var onB = ((VectorMemoryProvider) b).parts().consolidation();
       Instant night = onA.nextRun(clock.instant());
       assertThat(night).isEqualTo(Instant.parse("2026-03-03T03:30:00Z"));
       assertThat(onB.nextRun(clock.instant())).isEqualTo(night);
@@ -2449,7 +2451,7 @@ public abstract class VectorMemoryProviderContract {
             + " stay")
     void removesTheOwnersRowsOnly() {
       MemoryProvider provider = provider(Map.of("contradiction-check-enabled", "true"), embedder);
-      MemoryVectorStore store = ((VectorMemoryProvider) provider).store();
+      MemoryVectorStore store = ((VectorMemoryProvider) provider).parts().store();
       String[] gone = everything(provider, USER_1, "730", "Team lunch is on Friday at noon");
       String[] kept =
           everything(provider, USER_2, "840", "The office plants need water on Mondays");
