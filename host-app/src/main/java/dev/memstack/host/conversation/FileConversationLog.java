@@ -7,7 +7,6 @@ import dev.memstack.support.AtomicFiles;
 import dev.memstack.support.Digests;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -25,8 +24,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The on-disk {@link ConversationLog}: one JSON file per agent, owner and conversation under {@code
@@ -298,50 +295,45 @@ public final class FileConversationLog implements ConversationLog {
     if (!Files.isRegularFile(file)) {
       return Optional.empty();
     }
-    try {
-      JsonNode node = json.readTree(Files.readString(file, StandardCharsets.UTF_8));
-      AgentId agent = AgentId.of(node.path("agentId").asString());
-      String conversationId = node.path("conversationId").asString();
-      // a per-owner file names its owner once; a file of the first releases names it per turn
-      String fileOwner = node.hasNonNull("ownerKey") ? node.get("ownerKey").asString() : null;
-      List<ConversationEntry> turns = new ArrayList<>();
-      for (JsonNode t : node.path("turns")) {
-        turns.add(
-            new ConversationEntry(
-                t.path("turnId").asString(),
-                OwnerKey.of(fileOwner != null ? fileOwner : t.path("ownerKey").asString()).value(),
-                t.path("userMessage").asString(),
-                t.path("assistantReply").asString(),
-                t.path("triggerSource").asString(),
-                Instant.parse(t.path("time").asString())));
-      }
-      return Optional.of(new Stored(agent, conversationId, turns));
-    } catch (IOException | RuntimeException e) {
-      throw new IllegalStateException("cannot read the conversation log file " + file, e);
+    return Optional.of(ConversationFiles.read(file, "conversation log file", this::stored));
+  }
+
+  private Stored stored(JsonNode node) {
+    AgentId agent = AgentId.of(node.path("agentId").asString());
+    String conversationId = node.path("conversationId").asString();
+    // a per-owner file names its owner once; a file of the first releases names it per turn
+    String fileOwner = node.hasNonNull("ownerKey") ? node.get("ownerKey").asString() : null;
+    List<ConversationEntry> turns = new ArrayList<>();
+    for (JsonNode t : node.path("turns")) {
+      turns.add(
+          new ConversationEntry(
+              t.path("turnId").asString(),
+              OwnerKey.of(fileOwner != null ? fileOwner : t.path("ownerKey").asString()).value(),
+              t.path("userMessage").asString(),
+              t.path("assistantReply").asString(),
+              t.path("triggerSource").asString(),
+              Instant.parse(t.path("time").asString())));
     }
+    return new Stored(agent, conversationId, turns);
   }
 
   /** Writes the turns of one agent, owner and conversation (never empty). */
   private void write(Path file, Stored stored) {
     List<ConversationEntry> turns = stored.turns();
-    ObjectNode node = json.createObjectNode();
-    node.put("agentId", stored.agent().value());
-    node.put("ownerKey", turns.get(turns.size() - 1).ownerKey());
-    node.put("conversationId", stored.conversationId());
-    ArrayNode array = node.putArray("turns");
-    for (ConversationEntry t : turns) {
-      ObjectNode item = array.addObject();
-      item.put("turnId", t.turnId());
-      item.put("userMessage", t.userMessage());
-      item.put("assistantReply", t.assistantReply());
-      item.put("triggerSource", t.triggerSource());
-      item.put("time", t.time().toString());
-    }
-    try {
-      Files.createDirectories(file.getParent());
-      AtomicFiles.writeString(file, json.writeValueAsString(node));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the conversation log " + file, e);
-    }
+    ConversationFiles.Head head =
+        new ConversationFiles.Head(
+            stored.agent(), turns.get(turns.size() - 1).ownerKey(), stored.conversationId());
+    ConversationFiles.write(
+        file,
+        "conversation log",
+        head,
+        "turns",
+        turns,
+        (item, t) ->
+            item.put("turnId", t.turnId())
+                .put("userMessage", t.userMessage())
+                .put("assistantReply", t.assistantReply())
+                .put("triggerSource", t.triggerSource())
+                .put("time", t.time().toString()));
   }
 }

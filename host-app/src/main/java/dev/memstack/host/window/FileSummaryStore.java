@@ -1,8 +1,8 @@
 package dev.memstack.host.window;
 
+import dev.memstack.host.conversation.ConversationFiles;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
-import dev.memstack.support.AtomicFiles;
 import dev.memstack.support.Digests;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,8 +17,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The on-disk {@link SummaryStore}: one JSON file per agent, owner and conversation under {@code
@@ -125,47 +123,42 @@ public final class FileSummaryStore implements SummaryStore {
     if (!Files.isRegularFile(file)) {
       return List.of();
     }
-    try {
-      JsonNode node = json.readTree(Files.readString(file, StandardCharsets.UTF_8));
-      List<StoredSummary> summaries = new ArrayList<>();
-      for (JsonNode s : node.path("summaries")) {
-        summaries.add(
-            new StoredSummary(
-                agent,
-                owner,
-                conversationId,
-                s.path("lastTurnId").asString(),
-                s.path("hash").asString(),
-                s.path("text").asString(),
-                s.path("coversTurns").asInt(),
-                Instant.parse(s.path("created").asString())));
-      }
-      return summaries;
-    } catch (IOException | RuntimeException e) {
-      throw new IllegalStateException("cannot read the summary file " + file, e);
-    }
+    return ConversationFiles.read(
+        file,
+        "summary file",
+        node -> {
+          List<StoredSummary> summaries = new ArrayList<>();
+          for (JsonNode s : node.path("summaries")) {
+            summaries.add(
+                new StoredSummary(
+                    agent,
+                    owner,
+                    conversationId,
+                    s.path("lastTurnId").asString(),
+                    s.path("hash").asString(),
+                    s.path("text").asString(),
+                    s.path("coversTurns").asInt(),
+                    Instant.parse(s.path("created").asString())));
+          }
+          return summaries;
+        });
   }
 
   private void write(Path file, StoredSummary key, List<StoredSummary> summaries) {
-    ObjectNode node = json.createObjectNode();
-    node.put("agentId", key.agent().value());
-    node.put("ownerKey", key.owner().value());
-    node.put("conversationId", key.conversationId());
-    ArrayNode array = node.putArray("summaries");
-    for (StoredSummary s : summaries) {
-      ObjectNode item = array.addObject();
-      item.put("lastTurnId", s.lastTurnId());
-      item.put("hash", s.hash());
-      item.put("text", s.text());
-      item.put("coversTurns", s.coversTurns());
-      item.put("created", s.created().toString());
-    }
-    try {
-      Files.createDirectories(file.getParent());
-      AtomicFiles.writeString(file, json.writeValueAsString(node));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the summary file " + file, e);
-    }
+    ConversationFiles.Head head =
+        new ConversationFiles.Head(key.agent(), key.owner().value(), key.conversationId());
+    ConversationFiles.write(
+        file,
+        "summary file",
+        head,
+        "summaries",
+        summaries,
+        (item, s) ->
+            item.put("lastTurnId", s.lastTurnId())
+                .put("hash", s.hash())
+                .put("text", s.text())
+                .put("coversTurns", s.coversTurns())
+                .put("created", s.created().toString()));
   }
 
   private static List<Path> list(Path folder) {
