@@ -5,12 +5,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The threads the plugin starts for itself: daemons (they never keep the host's JVM alive) whose
  * context class loader is the plugin's, so that what they load (JDBC drivers, Jackson modules,
- * Lucene codecs) is found in the plugin, not in whatever thread happened to start them.
+ * Lucene codecs) is found in the plugin, not in whatever thread happened to start them. The names
+ * and the daemon flag are those of {@link dev.memstack.support.DaemonThreads}.
  */
 public final class DaemonThreads {
 
@@ -18,13 +18,12 @@ public final class DaemonThreads {
 
   /** Threads all named {@code name}. */
   public static ThreadFactory named(String name) {
-    return task -> thread(task, name);
+    return inPlugin(dev.memstack.support.DaemonThreads.named(name));
   }
 
   /** Threads named {@code prefix} and a running number from 1. */
   public static ThreadFactory numbered(String prefix) {
-    AtomicInteger count = new AtomicInteger();
-    return task -> thread(task, prefix + count.incrementAndGet());
+    return inPlugin(dev.memstack.support.DaemonThreads.numbered(prefix));
   }
 
   /**
@@ -60,10 +59,12 @@ public final class DaemonThreads {
     }
   }
 
-  private static Thread thread(Runnable task, String name) {
-    Thread thread = new Thread(task, name);
-    thread.setDaemon(true);
-    thread.setContextClassLoader(DaemonThreads.class.getClassLoader());
-    return thread;
+  /** The daemon threads of {@code daemons}, with the plugin's class loader as context loader. */
+  private static ThreadFactory inPlugin(ThreadFactory daemons) {
+    return task -> {
+      Thread thread = daemons.newThread(task);
+      thread.setContextClassLoader(DaemonThreads.class.getClassLoader());
+      return thread;
+    };
   }
 }
