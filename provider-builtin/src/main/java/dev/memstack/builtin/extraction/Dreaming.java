@@ -61,7 +61,8 @@ public final class Dreaming implements AutoCloseable {
       String reason,
       int notesRead,
       boolean memoryChanged,
-      boolean memoryTruncated) {}
+      boolean memoryTruncated)
+      implements JobBucket {}
 
   /** One run over an agent. */
   public record Run(Instant time, String trigger, String outcome, List<BucketRun> buckets) {

@@ -64,7 +64,8 @@ public final class StructuredConsolidation implements AutoCloseable {
       String reason,
       int entriesBefore,
       int entriesAfter,
-      List<String> merged) {
+      List<String> merged)
+      implements JobBucket {
 
     public BucketRun {
       merged = List.copyOf(merged);

@@ -108,14 +108,14 @@ public record ConsolidationTools(
   private static void put(ObjectNode answer, StructuredConsolidation.Run run) {
     answer.put("trigger", run.trigger());
     put(answer, run.ownersConsolidated(), run.updated(), run.entriesBefore(), run.entriesAfter());
-    ArrayNode buckets = answer.putArray("buckets");
-    for (StructuredConsolidation.BucketRun bucket : run.buckets()) {
-      ObjectNode item =
-          JobRuns.bucket(buckets, bucket.scope(), bucket.owner(), bucket.status(), bucket.reason());
-      item.put("entriesBefore", bucket.entriesBefore());
-      item.put("entriesAfter", bucket.entriesAfter());
-      ArrayNode merged = item.putArray("merged");
-      bucket.merged().forEach(merged::add);
-    }
+    JobRuns.buckets(
+        answer,
+        run.buckets(),
+        (item, bucket) -> {
+          item.put("entriesBefore", bucket.entriesBefore());
+          item.put("entriesAfter", bucket.entriesAfter());
+          ArrayNode merged = item.putArray("merged");
+          bucket.merged().forEach(merged::add);
+        });
   }
 }

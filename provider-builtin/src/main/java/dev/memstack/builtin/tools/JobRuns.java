@@ -1,9 +1,12 @@
 package dev.memstack.builtin.tools;
 
+import dev.memstack.builtin.extraction.JobBucket;
 import dev.memstack.builtin.memory.MemoryFiles;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Scope;
 import dev.memstack.spi.ToolCall;
+import java.util.List;
+import java.util.function.BiConsumer;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -32,16 +35,22 @@ final class JobRuns {
     return answer;
   }
 
-  /** Adds one bucket of a run: its scope, its {@code ownerKey} when an owner's, status, reason. */
-  static ObjectNode bucket(
-      ArrayNode buckets, String scope, OwnerKey owner, String status, String reason) {
-    ObjectNode item = buckets.addObject();
-    item.put("scope", scope);
-    if (owner != null) {
-      item.put("ownerKey", owner.value());
+  /**
+   * Adds the {@code buckets} of a run to {@code answer}, one object each: its scope, its {@code
+   * ownerKey} when an owner's, status, reason, and what {@code details} adds for the job.
+   */
+  static <B extends JobBucket> void buckets(
+      ObjectNode answer, List<B> runs, BiConsumer<ObjectNode, B> details) {
+    ArrayNode buckets = answer.putArray("buckets");
+    for (B run : runs) {
+      ObjectNode item = buckets.addObject();
+      item.put("scope", run.scope());
+      if (run.owner() != null) {
+        item.put("ownerKey", run.owner().value());
+      }
+      item.put("status", run.status());
+      item.put("reason", run.reason());
+      details.accept(item, run);
     }
-    item.put("status", status);
-    item.put("reason", reason);
-    return item;
   }
 }

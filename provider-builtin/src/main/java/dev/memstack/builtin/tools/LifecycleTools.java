@@ -244,13 +244,11 @@ public record LifecycleTools(Dreaming dreaming, MemoryFiles files, LanguageModel
     answer.put("status", "completed");
     answer.put("time", run.get().time().toString());
     answer.put("outcome", run.get().outcome());
-    ArrayNode buckets = answer.putArray("buckets");
-    for (Dreaming.BucketRun bucket : run.get().buckets()) {
-      ObjectNode item =
-          JobRuns.bucket(buckets, bucket.scope(), bucket.owner(), bucket.status(), bucket.reason());
-      item.put("notesRead", bucket.notesRead());
-      item.put("memoryChanged", bucket.memoryChanged());
-    }
+    JobRuns.buckets(
+        answer,
+        run.get().buckets(),
+        (item, bucket) ->
+            item.put("notesRead", bucket.notesRead()).put("memoryChanged", bucket.memoryChanged()));
     return answer;
   }
 

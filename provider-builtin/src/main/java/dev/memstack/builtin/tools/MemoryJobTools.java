@@ -215,14 +215,13 @@ public record MemoryJobTools(
     node.put("time", time(run.time()));
     node.put("trigger", run.trigger());
     node.put("outcome", run.outcome());
-    ArrayNode buckets = node.putArray("buckets");
-    for (Dreaming.BucketRun bucket : run.buckets()) {
-      ObjectNode item =
-          JobRuns.bucket(buckets, bucket.scope(), bucket.owner(), bucket.status(), bucket.reason());
-      item.put("notesRead", bucket.notesRead());
-      item.put("memoryChanged", bucket.memoryChanged());
-      item.put("memoryTruncated", bucket.memoryTruncated());
-    }
+    JobRuns.buckets(
+        node,
+        run.buckets(),
+        (item, bucket) ->
+            item.put("notesRead", bucket.notesRead())
+                .put("memoryChanged", bucket.memoryChanged())
+                .put("memoryTruncated", bucket.memoryTruncated()));
   }
 
   private ObjectNode answer(AgentId agent, OwnerKey owner) {
