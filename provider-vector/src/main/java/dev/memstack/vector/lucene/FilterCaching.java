@@ -46,8 +46,13 @@ final class FilterCaching extends SearcherFactory {
 
         @Override
         public boolean shouldCache(Query query) throws IOException {
-          if (query instanceof TermQuery term && FEW_VALUED.contains(term.getTerm().field())) {
-            return true;
+          if (query instanceof TermQuery term) {
+            String field = term.getTerm().field();
+            if (FEW_VALUED.contains(field)
+                || field.equals(VisibilityKeys.FIELD)
+                    && VisibilityKeys.shared(term.getTerm().text())) {
+              return true;
+            }
           }
           return usage.shouldCache(query);
         }
