@@ -46,13 +46,8 @@ final class FilterCaching extends SearcherFactory {
 
         @Override
         public boolean shouldCache(Query query) throws IOException {
-          if (query instanceof TermQuery term) {
-            String field = term.getTerm().field();
-            if (FEW_VALUED.contains(field)
-                || field.equals(VisibilityKeys.FIELD)
-                    && VisibilityKeys.shared(term.getTerm().text())) {
-              return true;
-            }
+          if (query instanceof TermQuery term && FEW_VALUED.contains(term.getTerm().field())) {
+            return true;
           }
           return usage.shouldCache(query);
         }

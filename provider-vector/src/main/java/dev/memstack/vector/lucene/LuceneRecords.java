@@ -31,7 +31,8 @@ import tools.jackson.databind.json.JsonMapper;
  * field, the unit vector as an HNSW field compared by dot product, extra metadata as stored JSON,
  * and the id with the {@link MemoryVectorStore#RANKING_KEYS} as doc values ({@value #RANKING}), so
  * that ranking a hit reads no stored fields (an index written before has no such doc values: its
- * hits are read from the stored fields).
+ * hits are read from the stored fields); the whole document a hit returns as doc values too ({@link
+ * DocumentValues}), and one visibility keyword ({@link VisibilityKeys}).
  */
 final class LuceneRecords {
 

@@ -33,11 +33,11 @@ import org.springframework.ai.document.Document;
 import org.springframework.ai.vectorstore.filter.Filter;
 
 /**
- * The query side of the embedded store: vector kNN search (the filter as a pre-filter of a {@link
- * KnnFloatVectorQuery} with at least {@link LuceneMemoryVectorStore#MIN_CANDIDATES} candidates),
- * BM25 keyword search, lookups by id and the store info (listing, counts and owners are {@link
- * LuceneListing}'s). Every read goes through {@link LuceneIndex#read}; filters become queries in
- * {@link LuceneFilterQueries}.
+ * The query side of the embedded store: vector kNN search (a small filter scanned exactly by {@link
+ * FilteredScan}, a larger one as the pre-filter of a {@link KnnFloatVectorQuery} with at least
+ * {@link LuceneMemoryVectorStore#MIN_CANDIDATES} candidates), BM25 keyword search, lookups by id
+ * and the store info (listing, counts and owners are {@link LuceneListing}'s). Every read goes
+ * through {@link LuceneIndex#read}; filters become queries in {@link LuceneFilterQueries}.
  */
 final class LuceneSearches implements StoreReads {
 

@@ -68,11 +68,6 @@ final class VisibilityKeys {
     return PERSONAL + SEPARATOR + agent + SEPARATOR + owner;
   }
 
-  /** Whether the key of a TEAM or GLOBAL record, shared by every owner's searches. */
-  static boolean shared(String key) {
-    return !key.startsWith(PERSONAL);
-  }
-
   /**
    * The keys a record must have to pass {@code filter} when it is exactly {@link
    * MemoryFilters#visibleTo}{@code (agent, owner)}; {@code null} for any other filter.

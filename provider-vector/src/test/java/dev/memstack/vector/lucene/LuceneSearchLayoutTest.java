@@ -75,7 +75,7 @@ class LuceneSearchLayoutTest {
       IndexSearcher searcher = new FilterCaching().newSearcher(reader, null);
       List<Boolean> keyed = new ArrayList<>();
       for (LeafReaderContext leaf : reader.leaves()) {
-        keyed.add(VisibilityQuery.keyed(leaf));
+        keyed.add(VisibilityPostings.docs(leaf.reader(), List.of(VisibilityKeys.NONE)) != null);
       }
       assertThat(keyed).containsExactly(false, false, false, false, true, true);
       for (int owner = 0; owner < 6; owner++) {
