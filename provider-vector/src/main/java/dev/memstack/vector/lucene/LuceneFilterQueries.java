@@ -20,9 +20,23 @@ final class LuceneFilterQueries extends FilterWalker<Query> {
 
   static final LuceneFilterQueries INSTANCE = new LuceneFilterQueries();
 
-  /** The query for {@code filter}; all documents for {@code null}. */
+  /**
+   * The query for {@code filter}; all documents for {@code null}. A {@link
+   * dev.memstack.vector.store.MemoryFilters#visibleTo} filter, alone or as a side of the top-level
+   * conjunctions, becomes a lookup of its {@link VisibilityKeys} ({@link VisibilityQuery}).
+   */
   static Query of(Filter.Expression filter) {
-    return filter == null ? new MatchAllDocsQuery() : INSTANCE.walk(filter);
+    return filter == null ? new MatchAllDocsQuery() : INSTANCE.keyed(filter);
+  }
+
+  private Query keyed(Filter.Expression filter) {
+    if (filter.type() == Filter.ExpressionType.AND
+        && filter.left() instanceof Filter.Expression left
+        && filter.right() instanceof Filter.Expression right) {
+      return and(keyed(left), keyed(right));
+    }
+    List<String> keys = VisibilityKeys.keysOf(filter);
+    return keys == null ? walk(filter) : VisibilityQuery.of(keys, walk(filter));
   }
 
   @Override

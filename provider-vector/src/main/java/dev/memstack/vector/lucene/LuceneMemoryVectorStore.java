@@ -22,10 +22,12 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * Vectors (unit length, dot product = cosine) live in an HNSW field, the text in a BM25 field
  * (English analyzer with {@link #STOP_WORDS}: function words and "user"/"assistant"),
  * agent/owner/scope/status/type/conversation/turn in keyword fields and {@code created_at} in a
- * point + doc-values field, so filters are index lookups. A filtered vector search is a {@link
- * KnnFloatVectorQuery} with the filter as a pre-filter and at least {@value #MIN_CANDIDATES}
- * candidates: Lucene scans a filter of up to that many records (an owner's) exactly and walks the
- * graph only for larger ones, so an owner's recall does not depend on other owners' records.
+ * point + doc-values field, so filters are index lookups; the visibility filter is one keyword a
+ * record ({@link VisibilityKeys}). A filtered vector search of at most {@value
+ * FilteredScan#MAX_DOCS} records (an owner's) is an exact scan of them ({@link FilteredScan}), a
+ * larger one a {@link KnnFloatVectorQuery} with the filter as a pre-filter and at least {@value
+ * #MIN_CANDIDATES} candidates, so an owner's recall does not depend on other owners' records. A
+ * hit's document is read from doc values ({@link DocumentValues}).
  *
  * <p>One {@link IndexWriter}, readers through a {@link SearcherManager} (near-real-time: a write is
  * searchable when its call returns). Durability: every {@code add} batch is appended to a {@link

@@ -31,7 +31,8 @@ import tools.jackson.databind.json.JsonMapper;
  * field, the unit vector as an HNSW field compared by dot product, extra metadata as stored JSON,
  * and the id with the {@link MemoryVectorStore#RANKING_KEYS} as doc values ({@value #RANKING}), so
  * that ranking a hit reads no stored fields (an index written before has no such doc values: its
- * hits are read from the stored fields).
+ * hits are read from the stored fields); the whole document a hit returns as doc values too ({@link
+ * DocumentValues}), and one visibility keyword ({@link VisibilityKeys}).
  */
 final class LuceneRecords {
 
@@ -74,12 +75,18 @@ final class LuceneRecords {
         doc.add(new StringField(HAS, key, Field.Store.NO));
       }
     }
+    String visibility = VisibilityKeys.of(metadata);
+    if (visibility != null) {
+      doc.add(new StringField(VisibilityKeys.FIELD, visibility, Field.Store.NO));
+    }
     doc.add(
         new LongField(
             MemoryVectorStore.CREATED_AT, record.createdAt().toEpochMilli(), Field.Store.YES));
-    if (!record.extra().isEmpty()) {
-      doc.add(new StoredField(EXTRA, JSON.writeValueAsString(record.extra())));
+    String extra = record.extra().isEmpty() ? null : JSON.writeValueAsString(record.extra());
+    if (extra != null) {
+      doc.add(new StoredField(EXTRA, extra));
     }
+    doc.add(new BinaryDocValuesField(DocumentValues.FIELD, DocumentValues.encode(record, extra)));
     BytesRef ranking = RankingValues.encode(record);
     if (ranking != null) {
       doc.add(new BinaryDocValuesField(RANKING, ranking));
@@ -105,15 +112,34 @@ final class LuceneRecords {
     if (created != null && created.numericValue() != null) {
       metadata.put(MemoryVectorStore.CREATED_AT, created.numericValue().longValue());
     }
-    String extra = stored.get(EXTRA);
+    return toSpring(
+        stored.get(MemoryVectorStore.ID),
+        stored.get(TEXT),
+        metadata,
+        stored.get(EXTRA),
+        modelId,
+        score);
+  }
+
+  /**
+   * A Spring AI document of a record: {@code metadata} holds its string keys and {@code
+   * created_at}, in that order; the {@code extra} JSON and the model id are added to it.
+   */
+  static org.springframework.ai.document.Document toSpring(
+      String id,
+      String text,
+      Map<String, Object> metadata,
+      String extra,
+      String modelId,
+      Double score) {
     if (extra != null) {
       Map<String, Object> values = JSON.readValue(extra, MAP);
       values.forEach((key, value) -> metadata.put(key, longIfInteger(value)));
     }
     metadata.put(MemoryVectorStore.MODEL, modelId);
     return org.springframework.ai.document.Document.builder()
-        .id(stored.get(MemoryVectorStore.ID))
-        .text(stored.get(TEXT))
+        .id(id)
+        .text(text)
         .metadata(metadata)
         .score(score)
         .build();

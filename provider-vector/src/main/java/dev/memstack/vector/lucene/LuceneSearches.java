@@ -15,7 +15,6 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PostingsEnum;
-import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
@@ -34,11 +33,11 @@ import org.springframework.ai.document.Document;
 import org.springframework.ai.vectorstore.filter.Filter;
 
 /**
- * The query side of the embedded store: vector kNN search (the filter as a pre-filter of a {@link
- * KnnFloatVectorQuery} with at least {@link LuceneMemoryVectorStore#MIN_CANDIDATES} candidates),
- * BM25 keyword search, lookups by id and the store info (listing, counts and owners are {@link
- * LuceneListing}'s). Every read goes through {@link LuceneIndex#read}; filters become queries in
- * {@link LuceneFilterQueries}.
+ * The query side of the embedded store: vector kNN search (a small filter scanned exactly by {@link
+ * FilteredScan}, a larger one as the pre-filter of a {@link KnnFloatVectorQuery} with at least
+ * {@link LuceneMemoryVectorStore#MIN_CANDIDATES} candidates), BM25 keyword search, lookups by id
+ * and the store info (listing, counts and owners are {@link LuceneListing}'s). Every read goes
+ * through {@link LuceneIndex#read}; filters become queries in {@link LuceneFilterQueries}.
  */
 final class LuceneSearches implements StoreReads {
 
@@ -56,9 +55,8 @@ final class LuceneSearches implements StoreReads {
     return index.read(
         (searcher, ix) -> {
           List<Document> out = new ArrayList<>();
-          StoredFields fields = searcher.storedFields();
           for (ScoreDoc hit : vectorTop(searcher, queryVector, filter, topK, threshold)) {
-            out.add(LuceneRecords.toSpring(fields.document(hit.doc), ix.modelId, cosine(hit)));
+            out.add(DocumentValues.read(searcher, hit.doc, ix.modelId, cosine(hit)));
           }
           return out;
         });
@@ -99,12 +97,20 @@ final class LuceneSearches implements StoreReads {
     }
     float[] unit = StoreEmbedder.normalized(queryVector);
     Query filterQuery = filter == null ? null : LuceneFilterQueries.of(filter);
-    int candidates = Math.max(topK, LuceneMemoryVectorStore.MIN_CANDIDATES);
-    TopDocs top =
-        searcher.search(
-            new KnnFloatVectorQuery(LuceneRecords.VECTOR, unit, candidates, filterQuery), topK);
-    List<ScoreDoc> out = new ArrayList<>(top.scoreDocs.length);
-    for (ScoreDoc hit : top.scoreDocs) {
+    ScoreDoc[] hits =
+        filterQuery == null
+            ? null
+            : FilteredScan.top(searcher, filterQuery, LuceneRecords.VECTOR, unit, topK);
+    if (hits == null) {
+      int candidates = Math.max(topK, LuceneMemoryVectorStore.MIN_CANDIDATES);
+      hits =
+          searcher.search(
+                  new KnnFloatVectorQuery(LuceneRecords.VECTOR, unit, candidates, filterQuery),
+                  topK)
+              .scoreDocs;
+    }
+    List<ScoreDoc> out = new ArrayList<>(hits.length);
+    for (ScoreDoc hit : hits) {
       if (cosine(hit) < threshold) {
         break;
       }
@@ -128,10 +134,8 @@ final class LuceneSearches implements StoreReads {
         (searcher, ix) -> {
           TopDocs top = searcher.search(full, topK);
           List<Document> out = new ArrayList<>();
-          StoredFields fields = searcher.storedFields();
           for (ScoreDoc hit : top.scoreDocs) {
-            out.add(
-                LuceneRecords.toSpring(fields.document(hit.doc), ix.modelId, (double) hit.score));
+            out.add(DocumentValues.read(searcher, hit.doc, ix.modelId, (double) hit.score));
           }
           return out;
         });
@@ -200,8 +204,7 @@ final class LuceneSearches implements StoreReads {
             return Optional.empty();
           }
           return Optional.of(
-              LuceneRecords.toSpring(
-                  searcher.storedFields().document(hits.scoreDocs[0].doc), ix.modelId, null));
+              DocumentValues.read(searcher, hits.scoreDocs[0].doc, ix.modelId, null));
         });
   }
 
@@ -271,13 +274,11 @@ final class LuceneSearches implements StoreReads {
     return index.read(
         (searcher, ix) -> {
           Map<String, Document> found = new LinkedHashMap<>();
-          StoredFields stored = searcher.storedFields();
           List<String> ids = new ArrayList<>();
           for (MemoryVectorStore.Hit hit : hits) {
             if (hit.locator() instanceof LuceneHits.Location at
                 && at.reader() == searcher.getIndexReader()) {
-              found.put(
-                  hit.id(), LuceneRecords.toSpring(stored.document(at.docId()), ix.modelId, null));
+              found.put(hit.id(), DocumentValues.read(searcher, at.docId(), ix.modelId, null));
             } else {
               ids.add(hit.id());
             }
@@ -290,10 +291,7 @@ final class LuceneSearches implements StoreReads {
               ids,
               found.keySet(),
               (id, leaf, doc) ->
-                  found.put(
-                      id,
-                      LuceneRecords.toSpring(
-                          leaf.reader().storedFields().document(doc), ix.modelId, null)));
+                  found.put(id, DocumentValues.read(leaf.reader(), doc, ix.modelId, null)));
           return found;
         });
   }

@@ -56,7 +56,10 @@ import org.springframework.ai.vectorstore.filter.Filter;
  *
  * Options: {@code --records} (sizes, comma separated), {@code --owners} (1000), {@code --queries}
  * per run (1000), {@code --runs} (3), {@code --out} (Markdown appended to, default {@code
- * target/bench/embedded.md}), {@code --keep} (keep the index under {@code target/bench}).
+ * target/bench/embedded.md}), {@code --keep} (keep the index under {@code target/bench}), {@code
+ * --reuse} (search the index a {@code --keep} run left instead of loading a new one; implies {@code
+ * --keep}), {@code --skip} (parts left out, comma separated: {@code approximate}, {@code writes},
+ * {@code prefetch}; for profiling the filtered search alone).
  */
 public final class EmbeddedStoreBenchmark {
 
@@ -72,6 +75,8 @@ public final class EmbeddedStoreBenchmark {
   private final int runs;
   private final Path out;
   private final boolean keep;
+  private final boolean reuse;
+  private final Set<String> skip;
   private final MixtureVectors vectors = new MixtureVectors(DIMENSION, 256, 42);
 
   private EmbeddedStoreBenchmark(Map<String, String> options) {
@@ -79,7 +84,9 @@ public final class EmbeddedStoreBenchmark {
     queries = Integer.parseInt(options.getOrDefault("queries", "1000"));
     runs = Integer.parseInt(options.getOrDefault("runs", "3"));
     out = Path.of(options.getOrDefault("out", "target/bench/embedded.md"));
-    keep = options.containsKey("keep");
+    reuse = options.containsKey("reuse");
+    keep = reuse || options.containsKey("keep");
+    skip = Set.of(options.getOrDefault("skip", "").split(","));
   }
 
   public static void main(String[] args) throws Exception {
@@ -195,7 +202,10 @@ public final class EmbeddedStoreBenchmark {
 
   private void run(int size) throws Exception {
     Path dir = Path.of("target/bench/embedded-" + size);
-    deleteTree(dir);
+    boolean reused = reuse && Files.isDirectory(dir.resolve("lucene"));
+    if (!reused) {
+      deleteTree(dir);
+    }
     report("");
     report(
         String.format(
@@ -217,12 +227,18 @@ public final class EmbeddedStoreBenchmark {
     StoreEmbedder embedder = new StoreEmbedder(new BenchEmbedder(), 512);
     try (LuceneMemoryVectorStore store =
         LuceneMemoryVectorStore.open(dir.resolve("lucene"), embedder, false, "-")) {
-      load(store, size, all, byOwner, shared);
+      load(store, size, all, byOwner, shared, reused);
       filtered(store, all, byOwner, shared);
-      approximate(store, size, all);
-      turnWrites(store, size);
+      if (!skip.contains("approximate")) {
+        approximate(store, size, all);
+      }
+      if (!skip.contains("writes")) {
+        turnWrites(store, size);
+      }
     }
-    prefetch(dir);
+    if (!skip.contains("prefetch")) {
+      prefetch(dir);
+    }
     report("- machine load average (1/5/15 min) at the end: " + loadAverage());
     if (!keep) {
       deleteTree(dir);
@@ -234,7 +250,8 @@ public final class EmbeddedStoreBenchmark {
       int size,
       float[] all,
       List<List<Integer>> byOwner,
-      List<Integer> shared)
+      List<Integer> shared,
+      boolean reused)
       throws IOException {
     for (int i = 0; i < size; i++) {
       float[] v = vectors.record(i);
@@ -247,6 +264,10 @@ public final class EmbeddedStoreBenchmark {
           shared.add(i);
         }
       }
+    }
+    if (reused) {
+      report("- reused the index of an earlier run (" + human(du(store.root())) + ")");
+      return;
     }
     long start = System.nanoTime();
     for (int from = 0; from < size; from += BATCH) {
