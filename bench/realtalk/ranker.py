@@ -72,9 +72,13 @@ def dump(args):
                 features = {k[len(FEATURE):]: float(v.split()[0])
                             for k, v in metadata.items() if k.startswith(FEATURE)}
                 covers = [g for g, gold in enumerate(q["gold"]) if gold and gold in text]
-                rows.append({"f": features, "c": covers})
+                row = {"f": features, "c": covers}
+                if args.texts:
+                    row["t"] = text
+                rows.append(row)
             out.write(json.dumps({"chat": q["chat"], "index": q["index"],
                                   "category": q["category"], "gold": len(q["gold"]),
+                                  **({"question": q["question"]} if args.texts else {}),
                                   "items": rows}) + "\n")
             if n % 100 == 0:
                 print(f"  {n}/{len(questions)} questions", file=sys.stderr)
@@ -409,6 +413,8 @@ def main():
     d.add_argument("--agent", default="realtalk")
     d.add_argument("--limit", type=int, default=200)
     d.add_argument("--out", required=True)
+    d.add_argument("--texts", action="store_true",
+                   help="keep each item's text and the question (for error analysis)")
     for name in ("train", "cv"):
         p = sub.add_parser(name)
         p.add_argument("dump")

@@ -37,7 +37,8 @@ record QuestionCues(
   private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}'’]*");
 
   /** A chat line's speaker label: one or two words and a colon at the start. */
-  private static final Pattern SPEAKER = Pattern.compile("^\\s*(\\p{L}[\\p{L}.'-]{0,30})\\s*:");
+  private static final Pattern SPEAKER =
+      Pattern.compile("^\\s*(\\p{L}[\\p{L}.'-]{0,30}(?: \\p{L}[\\p{L}.'-]{0,30})?)\\s*:");
 
   private static final Pattern DIGIT = Pattern.compile("\\d");
 

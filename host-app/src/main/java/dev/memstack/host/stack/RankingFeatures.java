@@ -9,7 +9,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -35,8 +34,9 @@ import java.util.Set;
  *       (the same share with each word weighed by its rarity among the candidates), {@code
  *       question} (the item asks something: it holds a question mark), {@code names} (share of the
  *       names the question mentions found in the item), {@code speaker.asked} (the chat line's
- *       speaker is named in the question), {@code speaker.other} (the question names a speaker of
- *       the list, not this one);
+ *       speaker is named in the question, by a word of the label, misspelt, or by what the other
+ *       speakers call them: {@link AskedSpeakers}), {@code speaker.other} (the question names a
+ *       speaker of the list, not this one);
  *   <li>{@code answer.time}, {@code answer.place}, {@code answer.person}, {@code answer.number}
  *       (the question wants that kind of answer and the item holds one), {@code time.named} (the
  *       question names a month or a year the item was written in), {@code date.named} (the question
@@ -165,22 +165,15 @@ final class RankingFeatures {
     QuestionCues[] items = new QuestionCues[n];
     double[] overlap = new double[n];
     double best = Double.NEGATIVE_INFINITY;
-    Set<String> speakers = new LinkedHashSet<>();
     for (int i = 0; i < n; i++) {
       items[i] = QuestionCues.of(pool.get(i).text());
       overlap[i] = share(asked.words(), items[i].words());
       if (!Double.isNaN(pool.get(i).relevance())) {
         best = Math.max(best, pool.get(i).relevance());
       }
-      if (items[i].speaker() != null) {
-        speakers.add(items[i].speaker());
-      }
     }
     double[] idfOverlap = idfOverlap(asked.words(), items);
-    boolean otherSpeakerAsked = false;
-    for (String speaker : speakers) {
-      otherSpeakerAsked |= questionWords.contains(speaker);
-    }
+    Set<String> askedSpeakers = AskedSpeakers.of(asked, items);
     int[] cosineRank = cosineRanks(pool);
     double[] neighbourCosine = new double[n];
     double[] neighbourOverlap = new double[n];
@@ -231,13 +224,9 @@ final class RankingFeatures {
                 }
                 yield share(asked.names(), item.all());
               }
-              case "speaker.asked" ->
-                  item.speaker() != null && questionWords.contains(item.speaker()) ? 1 : 0;
+              case "speaker.asked" -> askedSpeakers.contains(item.speaker()) ? 1 : 0;
               case "speaker.other" ->
-                  otherSpeakerAsked
-                          && (item.speaker() == null || !questionWords.contains(item.speaker()))
-                      ? 1
-                      : 0;
+                  !askedSpeakers.isEmpty() && !askedSpeakers.contains(item.speaker()) ? 1 : 0;
               case "answer.time" -> wants == QuestionCues.Wants.TIME && item.holds(wants) ? 1 : 0;
               case "answer.place" -> wants == QuestionCues.Wants.PLACE && item.holds(wants) ? 1 : 0;
               case "answer.person" ->

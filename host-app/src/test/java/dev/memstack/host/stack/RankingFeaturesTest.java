@@ -46,6 +46,29 @@ class RankingFeaturesTest {
   }
 
   @Test
+  @DisplayName("a speaker of two words, a misspelt name and what the other speaker calls them")
+  void speakerNamedOtherwise() {
+    List<RankingFeatures.Candidate> pool =
+        List.of(
+            candidate("user: fahim khan: I read manga", null, 0.8, Map.of("vector", 1)),
+            candidate("user: muhhamed: I drive to work", null, 0.8, Map.of("vector", 2)),
+            candidate("user: muhhamed: thanks Kate, see you", null, 0.8, Map.of("vector", 3)));
+
+    assertThat(value("speaker.asked", "What does Fahim read?", pool, 0)).isEqualTo(1);
+    assertThat(value("speaker.asked", "What does Fahim read?", pool, 1)).isZero();
+    assertThat(value("speaker.asked", "How far does Mohamed drive?", pool, 1)).isEqualTo(1);
+    assertThat(value("speaker.asked", "How far does Mohamed drive?", pool, 0)).isZero();
+    assertThat(value("speaker.other", "How far does Mohamed drive?", pool, 0)).isEqualTo(1);
+    // "Kate" is written only by muhhamed, and the list shows one other speaker
+    assertThat(value("speaker.asked", "What does Kate read?", pool, 0)).isEqualTo(1);
+    assertThat(value("speaker.asked", "What does Kate read?", pool, 2)).isZero();
+    // a short or different-initial word is no misspelling
+    assertThat(value("speaker.asked", "What does Mahim read?", pool, 0)).isZero();
+    assertThat(AskedSpeakers.edits("nikolas", "nicolas")).isEqualTo(1);
+    assertThat(AskedSpeakers.edits("nerbaas", "nebraas")).isEqualTo(1);
+  }
+
+  @Test
   @DisplayName("length and overlap count the message, not a file header or a role label")
   void lengthOfTheMessage() {
     List<RankingFeatures.Candidate> pool =
