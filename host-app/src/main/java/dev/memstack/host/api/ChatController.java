@@ -6,12 +6,7 @@ import dev.memstack.host.chat.ChatStreams;
 import dev.memstack.host.security.AccessPolicy;
 import dev.memstack.host.security.RequiresRole;
 import dev.memstack.host.security.Role;
-import dev.memstack.host.stack.ChatRequest;
 import io.swagger.v3.oas.annotations.Operation;
-import java.io.IOException;
-import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -33,15 +28,11 @@ import tools.jackson.databind.JsonNode;
 @RequestMapping(path = "/api/v1/agents/{agentId}")
 public class ChatController {
 
-  private static final Logger log = LoggerFactory.getLogger(ChatController.class);
-
-  private final ChatService chat;
-  private final ChatStreams streams;
+  private final ChatEvents chats;
   private final AccessPolicy access;
 
   public ChatController(ChatService chat, ChatStreams streams, AccessPolicy access) {
-    this.chat = chat;
-    this.streams = streams;
+    this.chats = new ChatEvents(chat, streams);
     this.access = access;
   }
 
@@ -54,7 +45,7 @@ public class ChatController {
       produces = MediaType.APPLICATION_JSON_VALUE)
   public ChatReply chat(
       @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
-    return chat.chat(MemoryRequests.chat(JsonBody.agent(agentId), body, access));
+    return chats.chat().chat(MemoryRequests.chat(JsonBody.agent(agentId), body, access));
   }
 
   @Operation(
@@ -68,37 +59,6 @@ public class ChatController {
       produces = MediaType.TEXT_EVENT_STREAM_VALUE)
   public SseEmitter stream(
       @PathVariable("agentId") String agentId, @RequestBody(required = false) JsonNode body) {
-    ChatRequest request = MemoryRequests.chat(JsonBody.agent(agentId), body, access);
-    if (!chat.available()) {
-      chat.chat(request); // answers the missing model as JSON before any event is sent
-    }
-    SseEmitter emitter = new SseEmitter(streams.timeout().toMillis());
-    streams.run(
-        () -> {
-          try {
-            ChatReply reply =
-                chat.stream(request, piece -> send(emitter, "delta", Map.of("text", piece)));
-            send(emitter, "done", reply);
-            emitter.complete();
-          } catch (RuntimeException e) {
-            ApiError error = ApiExceptionHandler.errorOf(e);
-            if (error.error().equals(ApiError.INTERNAL)) {
-              log.error("A streamed chat failed", e);
-            }
-            send(emitter, "error", error);
-            emitter.complete();
-          }
-        });
-    return emitter;
-  }
-
-  /** Sends one event; whether the client is still there. */
-  private static boolean send(SseEmitter emitter, String name, Object data) {
-    try {
-      emitter.send(SseEmitter.event().name(name).data(data, MediaType.APPLICATION_JSON));
-      return true;
-    } catch (IOException | IllegalStateException e) {
-      return false;
-    }
+    return chats.open(MemoryRequests.chat(JsonBody.agent(agentId), body, access));
   }
 }

@@ -47,17 +47,17 @@ final class McpToolDefinitions {
     Map<String, Object> schema =
         closedObject(
             Map.of("text", property("string", "the memory, one statement about the user")), "text");
-    return McpSchema.Tool.builder(McpToolCatalog.MEMORY_REMEMBER, withOwner(schema))
-        .title("Remember")
-        .description(
-            "Store one memory (a fact, preference or decision) in the user's personal long-term"
-                + " memory, so that later conversations recall it (provider tool "
-                + properties.rememberProvider()
-                + "/"
-                + properties.rememberTool()
-                + ").")
-        .annotations(hints(effect))
-        .build();
+    return hostTool(
+        McpToolCatalog.MEMORY_REMEMBER,
+        schema,
+        "Remember",
+        "Store one memory (a fact, preference or decision) in the user's personal long-term"
+            + " memory, so that later conversations recall it (provider tool "
+            + properties.rememberProvider()
+            + "/"
+            + properties.rememberTool()
+            + ").",
+        effect);
   }
 
   /** {@code memory_context}. */
@@ -80,16 +80,15 @@ final class McpToolDefinitions {
             "boolean",
             "true adds the user's morning card (what dreaming concluded yesterday) to their first"
                 + " such call of the day"));
-    return McpSchema.Tool.builder(
-            McpToolCatalog.MEMORY_CONTEXT, withOwner(closedObject(arguments, "query")))
-        .title("Recall memory")
-        .description(
-            "Recall what memory holds for a query: the agent's shared system prompt, the user's own"
-                + " standing memory (ownerPrompt) and the recalled items, best first, with the"
-                + " fenced <memory-context> block to put in front of the user's message. The same"
-                + " answer as the REST context call.")
-        .annotations(hints(ToolSpec.Effect.READ))
-        .build();
+    return hostTool(
+        McpToolCatalog.MEMORY_CONTEXT,
+        closedObject(arguments, "query"),
+        "Recall memory",
+        "Recall what memory holds for a query: the agent's shared system prompt, the user's own"
+            + " standing memory (ownerPrompt) and the recalled items, best first, with the"
+            + " fenced <memory-context> block to put in front of the user's message. The same"
+            + " answer as the REST context call.",
+        ToolSpec.Effect.READ);
   }
 
   /** {@code memory_window}. */
@@ -102,15 +101,28 @@ final class McpToolDefinitions {
             WindowRequests.MIN_MAX_INPUT_TOKENS,
             WindowRequests.MAX_MAX_INPUT_TOKENS,
             "the token budget (memstack.window.default-max-input-tokens when left out)"));
-    return McpSchema.Tool.builder(
-            McpToolCatalog.MEMORY_WINDOW, withOwner(closedObject(arguments, "conversationId")))
-        .title("Conversation window")
-        .description(
-            "The conversation window to send the model next: a summary of the older turns (a user"
-                + " message marked as reference, not instructions) and the recent turns verbatim,"
-                + " within the token budget, with the tokens of each part. The same answer as the"
-                + " REST window route.")
-        .annotations(hints(ToolSpec.Effect.READ))
+    return hostTool(
+        McpToolCatalog.MEMORY_WINDOW,
+        closedObject(arguments, "conversationId"),
+        "Conversation window",
+        "The conversation window to send the model next: a summary of the older turns (a user"
+            + " message marked as reference, not instructions) and the recent turns verbatim,"
+            + " within the token budget, with the tokens of each part. The same answer as the"
+            + " REST window route.",
+        ToolSpec.Effect.READ);
+  }
+
+  /** A tool of the host itself: its schema with {@code ownerKey}, a title and its hints. */
+  private static McpSchema.Tool hostTool(
+      String name,
+      Map<String, Object> schema,
+      String title,
+      String description,
+      ToolSpec.Effect effect) {
+    return McpSchema.Tool.builder(name, withOwner(schema))
+        .title(title)
+        .description(description)
+        .annotations(hints(effect))
         .build();
   }
 

@@ -4,9 +4,6 @@ import dev.memstack.vector.store.DelegatingStore;
 import dev.memstack.vector.store.MemoryHistory;
 import dev.memstack.vector.store.ModelMismatchException;
 import dev.memstack.vector.store.StoreEmbedder;
-import dev.memstack.vector.store.StoreListing;
-import dev.memstack.vector.store.StoreReads;
-import dev.memstack.vector.store.StoreWrites;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -64,14 +61,14 @@ public final class LuceneMemoryVectorStore implements DelegatingStore {
   private final LuceneIndex index;
   private final LuceneSearches searches;
   private final LuceneWrites writes;
-  private final LuceneListing listing;
+  private final Parts parts;
   private HistoryLog history;
 
   private LuceneMemoryVectorStore(Path root, StoreEmbedder embedder) {
     this.index = new LuceneIndex(root, embedder);
     this.searches = new LuceneSearches(index);
     this.writes = new LuceneWrites(index);
-    this.listing = new LuceneListing(index, searches::keywordQuery);
+    this.parts = new Parts(searches, writes, new LuceneListing(index, searches::keywordQuery));
   }
 
   /**
@@ -126,18 +123,8 @@ public final class LuceneMemoryVectorStore implements DelegatingStore {
   }
 
   @Override
-  public StoreReads reads() {
-    return searches;
-  }
-
-  @Override
-  public StoreWrites writes() {
-    return writes;
-  }
-
-  @Override
-  public StoreListing listing() {
-    return listing;
+  public Parts parts() {
+    return parts;
   }
 
   /** Merges deleted documents out of the index files; searches wait for it (a merge). */

@@ -6,9 +6,6 @@ import dev.memstack.vector.store.MemoryHistory;
 import dev.memstack.vector.store.MemoryVectorStore;
 import dev.memstack.vector.store.ModelMismatchException;
 import dev.memstack.vector.store.StoreEmbedder;
-import dev.memstack.vector.store.StoreListing;
-import dev.memstack.vector.store.StoreReads;
-import dev.memstack.vector.store.StoreWrites;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -54,9 +51,8 @@ import org.springframework.ai.vectorstore.SearchRequest;
 public final class PgVectorMemoryStore implements DelegatingStore {
 
   private final PgTable table;
-  private final PgSearches searches;
   private final PgWrites writes;
-  private final PgListing listing;
+  private final Parts parts;
   private final PgHistory history;
   private final String pgvectorVersion;
 
@@ -68,9 +64,9 @@ public final class PgVectorMemoryStore implements DelegatingStore {
       String modelId,
       int dimension) {
     this.table = new PgTable(settings, embedder, dataSource, modelId, dimension);
-    this.listing = new PgListing(table);
-    this.searches = new PgSearches(table, listing);
+    PgListing listing = new PgListing(table);
     this.writes = new PgWrites(table);
+    this.parts = new Parts(new PgSearches(table, listing), writes, listing);
     this.history = new PgHistory(table);
     this.pgvectorVersion = pgvectorVersion;
   }
@@ -101,18 +97,8 @@ public final class PgVectorMemoryStore implements DelegatingStore {
   }
 
   @Override
-  public StoreReads reads() {
-    return searches;
-  }
-
-  @Override
-  public StoreWrites writes() {
-    return writes;
-  }
-
-  @Override
-  public StoreListing listing() {
-    return listing;
+  public Parts parts() {
+    return parts;
   }
 
   @Override

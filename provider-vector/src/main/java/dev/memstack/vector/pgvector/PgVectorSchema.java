@@ -90,20 +90,19 @@ final class PgVectorSchema {
    * @throws IllegalStateException when the database has no such text search configuration
    */
   void checkTextSearchConfig(Connection connection) throws SQLException {
-    try (PreparedStatement query =
-        connection.prepareStatement("SELECT count(*) FROM pg_ts_config WHERE cfgname = ?")) {
-      query.setString(1, textSearchConfig);
-      try (ResultSet row = query.executeQuery()) {
-        row.next();
-        if (row.getLong(1) == 0) {
-          throw new IllegalStateException(
-              PgVectorSettings.TEXT_SEARCH_CONFIG
-                  + ": '"
-                  + textSearchConfig
-                  + "' is not a text search configuration of this database (psql \\dF lists"
-                  + " them; simple and english always exist)");
-        }
-      }
+    long found =
+        oneRow(
+            connection,
+            "SELECT count(*) FROM pg_ts_config WHERE cfgname = ?",
+            textSearchConfig,
+            row -> row.getLong(1));
+    if (found == 0) {
+      throw new IllegalStateException(
+          PgVectorSettings.TEXT_SEARCH_CONFIG
+              + ": '"
+              + textSearchConfig
+              + "' is not a text search configuration of this database (psql \\dF lists"
+              + " them; simple and english always exist)");
     }
   }
 
@@ -265,14 +264,8 @@ final class PgVectorSchema {
 
   /** Whether the records table exists. */
   boolean tableExists(Connection connection) throws SQLException {
-    try (PreparedStatement query =
-        connection.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
-      query.setString(1, table());
-      try (ResultSet row = query.executeQuery()) {
-        row.next();
-        return row.getBoolean(1);
-      }
-    }
+    return oneRow(
+        connection, "SELECT to_regclass(?) IS NOT NULL", table(), row -> row.getBoolean(1));
   }
 
   /**
@@ -383,8 +376,21 @@ final class PgVectorSchema {
   }
 
   /** {@code CREATE TABLE IF NOT EXISTS name (columns...)}, one column or constraint a line. */
-  private static String sideTable(String name, String... columns) {
+  private static String tableStatement(String name, List<String> columns) {
     return "CREATE TABLE IF NOT EXISTS " + name + " (\n  " + String.join(",\n  ", columns) + "\n)";
+  }
+
+  /** An index of a side table: the end of its name and its {@code USING} clause. */
+  private record SideIndex(String suffix, String definition) {}
+
+  /** A side table's statements: the table with these columns, then its indexes. */
+  private List<String> sideTable(String name, List<String> columns, SideIndex... indexes) {
+    List<String> ddl = new ArrayList<>();
+    ddl.add(tableStatement(name, columns));
+    for (SideIndex index : indexes) {
+      ddl.add(index(index.suffix(), name, index.definition()));
+    }
+    return List.copyOf(ddl);
   }
 
   /**
@@ -396,10 +402,9 @@ final class PgVectorSchema {
    * {@code hidden} (the record is hidden from this owner's recall).
    */
   List<String> feedbackStatements() {
-    String f = feedbackTable();
-    return List.of(
-        sideTable(
-            f,
+    return sideTable(
+        feedbackTable(),
+        List.of(
             "owner text NOT NULL",
             "id text NOT NULL REFERENCES " + table() + " (id) ON DELETE CASCADE",
             "uses bigint NOT NULL",
@@ -408,7 +413,7 @@ final class PgVectorSchema {
             "trust_at bigint NOT NULL DEFAULT 0",
             "hidden boolean NOT NULL DEFAULT false",
             "PRIMARY KEY (owner, id)"),
-        index("feedback_id", f, "btree (id)"));
+        new SideIndex("feedback_id", "btree (id)"));
   }
 
   /**
@@ -417,16 +422,12 @@ final class PgVectorSchema {
    * index.
    */
   List<String> historyStatements() {
-    String h = historyTable();
-    return List.of(
-        sideTable(
-            h,
-            "seq bigserial PRIMARY KEY",
-            "id text NOT NULL",
-            "owner text",
-            "event jsonb NOT NULL"),
-        index("history_id", h, "btree (id, seq)"),
-        index("history_owner", h, "btree (owner)"));
+    return sideTable(
+        historyTable(),
+        List.of(
+            "seq bigserial PRIMARY KEY", "id text NOT NULL", "owner text", "event jsonb NOT NULL"),
+        new SideIndex("history_id", "btree (id, seq)"),
+        new SideIndex("history_owner", "btree (owner)"));
   }
 
   /**
@@ -436,10 +437,9 @@ final class PgVectorSchema {
    * owner index.
    */
   List<String> contradictionStatements() {
-    String c = contradictionsTable();
-    return List.of(
-        sideTable(
-            c,
+    return sideTable(
+        contradictionsTable(),
+        List.of(
             "id text PRIMARY KEY",
             "agent text NOT NULL",
             "owner text",
@@ -447,9 +447,9 @@ final class PgVectorSchema {
             "existing text NOT NULL",
             "incoming text NOT NULL",
             "created_at timestamptz NOT NULL"),
-        index("contradictions_owner", c, "btree (owner, agent, created_at)"),
-        index("contradictions_existing", c, "btree (existing)"),
-        index("contradictions_incoming", c, "btree (incoming)"));
+        new SideIndex("contradictions_owner", "btree (owner, agent, created_at)"),
+        new SideIndex("contradictions_existing", "btree (existing)"),
+        new SideIndex("contradictions_incoming", "btree (incoming)"));
   }
 
   /**
@@ -457,17 +457,16 @@ final class PgVectorSchema {
    * an owner leaves them; they name no record, so deleting one leaves the records of its type.
    */
   String typesStatement() {
-    return "CREATE TABLE IF NOT EXISTS "
-        + typesTable()
-        + " (\n"
-        + "  agent text NOT NULL,\n"
-        + "  key text NOT NULL,\n"
-        + "  name text NOT NULL,\n"
-        + "  description text,\n"
-        + "  icon text,\n"
-        + "  created_at timestamptz NOT NULL DEFAULT now(),\n"
-        + "  PRIMARY KEY (agent, key)\n"
-        + ")";
+    return tableStatement(
+        typesTable(),
+        List.of(
+            "agent text NOT NULL",
+            "key text NOT NULL",
+            "name text NOT NULL",
+            "description text",
+            "icon text",
+            "created_at timestamptz NOT NULL DEFAULT now()",
+            "PRIMARY KEY (agent, key)"));
   }
 
   /**
@@ -488,17 +487,15 @@ final class PgVectorSchema {
    * up-to-date table is not locked by an {@code ALTER TABLE} at every start).
    */
   void migrateFeedback(Connection connection) throws SQLException {
-    try (PreparedStatement query =
-        connection.prepareStatement(
+    long hidden =
+        oneRow(
+            connection,
             "SELECT count(*) FROM pg_attribute WHERE attrelid = ?::regclass"
-                + " AND attname = 'hidden' AND NOT attisdropped")) {
-      query.setString(1, feedbackTable());
-      try (ResultSet row = query.executeQuery()) {
-        row.next();
-        if (row.getLong(1) > 0) {
-          return;
-        }
-      }
+                + " AND attname = 'hidden' AND NOT attisdropped",
+            feedbackTable(),
+            row -> row.getLong(1));
+    if (hidden > 0) {
+      return;
     }
     try (Statement statement = connection.createStatement()) {
       statement.execute(addTrustColumnsStatement());
@@ -528,6 +525,19 @@ final class PgVectorSchema {
 
   static String quote(String identifier) {
     return "\"" + identifier.replace("\"", "\"\"") + "\"";
+  }
+
+  /** The one row that {@code sql} answers with its parameter set to {@code parameter}. */
+  private static <T> T oneRow(
+      Connection connection, String sql, String parameter, PgTable.RowReader<T> reader)
+      throws SQLException {
+    try (PreparedStatement query = connection.prepareStatement(sql)) {
+      query.setString(1, parameter);
+      try (ResultSet row = query.executeQuery()) {
+        row.next();
+        return reader.read(row);
+      }
+    }
   }
 
   private static Optional<String> single(Connection connection, String sql) throws SQLException {

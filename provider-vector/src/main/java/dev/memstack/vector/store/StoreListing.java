@@ -7,8 +7,8 @@ import org.springframework.ai.vectorstore.filter.Filter;
 
 /**
  * The administration reads of a {@link MemoryVectorStore} that one object of the store carries out
- * ({@link DelegatingStore#listing()}): pages newest first, counts, counts by value and the owners
- * of an agent. What each method promises is said on {@link MemoryVectorStore}.
+ * ({@link DelegatingStore.Parts#listing()}): pages newest first, counts, counts by value and the
+ * owners of an agent. What each method promises is said on {@link MemoryVectorStore}.
  */
 public interface StoreListing {
 
