@@ -95,6 +95,25 @@ public record CapabilityTools(StackMembers members, ToolInvoker tools) {
   public record Served(StackMember member, ToolSpec spec) {}
 
   /**
+   * Every running member that claims {@code capability}, with its standard tool {@code name}, in
+   * stack order (a member that only happens to list a tool of that name is not one of them).
+   *
+   * @throws NotFoundException naming the capability when no member claims it, or the tool when a
+   *     member claims the capability without listing it
+   */
+  public List<Served> claiming(Capability capability, String name) {
+    List<Served> served = new ArrayList<>();
+    for (StackMember member : providers(capability)) {
+      ToolSpec spec = tool(member, name).orElseThrow(() -> missingTool(member, capability, name));
+      served.add(new Served(member, spec));
+    }
+    if (served.isEmpty()) {
+      throw new NotFoundException("no running provider claims the capability " + capability);
+    }
+    return served;
+  }
+
+  /**
    * The running members that serve the standard tool {@code name}, which a provider may serve
    * without claiming {@code capability} ({@link StandardTools#RUN_STRUCTURED_CONSOLIDATION}): in
    * stack order, each member that claims the capability (it must list the tool) or lists the tool;

@@ -2,7 +2,6 @@ package dev.memstack.host.items;
 
 import dev.memstack.host.api.BadRequestException;
 import dev.memstack.host.api.CapabilityTools;
-import dev.memstack.host.api.NotFoundException;
 import dev.memstack.host.security.AccessDeniedException;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.Capability;
@@ -62,28 +61,9 @@ final class AcrossProviders {
     this.json = json;
   }
 
-  /**
-   * Every running provider that claims the capability, with its {@code tool}, in stack order (a
-   * provider that only happens to list a tool of that name is not one of them).
-   */
+  /** Every running provider that claims the capability, with its {@code tool}, in stack order. */
   private List<CapabilityTools.Served> serving(String tool) {
-    List<CapabilityTools.Served> served =
-        providers.serving(Capability.MEMORY_ADMIN, null, tool).stream()
-            .filter(AcrossProviders::claims)
-            .toList();
-    if (served.isEmpty()) {
-      throw new NotFoundException(
-          "no running provider claims the capability " + Capability.MEMORY_ADMIN);
-    }
-    return served;
-  }
-
-  private static boolean claims(CapabilityTools.Served one) {
-    try {
-      return one.member().claims(Capability.MEMORY_ADMIN);
-    } catch (RuntimeException e) {
-      return false;
-    }
+    return providers.claiming(Capability.MEMORY_ADMIN, tool);
   }
 
   /**
