@@ -53,13 +53,14 @@ class LuceneKeywordIndexLockTest {
               () -> {
                 try {
                   opened.set(open.newInstance(dir, 80, Duration.ZERO));
-                } catch (ReflectiveOperationException | RuntimeException e) {
+                } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
                   failed.set(e);
                 }
               });
       newInstance.start();
       Thread.sleep(1000);
 
+      assertThat(failed.get()).as("the new instance could not be made").isNull();
       assertThat(newInstance.isAlive()).as("the new instance waits for the lock").isTrue();
       holder.close();
       newInstance.join(15_000);
@@ -115,6 +116,7 @@ class LuceneKeywordIndexLockTest {
                 IndexWriter.class,
                 CJKBigramFilter.class,
                 AgentId.class,
+                dev.memstack.support.DaemonThreads.class,
                 LoggerFactory.class)
             .stream()
             .map(c -> c.getProtectionDomain().getCodeSource().getLocation())
