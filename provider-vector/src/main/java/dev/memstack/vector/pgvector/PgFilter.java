@@ -1,18 +1,28 @@
 package dev.memstack.vector.pgvector;
 
+import dev.memstack.spi.Scope;
 import dev.memstack.vector.store.FilterWalker;
+import dev.memstack.vector.store.MemoryStatus;
 import dev.memstack.vector.store.MemoryVectorStore;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.springframework.ai.vectorstore.filter.Filter;
 
 /**
  * Turns a filter expression into a SQL condition on the store's real columns ({@code agent = ? AND
- * (owner = ? OR scope IN (?, ?))}), with bind parameters, so PostgreSQL plans it on the btree
- * indexes. Never concatenates a value into the SQL text.
+ * (owner = ? OR scope IN ('TEAM', 'GLOBAL'))}), with bind parameters, so PostgreSQL plans it on the
+ * btree indexes. Values are bound as parameters, except the names of the fixed scopes and statuses
+ * ({@link Scope}, {@link MemoryStatus}), which are written into the text as literals: the text of
+ * one kind of filter is then the same for every owner, so a prepared statement's generic plan
+ * serves them all, and that plan still sees the scope and status it reads (a {@code TEAM} branch is
+ * a few rows, not a third of the table). Nothing but those names is ever written into the SQL.
  */
 final class PgFilter extends FilterWalker<PgFilter.Sql> {
 
@@ -140,8 +150,22 @@ final class PgFilter extends FilterWalker<PgFilter.Sql> {
     };
   }
 
+  /** The values written into the SQL text: the names of the scopes and of the statuses. */
+  private static final Set<String> LITERALS =
+      Stream.concat(
+              Arrays.stream(Scope.values()).map(Scope::name),
+              Arrays.stream(MemoryStatus.values()).map(MemoryStatus::name))
+          .collect(Collectors.toUnmodifiableSet());
+
   @Override
   protected Sql anyOf(String key, List<String> values) {
+    if ((key.equals(MemoryVectorStore.SCOPE) || key.equals(MemoryVectorStore.STATUS))
+        && LITERALS.containsAll(values)) {
+      // only names from LITERALS (upper-case letters and _), never a caller's free text
+      String names = values.stream().map(v -> "'" + v + "'").collect(Collectors.joining(", "));
+      return new Sql(
+          column(key) + (values.size() == 1 ? " = " + names : " IN (" + names + ")"), List.of());
+    }
     if (values.size() == 1) {
       return new Sql(column(key) + " = ?", values);
     }

@@ -141,14 +141,18 @@ final class PgSearches implements StoreReads {
     if (limit <= 0) {
       return Optional.empty();
     }
+    // the query vector is sent and parsed once, however many branches read it; the limits are
+    // written into the text (numbers, the same for every call), so that the statement's text is
+    // the same for every owner and PostgreSQL can keep one generic plan for it
     StringBuilder candidates = new StringBuilder();
     for (PgFilter.Sql branch : branches) {
       String select =
-          "SELECT id, embedding <=> ?::vector AS distance FROM "
+          "SELECT id, embedding <=> (SELECT v FROM query_vector) AS distance FROM "
               + table.schema.table()
               + " WHERE embedding IS NOT NULL AND ("
               + branch.text()
-              + ") LIMIT ?";
+              + ") LIMIT "
+              + (limit + 1);
       if (branches.size() == 1) {
         candidates.append(select);
       } else {
@@ -156,11 +160,14 @@ final class PgSearches implements StoreReads {
       }
     }
     String sql =
-        "WITH candidates AS MATERIALIZED ("
+        "WITH query_vector AS MATERIALIZED (SELECT ?::vector AS v),"
+            + " candidates AS MATERIALIZED ("
             + candidates
             + "),"
             + " best AS (SELECT id, distance FROM candidates WHERE distance <= ?"
-            + " ORDER BY distance, id LIMIT ?)"
+            + " ORDER BY distance, id LIMIT "
+            + topK
+            + ")"
             + " SELECT n.matched, best.distance, "
             + PgTable.COLUMNS
             + " FROM (SELECT count(*) AS matched FROM candidates) n"
@@ -169,13 +176,11 @@ final class PgSearches implements StoreReads {
             + " t ON t.id = best.id ORDER BY best.distance, best.id";
     try (PreparedStatement query = connection.prepareStatement(sql)) {
       int p = 1;
+      query.setObject(p++, vector);
       for (PgFilter.Sql branch : branches) {
-        query.setObject(p++, vector);
         p = PgTable.bind(query, p, branch.params());
-        query.setInt(p++, limit + 1);
       }
-      query.setDouble(p++, maxDistance);
-      query.setInt(p, topK);
+      query.setDouble(p, maxDistance);
       List<Document> results = new ArrayList<>(topK);
       try (ResultSet rows = query.executeQuery()) {
         while (rows.next()) {

@@ -263,7 +263,10 @@ public final class PgVectorBenchmark {
               store.pgvectorVersion()));
       explain(store, schema);
       if (sections.contains("filtered")) {
-        filtered(store, all, byOwner, shared);
+        if (!loaded || !rawLoaded(store, schema, size)) {
+          loadRaw(store, schema, size);
+        }
+        filtered(store, schema, all, byOwner, shared);
         report("- load average during the filtered runs: " + loadAverage());
       }
       if (sections.contains("variants")) {
@@ -376,6 +379,68 @@ public final class PgVectorBenchmark {
             hnsw));
   }
 
+  private static boolean rawLoaded(PgVectorMemoryStore store, String schema, int size)
+      throws SQLException {
+    return "true"
+        .equals(
+            single(
+                store,
+                "SELECT to_regclass('"
+                    + schema
+                    + ".raw_memory') IS NOT NULL AND (SELECT count(*) FROM "
+                    + schema
+                    + ".raw_memory) = "
+                    + size));
+  }
+
+  /**
+   * The baseline: the same vectors in a plain pgvector table {@code (id, owner, embedding)} with an
+   * owner index, loaded by one {@code COPY} (text format) with its indexes live; the time is
+   * reported beside the store's load.
+   */
+  private void loadRaw(PgVectorMemoryStore store, String schema, int size) throws SQLException {
+    String table = schema + ".raw_memory";
+    execute(store, "DROP TABLE IF EXISTS " + table);
+    execute(
+        store,
+        "CREATE TABLE "
+            + table
+            + " (id text PRIMARY KEY, owner text, embedding vector("
+            + DIMENSION
+            + "))");
+    execute(store, "CREATE INDEX raw_memory_owner_idx ON " + table + " (owner)");
+    long t = System.nanoTime();
+    try (Connection c = store.dataSource().getConnection()) {
+      CopyIn copy =
+          c.unwrap(PGConnection.class)
+              .getCopyAPI()
+              .copyIn("COPY " + table + " (id, owner, embedding) FROM STDIN");
+      StringBuilder chunk = new StringBuilder(1 << 20);
+      for (int i = 0; i < size; i++) {
+        int owner = owner(i);
+        chunk.append('m').append(i).append('\t');
+        chunk.append(owner < 0 ? "\\N" : "user:" + owner).append('\t');
+        chunk.append(literal(vectors.record(i))).append('\n');
+        if (chunk.length() > (1 << 20) - 16384 || i == size - 1) {
+          byte[] bytes = chunk.toString().getBytes(StandardCharsets.UTF_8);
+          copy.writeToCopy(bytes, 0, bytes.length);
+          chunk.setLength(0);
+        }
+      }
+      copy.endCopy();
+    }
+    double seconds = seconds(t);
+    execute(store, "VACUUM ANALYZE " + table);
+    report(
+        String.format(
+            Locale.ROOT,
+            "- load, baseline: %,d rows (id, owner, embedding) by one COPY into a plain pgvector"
+                + " table with its primary key and owner index: **%.1f s** (%,.0f rows/s)",
+            size,
+            seconds,
+            size / seconds));
+  }
+
   private void copy(PgVectorMemoryStore store, String schema, int from, int to)
       throws SQLException {
     try (Connection c = store.dataSource().getConnection()) {
@@ -469,14 +534,54 @@ public final class PgVectorBenchmark {
 
   /** The store's owner-filtered search: latency over runs and recall@5 against exact search. */
   private void filtered(
-      PgVectorMemoryStore store, float[] all, List<List<Integer>> byOwner, List<Integer> shared) {
+      PgVectorMemoryStore store,
+      String schema,
+      float[] all,
+      List<List<Integer>> byOwner,
+      List<Integer> shared)
+      throws SQLException {
     // JIT warm-up, long enough on a busy machine
     for (int w = 0; w < 2000; w++) {
       store.vectorSearch(vectors.query(w), prefetch(w % owners), 5, -1);
     }
+    try (Connection raw = store.dataSource().getConnection();
+        PreparedStatement rawQuery =
+            raw.prepareStatement(
+                "SELECT id FROM "
+                    + schema
+                    + ".raw_memory WHERE owner = ? ORDER BY embedding <#> ? LIMIT 5")) {
+      for (int w = 0; w < 2000; w++) {
+        rawSearch(rawQuery, w % owners, vectors.query(w));
+      }
+      filteredRuns(store, rawQuery, all, byOwner, shared);
+    }
+  }
+
+  private static List<String> rawSearch(PreparedStatement rawQuery, int owner, float[] query)
+      throws SQLException {
+    rawQuery.setString(1, "user:" + owner);
+    rawQuery.setObject(2, vectorParameter(query));
+    List<String> ids = new ArrayList<>(5);
+    try (ResultSet rows = rawQuery.executeQuery()) {
+      while (rows.next()) {
+        ids.add(rows.getString(1));
+      }
+    }
+    return ids;
+  }
+
+  private void filteredRuns(
+      PgVectorMemoryStore store,
+      PreparedStatement rawQuery,
+      float[] all,
+      List<List<Integer>> byOwner,
+      List<Integer> shared)
+      throws SQLException {
     List<Double> p50s = new ArrayList<>();
     List<Double> p99s = new ArrayList<>();
     List<Double> means = new ArrayList<>();
+    List<Double> rawP50s = new ArrayList<>();
+    List<Double> rawP99s = new ArrayList<>();
     long found = 0;
     long expected = 0;
     for (int run = 0; run < runs; run++) {
@@ -494,6 +599,16 @@ public final class PgVectorBenchmark {
         results.add(store.vectorSearch(queryVectors.get(q), prefetch(queryOwners[q]), 5, -1));
         latencies[q] = (System.nanoTime() - t) / 1e6;
       }
+      // the baseline on the same queries, right after
+      double[] rawLatencies = new double[queries];
+      for (int q = 0; q < queries; q++) {
+        long t = System.nanoTime();
+        rawSearch(rawQuery, queryOwners[q], queryVectors.get(q));
+        rawLatencies[q] = (System.nanoTime() - t) / 1e6;
+      }
+      Arrays.sort(rawLatencies);
+      rawP50s.add(percentile(rawLatencies, 50));
+      rawP99s.add(percentile(rawLatencies, 99));
       // ground truth after the timed loop, so it does not disturb the timings
       for (int q = 0; q < queries; q++) {
         List<String> exact =
@@ -523,6 +638,24 @@ public final class PgVectorBenchmark {
             format(p50s),
             format(p99s),
             (double) found / expected));
+    long rawRows = 0;
+    for (int i = 0; i < all.length / DIMENSION; i++) {
+      rawRows += owner(i) >= 0 ? 1 : 0;
+    }
+    report(
+        String.format(
+            Locale.ROOT,
+            "- **baseline, same queries in the same runs: raw pgvector** (`SELECT id FROM raw_memory"
+                + " WHERE owner = ? ORDER BY embedding <#> ? LIMIT 5`, ~%d rows per owner):"
+                + " **p50 %.2f ms, p99 %.2f ms** (per-run p50 %s, p99 %s); store ÷ raw: p50"
+                + " %.2f x, p99 %.2f x",
+            rawRows / owners,
+            median(rawP50s),
+            median(rawP99s),
+            format(rawP50s),
+            format(rawP99s),
+            median(p50s) / median(rawP50s),
+            median(p99s) / median(rawP99s)));
   }
 
   /** The same query under other plans, on raw SQL, to show why the store plans as it does. */
