@@ -144,6 +144,8 @@ final class PgSearches implements StoreReads {
     // the query vector is sent and parsed once, however many branches read it; the limits are
     // written into the text (numbers, the same for every call), so that the statement's text is
     // the same for every owner and PostgreSQL can keep one generic plan for it
+    // branches no record matches twice (each its own scope) need no duplicates removed
+    String union = PgFilter.disjoint(branches) ? " UNION ALL (" : " UNION (";
     StringBuilder candidates = new StringBuilder();
     for (PgFilter.Sql branch : branches) {
       String select =
@@ -156,7 +158,7 @@ final class PgSearches implements StoreReads {
       if (branches.size() == 1) {
         candidates.append(select);
       } else {
-        candidates.append(candidates.isEmpty() ? "(" : " UNION (").append(select).append(')');
+        candidates.append(candidates.isEmpty() ? "(" : union).append(select).append(')');
       }
     }
     String sql =

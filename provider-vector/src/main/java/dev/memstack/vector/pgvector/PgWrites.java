@@ -33,9 +33,10 @@ import org.springframework.ai.vectorstore.filter.Filter;
 
 /**
  * The write side of a pgvector store: upserts in multi-row {@code INSERT ... ON CONFLICT}
- * statements (one transaction per call), deletes by id or filter, metadata updates under a row
- * lock, and the feedback counts and trust in {@code <table>_feedback}. Stateless beyond the {@link
- * PgTable}.
+ * statements, or for a call of at least {@link #COPY_ROWS} records by {@code COPY} into a temporary
+ * table and one {@code INSERT ... SELECT ... ON CONFLICT} (one transaction per call either way),
+ * deletes by id or filter, metadata updates under a row lock, and the feedback counts and trust in
+ * {@code <table>_feedback}. Stateless beyond the {@link PgTable}.
  */
 final class PgWrites implements StoreWrites {
 

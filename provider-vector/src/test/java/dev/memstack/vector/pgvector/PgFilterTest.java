@@ -54,6 +54,29 @@ class PgFilterTest {
     assertThat(branches)
         .extracting(b -> (Object) List.copyOf(b.params()))
         .containsExactly(List.of("agent-a", "user:1"), List.of("agent-a"), List.of());
+    assertThat(PgFilter.disjoint(branches)).isTrue();
+  }
+
+  @Test
+  @DisplayName("branches are disjoint only when each keeps to scopes no other branch allows")
+  void disjointBranches() {
+    assertThat(PgFilter.disjoint(PgFilter.branches(parse("owner == 'a' || scope == 'TEAM'"), 8)))
+        .isFalse();
+    assertThat(
+            PgFilter.disjoint(
+                PgFilter.branches(
+                    parse("scope in ['TEAM', 'GLOBAL'] || (scope == 'TEAM' && owner == 'a')"), 8)))
+        .isFalse();
+    assertThat(
+            PgFilter.disjoint(
+                PgFilter.branches(
+                    parse(
+                        "(scope == 'PERSONAL' || scope == 'TEAM') && status == 'ACTIVE'"
+                            + " && NOT (scope == 'GLOBAL')"),
+                    8)))
+        .isTrue();
+    assertThat(PgFilter.disjoint(PgFilter.branches(parse("scope == 'team' || scope == 'TEAM'"), 8)))
+        .isFalse();
   }
 
   @Test
