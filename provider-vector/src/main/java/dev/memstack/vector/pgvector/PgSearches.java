@@ -74,6 +74,7 @@ final class PgSearches implements StoreReads {
     // cosine distance = 1 - similarity; NaN or a threshold at or below -1 accepts everything
     double maxDistance = threshold > -1 ? 1 - threshold : 3;
     try (Connection connection = table.dataSource.getConnection()) {
+      PgVectors.sendBinary(connection);
       vector = PgVectors.parameter(queryVector);
       // skip the exact attempt for an unfiltered search of a large table, and for a filter that
       // matched too many records a moment ago (the same owner asks again and again)

@@ -86,6 +86,7 @@ final class PgWrites implements StoreWrites {
     List<float[]> vectors =
         table.embedder.embedPassages(records.stream().map(MemoryRecord::embeddingText).toList());
     try (Connection connection = table.dataSource.getConnection()) {
+      PgVectors.sendBinary(connection);
       connection.setAutoCommit(false);
       try {
         if (records.size() >= COPY_ROWS) {
