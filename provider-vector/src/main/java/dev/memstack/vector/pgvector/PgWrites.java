@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,6 +48,15 @@ final class PgWrites implements StoreWrites {
 
   /** Calls with at least this many records load them by {@code COPY} instead of INSERTs. */
   static final int COPY_ROWS = 256;
+
+  /** The temporary table a COPY fills, dropped at commit. */
+  private static final String STAGING = "memstack_copy_staging";
+
+  /** Lack of a privilege (here: to create temporary tables). */
+  private static final String INSUFFICIENT_PRIVILEGE = "42501";
+
+  /** False once the database refused a temporary table: row INSERTs from then on. */
+  private volatile boolean copyAllowed = true;
 
   private static final String COLUMN_LIST =
       "id, content, metadata, embedding, agent, owner, scope, status, type, conversation,"
@@ -89,7 +99,7 @@ final class PgWrites implements StoreWrites {
       PgVectors.sendBinary(connection);
       connection.setAutoCommit(false);
       try {
-        if (records.size() >= COPY_ROWS) {
+        if (records.size() >= COPY_ROWS && copyAllowed && staging(connection)) {
           copyUpsert(connection, records, vectors);
         } else {
           for (int start = 0; start < records.size(); start += INSERT_ROWS) {
@@ -147,20 +157,11 @@ final class PgWrites implements StoreWrites {
    */
   private void copyUpsert(Connection connection, List<MemoryRecord> records, List<float[]> vectors)
       throws SQLException {
-    String staging = "memstack_copy_staging";
-    try (Statement statement = connection.createStatement()) {
-      statement.execute(
-          "CREATE TEMPORARY TABLE "
-              + staging
-              + " (LIKE "
-              + table.schema.table()
-              + " INCLUDING DEFAULTS) ON COMMIT DROP");
-    }
     CopyIn copy =
         connection
             .unwrap(PGConnection.class)
             .getCopyAPI()
-            .copyIn("COPY " + staging + INSERT_COLUMNS + " FROM STDIN");
+            .copyIn("COPY " + STAGING + INSERT_COLUMNS + " FROM STDIN");
     try {
       StringBuilder rows = new StringBuilder(1 << 20);
       for (int i = 0; i < records.size(); i++) {
@@ -198,9 +199,38 @@ final class PgWrites implements StoreWrites {
               + " SELECT "
               + COLUMN_LIST
               + " FROM "
-              + staging
+              + STAGING
               + ON_CONFLICT);
-      statement.execute("DROP TABLE " + staging);
+      statement.execute("DROP TABLE " + STAGING);
+    }
+  }
+
+  /**
+   * Creates the temporary table a COPY fills; false, and row INSERTs for good, when the role may
+   * not create temporary tables (the transaction goes on from a savepoint).
+   */
+  private boolean staging(Connection connection) throws SQLException {
+    Savepoint savepoint = connection.setSavepoint();
+    try (Statement statement = connection.createStatement()) {
+      statement.execute(
+          "CREATE TEMPORARY TABLE "
+              + STAGING
+              + " (LIKE "
+              + table.schema.table()
+              + " INCLUDING DEFAULTS) ON COMMIT DROP");
+      connection.releaseSavepoint(savepoint);
+      return true;
+    } catch (SQLException e) {
+      if (!INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) {
+        throw e;
+      }
+      connection.rollback(savepoint);
+      copyAllowed = false;
+      log.info(
+          "pgvector store {}: no temporary tables for this role ({}); large adds use INSERTs",
+          table.schema.displayName(),
+          e.getMessage());
+      return false;
     }
   }
 
