@@ -142,11 +142,11 @@ final class PgSearches implements StoreReads {
     if (limit <= 0) {
       return Optional.empty();
     }
-    // the query vector is sent and parsed once, however many branches read it; the limits are
-    // written into the text (numbers, the same for every call), so that the statement's text is
-    // the same for every owner and PostgreSQL can keep one generic plan for it
     // branches no record matches twice (each its own scope) need no duplicates removed
     String union = PgFilter.disjoint(branches) ? " UNION ALL (" : " UNION (";
+    // the query vector is sent and read once, however many branches use it; the limits are
+    // written into the text (numbers, the same for every call), so that the statement's text is
+    // the same for every owner and PostgreSQL can keep one generic plan for it
     StringBuilder candidates = new StringBuilder();
     for (PgFilter.Sql branch : branches) {
       String select =
