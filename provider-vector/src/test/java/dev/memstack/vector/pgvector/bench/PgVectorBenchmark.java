@@ -70,7 +70,8 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * Options: {@code --records} (sizes), {@code --owners} (1000), {@code --queries} per run (1000),
  * {@code --runs} (3), {@code --sections} (filtered,variants,sizes,ann; also rawhnsw: the time to
  * build the store's HNSW index on the baseline table), {@code --via-store} (records loaded through
- * the store, 10000), {@code --out} (a Markdown file the results are appended to, default {@code
+ * the store, 10000), {@code --without-hnsw} (drop the HNSW index before loading, to see what it
+ * costs), {@code --out} (a Markdown file the results are appended to, default {@code
  * target/bench/pgvector.md}), {@code --keep} (keep the tables), {@code --reuse} (keep them and
  * reuse a table an earlier {@code --reuse} run loaded with the same size), {@code --schema-prefix}
  * (the tables of size n go to schema {@code <prefix>n}, default {@code bench_}), {@code
@@ -93,6 +94,7 @@ public final class PgVectorBenchmark {
   private final Path out;
   private final boolean keep;
   private final boolean reuse;
+  private final boolean withoutHnsw;
   private final Set<String> sections;
   private final String schemaPrefix;
   private final int[] efSearches;
@@ -109,6 +111,7 @@ public final class PgVectorBenchmark {
     out = Path.of(options.getOrDefault("out", "target/bench/pgvector.md"));
     keep = options.containsKey("keep") || options.containsKey("reuse");
     reuse = options.containsKey("reuse");
+    withoutHnsw = options.containsKey("without-hnsw");
     sections = Set.of(options.getOrDefault("sections", "filtered,variants,sizes,ann").split(","));
     schemaPrefix = options.getOrDefault("schema-prefix", "bench_");
     efSearches =
@@ -245,6 +248,10 @@ public final class PgVectorBenchmark {
       if (loaded) {
         report("- reusing the table loaded by an earlier run (--reuse)");
       } else {
+        if (withoutHnsw) {
+          execute(store, "DROP INDEX " + schema + ".vector_memory_embedding_hnsw");
+          report("- HNSW index dropped before the load (--without-hnsw)");
+        }
         load(store, schema, size);
       }
       report(
@@ -257,9 +264,9 @@ public final class PgVectorBenchmark {
                   "SELECT pg_size_pretty(pg_total_relation_size('" + schema + ".vector_memory'))"),
               single(
                   store,
-                  "SELECT pg_size_pretty(pg_relation_size('"
+                  "SELECT coalesce(pg_size_pretty(pg_relation_size(to_regclass('"
                       + schema
-                      + ".vector_memory_embedding_hnsw'))"),
+                      + ".vector_memory_embedding_hnsw'))), 'none')"),
               single(
                   store,
                   "SELECT coalesce(pg_size_pretty(pg_relation_size(to_regclass('"
@@ -653,29 +660,30 @@ public final class PgVectorBenchmark {
         queryOwners[q] = random.nextInt(owners);
         queryVectors.add(vectors.query(run * 100_000L + q));
       }
+      // the store and the two baselines take turns query by query, so that all three see the
+      // same moments of a busy machine; each baseline a third of the queries further on, so that
+      // none asks right after another asked the same
+      double[] rawLatencies = new double[queries];
+      double[] binaryLatencies = new double[queries];
       for (int q = 0; q < queries; q++) {
         long t = System.nanoTime();
         results.add(store.vectorSearch(queryVectors.get(q), prefetch(queryOwners[q]), 5, -1));
         latencies[q] = (System.nanoTime() - t) / 1e6;
-      }
-      // the baseline on the same queries, right after
-      double[] rawLatencies = new double[queries];
-      for (int q = 0; q < queries; q++) {
-        long t = System.nanoTime();
-        rawSearch(rawQuery, queryOwners[q], queryVectors.get(q));
+        int r = (q + queries / 3) % queries;
+        t = System.nanoTime();
+        rawSearch(rawQuery, queryOwners[r], queryVectors.get(r));
         rawLatencies[q] = (System.nanoTime() - t) / 1e6;
+        int b = (q + 2 * queries / 3) % queries;
+        t = System.nanoTime();
+        rawSearch(rawBinaryQuery, queryOwners[b], queryVectors.get(b));
+        binaryLatencies[q] = (System.nanoTime() - t) / 1e6;
       }
       Arrays.sort(rawLatencies);
       rawP50s.add(percentile(rawLatencies, 50));
       rawP99s.add(percentile(rawLatencies, 99));
-      for (int q = 0; q < queries; q++) {
-        long t = System.nanoTime();
-        rawSearch(rawBinaryQuery, queryOwners[q], queryVectors.get(q));
-        rawLatencies[q] = (System.nanoTime() - t) / 1e6;
-      }
-      Arrays.sort(rawLatencies);
-      binaryP50s.add(percentile(rawLatencies, 50));
-      binaryP99s.add(percentile(rawLatencies, 99));
+      Arrays.sort(binaryLatencies);
+      binaryP50s.add(percentile(binaryLatencies, 50));
+      binaryP99s.add(percentile(binaryLatencies, 99));
       // ground truth after the timed loop, so it does not disturb the timings
       for (int q = 0; q < queries; q++) {
         List<String> exact =
