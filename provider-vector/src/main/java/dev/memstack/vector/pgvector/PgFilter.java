@@ -1,18 +1,29 @@
 package dev.memstack.vector.pgvector;
 
+import dev.memstack.spi.Scope;
 import dev.memstack.vector.store.FilterWalker;
+import dev.memstack.vector.store.MemoryStatus;
 import dev.memstack.vector.store.MemoryVectorStore;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.springframework.ai.vectorstore.filter.Filter;
 
 /**
  * Turns a filter expression into a SQL condition on the store's real columns ({@code agent = ? AND
- * (owner = ? OR scope IN (?, ?))}), with bind parameters, so PostgreSQL plans it on the btree
- * indexes. Never concatenates a value into the SQL text.
+ * (owner = ? OR scope IN ('TEAM', 'GLOBAL'))}), with bind parameters, so PostgreSQL plans it on the
+ * btree indexes. Values are bound as parameters, except the names of the fixed scopes and statuses
+ * ({@link Scope}, {@link MemoryStatus}), which are written into the text as literals: the text of
+ * one kind of filter is then the same for every owner, so a prepared statement's generic plan
+ * serves them all, and that plan still sees the scope and status it reads (a {@code TEAM} branch is
+ * a few rows, not a third of the table). Nothing but those names is ever written into the SQL.
  */
 final class PgFilter extends FilterWalker<PgFilter.Sql> {
 
@@ -25,14 +36,42 @@ final class PgFilter extends FilterWalker<PgFilter.Sql> {
 
   private static final PgFilter INSTANCE = new PgFilter();
 
-  /** A SQL condition and its parameters, in order. */
-  record Sql(String text, List<?> params) {
+  /**
+   * A SQL condition and its parameters, in order; {@code scopes}: the scopes a record it matches
+   * can have, when the condition says ({@code null}: any).
+   */
+  record Sql(String text, List<?> params, Set<String> scopes) {
 
     static final Sql TRUE = new Sql("TRUE", List.of());
 
     Sql {
       params = List.copyOf(params);
+      scopes = scopes == null ? null : Set.copyOf(scopes);
     }
+
+    Sql(String text, List<?> params) {
+      this(text, params, null);
+    }
+  }
+
+  /**
+   * Whether no record can match two of {@code conditions}: each restricts the scope, to scopes no
+   * other one allows (the prefetch filter's branches: {@code PERSONAL}, {@code TEAM}, {@code
+   * GLOBAL}).
+   */
+  static boolean disjoint(List<Sql> conditions) {
+    Set<String> seen = new HashSet<>();
+    for (Sql condition : conditions) {
+      if (condition.scopes() == null) {
+        return false;
+      }
+      for (String scope : condition.scopes()) {
+        if (!seen.add(scope)) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   /** The condition for {@code expression}; {@code TRUE} for {@code null}. */
@@ -140,8 +179,24 @@ final class PgFilter extends FilterWalker<PgFilter.Sql> {
     };
   }
 
+  /** The values written into the SQL text: the names of the scopes and of the statuses. */
+  private static final Set<String> LITERALS =
+      Stream.concat(
+              Arrays.stream(Scope.values()).map(Scope::name),
+              Arrays.stream(MemoryStatus.values()).map(MemoryStatus::name))
+          .collect(Collectors.toUnmodifiableSet());
+
   @Override
   protected Sql anyOf(String key, List<String> values) {
+    if ((key.equals(MemoryVectorStore.SCOPE) || key.equals(MemoryVectorStore.STATUS))
+        && LITERALS.containsAll(values)) {
+      // only names from LITERALS (upper-case letters and _), never a caller's free text
+      String names = values.stream().map(v -> "'" + v + "'").collect(Collectors.joining(", "));
+      return new Sql(
+          column(key) + (values.size() == 1 ? " = " + names : " IN (" + names + ")"),
+          List.of(),
+          key.equals(MemoryVectorStore.SCOPE) ? Set.copyOf(values) : null);
+    }
     if (values.size() == 1) {
       return new Sql(column(key) + " = ?", values);
     }
@@ -188,7 +243,22 @@ final class PgFilter extends FilterWalker<PgFilter.Sql> {
   private static Sql join(Sql left, String op, Sql right) {
     List<Object> params = new ArrayList<>(left.params());
     params.addAll(right.params());
-    return new Sql("(" + left.text() + " " + op + " " + right.text() + ")", params);
+    Set<String> scopes;
+    if (op.equals("AND")) {
+      // both hold: the scopes both allow
+      if (left.scopes() == null || right.scopes() == null) {
+        scopes = left.scopes() == null ? right.scopes() : left.scopes();
+      } else {
+        scopes = new HashSet<>(left.scopes());
+        scopes.retainAll(right.scopes());
+      }
+    } else if (left.scopes() == null || right.scopes() == null) {
+      scopes = null;
+    } else {
+      scopes = new HashSet<>(left.scopes());
+      scopes.addAll(right.scopes());
+    }
+    return new Sql("(" + left.text() + " " + op + " " + right.text() + ")", params, scopes);
   }
 
   /** A {@code timestamptz} parameter for epoch millis. */

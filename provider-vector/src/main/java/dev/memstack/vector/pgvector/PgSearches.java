@@ -74,6 +74,7 @@ final class PgSearches implements StoreReads {
     // cosine distance = 1 - similarity; NaN or a threshold at or below -1 accepts everything
     double maxDistance = threshold > -1 ? 1 - threshold : 3;
     try (Connection connection = table.dataSource.getConnection()) {
+      PgVectors.sendBinary(connection);
       vector = PgVectors.parameter(queryVector);
       // skip the exact attempt for an unfiltered search of a large table, and for a filter that
       // matched too many records a moment ago (the same owner asks again and again)
@@ -141,26 +142,35 @@ final class PgSearches implements StoreReads {
     if (limit <= 0) {
       return Optional.empty();
     }
+    // branches no record matches twice (each its own scope) need no duplicates removed
+    String union = PgFilter.disjoint(branches) ? " UNION ALL (" : " UNION (";
+    // the query vector is sent and read once, however many branches use it; the limits are
+    // written into the text (numbers, the same for every call), so that the statement's text is
+    // the same for every owner and PostgreSQL can keep one generic plan for it
     StringBuilder candidates = new StringBuilder();
     for (PgFilter.Sql branch : branches) {
       String select =
-          "SELECT id, embedding <=> ?::vector AS distance FROM "
+          "SELECT id, embedding <=> (SELECT v FROM query_vector) AS distance FROM "
               + table.schema.table()
               + " WHERE embedding IS NOT NULL AND ("
               + branch.text()
-              + ") LIMIT ?";
+              + ") LIMIT "
+              + (limit + 1);
       if (branches.size() == 1) {
         candidates.append(select);
       } else {
-        candidates.append(candidates.isEmpty() ? "(" : " UNION (").append(select).append(')');
+        candidates.append(candidates.isEmpty() ? "(" : union).append(select).append(')');
       }
     }
     String sql =
-        "WITH candidates AS MATERIALIZED ("
+        "WITH query_vector AS MATERIALIZED (SELECT ?::vector AS v),"
+            + " candidates AS MATERIALIZED ("
             + candidates
             + "),"
             + " best AS (SELECT id, distance FROM candidates WHERE distance <= ?"
-            + " ORDER BY distance, id LIMIT ?)"
+            + " ORDER BY distance, id LIMIT "
+            + topK
+            + ")"
             + " SELECT n.matched, best.distance, "
             + PgTable.COLUMNS
             + " FROM (SELECT count(*) AS matched FROM candidates) n"
@@ -169,13 +179,11 @@ final class PgSearches implements StoreReads {
             + " t ON t.id = best.id ORDER BY best.distance, best.id";
     try (PreparedStatement query = connection.prepareStatement(sql)) {
       int p = 1;
+      query.setObject(p++, vector);
       for (PgFilter.Sql branch : branches) {
-        query.setObject(p++, vector);
         p = PgTable.bind(query, p, branch.params());
-        query.setInt(p++, limit + 1);
       }
-      query.setDouble(p++, maxDistance);
-      query.setInt(p, topK);
+      query.setDouble(p, maxDistance);
       List<Document> results = new ArrayList<>(topK);
       try (ResultSet rows = query.executeQuery()) {
         while (rows.next()) {

@@ -31,7 +31,10 @@ import org.springframework.ai.vectorstore.SearchRequest;
  * that overflowed are remembered for five minutes so the same owner's next query goes straight to
  * that path. Keyword search is PostgreSQL full text ({@code to_tsvector('english', content)}, GIN
  * index, {@code ts_rank}, any query word matches, stop words and the role words {@code user}/{@code
- * assistant} left out) within the same filter.
+ * assistant} left out) within the same filter. The exact path's SQL text is the same for every
+ * owner (scope and status names are literals, values are bound), so PostgreSQL keeps one generic
+ * plan per kind of filter; query vectors go to the server in pgvector's binary form; an {@code add}
+ * of many records is written by {@code COPY}.
  *
  * <p>Config keys ({@link PgVectorSettings}): {@code jdbc-url} (required), {@code username}, {@code
  * password}, {@code schema} ({@code memstack}), {@code table} ({@code vector_memory}), {@code

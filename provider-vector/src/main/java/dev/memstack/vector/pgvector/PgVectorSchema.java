@@ -364,6 +364,13 @@ final class PgVectorSchema {
       // index-only scan over a few pages instead of one heap page per record
       ddl.add(
           index("owner_vector", t, "btree (owner, agent, scope, status) INCLUDE (id, embedding)"));
+      // the shared records (TEAM, GLOBAL) with their vectors, read by every owner's search: an
+      // index-only scan too; partial, so only as large as the shared records
+      ddl.add(
+          index(
+              "shared_vector",
+              t,
+              "btree (scope, agent, status) INCLUDE (id, embedding) WHERE scope <> 'PERSONAL'"));
     }
     // the owners of an agent in key order (list_owners), without the shared rows
     ddl.add(index("owners", t, "btree (agent, owner COLLATE \"C\") WHERE scope = 'PERSONAL'"));

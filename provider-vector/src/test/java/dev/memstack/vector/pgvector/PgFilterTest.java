@@ -29,10 +29,9 @@ class PgFilterTest {
 
     assertThat(sql.text())
         .isEqualTo(
-            "(((agent = ? AND ((scope = ? AND owner = ?) OR scope = ?)) OR scope = ?)"
-                + " AND status = ?)");
-    assertThat(new java.util.ArrayList<Object>(sql.params()))
-        .containsExactly("agent-a", "PERSONAL", "user:1", "TEAM", "GLOBAL", "ACTIVE");
+            "(((agent = ? AND ((scope = 'PERSONAL' AND owner = ?) OR scope = 'TEAM'))"
+                + " OR scope = 'GLOBAL') AND status = 'ACTIVE')");
+    assertThat(new java.util.ArrayList<Object>(sql.params())).containsExactly("agent-a", "user:1");
   }
 
   @Test
@@ -49,15 +48,35 @@ class PgFilterTest {
     assertThat(branches)
         .extracting(PgFilter.Sql::text)
         .containsExactly(
-            "((agent = ? AND (scope = ? AND owner = ?)) AND status = ?)",
-            "((agent = ? AND scope = ?) AND status = ?)",
-            "(scope = ? AND status = ?)");
+            "((agent = ? AND (scope = 'PERSONAL' AND owner = ?)) AND status = 'ACTIVE')",
+            "((agent = ? AND scope = 'TEAM') AND status = 'ACTIVE')",
+            "(scope = 'GLOBAL' AND status = 'ACTIVE')");
     assertThat(branches)
         .extracting(b -> (Object) List.copyOf(b.params()))
-        .containsExactly(
-            List.of("agent-a", "PERSONAL", "user:1", "ACTIVE"),
-            List.of("agent-a", "TEAM", "ACTIVE"),
-            List.of("GLOBAL", "ACTIVE"));
+        .containsExactly(List.of("agent-a", "user:1"), List.of("agent-a"), List.of());
+    assertThat(PgFilter.disjoint(branches)).isTrue();
+  }
+
+  @Test
+  @DisplayName("branches are disjoint only when each keeps to scopes no other branch allows")
+  void disjointBranches() {
+    assertThat(PgFilter.disjoint(PgFilter.branches(parse("owner == 'a' || scope == 'TEAM'"), 8)))
+        .isFalse();
+    assertThat(
+            PgFilter.disjoint(
+                PgFilter.branches(
+                    parse("scope in ['TEAM', 'GLOBAL'] || (scope == 'TEAM' && owner == 'a')"), 8)))
+        .isFalse();
+    assertThat(
+            PgFilter.disjoint(
+                PgFilter.branches(
+                    parse(
+                        "(scope == 'PERSONAL' || scope == 'TEAM') && status == 'ACTIVE'"
+                            + " && NOT (scope == 'GLOBAL')"),
+                    8)))
+        .isTrue();
+    assertThat(PgFilter.disjoint(PgFilter.branches(parse("scope == 'team' || scope == 'TEAM'"), 8)))
+        .isFalse();
   }
 
   @Test
@@ -109,6 +128,23 @@ class PgFilterTest {
     assertThatThrownBy(() -> PgFilter.where(parse("\"owner = '' OR 1=1 --\" == 'x'")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("cannot be filtered on");
+  }
+
+  @Test
+  @DisplayName("only the names of scopes and statuses are written into the SQL; other values bind")
+  void literalsOnlyForKnownNames() {
+    PgFilter.Sql sql =
+        PgFilter.where(
+            parse(
+                "scope in ['TEAM', 'GLOBAL'] && status == 'ACTIVE' && type == 'FACT'"
+                    + " && (scope == 'team' || status == 'ACTIVE\\' OR 1=1 --')"));
+
+    assertThat(sql.text())
+        .isEqualTo(
+            "(((scope IN ('TEAM', 'GLOBAL') AND status = 'ACTIVE') AND type = ?)"
+                + " AND (scope = ? OR status = ?))");
+    assertThat(new java.util.ArrayList<Object>(sql.params()))
+        .containsExactly("FACT", "team", "ACTIVE' OR 1=1 --");
   }
 
   private static org.springframework.ai.vectorstore.filter.Filter.Expression parse(String text) {

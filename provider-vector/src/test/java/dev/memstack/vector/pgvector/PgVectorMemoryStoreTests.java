@@ -139,6 +139,7 @@ abstract class PgVectorMemoryStoreTests {
               "vector_memory_embedding_hnsw",
               "vector_memory_owner_idx",
               "vector_memory_owner_vector_idx",
+              "vector_memory_shared_vector_idx",
               "vector_memory_owners_idx",
               "vector_memory_scope_idx",
               "vector_memory_agent_created_idx",
@@ -161,10 +162,12 @@ abstract class PgVectorMemoryStoreTests {
                   HashingEmbedder.MODEL_ID, HashingEmbedder.DIMENSION, 1));
       again.close();
 
-      // a table made before the covering index existed gets it when opened
+      // a table made before the covering indexes existed gets them when opened
       database().execute("DROP INDEX " + schema + ".vector_memory_owner_vector_idx");
+      database().execute("DROP INDEX " + schema + ".vector_memory_shared_vector_idx");
       open(schema, new HashingEmbedder()).close();
-      assertThat(indexes(schema)).contains("vector_memory_owner_vector_idx");
+      assertThat(indexes(schema))
+          .contains("vector_memory_owner_vector_idx", "vector_memory_shared_vector_idx");
     }
 
     @Test
@@ -488,6 +491,53 @@ abstract class PgVectorMemoryStoreTests {
       assertThat(r7.getMetadata()).containsEntry(MemoryVectorStore.OWNER, "user:9");
       assertThat(store.existingIds(List.of("r1", "r449", "nope")))
           .containsExactlyInAnyOrder("r1", "r449");
+    }
+
+    @Test
+    @DisplayName(
+        "a large call (loaded by COPY) stores what row INSERTs store, escapes included, and upserts")
+    void copyLoadMatchesRowInserts() {
+      PgVectorMemoryStore copied = open(newSchema(), new HashingEmbedder());
+      PgVectorMemoryStore inserted = open(newSchema(), new HashingEmbedder());
+      String[] texts = {
+        "tab\there", "line\nbreak\r\nand back", "back\\slash \\N \\t", "ünïcødé ✓ 名前", "", "\\"
+      };
+      List<Document> many = new ArrayList<>();
+      for (int i = 0; i < PgWrites.COPY_ROWS + 10; i++) {
+        boolean shared = i % 7 == 3;
+        many.add(
+            new MemoryRecord(
+                    "c" + i,
+                    texts[i % texts.length] + " " + i,
+                    i % 2 == 0 ? AGENT_A : AGENT_B,
+                    shared ? null : OwnerKey.of("user:" + (i % 5)),
+                    shared ? Scope.TEAM : Scope.PERSONAL,
+                    i % 11 == 0 ? MemoryStatus.ARCHIVED : MemoryStatus.ACTIVE,
+                    "FACT",
+                    i % 3 == 0 ? null : "conv\t" + i,
+                    i % 4 == 0 ? null : "turn-" + i,
+                    T0.plusNanos(i * 1_234_567L),
+                    Map.of("source", "te\"st\\", "n", (long) i, "x", i * 0.5, "flag", i % 2 == 0))
+                .toDocument());
+      }
+      copied.add(List.of(many.get(5))); // an existing row the COPY replaces
+      copied.add(many);
+      for (Document document : many) {
+        inserted.add(List.of(document));
+      }
+
+      assertThat(copied.count(null)).isEqualTo(many.size());
+      for (Document document : many) {
+        Document a = copied.get(document.getId()).orElseThrow();
+        Document b = inserted.get(document.getId()).orElseThrow();
+        assertThat(a.getText()).isEqualTo(b.getText()).isEqualTo(document.getText());
+        assertThat(a.getMetadata()).isEqualTo(b.getMetadata());
+      }
+      float[] query = new HashingEmbedder().embedQuery("line break 12");
+      assertThat(copied.vectors(List.of("c12")).get("c12"))
+          .containsExactly(inserted.vectors(List.of("c12")).get("c12"));
+      assertThat(ids(copied.vectorSearch(query, prefetchFilter(AGENT_A, "user:2"), 5, -1)))
+          .isEqualTo(ids(inserted.vectorSearch(query, prefetchFilter(AGENT_A, "user:2"), 5, -1)));
     }
 
     @Test
