@@ -233,7 +233,13 @@ public final class MemoryStack {
             scoring,
             preview);
     // The request is built (and so checked) before any call starts: every call started below is
-    // awaited, so each breaker that let a call through gets its verdict.
+    // awaited, so each breaker that let a call through gets its verdict. The recall calls, the
+    // longest, start first; the prompt lookups and owner-prompt calls go while they run.
+    List<RequestCalls.Pending<Recall>> recallCalls = new ArrayList<>(stack.size());
+    for (StackMember member : stack) {
+      recallCalls.add(
+          calls.start(member, ProviderCalls.PREFETCH, () -> member.provider().prefetch(request)));
+    }
     PromptBuild prompt = new PromptBuild(query.agent(), all, now, !preview);
     prompt.start();
     List<StackMember> ownerMembers = ownerPromptMembers(all);
@@ -244,11 +250,6 @@ public final class MemoryStack {
               member,
               ProviderCalls.OWNER_PROMPT_BLOCK,
               () -> member.provider().ownerPromptBlock(query.agent(), query.owner())));
-    }
-    List<RequestCalls.Pending<Recall>> recallCalls = new ArrayList<>(stack.size());
-    for (StackMember member : stack) {
-      recallCalls.add(
-          calls.start(member, ProviderCalls.PREFETCH, () -> member.provider().prefetch(request)));
     }
 
     List<ProviderReport> reports = new ArrayList<>(stack.size());
