@@ -251,6 +251,9 @@ public final class MemoryStack {
               ProviderCalls.OWNER_PROMPT_BLOCK,
               () -> member.provider().ownerPromptBlock(query.agent(), query.owner())));
     }
+    // The query embedded once, here, while the providers search by keywords: they and the scoring
+    // below share the vector (the embedder keeps it).
+    float[] queryVector = scoring ? relevance.queryVector(query.query()) : null;
 
     List<ProviderReport> reports = new ArrayList<>(stack.size());
     List<List<RecallItem>> answers = new ArrayList<>(stack.size());
@@ -291,7 +294,7 @@ public final class MemoryStack {
     }
 
     List<double[]> relevance =
-        scoring ? this.relevance.score(query.query(), answers, overall) : null;
+        scoring ? this.relevance.score(query.query(), queryVector, answers, overall) : null;
     List<RecallItem> merged =
         recallMerge.merge(stack, answers, relevance, limit, query.explain(), query.query());
     List<RecallItem> recall = new ArrayList<>();
