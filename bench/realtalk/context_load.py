@@ -6,8 +6,9 @@ that holds the ingested chats, as `POST /api/v1/agents/<agent>/memory/context` w
 owner (`api:realtalk-<chat>`), limit 5, no explain, one keep-alive connection per client. For each
 level of concurrency: a warm-up, then every question once (or `--rounds` times), the clients
 taking the next question as they finish one (closed loop). Reports client wall-time p50 / p95 /
-p99, errors (any answer other than 200, or a broken connection: never retried) and the medians of
-each provider's `tookMs`. See bench/realtalk/README.md. Python 3 standard library only.
+p99, errors (any answer other than 200, or a broken connection: never retried), the host's CPU
+time a call (its `process.cpu.time` metric before and after the level, every thread of the
+process, the model's included) and the medians of each provider's `tookMs`. See bench/realtalk/README.md. Python 3 standard library only.
 
     python3 context_load.py DATA_DIR --base-url http://127.0.0.1:8080 --token TOKEN \
         [--levels 1,4,16] [--warm-up 100] [--rounds 1] [--out results.json]
@@ -112,6 +113,24 @@ def run_level(args, questions, clients, count, record):
     return (results, seconds) if record else None
 
 
+def host_cpu_seconds(args):
+    """The host process's CPU time so far (Micrometer's process.cpu.time), or None."""
+    client = Client(args.base_url, args.token, args.timeout)
+    try:
+        client.conn = http.client.HTTPConnection(client.host, client.port, timeout=args.timeout)
+        client.conn.request("GET", client.prefix + "/actuator/metrics/process.cpu.time",
+                            headers=client.headers)
+        response = client.conn.getresponse()
+        body = json.loads(response.read() or b"null")
+        if response.status != 200 or not body:
+            return None
+        return body["measurements"][0]["value"] / 1e9
+    except (http.client.HTTPException, OSError, ValueError, KeyError, IndexError):
+        return None
+    finally:
+        client.close()
+
+
 def summarise(clients, results, seconds):
     ok = [ms for ms, error, _ in results if error is None]
     errors = [error for _, error, _ in results if error is not None]
@@ -165,13 +184,20 @@ def main():
           f"warm-up {args.warm_up} calls a level, {args.rounds} round(s)", flush=True)
     for clients in levels:
         run_level(args, questions, clients, args.warm_up, record=False)
+        cpu_before = host_cpu_seconds(args)
         results, seconds = run_level(args, questions, clients, len(questions) * args.rounds, True)
+        cpu_after = host_cpu_seconds(args)
         row = summarise(clients, results, seconds)
+        row["host_cpu_ms_per_call"] = (
+            None if cpu_before is None or cpu_after is None
+            else (cpu_after - cpu_before) * 1000 / len(results))
         report["levels"].append(row)
+        cpu = ("?" if row["host_cpu_ms_per_call"] is None
+               else f"{row['host_cpu_ms_per_call']:.1f} ms")
         took = ", ".join(f"{p} {v:.0f}" for p, v in row["provider_took_ms_p50"].items())
         print(f"clients {clients:2}: {row['calls']} calls, errors {row['errors']}, "
               f"p50 {row['p50']:.1f} ms, p95 {row['p95']:.1f} ms, p99 {row['p99']:.1f} ms, "
-              f"{row['calls_per_second']:.1f} calls/s; host tookMs p50 {took}; "
+              f"{row['calls_per_second']:.1f} calls/s; host CPU {cpu} a call; host tookMs p50 {took}; "
               f"load {row['load_average']}", flush=True)
         if row["errors"]:
             print(f"  first errors: {row['first_errors']}", flush=True)
