@@ -3,8 +3,9 @@
 
 Asks the REALTALK questions (categories 1-3, as realtalk_bench.py reads them) of a running host
 that holds the ingested chats, as `POST /api/v1/agents/<agent>/memory/context` with the question's
-owner (`api:realtalk-<chat>`), limit 5, no explain, one keep-alive connection per client. For each
-level of concurrency: a warm-up, then every question once (or `--rounds` times), the clients
+owner (`api:realtalk-<chat>`), limit 5, no explain, one keep-alive connection per client. First a
+warm-up of every question at 4 clients (the JIT compiles the hot paths); then for each level of
+concurrency: a warm-up, then every question once (or `--rounds` times), the clients
 taking the next question as they finish one (closed loop). Reports client wall-time p50 / p95 /
 p99, errors (any answer other than 200, or a broken connection: never retried), the host's CPU
 time a call (its `process.cpu.time` metric before and after the level, every thread of the
@@ -160,6 +161,8 @@ def main():
     parser.add_argument("--token")
     parser.add_argument("--agent", default="realtalk")
     parser.add_argument("--levels", default="1,4,16", help="concurrent clients, comma-separated")
+    parser.add_argument("--first-warm-up", type=int, default=None,
+                        help="calls at 4 clients before the first level (default: one a question)")
     parser.add_argument("--warm-up", type=int, default=100, help="calls before each level")
     parser.add_argument("--rounds", type=int, default=1, help="times each level asks every question")
     parser.add_argument("--limit", type=int, default=5)
@@ -181,7 +184,9 @@ def main():
     levels = [int(x) for x in args.levels.split(",")]
     report = {"label": args.label, "questions": len(questions), "limit": args.limit, "levels": []}
     print(f"context calls: {len(questions)} questions, limit {args.limit}, levels {levels}, "
-          f"warm-up {args.warm_up} calls a level, {args.rounds} round(s)", flush=True)
+          f"warm-up {first} calls at 4 clients, then {args.warm_up} a level, {args.rounds} round(s)", flush=True)
+    first = len(questions) if args.first_warm_up is None else args.first_warm_up
+    run_level(args, questions, 4, first, record=False)  # the JIT compiles the hot paths
     for clients in levels:
         run_level(args, questions, clients, args.warm_up, record=False)
         cpu_before = host_cpu_seconds(args)
