@@ -183,9 +183,10 @@ def main():
         parser.error("--base-url and --token are required")
     levels = [int(x) for x in args.levels.split(",")]
     report = {"label": args.label, "questions": len(questions), "limit": args.limit, "levels": []}
-    print(f"context calls: {len(questions)} questions, limit {args.limit}, levels {levels}, "
-          f"warm-up {first} calls at 4 clients, then {args.warm_up} a level, {args.rounds} round(s)", flush=True)
     first = len(questions) if args.first_warm_up is None else args.first_warm_up
+    print(f"context calls: {len(questions)} questions, limit {args.limit}, levels {levels}, "
+          f"warm-up {first} calls at 4 clients, then {args.warm_up} a level, "
+          f"{args.rounds} round(s)", flush=True)
     run_level(args, questions, 4, first, record=False)  # the JIT compiles the hot paths
     for clients in levels:
         run_level(args, questions, clients, args.warm_up, record=False)
