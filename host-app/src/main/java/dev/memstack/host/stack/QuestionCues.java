@@ -12,8 +12,7 @@ import java.util.regex.Pattern;
  * words, the names it mentions, the speaker label a chat line starts with, and the kind of answer a
  * question wants (a time, a place, a person, a number) or a text holds. English cues; a text in
  * another language simply shows none of them, and the learned weights of the other features carry
- * its ranking. Immutable; built once per text ({@link #ofKept} keeps the cues of the texts seen
- * lately, so that a memory recalled again is not read again).
+ * its ranking. Immutable; built once per text.
  */
 record QuestionCues(
     Set<String> words,
@@ -138,31 +137,6 @@ record QuestionCues(
 
   private static final Set<String> PLACE_PREPOSITIONS = Set.of("in", "at", "to", "from", "near");
 
-  /** Most texts whose cues {@link #ofKept} keeps; all are dropped when there are more. */
-  static final int KEPT = 8192;
-
-  private static final java.util.concurrent.ConcurrentHashMap<String, QuestionCues> kept =
-      new java.util.concurrent.ConcurrentHashMap<>();
-
-  /**
-   * The cues of {@code text} as {@link #of} reads them, kept by text: the candidates of a context
-   * call are mostly memories that earlier calls read already.
-   */
-  static QuestionCues ofKept(String text) {
-    if (text == null) {
-      return of(null);
-    }
-    QuestionCues cues = kept.get(text);
-    if (cues == null) {
-      cues = of(text);
-      if (kept.size() >= KEPT) {
-        kept.clear();
-      }
-      kept.put(text, cues);
-    }
-    return cues;
-  }
-
   static QuestionCues of(String text) {
     String body = message(text == null ? "" : text);
     Matcher label = SPEAKER.matcher(body);
@@ -213,16 +187,7 @@ record QuestionCues(
     if (speaker != null) {
       all.add(speaker);
     }
-    return new QuestionCues(
-        java.util.Collections.unmodifiableSet(words),
-        java.util.Collections.unmodifiableSet(all),
-        java.util.Collections.unmodifiableSet(names),
-        speaker,
-        length,
-        time,
-        number,
-        place,
-        person);
+    return new QuestionCues(words, all, names, speaker, length, time, number, place, person);
   }
 
   private static final String[] ROLES = {"user", "assistant"};

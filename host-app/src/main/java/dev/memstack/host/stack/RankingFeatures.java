@@ -166,7 +166,7 @@ final class RankingFeatures {
     double[] overlap = new double[n];
     double best = Double.NEGATIVE_INFINITY;
     for (int i = 0; i < n; i++) {
-      items[i] = QuestionCues.ofKept(pool.get(i).text());
+      items[i] = QuestionCues.of(pool.get(i).text());
       overlap[i] = share(asked.words(), items[i].words());
       if (!Double.isNaN(pool.get(i).relevance())) {
         best = Math.max(best, pool.get(i).relevance());
