@@ -14,7 +14,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 import org.springframework.ai.document.Document;
 import org.springframework.ai.vectorstore.filter.Filter;
 
@@ -144,31 +143,15 @@ final class RecallRanker {
       OwnerKey owner,
       int limit,
       Instant now) {
-    return rank(() -> queryVector, query, filter, owner, limit, now);
-  }
-
-  /**
-   * {@link #rank(float[], String, Filter.Expression, OwnerKey, int, Instant)} with the query vector
-   * asked for only after the keyword search, which does not need it: an embedding that another
-   * thread computes meanwhile (the host's shared query vector) is not waited for first.
-   */
-  List<Ranked> rank(
-      Supplier<float[]> queryVector,
-      String query,
-      Filter.Expression filter,
-      OwnerKey owner,
-      int limit,
-      Instant now) {
     // A floor well above any limit a context call asks for, so that an item's place does not
     // depend on how many items were asked for (the host over-fetches by different factors).
     int candidates = Math.max(limit, settings.candidates());
+    List<MemoryVectorStore.Hit> vector =
+        queryVector == null || settings.vectorWeight() == 0
+            ? List.of()
+            : store.vectorHits(queryVector, filter, candidates, settings.threshold());
     List<MemoryVectorStore.Hit> keyword =
         settings.keywordWeight() == 0 ? List.of() : store.keywordHits(query, filter, candidates);
-    float[] embedded = settings.vectorWeight() == 0 ? null : queryVector.get();
-    List<MemoryVectorStore.Hit> vector =
-        embedded == null
-            ? List.of()
-            : store.vectorHits(embedded, filter, candidates, settings.threshold());
 
     Map<String, Candidate> byId = new LinkedHashMap<>();
     for (int i = 0; i < vector.size(); i++) {

@@ -265,8 +265,8 @@ public final class VectorMemoryProvider implements MemoryProvider {
    */
   List<RecallRanker.Ranked> rank(
       String query, Filter.Expression filter, OwnerKey owner, int limit) {
-    return ranker.rank(
-        () -> embedder.embedQuery(query), query, filter, owner, limit, clock.instant());
+    float[] vector = embedder.embedQuery(query);
+    return ranker.rank(vector, query, filter, owner, limit, clock.instant());
   }
 
   /**

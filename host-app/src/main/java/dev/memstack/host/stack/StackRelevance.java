@@ -71,32 +71,6 @@ final class StackRelevance {
    * @param deadlineNanos the {@link System#nanoTime()} by which the call must be answered
    */
   List<double[]> score(String query, List<List<RecallItem>> answers, long deadlineNanos) {
-    return score(query, null, answers, deadlineNanos);
-  }
-
-  /**
-   * The query's vector, embedded now through the providers' embedder (which keeps it for them): the
-   * stack asks for it on the request thread right after starting the providers, so that the
-   * embedding runs while they do their other work. {@code null} when there is no embedder, the
-   * query is blank or the embedding fails ({@link #score} then tries again and reports it).
-   */
-  float[] queryVector(String query) {
-    if (embedder == null || query == null || query.isBlank()) {
-      return null;
-    }
-    try {
-      return embedder.embedQuery(query);
-    } catch (RuntimeException e) {
-      return null;
-    }
-  }
-
-  /**
-   * {@link #score(String, List, long)} with the query's vector from {@link #queryVector}, or {@code
-   * null} to embed it here.
-   */
-  List<double[]> score(
-      String query, float[] embeddedQuery, List<List<RecallItem>> answers, long deadlineNanos) {
     List<double[]> scores = new ArrayList<>(answers.size());
     for (List<RecallItem> answer : answers) {
       double[] none = new double[answer.size()];
@@ -118,7 +92,7 @@ final class StackRelevance {
       if (!any && maxEmbeds == 0) {
         return scores;
       }
-      float[] queryVector = embeddedQuery != null ? embeddedQuery : embedder.embedQuery(query);
+      float[] queryVector = embedder.embedQuery(query);
       int embedded = 0;
       for (int a = 0; a < answers.size(); a++) {
         List<RecallItem> answer = answers.get(a);
