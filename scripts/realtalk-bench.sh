@@ -14,11 +14,13 @@
 #
 # Environment: PORT (18394); HOLD=1 keeps the host running after the harness (prints its URL and
 # token, for reruns with --skip-ingest) until interrupted; DATA_DIR=<folder> uses (and keeps) that
-# data folder instead of a temporary one, so one ingest can serve several runs (--skip-ingest).
+# data folder instead of a temporary one, so one ingest can serve several runs (--skip-ingest);
+# JAVA_OPTS: JVM options of the host (e.g. a flight recording); DIST: the distribution folder
+# (dist/).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-DIST="$ROOT/dist"
+DIST="${DIST:-$ROOT/dist}"
 PORT="${PORT:-18394}"
 TOKEN="realtalk-bench-admin-token-$RANDOM$RANDOM$RANDOM"
 BASE="http://127.0.0.1:$PORT"
@@ -44,7 +46,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 143' INT TERM
 
-java -jar "$DIST/memstack.jar" --server.port="$PORT" --memstack.plugins.dir="$DIST/plugins" \
+java ${JAVA_OPTS:-} -jar "$DIST/memstack.jar" --server.port="$PORT" --memstack.plugins.dir="$DIST/plugins" \
   --memstack.data-dir="$HOST_DATA" \
   --memstack.security.tokens[0].token="$TOKEN" --memstack.security.tokens[0].role=admin \
   ${HOST_ARGS[@]+"${HOST_ARGS[@]}"} >"$WORK/host.log" 2>&1 &

@@ -40,18 +40,19 @@ import org.slf4j.LoggerFactory;
  * provider and hook) for their system-prompt block (unless the joined prompt is cached) and their
  * recall, each under {@code provider-timeout} and all under {@code deadline}; a provider that is
  * late, throws, is busy with earlier calls that never returned, or whose circuit breaker is open is
- * left out and reported, never waited for. The recall answers are merged by {@link RecallMerge}
- * (weighted reciprocal rank fusion, copies of one memory across providers shown once, cut to the
- * char budget and fenced by {@link MemoryContextFence}); without {@code explain} items carry only
- * the provider's item {@code id} (what feedback names), with it also the provider's metadata and
- * the stack's signals ({@link #RANK}, {@link #RANKS}, {@link #SCORE}, {@link #DUPLICATES}).
- * Providers that claim {@code OWNER_PROMPT} are asked for the owner's standing memory beside the
- * system prompt, under the same timeout; it is joined into {@link ContextAnswer#ownerPrompt()},
- * outside the recall budget. {@link #feedback} hands the owner's confirmation of used items, and
- * the items they marked wrong, to the providers that take them; the trust a provider reports for an
- * item ({@link #TRUST_SIGNAL}) moves it once after the ranking score ({@link #TRUST}). {@link
- * #submit} builds the one {@link Turn} of a checked {@link TurnRequest} (fenced blocks already
- * removed), hands it to the {@link TurnOutbox} and records it in the {@link ConversationLog}.
+ * left out and reported, never waited for. The recall calls start first, then the system-prompt
+ * lookup and the owner-prompt calls. The recall answers are merged by {@link RecallMerge} (weighted
+ * reciprocal rank fusion, copies of one memory across providers shown once, cut to the char budget
+ * and fenced by {@link MemoryContextFence}); without {@code explain} items carry only the
+ * provider's item {@code id} (what feedback names), with it also the provider's metadata and the
+ * stack's signals ({@link #RANK}, {@link #RANKS}, {@link #SCORE}, {@link #DUPLICATES}). Providers
+ * that claim {@code OWNER_PROMPT} are asked for the owner's standing memory beside the system
+ * prompt, under the same timeout; it is joined into {@link ContextAnswer#ownerPrompt()}, outside
+ * the recall budget. {@link #feedback} hands the owner's confirmation of used items, and the items
+ * they marked wrong, to the providers that take them; the trust a provider reports for an item
+ * ({@link #TRUST_SIGNAL}) moves it once after the ranking score ({@link #TRUST}). {@link #submit}
+ * builds the one {@link Turn} of a checked {@link TurnRequest} (fenced blocks already removed),
+ * hands it to the {@link TurnOutbox} and records it in the {@link ConversationLog}.
  *
  * <p>This class is the host's application API: the REST controllers, the MCP tools and every other
  * adapter call it with the request records ({@link ContextQuery}, {@link TurnRequest}), which check
@@ -233,7 +234,13 @@ public final class MemoryStack {
             scoring,
             preview);
     // The request is built (and so checked) before any call starts: every call started below is
-    // awaited, so each breaker that let a call through gets its verdict.
+    // awaited, so each breaker that let a call through gets its verdict. The recall calls, the
+    // longest, start first; the prompt lookups and owner-prompt calls go while they run.
+    List<RequestCalls.Pending<Recall>> recallCalls = new ArrayList<>(stack.size());
+    for (StackMember member : stack) {
+      recallCalls.add(
+          calls.start(member, ProviderCalls.PREFETCH, () -> member.provider().prefetch(request)));
+    }
     PromptBuild prompt = new PromptBuild(query.agent(), all, now, !preview);
     prompt.start();
     List<StackMember> ownerMembers = ownerPromptMembers(all);
@@ -244,11 +251,6 @@ public final class MemoryStack {
               member,
               ProviderCalls.OWNER_PROMPT_BLOCK,
               () -> member.provider().ownerPromptBlock(query.agent(), query.owner())));
-    }
-    List<RequestCalls.Pending<Recall>> recallCalls = new ArrayList<>(stack.size());
-    for (StackMember member : stack) {
-      recallCalls.add(
-          calls.start(member, ProviderCalls.PREFETCH, () -> member.provider().prefetch(request)));
     }
 
     List<ProviderReport> reports = new ArrayList<>(stack.size());

@@ -5,6 +5,8 @@ import dev.memstack.builtin.search.Paragraphs.Chunk;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Instant;
@@ -207,12 +209,20 @@ final class IndexDocuments {
     return vector;
   }
 
-  /** Decodes the vector {@link #encodeVector} wrote into {@code into} (of its length). */
+  /** Little-endian float32 reads straight from a byte array. */
+  private static final VarHandle LITTLE_ENDIAN_FLOAT =
+      MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /**
+   * Decodes the vector {@link #encodeVector} wrote into {@code into} (of its length), with no
+   * buffer objects: a dense search decodes every vector of the workspace.
+   */
   static void decodeVector(BytesRef bytes, float[] into) {
-    ByteBuffer.wrap(bytes.bytes, bytes.offset, into.length * Float.BYTES)
-        .order(ByteOrder.LITTLE_ENDIAN)
-        .asFloatBuffer()
-        .get(into);
+    byte[] source = bytes.bytes;
+    int offset = bytes.offset;
+    for (int i = 0; i < into.length; i++) {
+      into[i] = (float) LITTLE_ENDIAN_FLOAT.get(source, offset + i * Float.BYTES);
+    }
   }
 
   /** The dense-view vector of paragraph {@code doc}, or {@code null} when it has none. */
