@@ -13,7 +13,7 @@ import org.postgresql.util.PGobject;
  * Vectors as bind parameters: pgvector's binary form on connections that {@link #sendBinary} has
  * prepared, its text form {@code [0.1,-0.2,...]} elsewhere; both exact for every float.
  */
-final class PgVectors {
+public final class PgVectors {
 
   private static final String TYPE = "vector";
 
@@ -25,7 +25,7 @@ final class PgVectors {
    * generic plan (measured: ~90 µs a row for 384 dimensions). Sent in binary where the connection
    * allows it ({@link #sendBinary}), else as text.
    */
-  static PGobject parameter(float[] vector) throws SQLException {
+  public static PGobject parameter(float[] vector) throws SQLException {
     return new BinaryVector(vector);
   }
 
@@ -113,7 +113,8 @@ final class PgVectors {
     }
   }
 
-  static String literal(float[] vector) {
+  /** pgvector's text form of {@code vector}: {@code [0.1,-0.2,...]}. */
+  public static String literal(float[] vector) {
     StringBuilder text = new StringBuilder(vector.length * 12 + 2).append('[');
     for (int i = 0; i < vector.length; i++) {
       if (i > 0) {

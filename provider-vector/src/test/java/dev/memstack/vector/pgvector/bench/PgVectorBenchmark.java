@@ -8,6 +8,7 @@ import dev.memstack.testing.TestPostgres;
 import dev.memstack.vector.bench.MixtureVectors;
 import dev.memstack.vector.pgvector.PgVectorMemoryStore;
 import dev.memstack.vector.pgvector.PgVectorSettings;
+import dev.memstack.vector.pgvector.PgVectors;
 import dev.memstack.vector.store.MemoryFilters;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryStatus;
@@ -15,7 +16,6 @@ import dev.memstack.vector.store.MemoryVectorStore;
 import dev.memstack.vector.store.StoreEmbedder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,7 +41,6 @@ import java.util.Set;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 import org.postgresql.core.BaseConnection;
-import org.postgresql.util.PGBinaryObject;
 import org.postgresql.util.PGobject;
 import org.springframework.ai.document.Document;
 import org.springframework.ai.vectorstore.filter.Filter;
@@ -436,7 +435,7 @@ public final class PgVectorBenchmark {
         int owner = owner(i);
         chunk.append('m').append(i).append('\t');
         chunk.append(owner < 0 ? "\\N" : "user:" + owner).append('\t');
-        chunk.append(literal(vectors.record(i))).append('\n');
+        chunk.append(PgVectors.literal(vectors.record(i))).append('\n');
         if (chunk.length() > (1 << 20) - 16384 || i == size - 1) {
           byte[] bytes = chunk.toString().getBytes(StandardCharsets.UTF_8);
           copy.writeToCopy(bytes, 0, bytes.length);
@@ -623,7 +622,7 @@ public final class PgVectorBenchmark {
   private static List<String> rawSearch(PreparedStatement rawQuery, int owner, float[] query)
       throws SQLException {
     rawQuery.setString(1, "user:" + owner);
-    rawQuery.setObject(2, new BinaryVector(query));
+    rawQuery.setObject(2, PgVectors.parameter(query));
     List<String> ids = new ArrayList<>(5);
     try (ResultSet rows = rawQuery.executeQuery()) {
       while (rows.next()) {
@@ -742,47 +741,6 @@ public final class PgVectorBenchmark {
             format(binaryP99s),
             median(p50s) / median(binaryP50s),
             median(p99s) / median(binaryP99s)));
-  }
-
-  /**
-   * A {@code vector} parameter: pgvector's binary form where the connection sends it, else text.
-   */
-  private static final class BinaryVector extends PGobject implements PGBinaryObject {
-
-    private static final long serialVersionUID = 1L;
-    private final float[] vector;
-
-    BinaryVector(float[] vector) {
-      this.type = "vector";
-      this.vector = vector;
-    }
-
-    @Override
-    public String getValue() {
-      if (value == null) {
-        value = literal(vector);
-      }
-      return value;
-    }
-
-    @Override
-    public int lengthInBytes() {
-      return 4 + 4 * vector.length;
-    }
-
-    @Override
-    public void toBytes(byte[] bytes, int offset) {
-      ByteBuffer buffer = ByteBuffer.wrap(bytes, offset, lengthInBytes());
-      buffer.putShort((short) vector.length).putShort((short) 0);
-      for (float f : vector) {
-        buffer.putFloat(f);
-      }
-    }
-
-    @Override
-    public void setByteValue(byte[] bytes, int offset) {
-      throw new UnsupportedOperationException("send only");
-    }
   }
 
   /** The same query under other plans, on raw SQL, to show why the store plans as it does. */
@@ -1127,16 +1085,8 @@ public final class PgVectorBenchmark {
   private static PGobject vectorParameter(float[] v) throws SQLException {
     PGobject object = new PGobject();
     object.setType("vector");
-    object.setValue(literal(v));
+    object.setValue(PgVectors.literal(v));
     return object;
-  }
-
-  private static String literal(float[] v) {
-    StringBuilder s = new StringBuilder("[");
-    for (int d = 0; d < v.length; d++) {
-      s.append(d == 0 ? "" : ",").append(v[d]);
-    }
-    return s.append(']').toString();
   }
 
   private static void execute(PgVectorMemoryStore store, String sql) throws SQLException {
