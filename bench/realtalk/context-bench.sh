@@ -4,7 +4,8 @@
 # (DATA_DIR, a finished REALTALK ingest: nothing is ingested here), embeds every question alone with
 # the host's default model (dev.memstack.host.model.QueryEmbeddingLatency, a JVM of its own while
 # the host idles), asks every question as a context call at each level after a warm-up
-# (context_load.py), embeds them alone again, stops the host and checks the bar: p95 at 1 client
+# (context_load.py; the warm-up goes on at 1 client until the JIT has settled, and the host's CPU is
+# split by thread), embeds them alone again, stops the host and checks the bar: p95 at 1 client
 # <= 2 x the query embedding's p95 + 3 ms, no error at any level.
 #
 #   DATA_DIR=<ingested data folder> bench/realtalk/context-bench.sh <REALTALK data dir> \
@@ -55,8 +56,9 @@ BASE=$(sed -n 's/.*--base-url \([^ ]*\) --token.*/\1/p' "$WORK/host.out" | tail 
 TOKEN=$(sed -n 's/.*--token \([^ )]*\).*/\1/p' "$WORK/host.out" | tail -1)
 echo "== context calls on $BASE (host from $DIST on $DATA_DIR, host arguments: ${HOST_ARGS[*]:-none}); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 embedding_alone | tee "$WORK/embed1.txt"
+HOST_PID=$(pgrep -f -- "--server.port=$PORT" | head -1 || true)
 python3 "$ROOT/bench/realtalk/context_load.py" "$DATA" --base-url "$BASE" --token "$TOKEN" \
-  --out "$WORK/levels.json" ${LOAD_ARGS[@]+"${LOAD_ARGS[@]}"}
+  ${HOST_PID:+--host-pid "$HOST_PID"} --out "$WORK/levels.json" ${LOAD_ARGS[@]+"${LOAD_ARGS[@]}"}
 embedding_alone | tee "$WORK/embed2.txt"
 kill "$HOLDER" 2>/dev/null || true
 wait "$HOLDER" 2>/dev/null || true

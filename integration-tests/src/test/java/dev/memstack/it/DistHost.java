@@ -53,14 +53,30 @@ final class DistHost implements AutoCloseable {
   /** Starts the distribution with its log in {@code target/<name>.log}. */
   static DistHost start(String name, Map<String, String> properties) throws IOException {
     Path dist = distribution();
-    Path root = Files.createTempDirectory("memstack-it-");
+    List<String> command = new ArrayList<>();
+    command.add(java());
+    command.add("-jar");
+    command.add(dist.resolve("memstack.jar").toString());
+    return start(name, command, Map.of(), Files.createTempDirectory("memstack-it-"), properties);
+  }
+
+  /**
+   * Starts the host with {@code command} (a {@code java -jar} or the distribution's launcher) and
+   * the given extra environment, in {@code root} (its data folder and plugins go there too), and
+   * returns once its health is {@code UP}.
+   */
+  static DistHost start(
+      String name,
+      List<String> launch,
+      Map<String, String> environment,
+      Path root,
+      Map<String, String> properties)
+      throws IOException {
+    Path dist = distribution();
     Path log = Path.of("target", name + ".log").toAbsolutePath();
     Files.createDirectories(log.getParent());
     int port = freePort();
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-jar");
-    command.add(dist.resolve("memstack.jar").toString());
+    List<String> command = new ArrayList<>(launch);
     Map<String, String> args = new java.util.LinkedHashMap<>();
     args.put("server.address", "127.0.0.1");
     args.put("server.port", String.valueOf(port));
@@ -73,12 +89,13 @@ final class DistHost implements AutoCloseable {
     args.put("memstack.security.tokens[1].owner", "api:*");
     args.putAll(properties);
     args.forEach((key, value) -> command.add("--" + key + "=" + value));
-    Process process =
+    ProcessBuilder builder =
         new ProcessBuilder(command)
             .directory(root.toFile())
             .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
+            .redirectOutput(log.toFile());
+    builder.environment().putAll(environment);
+    Process process = builder.start();
     DistHost host = new DistHost(process, root, log, port);
     try {
       host.awaitUp(Duration.ofSeconds(120));
@@ -89,8 +106,13 @@ final class DistHost implements AutoCloseable {
     return host;
   }
 
+  /** The java command of the JVM running the tests. */
+  static String java() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
   /** The distribution folder, or a failure that says how to build it. */
-  private static Path distribution() {
+  static Path distribution() {
     String configured = System.getProperty("memstack.dist");
     Path dist = Path.of(configured == null ? "../dist" : configured).toAbsolutePath().normalize();
     Path jar = dist.resolve("memstack.jar");
@@ -237,6 +259,15 @@ final class DistHost implements AutoCloseable {
     }
     throw new AssertionError(
         "the host was not UP within " + limit + " (last health: " + last + "):\n" + logTail());
+  }
+
+  /** The host's whole log so far. */
+  String logText() {
+    try {
+      return Files.readString(log);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** The end of the host's log, for failure messages. */
