@@ -137,7 +137,7 @@ final class DistHost implements AutoCloseable {
    * The distribution's plugin zips, copied: the host expands a zip into its plugins folder, and the
    * build's {@code dist/} is left as it was built.
    */
-  private static Path copyPlugins(Path dist, Path plugins) throws IOException {
+  static Path copyPlugins(Path dist, Path plugins) throws IOException {
     Files.createDirectories(plugins);
     try (Stream<Path> zips = Files.list(dist.resolve("plugins"))) {
       for (Path zip : zips.filter(p -> p.toString().endsWith(".zip")).toList()) {

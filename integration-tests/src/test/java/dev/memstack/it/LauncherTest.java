@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.springframework.util.FileSystemUtils;
 import tools.jackson.databind.JsonNode;
@@ -29,12 +28,7 @@ class LauncherTest {
     try {
       Files.copy(dist.resolve("memstack"), copy.resolve("memstack"));
       Files.copy(dist.resolve("memstack.jar"), copy.resolve("memstack.jar"));
-      Files.createDirectories(copy.resolve("plugins"));
-      try (Stream<Path> zips = Files.list(dist.resolve("plugins"))) {
-        for (Path zip : zips.filter(p -> p.toString().endsWith(".zip")).toList()) {
-          Files.copy(zip, copy.resolve("plugins").resolve(zip.getFileName()));
-        }
-      }
+      DistHost.copyPlugins(dist, copy.resolve("plugins"));
       List<String> launch = List.of("bash", copy.resolve("memstack").toString());
 
       try (DistHost first =

@@ -592,18 +592,12 @@ public final class PgVectorBenchmark {
     for (int w = 0; w < 2000; w++) {
       store.vectorSearch(vectors.query(w), prefetch(w % owners), 5, -1);
     }
+    String rawSql =
+        "SELECT id FROM " + schema + ".raw_memory WHERE owner = ? ORDER BY embedding <#> ? LIMIT 5";
     try (Connection raw = store.dataSource().getConnection();
-        PreparedStatement rawQuery =
-            raw.prepareStatement(
-                "SELECT id FROM "
-                    + schema
-                    + ".raw_memory WHERE owner = ? ORDER BY embedding <#> ? LIMIT 5")) {
+        PreparedStatement rawQuery = raw.prepareStatement(rawSql)) {
       try (Connection rawBinary = store.dataSource().getConnection();
-          PreparedStatement rawBinaryQuery =
-              rawBinary.prepareStatement(
-                  "SELECT id FROM "
-                      + schema
-                      + ".raw_memory WHERE owner = ? ORDER BY embedding <#> ? LIMIT 5")) {
+          PreparedStatement rawBinaryQuery = rawBinary.prepareStatement(rawSql)) {
         // the vector in text on the first (a pooled connection the store used sends it in
         // binary), in binary on the second, as the store sends it
         BaseConnection text = raw.unwrap(BaseConnection.class);
