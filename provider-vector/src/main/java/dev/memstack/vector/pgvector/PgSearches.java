@@ -98,6 +98,7 @@ final class PgSearches implements StoreReads {
       if (filter != null) {
         largeFilters.add(where);
       }
+      table.approximateIndex.needed();
       return approximateSearch(connection, vector, where, topK, maxDistance);
     } catch (SQLException e) {
       throw table.failure("vector search", e);

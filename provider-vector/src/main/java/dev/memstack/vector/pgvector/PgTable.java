@@ -51,6 +51,7 @@ final class PgTable {
   final PgVectorSchema schema;
   final StoreEmbedder embedder;
   final HikariDataSource dataSource;
+  final PgApproximateIndex approximateIndex;
   private volatile String modelId;
   private volatile int dimension;
 
@@ -66,6 +67,7 @@ final class PgTable {
     this.dataSource = dataSource;
     this.modelId = modelId;
     this.dimension = dimension;
+    this.approximateIndex = new PgApproximateIndex(this);
   }
 
   /** The model the stored vectors come from. */

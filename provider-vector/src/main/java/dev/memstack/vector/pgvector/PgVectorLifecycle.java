@@ -186,7 +186,7 @@ final class PgVectorLifecycle {
     }
   }
 
-  /** Empties the vector column and retypes it; the HNSW index is rebuilt by the caller. */
+  /** Empties the vector column and retypes it; the HNSW index is built again when needed. */
   private static void changeDimension(Connection connection, PgVectorSchema schema, int dimension)
       throws SQLException {
     try (Statement statement = connection.createStatement()) {
@@ -250,11 +250,6 @@ final class PgVectorLifecycle {
           }
           done += writeVectors(table, write, ids, texts);
         }
-        if (retyped && newDimension <= PgVectorSchema.MAX_INDEXED_DIMENSION) {
-          try (Statement statement = connection.createStatement()) {
-            statement.execute(table.schema.hnswIndexStatement());
-          }
-        }
         table.schema.writeMeta(connection, newModel, newDimension);
         connection.commit();
       } catch (SQLException | RuntimeException e) {
@@ -265,6 +260,8 @@ final class PgVectorLifecycle {
       throw table.failure("re-embed with model '" + newModel + "'", e);
     }
     table.useModel(newModel, newDimension);
+    // a new dimension dropped the HNSW index: the next search that needs it builds it again
+    table.approximateIndex.forget();
     log.info(
         "pgvector table {}: re-embedded {} records with '{}' ({} dimensions)",
         table.schema.displayName(),

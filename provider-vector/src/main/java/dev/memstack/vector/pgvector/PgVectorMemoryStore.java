@@ -17,24 +17,25 @@ import org.springframework.ai.vectorstore.SearchRequest;
 /**
  * A {@link MemoryVectorStore} on PostgreSQL with pgvector: Spring AI {@code PgVectorStore}'s table
  * design ({@code id text} primary key, {@code content}, {@code metadata jsonb}, {@code embedding
- * vector(n)} with an HNSW cosine index) plus real btree-indexed columns {@code agent, owner, scope,
- * status, type, conversation, turn_id, created_at}, and a {@code <table>_meta} table with the
- * embedding model id and dimension. Spring AI's store filters its JSON metadata after an
- * approximate top-k and so loses an owner's memories among everybody else's; this one translates
- * the filter into SQL on the real columns and plans it in two steps: it first scans the records the
- * filter matches exactly ({@code WHERE agent = ? AND (owner = ? OR scope ...) ORDER BY distance
- * LIMIT k} on the btree indexes, one {@code OR} branch at a time so that an owner's records come
- * from an index-only scan of a covering index that holds their vectors, bounded by {@code
- * exact-search-limit}), and only when more records match than that it lets PostgreSQL plan {@code
- * ORDER BY embedding <=> ? LIMIT 4k} (the HNSW index with {@code hnsw.iterative_scan =
- * relaxed_order} and {@code hnsw.ef_search} for broad filters) and re-sorts the result; filters
- * that overflowed are remembered for five minutes so the same owner's next query goes straight to
- * that path. Keyword search is PostgreSQL full text ({@code to_tsvector('english', content)}, GIN
- * index, {@code ts_rank}, any query word matches, stop words and the role words {@code user}/{@code
- * assistant} left out) within the same filter. The exact path's SQL text is the same for every
- * owner (scope and status names are literals, values are bound), so PostgreSQL keeps one generic
- * plan per kind of filter; query vectors go to the server in pgvector's binary form; an {@code add}
- * of many records is written by {@code COPY}.
+ * vector(n)} with an HNSW cosine index, made when a search first needs it: {@link
+ * PgApproximateIndex}) plus real btree-indexed columns {@code agent, owner, scope, status, type,
+ * conversation, turn_id, created_at}, and a {@code <table>_meta} table with the embedding model id
+ * and dimension. Spring AI's store filters its JSON metadata after an approximate top-k and so
+ * loses an owner's memories among everybody else's; this one translates the filter into SQL on the
+ * real columns and plans it in two steps: it first scans the records the filter matches exactly
+ * ({@code WHERE agent = ? AND (owner = ? OR scope ...) ORDER BY distance LIMIT k} on the btree
+ * indexes, one {@code OR} branch at a time so that an owner's records come from an index-only scan
+ * of a covering index that holds their vectors, bounded by {@code exact-search-limit}), and only
+ * when more records match than that it lets PostgreSQL plan {@code ORDER BY embedding <=> ? LIMIT
+ * 4k} (the HNSW index with {@code hnsw.iterative_scan = relaxed_order} and {@code hnsw.ef_search}
+ * for broad filters) and re-sorts the result; filters that overflowed are remembered for five
+ * minutes so the same owner's next query goes straight to that path. Keyword search is PostgreSQL
+ * full text ({@code to_tsvector('english', content)}, GIN index, {@code ts_rank}, any query word
+ * matches, stop words and the role words {@code user}/{@code assistant} left out) within the same
+ * filter. The exact path's SQL text is the same for every owner (scope and status names are
+ * literals, values are bound), so PostgreSQL keeps one generic plan per kind of filter; query
+ * vectors go to the server in pgvector's binary form; an {@code add} of many records is written by
+ * a binary {@code COPY}.
  *
  * <p>Config keys ({@link PgVectorSettings}): {@code jdbc-url} (required), {@code username}, {@code
  * password}, {@code schema} ({@code memstack}), {@code table} ({@code vector_memory}), {@code
@@ -128,6 +129,17 @@ public final class PgVectorMemoryStore implements DelegatingStore {
     float[] query = table.embedder.embedQuery(request.getQuery());
     return vectorSearch(
         query, request.getFilterExpression(), request.getTopK(), request.getSimilarityThreshold());
+  }
+
+  /**
+   * Builds the HNSW index now, unless it exists, and waits for it; otherwise it is built in the
+   * background when a search first matches more than {@code exact-search-limit} records. For
+   * operators who know such searches will come, and for benchmarks.
+   *
+   * @return whether the index is ready (false only for vectors too wide for HNSW)
+   */
+  public boolean buildApproximateIndex() {
+    return table.approximateIndex.build();
   }
 
   /** The pgvector version of the database. */

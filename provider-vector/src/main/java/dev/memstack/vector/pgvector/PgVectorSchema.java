@@ -20,12 +20,13 @@ import java.util.TreeSet;
  *
  * <p>Layout: Spring AI {@code PgVectorStore}'s columns ({@code id text}, {@code content}, {@code
  * metadata jsonb}, {@code embedding vector(n)}) plus one real column per isolation field, an HNSW
- * cosine index, btree indexes for the filters, a covering btree index of each owner's records with
- * their vectors (for index-only exact searches), a GIN full-text index, {@code <table>_meta} with
- * the embedding model id and dimension, and {@code <table>_feedback} with each owner's feedback
- * count, wrong count and trust per record ({@code PRIMARY KEY (owner, id)}, the id a foreign key to
- * the records table with {@code ON DELETE CASCADE}), and {@code <table>_types} with each agent's
- * custom memory types ({@code PRIMARY KEY (agent, key)}).
+ * cosine index (made when a search first needs it, by {@link PgApproximateIndex}), btree indexes
+ * for the filters, a covering btree index of each owner's records with their vectors (for
+ * index-only exact searches), a GIN full-text index, {@code <table>_meta} with the embedding model
+ * id and dimension, and {@code <table>_feedback} with each owner's feedback count, wrong count and
+ * trust per record ({@code PRIMARY KEY (owner, id)}, the id a foreign key to the records table with
+ * {@code ON DELETE CASCADE}), and {@code <table>_types} with each agent's custom memory types
+ * ({@code PRIMARY KEY (agent, key)}).
  */
 final class PgVectorSchema {
 
@@ -355,9 +356,7 @@ final class PgVectorSchema {
   List<String> indexStatements(int dimension) {
     String t = table();
     List<String> ddl = new ArrayList<>();
-    if (dimension <= MAX_INDEXED_DIMENSION) {
-      ddl.add(hnswIndexStatement());
-    }
+    // no HNSW index here: it is made when a search first needs it (PgApproximateIndex)
     ddl.add(index("owner", t, "btree (owner, agent, created_at)"));
     if (dimension <= MAX_COVERED_DIMENSION) {
       // an owner's records with their vectors, so that the exact search of one owner is an
@@ -509,8 +508,9 @@ final class PgVectorSchema {
     }
   }
 
+  /** The HNSW index, built without blocking writes (outside a transaction block only). */
   String hnswIndexStatement() {
-    return "CREATE INDEX IF NOT EXISTS "
+    return "CREATE INDEX CONCURRENTLY IF NOT EXISTS "
         + quote(hnswIndex())
         + " ON "
         + table()

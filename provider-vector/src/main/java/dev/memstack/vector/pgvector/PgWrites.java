@@ -9,14 +9,12 @@ import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.StoreWrites;
 import dev.memstack.vector.store.Trust;
 import dev.memstack.vector.store.TrustChange;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Statement;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -26,7 +24,6 @@ import java.util.Objects;
 import java.util.Optional;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
-import org.postgresql.copy.CopyManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.document.Document;
@@ -34,10 +31,11 @@ import org.springframework.ai.vectorstore.filter.Filter;
 
 /**
  * The write side of a pgvector store: upserts in multi-row {@code INSERT ... ON CONFLICT}
- * statements, or for a call of at least {@link #COPY_ROWS} records by {@code COPY} into a temporary
- * table and one {@code INSERT ... SELECT ... ON CONFLICT} (one transaction per call either way),
- * deletes by id or filter, metadata updates under a row lock, and the feedback counts and trust in
- * {@code <table>_feedback}. Stateless beyond the {@link PgTable}.
+ * statements, or for a call of at least {@link #COPY_ROWS} records by a binary {@code COPY} (into
+ * the table when none of the ids is stored, else into a temporary table and one {@code INSERT ...
+ * SELECT ... ON CONFLICT}; one transaction per call either way), deletes by id or filter, metadata
+ * updates under a row lock, and the feedback counts and trust in {@code <table>_feedback}.
+ * Stateless beyond the {@link PgTable}.
  */
 final class PgWrites implements StoreWrites {
 
@@ -51,6 +49,9 @@ final class PgWrites implements StoreWrites {
 
   /** The temporary table a COPY fills, dropped at commit. */
   private static final String STAGING = "memstack_copy_staging";
+
+  /** A duplicate key. */
+  private static final String UNIQUE_VIOLATION = "23505";
 
   /** Lack of a privilege (here: to create temporary tables). */
   private static final String INSUFFICIENT_PRIVILEGE = "42501";
@@ -99,7 +100,7 @@ final class PgWrites implements StoreWrites {
       PgVectors.sendBinary(connection);
       connection.setAutoCommit(false);
       try {
-        if (records.size() >= COPY_ROWS && copyAllowed && staging(connection)) {
+        if (records.size() >= COPY_ROWS && copyAllowed) {
           copyUpsert(connection, records, vectors);
         } else {
           for (int start = 0; start < records.size(); start += INSERT_ROWS) {
@@ -150,47 +151,38 @@ final class PgWrites implements StoreWrites {
   }
 
   /**
-   * The same upsert for many records: one {@code COPY} (text format, through PgJDBC's {@link
-   * CopyManager}) into a temporary table dropped at commit, then one {@code INSERT ... SELECT ...
-   * ON CONFLICT} from it, so a concurrent writer of the same id waits and is overwritten exactly as
-   * with the row INSERTs. Saves binding and parsing twelve parameters a row.
+   * The same upsert for many records by {@code COPY} in binary ({@link PgBinaryCopy}). When none of
+   * the ids is stored yet (a bulk load, or a batch of new turns), the rows are copied straight into
+   * the table under a savepoint; should another writer store one of the ids meanwhile, the unique
+   * key stops the {@code COPY}, the savepoint is rolled back, and the upsert below runs instead.
+   * Otherwise: one {@code COPY} into a temporary table dropped at commit, then one {@code INSERT
+   * ... SELECT ... ON CONFLICT} from it, so a concurrent writer of the same id waits and is
+   * overwritten exactly as with the row INSERTs. Row INSERTs when the role may not create temporary
+   * tables.
    */
   private void copyUpsert(Connection connection, List<MemoryRecord> records, List<float[]> vectors)
       throws SQLException {
-    CopyIn copy =
-        connection
-            .unwrap(PGConnection.class)
-            .getCopyAPI()
-            .copyIn("COPY " + STAGING + INSERT_COLUMNS + " FROM STDIN");
-    try {
-      StringBuilder rows = new StringBuilder(1 << 20);
-      for (int i = 0; i < records.size(); i++) {
-        MemoryRecord r = records.get(i);
-        copyField(rows, r.id(), '\t');
-        copyField(rows, r.text(), '\t');
-        copyField(rows, PgTable.JSON.writeValueAsString(r.metadata()), '\t');
-        copyField(rows, PgVectors.literal(vectors.get(i)), '\t');
-        copyField(rows, r.agent().value(), '\t');
-        copyField(rows, r.owner() == null ? null : r.owner().value(), '\t');
-        copyField(rows, r.scope().name(), '\t');
-        copyField(rows, r.status().name(), '\t');
-        copyField(rows, r.type(), '\t');
-        copyField(rows, r.conversation(), '\t');
-        copyField(rows, r.turn(), '\t');
-        // milliseconds, as the INSERT path binds them
-        copyField(rows, Instant.ofEpochMilli(r.createdAt().toEpochMilli()).toString(), '\n');
-        if (rows.length() >= (1 << 20) - 65536 || i == records.size() - 1) {
-          byte[] bytes = rows.toString().getBytes(StandardCharsets.UTF_8);
-          copy.writeToCopy(bytes, 0, bytes.length);
-          rows.setLength(0);
+    if (noneStored(connection, records)) {
+      Savepoint savepoint = connection.setSavepoint();
+      try {
+        copy(connection, table.schema.table(), records, vectors);
+        connection.releaseSavepoint(savepoint);
+        return;
+      } catch (SQLException e) {
+        if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
+          throw e;
         }
-      }
-      copy.endCopy();
-    } finally {
-      if (copy.isActive()) {
-        copy.cancelCopy();
+        connection.rollback(savepoint);
       }
     }
+    if (!staging(connection)) {
+      for (int start = 0; start < records.size(); start += INSERT_ROWS) {
+        int end = Math.min(records.size(), start + INSERT_ROWS);
+        upsert(connection, records.subList(start, end), vectors.subList(start, end));
+      }
+      return;
+    }
+    copy(connection, STAGING, records, vectors);
     try (Statement statement = connection.createStatement()) {
       statement.executeUpdate(
           "INSERT INTO "
@@ -202,6 +194,57 @@ final class PgWrites implements StoreWrites {
               + STAGING
               + ON_CONFLICT);
       statement.execute("DROP TABLE " + STAGING);
+    }
+  }
+
+  /** Whether no record of {@code records} is stored (one lookup of the primary key). */
+  private boolean noneStored(Connection connection, List<MemoryRecord> records)
+      throws SQLException {
+    try (PreparedStatement query =
+        connection.prepareStatement(
+            "SELECT EXISTS (SELECT 1 FROM " + table.schema.table() + " WHERE id = ANY (?))")) {
+      query.setArray(
+          1, PgTable.textArray(connection, records.stream().map(MemoryRecord::id).toList()));
+      try (ResultSet row = query.executeQuery()) {
+        row.next();
+        return !row.getBoolean(1);
+      }
+    }
+  }
+
+  /** One binary {@code COPY} of the records into {@code target} (the table or the staging one). */
+  private static void copy(
+      Connection connection, String target, List<MemoryRecord> records, List<float[]> vectors)
+      throws SQLException {
+    CopyIn copy =
+        connection
+            .unwrap(PGConnection.class)
+            .getCopyAPI()
+            .copyIn("COPY " + target + INSERT_COLUMNS + " FROM STDIN (FORMAT binary)");
+    try {
+      PgBinaryCopy rows = new PgBinaryCopy(copy);
+      for (int i = 0; i < records.size(); i++) {
+        MemoryRecord r = records.get(i);
+        rows.row(12)
+            .text(r.id())
+            .text(r.text())
+            .jsonb(PgTable.JSON.writeValueAsString(r.metadata()))
+            .vector(vectors.get(i))
+            .text(r.agent().value())
+            .text(r.owner() == null ? null : r.owner().value())
+            .text(r.scope().name())
+            .text(r.status().name())
+            .text(r.type())
+            .text(r.conversation())
+            .text(r.turn())
+            // milliseconds, as the INSERT path binds them
+            .timestamptz(r.createdAt().toEpochMilli());
+      }
+      rows.end();
+    } finally {
+      if (copy.isActive()) {
+        copy.cancelCopy();
+      }
     }
   }
 
@@ -232,25 +275,6 @@ final class PgWrites implements StoreWrites {
           e.getMessage());
       return false;
     }
-  }
-
-  /** One field of COPY's text format, escaped, then {@code end}; {@code \N} for null. */
-  static void copyField(StringBuilder rows, String value, char end) {
-    if (value == null) {
-      rows.append("\\N");
-    } else {
-      for (int i = 0; i < value.length(); i++) {
-        char c = value.charAt(i);
-        switch (c) {
-          case '\\' -> rows.append("\\\\");
-          case '\t' -> rows.append("\\t");
-          case '\n' -> rows.append("\\n");
-          case '\r' -> rows.append("\\r");
-          default -> rows.append(c);
-        }
-      }
-    }
-    rows.append(end);
   }
 
   @Override

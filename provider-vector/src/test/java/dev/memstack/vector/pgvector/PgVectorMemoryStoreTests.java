@@ -136,7 +136,6 @@ abstract class PgVectorMemoryStoreTests {
           .containsExactlyInAnyOrder(
               "vector_memory_pkey",
               "vector_memory_meta_pkey",
-              "vector_memory_embedding_hnsw",
               "vector_memory_owner_idx",
               "vector_memory_owner_vector_idx",
               "vector_memory_shared_vector_idx",
@@ -406,13 +405,28 @@ abstract class PgVectorMemoryStoreTests {
 
     @Test
     @DisplayName(
-        "the fallback for large filters (planner's plan, HNSW iterative scans) keeps recall")
-    void approximatePathKeepsRecall() {
+        "the first large filter starts building the HNSW index; recall holds before and after it")
+    void approximatePathKeepsRecall() throws Exception {
       PgVectorMemoryStore store =
           open(database().settings(schema).withExactSearchLimit(0), embedder, false);
+      assertThat(indexes(schema)).doesNotContain("vector_memory_embedding_hnsw");
+
+      // before the index is ready the plan scans the filter's records: exact
+      assertThat(recallOfLargeFilters(store)).isGreaterThanOrEqualTo(0.99);
+      long deadline = System.nanoTime() + 120_000_000_000L;
+      while (!validIndex(schema, "vector_memory_embedding_hnsw") && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+      }
+      assertThat(validIndex(schema, "vector_memory_embedding_hnsw")).isTrue();
+      assertThat(store.buildApproximateIndex()).isTrue(); // built already: returns at once
+
+      // with the index, PostgreSQL's HNSW iterative scans
+      assertThat(recallOfLargeFilters(store)).isGreaterThanOrEqualTo(0.9);
+    }
+
+    private double recallOfLargeFilters(PgVectorMemoryStore store) {
       int found = 0;
       int expected = 0;
-
       for (int owner = 0; owner < 100; owner++) {
         float[] query = embedder.vector("question " + owner);
         List<String> exact = exactTop(query, "user:" + owner, 5);
@@ -421,8 +435,7 @@ abstract class PgVectorMemoryStoreTests {
         expected += exact.size();
         found += (int) actual.stream().filter(exact::contains).count();
       }
-
-      assertThat((double) found / expected).isGreaterThanOrEqualTo(0.9);
+      return (double) found / expected;
     }
   }
 
@@ -520,24 +533,83 @@ abstract class PgVectorMemoryStoreTests {
                     Map.of("source", "te\"st\\", "n", (long) i, "x", i * 0.5, "flag", i % 2 == 0))
                 .toDocument());
       }
-      copied.add(List.of(many.get(5))); // an existing row the COPY replaces
+      PgVectorMemoryStore direct = open(newSchema(), new HashingEmbedder());
+      copied.add(List.of(many.get(5))); // an existing row: COPY into a staging table and upsert
       copied.add(many);
+      direct.add(many); // no row stored yet: COPY into the table
       for (Document document : many) {
         inserted.add(List.of(document));
       }
 
       assertThat(copied.count(null)).isEqualTo(many.size());
+      assertThat(direct.count(null)).isEqualTo(many.size());
       for (Document document : many) {
         Document a = copied.get(document.getId()).orElseThrow();
         Document b = inserted.get(document.getId()).orElseThrow();
-        assertThat(a.getText()).isEqualTo(b.getText()).isEqualTo(document.getText());
-        assertThat(a.getMetadata()).isEqualTo(b.getMetadata());
+        Document c = direct.get(document.getId()).orElseThrow();
+        assertThat(a.getText())
+            .isEqualTo(b.getText())
+            .isEqualTo(c.getText())
+            .isEqualTo(document.getText());
+        assertThat(a.getMetadata()).isEqualTo(b.getMetadata()).isEqualTo(c.getMetadata());
       }
+      assertThat(direct.vectors(List.of("c12")).get("c12"))
+          .containsExactly(inserted.vectors(List.of("c12")).get("c12"));
       float[] query = new HashingEmbedder().embedQuery("line break 12");
       assertThat(copied.vectors(List.of("c12")).get("c12"))
           .containsExactly(inserted.vectors(List.of("c12")).get("c12"));
       assertThat(ids(copied.vectorSearch(query, prefetchFilter(AGENT_A, "user:2"), 5, -1)))
           .isEqualTo(ids(inserted.vectorSearch(query, prefetchFilter(AGENT_A, "user:2"), 5, -1)));
+    }
+
+    @Test
+    @DisplayName(
+        "a COPY that meets an id another writer stored meanwhile falls back to the upsert: the"
+            + " call's version wins, nothing is lost")
+    void copyMeetingAConcurrentWriterUpserts() throws Exception {
+      String schema = newSchema();
+      PgVectorMemoryStore store = open(schema, new HashingEmbedder());
+      List<Document> many = new ArrayList<>();
+      for (int i = 0; i < PgWrites.COPY_ROWS; i++) {
+        many.add(personal("k" + i, "bulk note " + i, "user:" + (i % 3)));
+      }
+      try (Connection other = database().connect()) {
+        other.setAutoCommit(false);
+        try (PreparedStatement insert =
+            other.prepareStatement(
+                "INSERT INTO "
+                    + schema
+                    + ".vector_memory (id, content, agent, owner, scope, status, type,"
+                    + " created_at) VALUES ('k7', 'the other writer', 'agent-a', 'user:1',"
+                    + " 'PERSONAL', 'ACTIVE', 'FACT', now())")) {
+          insert.executeUpdate();
+        }
+        // the store sees no k7 yet, copies into the table and waits on k7's key
+        CompletableFuture<Void> add = CompletableFuture.runAsync(() -> store.add(many));
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!waitingOnALock() && System.nanoTime() < deadline) {
+          Thread.sleep(20);
+        }
+        assertThat(waitingOnALock()).isTrue();
+        other.commit();
+        add.get();
+      }
+
+      assertThat(store.count(null)).isEqualTo(many.size());
+      assertThat(store.get("k7")).map(Document::getText).contains("bulk note 7");
+      assertThat(store.get("k8")).map(Document::getText).contains("bulk note 8");
+    }
+
+    private boolean waitingOnALock() throws SQLException {
+      try (Connection connection = database().connect();
+          PreparedStatement query =
+              connection.prepareStatement(
+                  "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                      + " AND query LIKE 'COPY %'");
+          ResultSet row = query.executeQuery()) {
+        row.next();
+        return row.getLong(1) > 0;
+      }
     }
 
     @Test
@@ -676,6 +748,20 @@ abstract class PgVectorMemoryStoreTests {
             statement.executeQuery("SELECT count(*) FROM " + table + " WHERE " + condition)) {
       row.next();
       return row.getLong(1);
+    }
+  }
+
+  private boolean validIndex(String schema, String name) throws SQLException {
+    try (Connection connection = database().connect();
+        PreparedStatement query =
+            connection.prepareStatement(
+                "SELECT coalesce((SELECT indisvalid FROM pg_index"
+                    + " WHERE indexrelid = to_regclass(?)), false)")) {
+      query.setString(1, schema + "." + name);
+      try (ResultSet row = query.executeQuery()) {
+        row.next();
+        return row.getBoolean(1);
+      }
     }
   }
 

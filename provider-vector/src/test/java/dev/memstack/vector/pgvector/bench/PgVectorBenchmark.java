@@ -69,12 +69,13 @@ import org.springframework.ai.vectorstore.filter.Filter;
  * Options: {@code --records} (sizes), {@code --owners} (1000), {@code --queries} per run (1000),
  * {@code --runs} (3), {@code --sections} (filtered,variants,sizes,ann; also rawhnsw: the time to
  * build the store's HNSW index on the baseline table), {@code --via-store} (records loaded through
- * the store, 10000), {@code --without-hnsw} (drop the HNSW index before loading, to see what it
- * costs), {@code --out} (a Markdown file the results are appended to, default {@code
- * target/bench/pgvector.md}), {@code --keep} (keep the tables), {@code --reuse} (keep them and
- * reuse a table an earlier {@code --reuse} run loaded with the same size), {@code --schema-prefix}
- * (the tables of size n go to schema {@code <prefix>n}, default {@code bench_}), {@code
- * --ef-search} (the {@code ef_search} values of the unfiltered recall section, default 40,100,200).
+ * the store, 10000), {@code --with-hnsw} (build the HNSW index before loading, as tables had it
+ * before it was made on demand, to see what it costs), {@code --out} (a Markdown file the results
+ * are appended to, default {@code target/bench/pgvector.md}), {@code --keep} (keep the tables),
+ * {@code --reuse} (keep them and reuse a table an earlier {@code --reuse} run loaded with the same
+ * size), {@code --schema-prefix} (the tables of size n go to schema {@code <prefix>n}, default
+ * {@code bench_}), {@code --ef-search} (the {@code ef_search} values of the unfiltered recall
+ * section, default 40,100,200).
  */
 public final class PgVectorBenchmark {
 
@@ -93,7 +94,7 @@ public final class PgVectorBenchmark {
   private final Path out;
   private final boolean keep;
   private final boolean reuse;
-  private final boolean withoutHnsw;
+  private final boolean withHnsw;
   private final Set<String> sections;
   private final String schemaPrefix;
   private final int[] efSearches;
@@ -110,7 +111,7 @@ public final class PgVectorBenchmark {
     out = Path.of(options.getOrDefault("out", "target/bench/pgvector.md"));
     keep = options.containsKey("keep") || options.containsKey("reuse");
     reuse = options.containsKey("reuse");
-    withoutHnsw = options.containsKey("without-hnsw");
+    withHnsw = options.containsKey("with-hnsw");
     sections = Set.of(options.getOrDefault("sections", "filtered,variants,sizes,ann").split(","));
     schemaPrefix = options.getOrDefault("schema-prefix", "bench_");
     efSearches =
@@ -247,9 +248,11 @@ public final class PgVectorBenchmark {
       if (loaded) {
         report("- reusing the table loaded by an earlier run (--reuse)");
       } else {
-        if (withoutHnsw) {
-          execute(store, "DROP INDEX " + schema + ".vector_memory_embedding_hnsw");
-          report("- HNSW index dropped before the load (--without-hnsw)");
+        if (withHnsw) {
+          store.buildApproximateIndex();
+          report("- HNSW index built before the load (--with-hnsw), live during it");
+        } else {
+          report("- no HNSW index during the load (the store builds it when a search needs it)");
         }
         load(store, schema, size);
       }
@@ -283,6 +286,16 @@ public final class PgVectorBenchmark {
       }
       if (sections.contains("rawhnsw")) {
         rawHnswBuild(store, schema);
+      }
+      if (sections.contains("variants") || sections.contains("ann")) {
+        long t = System.nanoTime();
+        store.buildApproximateIndex();
+        report(
+            String.format(
+                Locale.ROOT,
+                "- HNSW index ready for the sections that use it: %.1f s (built now, or already"
+                    + " there)",
+                seconds(t)));
       }
       if (sections.contains("variants")) {
         planVariants(store, schema, all, byOwner, shared);
