@@ -12,15 +12,25 @@ import dev.memstack.spi.Embedder;
 import dev.memstack.support.DaemonThreads;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -372,34 +382,22 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
 
   private Loaded open() {
     long start = System.nanoTime();
-    HuggingFaceTokenizer tokenizer = null;
-    try (InputStream tokenizerJson = resources.getResourceAsStream(model.tokenizerResource());
-        InputStream onnx = resources.getResourceAsStream(model.modelResource())) {
-      if (tokenizerJson == null || onnx == null) {
-        throw new IOException("model resources not found on the class path");
+    // the tokenizer (a native library and a JSON file) loads on a thread of its own while this
+    // one inflates the model and onnxruntime optimises it: the two take ~0.3 and ~0.7 s and
+    // share nothing
+    CompletableFuture<HuggingFaceTokenizer> tokenizerLoad =
+        CompletableFuture.supplyAsync(this::openTokenizer, OnnxEmbedder::loaderThread);
+    OrtSession session = null;
+    try {
+      session = openSession();
+      HuggingFaceTokenizer tokenizer = tokenizerLoad.join();
+      Loaded m;
+      try {
+        m = describe(tokenizer, session);
+      } catch (OrtException | RuntimeException e) {
+        tokenizer.close();
+        throw e;
       }
-      tokenizer =
-          HuggingFaceTokenizer.newInstance(
-              tokenizerJson,
-              Map.of(
-                  "addSpecialTokens", "true",
-                  "padding", "false",
-                  "truncation", "true",
-                  "maxLength", Integer.toString(settings.maxTokens())));
-      byte[] modelBytes = onnx.readAllBytes();
-      OrtSession session;
-      try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
-        options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
-        // Idle onnxruntime threads spin by default. The host shares its cores with request
-        // handling and the providers; measured under load, spinning tripled the time per text.
-        options.addConfigEntry("session.intra_op.allow_spinning", "0");
-        options.addConfigEntry("session.inter_op.allow_spinning", "0");
-        if (settings.threads() > 0) {
-          options.setIntraOpNumThreads(settings.threads());
-        }
-        session = OrtEnvironment.getEnvironment().createSession(modelBytes, options);
-      }
-      Loaded m = describe(tokenizer, session);
       log.info(
           "Loaded embedding model {} (dimension {}, pooling {}) in {} ms",
           model.id(),
@@ -408,12 +406,147 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
           (System.nanoTime() - start) / 1_000_000);
       return m;
     } catch (IOException | OrtException | RuntimeException e) {
-      if (tokenizer != null) {
-        tokenizer.close();
+      tokenizerLoad.thenAccept(HuggingFaceTokenizer::close);
+      if (session != null) {
+        try {
+          session.close();
+        } catch (OrtException closing) {
+          e.addSuppressed(closing);
+        }
       }
+      Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
       throw new IllegalStateException(
-          "could not load embedding model " + model.id() + ": " + e.getMessage(), e);
+          "could not load embedding model " + model.id() + ": " + cause.getMessage(), cause);
     }
+  }
+
+  /**
+   * The onnxruntime session: from the prepared model when {@code prepared-dir} holds one for this
+   * model and onnxruntime version, else from the class path, writing the prepared model when a
+   * folder is set. The prepared model is the graph after onnxruntime's extended optimisations
+   * (portable across CPUs; the hardware-specific layout passes run at every load, as they do on the
+   * original), so the session is the same either way.
+   */
+  private OrtSession openSession() throws IOException, OrtException {
+    Path prepared = preparedModel();
+    if (prepared != null && Files.isRegularFile(prepared)) {
+      try (OrtSession.SessionOptions options = sessionOptions()) {
+        return OrtEnvironment.getEnvironment().createSession(prepared.toString(), options);
+      } catch (OrtException e) {
+        log.warn(
+            "Prepared model {} unreadable ({}); loading from the jar", prepared, e.getMessage());
+        Files.deleteIfExists(prepared);
+      }
+    }
+    byte[] modelBytes;
+    try (InputStream onnx = resources.getResourceAsStream(model.modelResource())) {
+      if (onnx == null) {
+        throw new IOException("model resource not found on the class path");
+      }
+      modelBytes = onnx.readAllBytes();
+    }
+    if (prepared != null) {
+      prepare(modelBytes, prepared);
+    }
+    try (OrtSession.SessionOptions options = sessionOptions()) {
+      return OrtEnvironment.getEnvironment().createSession(modelBytes, options);
+    }
+  }
+
+  /** Writes the model after the extended optimisations to {@code prepared}, atomically. */
+  private void prepare(byte[] modelBytes, Path prepared) {
+    Path temporary =
+        prepared.resolveSibling(
+            prepared.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
+    try {
+      Files.createDirectories(prepared.getParent());
+      try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
+        options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.EXTENDED_OPT);
+        options.setOptimizedModelFilePath(temporary.toString());
+        OrtEnvironment.getEnvironment().createSession(modelBytes, options).close();
+      }
+      Files.move(
+          temporary, prepared, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      log.info("Prepared embedding model {} in {}", model.id(), prepared);
+    } catch (IOException | OrtException | RuntimeException e) {
+      log.warn(
+          "Could not prepare embedding model {} in {}: {}",
+          model.id(),
+          prepared.getParent(),
+          e.getMessage());
+      try {
+        Files.deleteIfExists(temporary);
+      } catch (IOException ignored) {
+        // nothing left to do
+      }
+    }
+  }
+
+  /**
+   * The prepared model's file in {@code prepared-dir}, named by the model, the onnxruntime version
+   * and the jar the model came from (so that a new jar or runtime prepares anew); null when no
+   * folder is set.
+   */
+  private Path preparedModel() {
+    if (settings.preparedDir().isEmpty()) {
+      return null;
+    }
+    String source = String.valueOf(resources.getResource(model.modelResource()));
+    String key =
+        HexFormat.of()
+            .formatHex(sha256(source + "|" + OrtEnvironment.getEnvironment().getVersion()), 0, 6);
+    return Path.of(settings.preparedDir()).resolve(model.id() + "-" + key + ".onnx");
+  }
+
+  private static byte[] sha256(String text) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private OrtSession.SessionOptions sessionOptions() throws OrtException {
+    OrtSession.SessionOptions options = new OrtSession.SessionOptions();
+    try {
+      options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+      // Idle onnxruntime threads spin by default. The host shares its cores with request
+      // handling and the providers; measured under load, spinning tripled the time per text.
+      options.addConfigEntry("session.intra_op.allow_spinning", "0");
+      options.addConfigEntry("session.inter_op.allow_spinning", "0");
+      if (settings.threads() > 0) {
+        options.setIntraOpNumThreads(settings.threads());
+      }
+      return options;
+    } catch (OrtException | RuntimeException e) {
+      options.close();
+      throw e;
+    }
+  }
+
+  private HuggingFaceTokenizer openTokenizer() {
+    try (InputStream tokenizerJson = resources.getResourceAsStream(model.tokenizerResource())) {
+      if (tokenizerJson == null) {
+        throw new UncheckedIOException(
+            new IOException("tokenizer resource not found on the class path"));
+      }
+      return HuggingFaceTokenizer.newInstance(
+          tokenizerJson,
+          Map.of(
+              "addSpecialTokens", "true",
+              "padding", "false",
+              "truncation", "true",
+              "maxLength", Integer.toString(settings.maxTokens())));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Runs {@code task} on a daemon thread of its own (a model loads once; no pool to keep). */
+  private static void loaderThread(Runnable task) {
+    Thread thread = new Thread(task, "memstack-tokenizer-load");
+    thread.setDaemon(true);
+    thread.start();
   }
 
   private Loaded describe(HuggingFaceTokenizer tokenizer, OrtSession session) throws OrtException {

@@ -431,7 +431,7 @@ public final class RecallQualityHarness {
       System.out.println(rule.append("---|"));
       for (BundledModel model : models) {
         try (OnnxEmbedder onnx =
-            new OnnxEmbedder(model, new ModelProperties.Onnx(1, 512, 1, 0, true, false))) {
+            new OnnxEmbedder(model, new ModelProperties.Onnx(1, 512, 1, 0, true, false, ""))) {
           onnx.load();
           CachingEmbedder embedder = new CachingEmbedder(onnx);
           StringBuilder row = new StringBuilder("| " + model.id() + " |");

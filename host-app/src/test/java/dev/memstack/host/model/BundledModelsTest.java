@@ -77,7 +77,7 @@ class BundledModelsTest {
   @Test
   void bgeQueriesGetTheInstructionUnlessItIsSwitchedOff() {
     ModelProperties.Onnx withInstruction = ModelProperties.Onnx.defaults();
-    ModelProperties.Onnx without = new ModelProperties.Onnx(1, 512, 1, 0, false, false);
+    ModelProperties.Onnx without = new ModelProperties.Onnx(1, 512, 1, 0, false, false, "");
     try (OnnxEmbedder on = new OnnxEmbedder(BundledModel.BGE_SMALL_EN_V1_5, withInstruction);
         OnnxEmbedder off = new OnnxEmbedder(BundledModel.BGE_SMALL_EN_V1_5, without)) {
       String text = "what kind of dog do I have?";

@@ -111,7 +111,7 @@ public final class EmbeddingBenchmark {
   }
 
   private static ModelProperties.Onnx settings(int batchSize, int parallelism) {
-    return new ModelProperties.Onnx(batchSize, 512, THREADS, parallelism, true, false);
+    return new ModelProperties.Onnx(batchSize, 512, THREADS, parallelism, true, false, "");
   }
 
   private static Figure median(int runs, Runnable body, int textsPerRun) {

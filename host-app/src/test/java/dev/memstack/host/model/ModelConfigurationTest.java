@@ -33,7 +33,7 @@ class ModelConfigurationTest {
           assertThat(app.getBean(ModelProperties.class))
               .isEqualTo(
                   new ModelProperties(
-                      null, null, new ModelProperties.Onnx(1, 512, 1, 0, true, false), null));
+                      null, null, new ModelProperties.Onnx(1, 512, 1, 0, true, false, ""), null));
           assertThat(app).hasSingleBean(Embedder.class).hasSingleBean(LanguageModel.class);
           Embedder embedder = app.getBean(Embedder.class);
           assertThat(embedder).isInstanceOf(OnnxEmbedder.class);

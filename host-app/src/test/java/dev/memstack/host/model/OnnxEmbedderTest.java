@@ -5,16 +5,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.memstack.spi.Embedder.Kind;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 @DisplayName("The in-process E5 embedder")
 class OnnxEmbedderTest {
@@ -47,6 +52,50 @@ class OnnxEmbedderTest {
   void givesUnitLengthVectors() {
     for (float[] vector : e5.embed(List.of(GREYHOUND, TAX, "", "ok"), Kind.PASSAGE)) {
       assertThat(norm(vector)).isCloseTo(1.0, within(1e-5));
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "a prepared model is written on the first load, read on later ones, gives the same vectors,"
+          + " and is made again when unreadable")
+  void preparedModelGivesTheSameVectors(@TempDir Path folder) throws Exception {
+    List<String> texts = List.of(GREYHOUND, TAX, BREAD, "");
+    List<float[]> plain = e5.embed(texts, Kind.PASSAGE);
+    float[] plainQuery = e5.embedQuery(DOG_QUESTION);
+    ModelProperties.Onnx prepared =
+        ModelProperties.Onnx.defaults().withPreparedDir(folder.toString());
+
+    try (OnnxEmbedder first = new OnnxEmbedder(BundledModel.E5_SMALL_V2, prepared)) {
+      first.load();
+      assertSameVectors(first.embed(texts, Kind.PASSAGE), plain);
+    }
+    List<Path> files;
+    try (Stream<Path> listing = Files.list(folder)) {
+      files = listing.toList();
+    }
+    assertThat(files).hasSize(1); // no temporary file left
+    Path file = files.get(0);
+    assertThat(file.getFileName().toString()).startsWith("e5-small-v2-").endsWith(".onnx");
+    FileTime written = Files.getLastModifiedTime(file);
+
+    try (OnnxEmbedder second = new OnnxEmbedder(BundledModel.E5_SMALL_V2, prepared)) {
+      assertSameVectors(second.embed(texts, Kind.PASSAGE), plain);
+      assertThat(second.embedQuery(DOG_QUESTION)).containsExactly(plainQuery);
+    }
+    assertThat(Files.getLastModifiedTime(file)).isEqualTo(written); // read, not written again
+
+    Files.write(file, new byte[] {1, 2, 3});
+    try (OnnxEmbedder third = new OnnxEmbedder(BundledModel.E5_SMALL_V2, prepared)) {
+      assertSameVectors(third.embed(texts, Kind.PASSAGE), plain);
+    }
+    assertThat(Files.size(file)).isGreaterThan(1_000_000); // prepared again
+  }
+
+  private static void assertSameVectors(List<float[]> actual, List<float[]> expected) {
+    assertThat(actual).hasSameSizeAs(expected);
+    for (int i = 0; i < expected.size(); i++) {
+      assertThat(actual.get(i)).as("text %d", i).containsExactly(expected.get(i));
     }
   }
 
@@ -140,7 +189,7 @@ class OnnxEmbedderTest {
     }
     OnnxEmbedder parallel =
         new OnnxEmbedder(
-            BundledModel.E5_SMALL_V2, new ModelProperties.Onnx(1, 512, 1, 3, true, false));
+            BundledModel.E5_SMALL_V2, new ModelProperties.Onnx(1, 512, 1, 3, true, false, ""));
     try {
       List<float[]> vectors = parallel.embed(texts, Kind.PASSAGE);
       assertThat(vectors).hasSize(texts.size());
@@ -168,7 +217,7 @@ class OnnxEmbedderTest {
   void batchesOfSeveralTextsStayCloseToSingleTextVectors() {
     OnnxEmbedder batched =
         new OnnxEmbedder(
-            BundledModel.E5_SMALL_V2, new ModelProperties.Onnx(8, 512, 1, 0, true, false));
+            BundledModel.E5_SMALL_V2, new ModelProperties.Onnx(8, 512, 1, 0, true, false, ""));
     try {
       List<String> texts = List.of(GREYHOUND, TAX, BREAD, "ok");
       List<float[]> batch = batched.embed(texts, Kind.PASSAGE);
