@@ -1,5 +1,6 @@
 package dev.memstack.host;
 
+import dev.memstack.host.plugin.PluginZipsEarly;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
@@ -14,6 +15,9 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 public class MemstackApplication {
 
   public static void main(String[] args) {
-    SpringApplication.run(MemstackApplication.class, args);
+    SpringApplication application = new SpringApplication(MemstackApplication.class);
+    // the plugin zips expand while the context is made (PluginZipsEarly)
+    application.addListeners(new PluginZipsEarly());
+    application.run(args);
   }
 }

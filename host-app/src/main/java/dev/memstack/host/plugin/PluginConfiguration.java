@@ -32,6 +32,7 @@ public class PluginConfiguration {
 
   @Bean
   PluginManager memstackPluginManager(PluginHostProperties properties) {
+    PluginZipsEarly.awaitExpansion(); // PF4J must not see a folder half expanded
     return pluginManager(
         PluginFolder.resolve(
             properties.plugins().dir(), PluginFolder.jarOf(MemstackApplication.class)),

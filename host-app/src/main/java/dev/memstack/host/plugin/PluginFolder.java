@@ -26,20 +26,35 @@ final class PluginFolder {
    * @param hostJar the jar the host runs from, empty when it runs from class folders
    */
   static Path resolve(Path configured, Optional<File> hostJar) {
+    return find(configured, hostJar, true);
+  }
+
+  /** The same folder as {@link #resolve}, without logging it. */
+  static Path locate(Path configured, Optional<File> hostJar) {
+    return find(configured, hostJar, false);
+  }
+
+  private static Path find(Path configured, Optional<File> hostJar, boolean logIt) {
     if (configured != null) {
       Path dir = configured.toAbsolutePath().normalize();
-      log.info("Plugin folder {} (memstack.plugins.dir)", dir);
+      if (logIt) {
+        log.info("Plugin folder {} (memstack.plugins.dir)", dir);
+      }
       return dir;
     }
     Path local = DEFAULT.toAbsolutePath().normalize();
     if (!Files.isDirectory(local) && hostJar.isPresent()) {
       Path besideJar = hostJar.get().toPath().toAbsolutePath().getParent().resolve(DEFAULT);
       if (Files.isDirectory(besideJar)) {
-        log.info("Plugin folder {} (beside the host jar; ./plugins does not exist)", besideJar);
+        if (logIt) {
+          log.info("Plugin folder {} (beside the host jar; ./plugins does not exist)", besideJar);
+        }
         return besideJar.normalize();
       }
     }
-    log.info("Plugin folder {} (default ./plugins)", local);
+    if (logIt) {
+      log.info("Plugin folder {} (default ./plugins)", local);
+    }
     return local;
   }
 
