@@ -10,22 +10,19 @@ import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
 import dev.memstack.spi.Embedder;
 import dev.memstack.support.DaemonThreads;
+import dev.memstack.support.Digests;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -492,18 +489,11 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
       return null;
     }
     String source = String.valueOf(resources.getResource(model.modelResource()));
+    // the first 12 hex digits of a SHA-256: enough to tell jars and runtimes apart
     String key =
-        HexFormat.of()
-            .formatHex(sha256(source + "|" + OrtEnvironment.getEnvironment().getVersion()), 0, 6);
+        Digests.sha256Hex(source + "|" + OrtEnvironment.getEnvironment().getVersion())
+            .substring(0, 12);
     return Path.of(settings.preparedDir()).resolve(model.id() + "-" + key + ".onnx");
-  }
-
-  private static byte[] sha256(String text) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   private OrtSession.SessionOptions sessionOptions() throws OrtException {
@@ -544,9 +534,7 @@ public final class OnnxEmbedder implements Embedder, AutoCloseable {
 
   /** Runs {@code task} on a daemon thread of its own (a model loads once; no pool to keep). */
   private static void loaderThread(Runnable task) {
-    Thread thread = new Thread(task, "memstack-tokenizer-load");
-    thread.setDaemon(true);
-    thread.start();
+    DaemonThreads.named("memstack-tokenizer-load").newThread(task).start();
   }
 
   private Loaded describe(HuggingFaceTokenizer tokenizer, OrtSession session) throws OrtException {

@@ -26,36 +26,33 @@ final class PluginFolder {
    * @param hostJar the jar the host runs from, empty when it runs from class folders
    */
   static Path resolve(Path configured, Optional<File> hostJar) {
-    return find(configured, hostJar, true);
+    Found found = find(configured, hostJar);
+    log.info("Plugin folder {} ({})", found.shown(), found.why());
+    return found.dir();
   }
 
   /** The same folder as {@link #resolve}, without logging it. */
   static Path locate(Path configured, Optional<File> hostJar) {
-    return find(configured, hostJar, false);
+    return find(configured, hostJar).dir();
   }
 
-  private static Path find(Path configured, Optional<File> hostJar, boolean logIt) {
+  /** The folder, the path as the log names it, and why it was chosen. */
+  private record Found(Path dir, Path shown, String why) {}
+
+  private static Found find(Path configured, Optional<File> hostJar) {
     if (configured != null) {
       Path dir = configured.toAbsolutePath().normalize();
-      if (logIt) {
-        log.info("Plugin folder {} (memstack.plugins.dir)", dir);
-      }
-      return dir;
+      return new Found(dir, dir, "memstack.plugins.dir");
     }
     Path local = DEFAULT.toAbsolutePath().normalize();
     if (!Files.isDirectory(local) && hostJar.isPresent()) {
       Path besideJar = hostJar.get().toPath().toAbsolutePath().getParent().resolve(DEFAULT);
       if (Files.isDirectory(besideJar)) {
-        if (logIt) {
-          log.info("Plugin folder {} (beside the host jar; ./plugins does not exist)", besideJar);
-        }
-        return besideJar.normalize();
+        return new Found(
+            besideJar.normalize(), besideJar, "beside the host jar; ./plugins does not exist");
       }
     }
-    if (logIt) {
-      log.info("Plugin folder {} (default ./plugins)", local);
-    }
-    return local;
+    return new Found(local, local, "default ./plugins");
   }
 
   /** The jar the given class was loaded from, if it was loaded from a jar file. */

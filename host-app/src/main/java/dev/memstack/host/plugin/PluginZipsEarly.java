@@ -1,6 +1,7 @@
 package dev.memstack.host.plugin;
 
 import dev.memstack.host.MemstackApplication;
+import dev.memstack.support.DaemonThreads;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -39,8 +40,8 @@ public final class PluginZipsEarly
             PluginFolder.jarOf(MemstackApplication.class));
     CompletableFuture<Void> started = new CompletableFuture<>();
     expansion = started;
-    Thread thread =
-        new Thread(
+    DaemonThreads.named("memstack-plugin-zips")
+        .newThread(
             () -> {
               try {
                 expand(folder);
@@ -50,10 +51,8 @@ public final class PluginZipsEarly
               } finally {
                 started.complete(null);
               }
-            },
-            "memstack-plugin-zips");
-    thread.setDaemon(true);
-    thread.start();
+            })
+        .start();
   }
 
   /** Waits until the zips expanded early are expanded (at once when none were). */

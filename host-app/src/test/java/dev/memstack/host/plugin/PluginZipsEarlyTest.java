@@ -32,17 +32,7 @@ class PluginZipsEarlyTest {
       out.write("a library".getBytes(StandardCharsets.UTF_8));
       out.closeEntry();
     }
-    MockEnvironment environment =
-        new MockEnvironment().withProperty("memstack.plugins.dir", plugins.toString());
-
-    new PluginZipsEarly()
-        .onApplicationEvent(
-            new ApplicationEnvironmentPreparedEvent(
-                new DefaultBootstrapContext(),
-                new SpringApplication(),
-                new String[0],
-                environment));
-    PluginZipsEarly.awaitExpansion();
+    expandEarly(plugins);
 
     Path folder = plugins.resolve("provider-x-1.0.0");
     assertThat(folder.resolve("plugin.properties")).hasContent("plugin.id=x");
@@ -52,10 +42,15 @@ class PluginZipsEarlyTest {
   @Test
   @DisplayName("a missing folder is no error, and waiting returns at once")
   void missingFolderIsNoError(@TempDir Path root) {
-    MockEnvironment environment =
-        new MockEnvironment()
-            .withProperty("memstack.plugins.dir", root.resolve("absent").toString());
+    expandEarly(root.resolve("absent"));
 
+    assertThat(root.resolve("absent")).doesNotExist();
+  }
+
+  /** What the host's start does: the listener on a prepared environment, then the wait. */
+  private static void expandEarly(Path pluginsDir) {
+    MockEnvironment environment =
+        new MockEnvironment().withProperty("memstack.plugins.dir", pluginsDir.toString());
     new PluginZipsEarly()
         .onApplicationEvent(
             new ApplicationEnvironmentPreparedEvent(
@@ -64,7 +59,5 @@ class PluginZipsEarlyTest {
                 new String[0],
                 environment));
     PluginZipsEarly.awaitExpansion();
-
-    assertThat(root.resolve("absent")).doesNotExist();
   }
 }

@@ -1,5 +1,6 @@
 package dev.memstack.vector.pgvector;
 
+import dev.memstack.support.DaemonThreads;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -17,9 +18,9 @@ import org.slf4j.LoggerFactory;
  * index is built, by {@code CREATE INDEX CONCURRENTLY} on a background thread, the first time a
  * search takes the approximate path; until it is ready that search and the ones after it are still
  * answered, by PostgreSQL's plan without the index (a scan of the filter's records, exact). One
- * host builds it at a time (a session advisory lock; the others skip), a build left invalid by a
- * crash is dropped and made again, and an index that exists (an older table, or one made by an
- * operator) is simply used. Thread-safe.
+ * host builds it at a time (a session advisory lock; the others wait, then find it built), a build
+ * left invalid by a crash is dropped and made again, and an index that exists (an older table, or
+ * one made by an operator) is simply used. Thread-safe.
  */
 final class PgApproximateIndex {
 
@@ -54,8 +55,8 @@ final class PgApproximateIndex {
     if (!building.compareAndSet(false, true)) {
       return;
     }
-    Thread builder =
-        new Thread(
+    DaemonThreads.named("memstack-pgvector-hnsw-" + table.schema.displayName())
+        .newThread(
             () -> {
               try {
                 build();
@@ -68,10 +69,8 @@ final class PgApproximateIndex {
               } finally {
                 building.set(false);
               }
-            },
-            "memstack-pgvector-hnsw-" + table.schema.displayName());
-    builder.setDaemon(true);
-    builder.start();
+            })
+        .start();
   }
 
   /**
@@ -126,11 +125,6 @@ final class PgApproximateIndex {
     } catch (SQLException e) {
       throw table.failure("build the HNSW index", e);
     }
-  }
-
-  /** Whether the index exists and is ready, as last seen. */
-  boolean ready() {
-    return ready;
   }
 
   /** Forgets what was seen (the index was dropped, e.g. by a change of dimension). */

@@ -103,10 +103,7 @@ final class PgWrites implements StoreWrites {
         if (records.size() >= COPY_ROWS && copyAllowed) {
           copyUpsert(connection, records, vectors);
         } else {
-          for (int start = 0; start < records.size(); start += INSERT_ROWS) {
-            int end = Math.min(records.size(), start + INSERT_ROWS);
-            upsert(connection, records.subList(start, end), vectors.subList(start, end));
-          }
+          upsert(connection, records, vectors);
         }
         connection.commit();
       } catch (SQLException | RuntimeException e) {
@@ -118,7 +115,16 @@ final class PgWrites implements StoreWrites {
     }
   }
 
+  /** Row INSERTs, {@link #INSERT_ROWS} records a statement. */
   private void upsert(Connection connection, List<MemoryRecord> records, List<float[]> vectors)
+      throws SQLException {
+    for (int start = 0; start < records.size(); start += INSERT_ROWS) {
+      int end = Math.min(records.size(), start + INSERT_ROWS);
+      insertRows(connection, records.subList(start, end), vectors.subList(start, end));
+    }
+  }
+
+  private void insertRows(Connection connection, List<MemoryRecord> records, List<float[]> vectors)
       throws SQLException {
     StringBuilder sql =
         new StringBuilder("INSERT INTO ")
@@ -176,10 +182,7 @@ final class PgWrites implements StoreWrites {
       }
     }
     if (!staging(connection)) {
-      for (int start = 0; start < records.size(); start += INSERT_ROWS) {
-        int end = Math.min(records.size(), start + INSERT_ROWS);
-        upsert(connection, records.subList(start, end), vectors.subList(start, end));
-      }
+      upsert(connection, records, vectors);
       return;
     }
     copy(connection, STAGING, records, vectors);
