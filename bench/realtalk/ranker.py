@@ -10,7 +10,7 @@ train a model, cross-validate it by conversation.
 `dump` asks every REALTALK question once (limit 200, explain) of a host whose ranking is the
 fusion (`--memstack.stack.ranking.model=none`) with a context budget large enough to show every
 candidate: each answer item carries the host's ranking features (`stack.feature.<name>`), the
-exact values the host computes when it ranks with a model. `train` fits a linear model on
+exact values the host computes when it ranks with a model (and, as `at`, when it was written). `train` fits a linear model on
 standardised features with a pairwise logistic loss (every gold item against every other item of
 the same question) and writes the host's model file (format memstack-ranking/1). `cv` trains on
 nine conversations, ranks the tenth and reports recall@5/@10 per fold and over all questions.
@@ -73,6 +73,8 @@ def dump(args):
                             for k, v in metadata.items() if k.startswith(FEATURE)}
                 covers = [g for g, gold in enumerate(q["gold"]) if gold and gold in text]
                 row = {"f": features, "c": covers}
+                if item.get("createdAt"):
+                    row["at"] = item["createdAt"]
                 if args.texts:
                     row["t"] = text
                 rows.append(row)

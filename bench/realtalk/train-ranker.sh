@@ -10,7 +10,8 @@
 #
 # Environment: DATA_DIR=<folder> keeps the host's data folder (and reuses it: no second ingest
 # when it holds a finished ingest); DUMP=<file> keeps the candidates (and reuses them when the file
-# exists: training again costs seconds); PORT (18395). Needs python3 with numpy.
+# exists: training again costs seconds); DUMP_TEXTS=1 keeps each candidate's text and the question
+# in the dump (for error analysis); PORT (18395). Needs python3 with numpy.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 [[ $# -ge 1 ]] || { echo "usage: $0 <REALTALK data dir> [--exclude Chat_N] --out FILE" >&2; exit 2; }
@@ -48,7 +49,7 @@ if [[ ! -s "$DUMP" ]]; then
   cat "$tmp/host.out"
   BASE=$(sed -n 's/.*--base-url \([^ ]*\) --token.*/\1/p' "$tmp/host.out" | tail -1)
   TOKEN=$(sed -n 's/.*--token \([^ )]*\).*/\1/p' "$tmp/host.out" | tail -1)
-  python3 "$ROOT/bench/realtalk/ranker.py" dump "$DATA" --base-url "$BASE" --token "$TOKEN" --out "$DUMP"
+  python3 "$ROOT/bench/realtalk/ranker.py" dump "$DATA" --base-url "$BASE" --token "$TOKEN" --out "$DUMP" ${DUMP_TEXTS:+--texts}
   kill %1 2>/dev/null || true
   wait 2>/dev/null || true
 fi

@@ -1,18 +1,23 @@
 package dev.memstack.host.stack;
 
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
+import org.apache.commons.codec.language.DoubleMetaphone;
 
 /**
  * Which chat speakers among one call's candidates a question asks about. A speaker is asked when a
  * word of the question is a word of its label ("Fahim" for {@code fahim khan:}), or is that word
  * misspelt: the same first letter and one edit apart (two for words of six letters or more:
- * "Nikolas" for Nicolas, "Mohamed" for Muhhamed), for words of four letters or more. A name the
- * question uses that is no speaker's, and that only some speakers write in their lines while the
- * candidates show exactly one other speaker, is taken as what the writers call that other speaker
- * ("Kate", as a friend calls the one she talks to). Plain string work over the labels the
- * candidates carry.
+ * "Nikolas" for Nicolas, "Mohamed" for Muhhamed) or the same sound by Double Metaphone ("Muhammad"
+ * for Muhhamed, "Faheem" for Fahim), for words of four letters or more. A name the question uses
+ * that is no speaker's, and that only some speakers write in their lines while the candidates show
+ * exactly one other speaker, is taken as what the writers call that other speaker ("Kate", as a
+ * friend calls the one she talks to), unless the question names that speaker already: then the name
+ * is something that speaker mentioned (a place, a game), not another name for them. Plain string
+ * work over the labels the candidates carry.
  */
 final class AskedSpeakers {
 
@@ -20,6 +25,19 @@ final class AskedSpeakers {
 
   /** The labels ({@link QuestionCues#speaker()}) of the speakers {@code question} asks about. */
   static Set<String> of(QuestionCues question, QuestionCues[] items) {
+    return resolve(question, items).speakers();
+  }
+
+  /**
+   * The speakers a question asks about and the question's words that name them.
+   *
+   * @param speakers the labels ({@link QuestionCues#speaker()}) of the speakers asked about
+   * @param words the question's words (as in {@link QuestionCues#all()}) that name one of them
+   */
+  record Asked(Set<String> speakers, Set<String> words) {}
+
+  /** The speakers {@code question} asks about among the candidates', and the words naming them. */
+  static Asked resolve(QuestionCues question, QuestionCues[] items) {
     Set<String> speakers = new LinkedHashSet<>();
     for (QuestionCues item : items) {
       if (item.speaker() != null) {
@@ -27,29 +45,57 @@ final class AskedSpeakers {
       }
     }
     Set<String> asked = new HashSet<>();
+    Set<String> words = new HashSet<>();
     if (speakers.isEmpty()) {
-      return asked;
+      return new Asked(asked, words);
     }
     for (String speaker : speakers) {
-      if (question.all().stream().anyMatch(word -> names(word, speaker))) {
-        asked.add(speaker);
+      for (String word : question.all()) {
+        if (names(word, speaker)) {
+          asked.add(speaker);
+          words.add(word);
+        }
       }
     }
+    Set<String> named = Set.copyOf(asked);
     for (String name : question.names()) {
       if (speakers.stream().anyMatch(speaker -> names(name, speaker))) {
         continue;
       }
-      Set<String> writers = new HashSet<>();
+      Set<String> others = new LinkedHashSet<>(speakers);
+      boolean written = false;
       for (QuestionCues item : items) {
         if (item.speaker() != null && item.words().contains(name)) {
-          writers.add(item.speaker());
+          others.remove(item.speaker());
+          written = true;
         }
       }
-      if (!writers.isEmpty() && speakers.size() - writers.size() == 1) {
-        speakers.stream().filter(s -> !writers.contains(s)).forEach(asked::add);
+      // a name for a speaker the question already names is no other name for them
+      if (written && others.size() == 1 && !named.containsAll(others)) {
+        asked.addAll(others);
+        words.add(name);
       }
     }
-    return asked;
+    return new Asked(asked, words);
+  }
+
+  /**
+   * The words of {@code question} that name the speakers it asks about among {@code texts} (the
+   * candidates' texts), as written ("Kate" for "Kate's"); none when nothing else would be left of
+   * the question.
+   */
+  static List<String> speakerNames(String question, Collection<String> texts) {
+    QuestionCues[] items = new QuestionCues[texts.size()];
+    int i = 0;
+    for (String text : texts) {
+      items[i++] = QuestionCues.of(text);
+    }
+    QuestionCues asked = QuestionCues.of(question);
+    Set<String> words = resolve(asked, items).words();
+    if (words.containsAll(asked.words())) {
+      return List.of();
+    }
+    return QuestionCues.matching(question, words);
   }
 
   /** Whether {@code word} names the speaker of {@code label}: one of its words, or misspelt. */
@@ -70,7 +116,25 @@ final class AskedSpeakers {
       return false;
     }
     int allowed = Math.min(a.length(), b.length()) < 6 ? 1 : 2;
-    return Math.abs(a.length() - b.length()) <= allowed && edits(a, b) <= allowed;
+    return (Math.abs(a.length() - b.length()) <= allowed && edits(a, b) <= allowed)
+        || sameSound(a, b);
+  }
+
+  private static final DoubleMetaphone SOUND = new DoubleMetaphone();
+
+  /**
+   * Whether two words sound the same by Double Metaphone, an H aside (it is written or left out at
+   * will in transcribed names: "Muhammad" and "muhhamed", "Faheem" and "fahim"), with codes of
+   * three sounds or more, so that short words do not meet by chance.
+   */
+  private static boolean sameSound(String a, String b) {
+    String x = SOUND.doubleMetaphone(a);
+    String y = SOUND.doubleMetaphone(b);
+    return x != null
+        && y != null
+        && x.length() >= 3
+        && y.length() >= 3
+        && x.replace("H", "").equals(y.replace("H", ""));
   }
 
   /**

@@ -102,6 +102,11 @@ record LearnedRanking(RankingModel model, String source, String reason) {
     return model != null;
   }
 
+  /** Whether the model reads a feature whose name starts with {@code prefix}. */
+  boolean reads(String prefix) {
+    return active() && model.features().stream().anyMatch(name -> name.startsWith(prefix));
+  }
+
   /** What {@code stack.ranking} says: {@code learned:<name>} or {@code fusion}. */
   String describe() {
     return active() ? "learned:" + model.name() : "fusion";

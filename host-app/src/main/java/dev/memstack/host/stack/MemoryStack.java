@@ -291,8 +291,10 @@ public final class MemoryStack {
       }
     }
 
-    List<double[]> relevance =
-        scoring ? this.relevance.score(query.query(), answers, overall) : null;
+    StackRelevance.Scores relevance =
+        scoring
+            ? this.relevance.score(query.query(), speakerNames(query, answers), answers, overall)
+            : null;
     List<RecallItem> merged =
         recallMerge.merge(stack, answers, relevance, limit, query.explain(), query.query());
     List<RecallItem> recall = new ArrayList<>();
@@ -303,6 +305,20 @@ public final class MemoryStack {
         recall.stream().map(RecalledMemory::of).toList(),
         context,
         reports);
+  }
+
+  /**
+   * The words of the question that name the speakers it asks about, when the ranking reads the
+   * cosine without the speakers (the model's features name it, or explain shows every feature);
+   * {@code null} otherwise.
+   */
+  private List<String> speakerNames(ContextQuery query, List<List<RecallItem>> answers) {
+    if (!query.explain() && !recallMerge.ranking().reads(RankingFeatures.UNNAMED)) {
+      return null;
+    }
+    List<String> texts = new ArrayList<>();
+    answers.forEach(answer -> answer.forEach(item -> texts.add(item.text())));
+    return AskedSpeakers.speakerNames(query.query(), texts);
   }
 
   /**

@@ -243,6 +243,56 @@ record QuestionCues(
     return 0;
   }
 
+  /**
+   * The head of a chat line up to and with its speaker label, bold markers removed, as a model
+   * reads it before the message: {@code user: akib:} of {@code **user:** akib: i do} (a file
+   * location or a heading line before it skipped); {@code null} when the text has no speaker label.
+   */
+  static String speakerPrefix(String text) {
+    if (text == null) {
+      return null;
+    }
+    int start = 0;
+    while (start <= text.length()) {
+      int end = text.indexOf('\n', start);
+      if (end < 0) {
+        end = text.length();
+      }
+      String line = text.substring(start, end).strip();
+      start = end + 1;
+      if (line.isEmpty()
+          || line.startsWith("#")
+          || (line.endsWith("):") && line.contains("(line "))) {
+        continue;
+      }
+      String plain = line.replace("**", "");
+      int role = roleEnd(plain);
+      Matcher label = SPEAKER.matcher(plain.substring(role));
+      return label.find() ? plain.substring(0, role + label.end()).strip() : null;
+    }
+    return null;
+  }
+
+  /**
+   * The words of {@code text} whose form in {@link #all()} is one of {@code words}, as written but
+   * without a possessive ending ("Kate" for "Kate's"), each once, in order.
+   */
+  static List<String> matching(String text, Set<String> words) {
+    Set<String> found = new LinkedHashSet<>();
+    if (!words.isEmpty()) {
+      Matcher m = WORD.matcher(text);
+      while (m.find()) {
+        String raw = m.group();
+        if (words.contains(stem(fold(raw)))) {
+          found.add(POSSESSIVE.matcher(raw).replaceFirst(""));
+        }
+      }
+    }
+    return List.copyOf(found);
+  }
+
+  private static final Pattern POSSESSIVE = Pattern.compile("['’][sS]$");
+
   /** Case-folded, typographic apostrophes made plain. */
   private static String fold(String word) {
     return word.toLowerCase(Locale.ROOT).replace('’', '\'');

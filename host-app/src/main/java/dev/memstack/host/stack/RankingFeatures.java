@@ -22,7 +22,11 @@ import java.util.Set;
  *
  * <ul>
  *   <li>{@code cosine}, {@code cosine.missing}, {@code cosine.gap} (best cosine in the list minus
- *       this one), {@code cosine.rank} (ln of its rank by cosine);
+ *       this one), {@code cosine.rank} (ln of its rank by cosine), {@code cosine.unnamed} and
+ *       {@code cosine.unnamed.gap} (the same cosine with the speakers taken out of both sides, the
+ *       names of those the question asks about from its vector and the item's speaker label from
+ *       the item's, {@link StackRelevance}: what is asked and said apart from who, since a chat
+ *       line's vector also carries its speaker's name);
  *   <li>{@code fusion} (the fused score over the best possible, as {@code stack.score}), {@code
  *       fusion.rank} (ln of its place by fused score), {@code providers} (how many found it);
  *   <li>{@code rank:<provider>} ({@code 1 / (1 + ln rank)}, 0 when that provider did not return
@@ -56,6 +60,9 @@ final class RankingFeatures {
   /** Minutes either side of an item within which another candidate is its neighbour. */
   static final int NEIGHBOUR_MINUTES = 10;
 
+  /** The prefix of the features read off the question without the speakers it names. */
+  static final String UNNAMED = "cosine.unnamed";
+
   /** The names that do not depend on the providers. */
   static final List<String> BASE =
       List.of(
@@ -63,6 +70,8 @@ final class RankingFeatures {
           "cosine.missing",
           "cosine.gap",
           "cosine.rank",
+          "cosine.unnamed",
+          "cosine.unnamed.gap",
           "fusion",
           "fusion.rank",
           "providers",
@@ -86,11 +95,18 @@ final class RankingFeatures {
           "before.overlap",
           "session.cosine");
 
-  /** One candidate memory as the ranking sees it. */
+  /**
+   * One candidate memory as the ranking sees it.
+   *
+   * @param relevance the host's cosine of it to the query, NaN when unscored
+   * @param unnamed its cosine with the speakers taken out of both sides, NaN when that was not
+   *     computed: then {@code relevance} stands for it
+   */
   record Candidate(
       String text,
       Instant createdAt,
       double relevance,
+      double unnamed,
       double fusion,
       int fusionRank,
       Map<String, Integer> ranks,
@@ -165,11 +181,13 @@ final class RankingFeatures {
     QuestionCues[] items = new QuestionCues[n];
     double[] overlap = new double[n];
     double best = Double.NEGATIVE_INFINITY;
+    double bestUnnamed = Double.NEGATIVE_INFINITY;
     for (int i = 0; i < n; i++) {
       items[i] = QuestionCues.of(pool.get(i).text());
       overlap[i] = share(asked.words(), items[i].words());
       if (!Double.isNaN(pool.get(i).relevance())) {
         best = Math.max(best, pool.get(i).relevance());
+        bestUnnamed = Math.max(bestUnnamed, unnamed(pool.get(i)));
       }
     }
     double[] idfOverlap = idfOverlap(asked.words(), items);
@@ -210,6 +228,8 @@ final class RankingFeatures {
               case "cosine.missing" -> scored ? 0 : 1;
               case "cosine.gap" -> scored ? best - c.relevance() : 1;
               case "cosine.rank" -> Math.log(scored ? cosineRank[i] : n + 1);
+              case "cosine.unnamed" -> scored ? unnamed(c) : 0;
+              case "cosine.unnamed.gap" -> scored ? bestUnnamed - unnamed(c) : 1;
               case "fusion" -> c.fusion();
               case "fusion.rank" -> Math.log(c.fusionRank());
               case "providers" -> c.ranks().size();
@@ -246,6 +266,11 @@ final class RankingFeatures {
       }
     }
     return values;
+  }
+
+  /** The candidate's cosine to the question without the speakers it names. */
+  private static double unnamed(Candidate c) {
+    return Double.isNaN(c.unnamed()) ? c.relevance() : c.unnamed();
   }
 
   private static double byProvider(String name, String provider, String key, Candidate c) {

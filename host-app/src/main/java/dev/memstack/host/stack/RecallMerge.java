@@ -48,7 +48,7 @@ final class RecallMerge {
   /**
    * One item of one provider's answer: the provider's position in the stack and the item's rank.
    */
-  private record Ranked(int member, int rank, RecallItem item, double relevance) {}
+  private record Ranked(int member, int rank, RecallItem item, double relevance, double unnamed) {}
 
   /** One memory as the merge sees it: the best-placed copy and what every copy contributed. */
   private static final class Fused {
@@ -60,6 +60,12 @@ final class RecallMerge {
 
     /** The best cosine of a copy to the query ({@link StackRelevance}), NaN when none scored. */
     double relevance = Double.NaN;
+
+    /**
+     * The same copy's cosine to the query without the speakers it names, NaN when not computed
+     * (then the ranking reads {@link #relevance} for it).
+     */
+    double unnamed = Double.NaN;
 
     /** 1-based rank by relevance among the scored memories, 0 when unscored. */
     int relevanceRank;
@@ -185,12 +191,36 @@ final class RecallMerge {
       int limit,
       boolean explain,
       String query) {
+    return merge(
+        stack,
+        answers,
+        relevance == null ? null : new StackRelevance.Scores(relevance, null),
+        limit,
+        explain,
+        query);
+  }
+
+  /**
+   * As {@link #merge(List, List, List, int, boolean, String)}, with both of the host's cosines of
+   * each item ({@link StackRelevance.Scores}, or {@code null} for none).
+   */
+  List<RecallItem> merge(
+      List<StackMember> stack,
+      List<List<RecallItem>> answers,
+      StackRelevance.Scores relevance,
+      int limit,
+      boolean explain,
+      String query) {
     List<Ranked> all = new ArrayList<>();
     for (int m = 0; m < answers.size(); m++) {
       List<RecallItem> answer = answers.get(m);
       for (int r = 0; r < answer.size(); r++) {
-        double cosine = relevance == null ? Double.NaN : relevance.get(m)[r];
-        all.add(new Ranked(m, r, answer.get(r), cosine));
+        double cosine = relevance == null ? Double.NaN : relevance.cosine().get(m)[r];
+        double unnamed =
+            relevance == null || relevance.unnamed() == null
+                ? Double.NaN
+                : relevance.unnamed().get(m)[r];
+        all.add(new Ranked(m, r, answer.get(r), cosine, unnamed));
       }
     }
     // best contributions first, so that each memory is represented by its best-placed copy
@@ -217,6 +247,7 @@ final class RecallMerge {
         Fused memory = new Fused(ranked, key);
         memory.score = contribution;
         memory.relevance = ranked.relevance();
+        memory.unnamed = ranked.unnamed();
         memory.ranks.put(ranked.item().source(), ranked.rank() + 1);
         memory.copies.put(ranked.item().source(), ranked.item());
         memories.add(memory);
@@ -229,6 +260,7 @@ final class RecallMerge {
         if (!Double.isNaN(ranked.relevance())
             && (Double.isNaN(copyOf.relevance) || ranked.relevance() > copyOf.relevance)) {
           copyOf.relevance = ranked.relevance(); // the best copy's cosine stands for the memory
+          copyOf.unnamed = ranked.unnamed();
         }
         copyOf.duplicates.add(ranked.item().source());
         copyOf.ranks.putIfAbsent(ranked.item().source(), ranked.rank() + 1);
@@ -294,6 +326,7 @@ final class RecallMerge {
               memory.shown.item().text(),
               createdAt,
               memory.relevance,
+              memory.unnamed,
               best == 0 ? 0 : memory.score / best,
               i + 1,
               memory.ranks,

@@ -71,14 +71,39 @@ final class StackRelevance {
    * @param deadlineNanos the {@link System#nanoTime()} by which the call must be answered
    */
   List<double[]> score(String query, List<List<RecallItem>> answers, long deadlineNanos) {
-    List<double[]> scores = new ArrayList<>(answers.size());
-    for (List<RecallItem> answer : answers) {
-      double[] none = new double[answer.size()];
-      Arrays.fill(none, Double.NaN);
-      scores.add(none);
-    }
+    return score(query, null, answers, deadlineNanos).cosine();
+  }
+
+  /**
+   * The cosines of one call's items, in the shape of its answers ({@link Double#NaN} for an item
+   * left unscored).
+   *
+   * @param cosine to the query
+   * @param unnamed to the query without the speakers it names, or {@code null} when it names none
+   *     or that was not asked for
+   */
+  record Scores(List<double[]> cosine, List<double[]> unnamed) {}
+
+  /**
+   * As {@link #score(String, List, long)}, and with {@code names} (the words of the query that name
+   * the speakers it asks about, {@link AskedSpeakers#speakerNames}; empty when it names none) the
+   * cosine of every item to the query with the speakers taken out of both: the query's vector with
+   * the direction of each name's own vector projected out, and the item's vector with the direction
+   * of its speaker label's ({@link QuestionCues#speakerPrefix}, such as {@code user: akib:})
+   * projected out, so that what remains is what is asked and said apart from who. Each name and
+   * label is embedded once and kept (an owner's speakers recur in every call): no embedding of the
+   * query or of the items again.
+   *
+   * @param names {@code null} when that second cosine is not wanted
+   */
+  Scores score(
+      String query, List<String> names, List<List<RecallItem>> answers, long deadlineNanos) {
+    List<double[]> scores = unscored(answers);
+    boolean second = names != null;
+    List<double[]> seconds = second ? unscored(answers) : null;
+    Scores result = new Scores(scores, seconds);
     if (embedder == null || query == null || query.isBlank()) {
-      return scores;
+      return result;
     }
     try {
       String model = embedder.modelId();
@@ -90,9 +115,10 @@ final class StackRelevance {
         }
       }
       if (!any && maxEmbeds == 0) {
-        return scores;
+        return result;
       }
       float[] queryVector = embedder.embedQuery(query);
+      float[] unnamedVector = second ? unnamed(model, queryVector, names) : null;
       int embedded = 0;
       for (int a = 0; a < answers.size(); a++) {
         List<RecallItem> answer = answers.get(a);
@@ -114,6 +140,14 @@ final class StackRelevance {
           }
           if (vector != null && vector.dimension() == queryVector.length) {
             scores.get(a)[i] = vector.cosine(queryVector);
+            if (unnamedVector != null) {
+              String label = QuestionCues.speakerPrefix(item.text());
+              float[] values = vector.values();
+              if (label != null) {
+                values = without(values, named(model, label, Embedder.Kind.PASSAGE));
+              }
+              seconds.get(a)[i] = new RecallVector(model, values).cosine(unnamedVector);
+            }
           }
         }
       }
@@ -123,9 +157,67 @@ final class StackRelevance {
       for (double[] answer : scores) {
         Arrays.fill(answer, Double.NaN);
       }
+      if (seconds != null) {
+        seconds.forEach(answer -> Arrays.fill(answer, Double.NaN));
+      }
+    }
+    return result;
+  }
+
+  private static List<double[]> unscored(List<List<RecallItem>> answers) {
+    List<double[]> scores = new ArrayList<>(answers.size());
+    for (List<RecallItem> answer : answers) {
+      double[] none = new double[answer.size()];
+      Arrays.fill(none, Double.NaN);
+      scores.add(none);
     }
     return scores;
   }
+
+  /** {@code query} with the direction of each name's vector projected out. */
+  private float[] unnamed(String model, float[] query, List<String> names) {
+    float[] v = query;
+    for (String name : names) {
+      v = without(v, named(model, name, Embedder.Kind.QUERY));
+    }
+    return v;
+  }
+
+  /** The vector of a name or a speaker label, embedded once and kept. */
+  private float[] named(String model, String name, Embedder.Kind kind) {
+    String key = NAME + kind + "\n" + name;
+    float[] vector = kept(model, key);
+    if (vector == null) {
+      vector = embedder.embed(List.of(name), kind).get(0);
+      keep(model, key, vector);
+    }
+    return vector;
+  }
+
+  /** {@code v} without its component along {@code direction} (a copy). */
+  static float[] without(float[] v, float[] direction) {
+    if (direction.length != v.length) {
+      return v;
+    }
+    double dot = 0;
+    double norm = 0;
+    for (int i = 0; i < v.length; i++) {
+      dot += (double) v[i] * direction[i];
+      norm += (double) direction[i] * direction[i];
+    }
+    if (norm == 0) {
+      return v;
+    }
+    double k = dot / norm;
+    float[] out = new float[v.length];
+    for (int i = 0; i < v.length; i++) {
+      out[i] = (float) (v[i] - k * direction[i]);
+    }
+    return out;
+  }
+
+  /** Prefix of a kept name vector's key, apart from passage texts. */
+  private static final String NAME = "\u0000name\n";
 
   private static boolean usable(RecallVector vector, String model, int dimension) {
     return vector != null && vector.model().equals(model) && vector.dimension() == dimension;

@@ -19,6 +19,7 @@ class RankingFeaturesTest {
         text,
         at == null ? null : Instant.parse(at),
         cosine,
+        Double.NaN,
         0.5,
         1,
         ranks,
@@ -64,8 +65,58 @@ class RankingFeaturesTest {
     assertThat(value("speaker.asked", "What does Kate read?", pool, 2)).isZero();
     // a short or different-initial word is no misspelling
     assertThat(value("speaker.asked", "What does Mahim read?", pool, 0)).isZero();
+    // the same sound (Double Metaphone), three edits apart
+    assertThat(value("speaker.asked", "How far does Muhammad drive?", pool, 1)).isEqualTo(1);
+    assertThat(value("speaker.asked", "What does Faheem read?", pool, 0)).isEqualTo(1);
+    assertThat(AskedSpeakers.names("muhammad", "muhhamed")).isTrue();
+    assertThat(AskedSpeakers.names("mahim", "fahim khan")).isFalse();
     assertThat(AskedSpeakers.edits("nikolas", "nicolas")).isEqualTo(1);
     assertThat(AskedSpeakers.edits("nerbaas", "nebraas")).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName(
+      "the question without the speakers it names: by label, misspelt, or by what others call"
+          + " them; names that are no speaker's stay")
+  void unnamedQuestion() {
+    List<String> texts =
+        List.of(
+            "user: fahim khan: I read manga in Houston",
+            "memory/2024-01-02.md (personal) (line 3):\n### 08:58 · api\n**user:** muhhamed: thanks"
+                + " Kate, see you",
+            "user: muhhamed: I drive to Houston");
+
+    assertThat(AskedSpeakers.speakerNames("What are Kate's hobbies?", texts))
+        .containsExactly("Kate");
+    assertThat(AskedSpeakers.speakerNames("Did Fahim and Mohamed ever visit Houston?", texts))
+        .containsExactly("Fahim", "Mohamed");
+    // both write "Houston": it is no speaker's name
+    assertThat(AskedSpeakers.speakerNames("Where is Houston?", texts)).isEmpty();
+    // only muhhamed writes "Dallas", but the question names fahim already: no other name for him
+    List<String> dallas = List.of("user: fahim khan: I read manga", "user: muhhamed: Dallas!");
+    assertThat(AskedSpeakers.speakerNames("Did Fahim go to Dallas?", dallas))
+        .containsExactly("Fahim");
+    assertThat(AskedSpeakers.speakerNames("Fahim?", texts)).isEmpty(); // nothing else left
+    assertThat(AskedSpeakers.speakerNames("What does Fahim read?", List.of("no speaker here")))
+        .isEmpty();
+  }
+
+  @Test
+  @DisplayName("cosine.unnamed is the cosine to the unnamed question, or the cosine itself")
+  void unnamedCosine() {
+    RankingFeatures.Candidate named =
+        new RankingFeatures.Candidate(
+            "user: emi: I paint", null, 0.9, 0.3, 0.5, 1, Map.of("vector", 1), Map.of(), Map.of());
+    RankingFeatures.Candidate plain =
+        new RankingFeatures.Candidate(
+            "user: emi: I draw", null, 0.7, 0.6, 0.5, 2, Map.of("vector", 2), Map.of(), Map.of());
+    RankingFeatures.Candidate same = candidate("user: emi: I sing", null, 0.8, Map.of("b", 1));
+    List<RankingFeatures.Candidate> pool = List.of(named, plain, same);
+
+    assertThat(value("cosine.unnamed", "q", pool, 0)).isCloseTo(0.3, within(1e-9));
+    assertThat(value("cosine.unnamed", "q", pool, 2)).isCloseTo(0.8, within(1e-9));
+    assertThat(value("cosine.unnamed.gap", "q", pool, 0)).isCloseTo(0.5, within(1e-9));
+    assertThat(value("cosine.unnamed.gap", "q", pool, 2)).isCloseTo(0.0, within(1e-9));
   }
 
   @Test

@@ -20,7 +20,9 @@ class StackRelevanceTest {
   /** A two-dimensional model: the query is (1, 0); a passage's vector is looked up by text. */
   static final class TwoDimensions implements Embedder {
     final Map<String, float[]> passages = new HashMap<>();
+    final Map<String, float[]> queryVectors = new HashMap<>();
     final List<String> embedded = new ArrayList<>();
+    final List<String> askedQueries = new ArrayList<>();
     int queries;
     boolean fails;
 
@@ -41,7 +43,8 @@ class StackRelevanceTest {
       }
       if (kind == Kind.QUERY) {
         queries++;
-        return List.of(new float[] {1f, 0f});
+        askedQueries.addAll(texts);
+        return List.of(queryVectors.getOrDefault(texts.get(0), new float[] {1f, 0f}));
       }
       List<float[]> out = new ArrayList<>();
       for (String text : texts) {
@@ -119,6 +122,68 @@ class StackRelevanceTest {
     assertThat(model.embedded).containsExactly("a", "b", "c"); // the second call embedded only c
     assertThat(second.get(0)).doesNotContain(Double.NaN);
     assertThat(relevance.kept()).isEqualTo(3);
+  }
+
+  @Test
+  @DisplayName(
+      "without the names the question asks about: the query with each name's direction projected"
+          + " out, the name embedded once and kept")
+  void scoresTheQueryWithoutNames() {
+    TwoDimensions model = new TwoDimensions();
+    model.queryVectors.put("What are Kate's hobbies?", new float[] {1f, 1f});
+    model.queryVectors.put("Kate", new float[] {2f, 0f});
+    StackRelevance relevance = new StackRelevance(model, 8, 16, System::nanoTime);
+    List<List<RecallItem>> answers =
+        List.of(List.of(item("along", "two-d", 1f, 0f)), List.of(item("across", "two-d", 0f, 3f)));
+
+    StackRelevance.Scores both =
+        relevance.score("What are Kate's hobbies?", List.of("Kate"), answers, FAR);
+
+    assertThat(both.cosine().get(0)[0])
+        .isEqualTo(Math.sqrt(0.5), org.assertj.core.data.Offset.offset(1e-9));
+    // (1, 1) without its (1, 0) part is (0, 1)
+    assertThat(both.unnamed().get(0)[0]).isEqualTo(0.0, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(both.unnamed().get(1)[0]).isEqualTo(1.0, org.assertj.core.data.Offset.offset(1e-6));
+    assertThat(model.askedQueries).containsExactly("What are Kate's hobbies?", "Kate");
+
+    model.askedQueries.clear();
+    relevance.score("Where does Kate work?", List.of("Kate"), answers, FAR);
+    assertThat(model.askedQueries).containsExactly("Where does Kate work?"); // the name was kept
+
+    StackRelevance.Scores none = relevance.score("q", null, answers, FAR);
+    assertThat(none.unnamed()).isNull();
+  }
+
+  @Test
+  @DisplayName("an item's speaker label is taken out of its vector the same way, embedded once")
+  void takesTheSpeakerOutOfTheItem() {
+    TwoDimensions model = new TwoDimensions();
+    model.passages.put("user: emi:", new float[] {0f, 3f});
+    StackRelevance relevance = new StackRelevance(model, 8, 16, System::nanoTime);
+    List<List<RecallItem>> answers =
+        List.of(
+            List.of(
+                item("**user:** emi: I paint", "two-d", 1f, 1f),
+                item("user: emi: I draw", "two-d", 1f, 1f),
+                item("a plain note", "two-d", 1f, 1f)));
+
+    StackRelevance.Scores scores = relevance.score("q", List.of(), answers, FAR);
+
+    assertThat(scores.cosine().get(0)[0])
+        .isEqualTo(Math.sqrt(0.5), org.assertj.core.data.Offset.offset(1e-9));
+    // (1, 1) without the label's (0, 3) direction is (1, 0): the query's own direction
+    assertThat(scores.unnamed().get(0)[0])
+        .isEqualTo(1.0, org.assertj.core.data.Offset.offset(1e-6));
+    assertThat(scores.unnamed().get(0)[1])
+        .isEqualTo(1.0, org.assertj.core.data.Offset.offset(1e-6));
+    assertThat(scores.unnamed().get(0)[2])
+        .isEqualTo(Math.sqrt(0.5), org.assertj.core.data.Offset.offset(1e-6));
+    assertThat(model.embedded).containsExactly("user: emi:");
+    assertThat(
+            QuestionCues.speakerPrefix(
+                "memory/a.md (personal) (line 3):\n### 08:58\n**user:** fahim khan: hi"))
+        .isEqualTo("user: fahim khan:");
+    assertThat(QuestionCues.speakerPrefix("a plain note")).isNull();
   }
 
   @Test
