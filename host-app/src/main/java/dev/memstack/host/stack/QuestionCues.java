@@ -1,5 +1,6 @@
 package dev.memstack.host.stack;
 
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -203,17 +204,7 @@ record QuestionCues(
       return text; // one plain line: most items
     }
     StringBuilder out = new StringBuilder();
-    int start = 0;
-    while (start <= text.length()) {
-      int end = text.indexOf('\n', start);
-      if (end < 0) {
-        end = text.length();
-      }
-      String line = text.substring(start, end).strip();
-      start = end + 1;
-      if (line.startsWith("#") || (line.endsWith("):") && line.contains("(line "))) {
-        continue;
-      }
+    for (String line : bodyLines(text, Integer.MAX_VALUE)) {
       line = line.substring(roleEnd(line)).strip();
       if (!line.isEmpty()) {
         if (out.length() > 0) {
@@ -223,6 +214,29 @@ record QuestionCues(
       }
     }
     return out.toString();
+  }
+
+  /**
+   * The first {@code most} lines of {@code text} that are neither empty nor a header (a file
+   * location such as {@code notes.md (personal) (line 5):}, a Markdown heading), stripped.
+   */
+  private static List<String> bodyLines(String text, int most) {
+    List<String> lines = new ArrayList<>();
+    int start = 0;
+    while (start <= text.length() && lines.size() < most) {
+      int end = text.indexOf('\n', start);
+      if (end < 0) {
+        end = text.length();
+      }
+      String line = text.substring(start, end).strip();
+      start = end + 1;
+      if (!line.isEmpty()
+          && !line.startsWith("#")
+          && !(line.endsWith("):") && line.contains("(line "))) {
+        lines.add(line);
+      }
+    }
+    return lines;
   }
 
   /** The end of a leading role label ({@code user:}, {@code **Assistant:**}), or 0. */
@@ -249,28 +263,14 @@ record QuestionCues(
    * location or a heading line before it skipped); {@code null} when the text has no speaker label.
    */
   static String speakerPrefix(String text) {
-    if (text == null) {
+    List<String> first = text == null ? List.of() : bodyLines(text, 1);
+    if (first.isEmpty()) {
       return null;
     }
-    int start = 0;
-    while (start <= text.length()) {
-      int end = text.indexOf('\n', start);
-      if (end < 0) {
-        end = text.length();
-      }
-      String line = text.substring(start, end).strip();
-      start = end + 1;
-      if (line.isEmpty()
-          || line.startsWith("#")
-          || (line.endsWith("):") && line.contains("(line "))) {
-        continue;
-      }
-      String plain = line.replace("**", "");
-      int role = roleEnd(plain);
-      Matcher label = SPEAKER.matcher(plain.substring(role));
-      return label.find() ? plain.substring(0, role + label.end()).strip() : null;
-    }
-    return null;
+    String plain = first.get(0).replace("**", "");
+    int role = roleEnd(plain);
+    Matcher label = SPEAKER.matcher(plain.substring(role));
+    return label.find() ? plain.substring(0, role + label.end()).strip() : null;
   }
 
   /**
