@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import org.apache.commons.codec.language.DoubleMetaphone;
 
 /**
@@ -85,10 +86,16 @@ final class AskedSpeakers {
    * the question.
    */
   static List<String> speakerNames(String question, Collection<String> texts) {
+    return speakerNames(question, texts, QuestionCues::of);
+  }
+
+  /** As {@link #speakerNames(String, Collection)}, each text read by {@code cues}. */
+  static List<String> speakerNames(
+      String question, Collection<String> texts, Function<String, QuestionCues> cues) {
     QuestionCues[] items = new QuestionCues[texts.size()];
     int i = 0;
     for (String text : texts) {
-      items[i++] = QuestionCues.of(text);
+      items[i++] = cues.apply(text);
     }
     QuestionCues asked = QuestionCues.of(question);
     Set<String> words = resolve(asked, items).words();

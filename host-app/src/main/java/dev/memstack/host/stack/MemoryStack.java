@@ -29,6 +29,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -291,12 +292,16 @@ public final class MemoryStack {
       }
     }
 
+    // each candidate text is read for the ranking's cues once a call
+    Map<String, QuestionCues> parsed = new HashMap<>();
+    Function<String, QuestionCues> cues = text -> parsed.computeIfAbsent(text, QuestionCues::of);
     StackRelevance.Scores relevance =
         scoring
-            ? this.relevance.score(query.query(), speakerNames(query, answers), answers, overall)
+            ? this.relevance.score(
+                query.query(), speakerNames(query, answers, cues), answers, overall)
             : null;
     List<RecallItem> merged =
-        recallMerge.merge(stack, answers, relevance, limit, query.explain(), query.query());
+        recallMerge.merge(stack, answers, relevance, limit, query.explain(), query.query(), cues);
     List<RecallItem> recall = new ArrayList<>();
     String context = recallMerge.fence(merged, recall);
     return new ContextAnswer(
@@ -312,13 +317,14 @@ public final class MemoryStack {
    * cosine without the speakers (the model's features name it, or explain shows every feature);
    * {@code null} otherwise.
    */
-  private List<String> speakerNames(ContextQuery query, List<List<RecallItem>> answers) {
+  private List<String> speakerNames(
+      ContextQuery query, List<List<RecallItem>> answers, Function<String, QuestionCues> cues) {
     if (!query.explain() && !recallMerge.ranking().reads(RankingFeatures.UNNAMED)) {
       return null;
     }
     List<String> texts = new ArrayList<>();
     answers.forEach(answer -> answer.forEach(item -> texts.add(item.text())));
-    return AskedSpeakers.speakerNames(query.query(), texts);
+    return AskedSpeakers.speakerNames(query.query(), texts, cues);
   }
 
   /**

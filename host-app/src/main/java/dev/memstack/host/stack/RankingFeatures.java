@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The features the learned ranking reads for each candidate memory of one context call, by name
@@ -162,6 +163,15 @@ final class RankingFeatures {
 
   /** The value of each feature of {@code names} for each candidate of {@code pool}. */
   static double[][] compute(List<String> names, String question, List<Candidate> pool) {
+    return compute(names, question, pool, QuestionCues::of);
+  }
+
+  /** As {@link #compute(List, String, List)}, each candidate's text read by {@code cues}. */
+  static double[][] compute(
+      List<String> names,
+      String question,
+      List<Candidate> pool,
+      Function<String, QuestionCues> cues) {
     int n = pool.size();
     QuestionCues asked = QuestionCues.of(question);
     QuestionCues.Wants wants = QuestionCues.wants(question);
@@ -183,7 +193,7 @@ final class RankingFeatures {
     double best = Double.NEGATIVE_INFINITY;
     double bestUnnamed = Double.NEGATIVE_INFINITY;
     for (int i = 0; i < n; i++) {
-      items[i] = QuestionCues.of(pool.get(i).text());
+      items[i] = cues.apply(pool.get(i).text());
       overlap[i] = share(asked.words(), items[i].words());
       if (!Double.isNaN(pool.get(i).relevance())) {
         best = Math.max(best, pool.get(i).relevance());

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * How the stack turns the providers' recall answers into one context block, in the order the steps
@@ -197,12 +198,14 @@ final class RecallMerge {
         relevance == null ? null : new StackRelevance.Scores(relevance, null),
         limit,
         explain,
-        query);
+        query,
+        QuestionCues::of);
   }
 
   /**
    * As {@link #merge(List, List, List, int, boolean, String)}, with both of the host's cosines of
-   * each item ({@link StackRelevance.Scores}, or {@code null} for none).
+   * each item ({@link StackRelevance.Scores}, or {@code null} for none), each text read for the
+   * ranking's cues by {@code cues} (a call's texts are read once).
    */
   List<RecallItem> merge(
       List<StackMember> stack,
@@ -210,7 +213,8 @@ final class RecallMerge {
       StackRelevance.Scores relevance,
       int limit,
       boolean explain,
-      String query) {
+      String query,
+      Function<String, QuestionCues> cues) {
     List<Ranked> all = new ArrayList<>();
     for (int m = 0; m < answers.size(); m++) {
       List<RecallItem> answer = answers.get(m);
@@ -286,7 +290,7 @@ final class RecallMerge {
     }
     List<String> features = null;
     if (ranking.active() || explain) {
-      features = learn(memories, best, query);
+      features = learn(memories, best, query, cues);
     }
     adjustForTrust(memories);
     List<RecallItem> merged = new ArrayList<>();
@@ -307,7 +311,8 @@ final class RecallMerge {
    * with a model, orders {@code memories} by its score (ties keep the fusion's order). Returns the
    * feature names.
    */
-  private List<String> learn(List<Fused> memories, double best, String query) {
+  private List<String> learn(
+      List<Fused> memories, double best, String query, Function<String, QuestionCues> cues) {
     List<RankingFeatures.Candidate> pool = new ArrayList<>(memories.size());
     for (int i = 0; i < memories.size(); i++) {
       Fused memory = memories.get(i);
@@ -335,7 +340,7 @@ final class RecallMerge {
     }
     RankingModel model = ranking.model();
     List<String> names = model != null ? model.features() : RankingFeatures.namesFor(pool);
-    double[][] values = RankingFeatures.compute(names, query, pool);
+    double[][] values = RankingFeatures.compute(names, query, pool, cues);
     for (int i = 0; i < memories.size(); i++) {
       Fused memory = memories.get(i);
       memory.features = values[i];
