@@ -83,13 +83,8 @@ final class AskedSpeakers {
   /**
    * The words of {@code question} that name the speakers it asks about among {@code texts} (the
    * candidates' texts), as written ("Kate" for "Kate's"); none when nothing else would be left of
-   * the question.
+   * the question. Every text, the question's too, is read by {@code cues}.
    */
-  static List<String> speakerNames(String question, Collection<String> texts) {
-    return speakerNames(question, texts, QuestionCues::of);
-  }
-
-  /** As {@link #speakerNames(String, Collection)}, each text read by {@code cues}. */
   static List<String> speakerNames(
       String question, Collection<String> texts, Function<String, QuestionCues> cues) {
     QuestionCues[] items = new QuestionCues[texts.size()];
@@ -97,7 +92,7 @@ final class AskedSpeakers {
     for (String text : texts) {
       items[i++] = cues.apply(text);
     }
-    QuestionCues asked = QuestionCues.of(question);
+    QuestionCues asked = cues.apply(question);
     Set<String> words = resolve(asked, items).words();
     if (words.containsAll(asked.words())) {
       return List.of();

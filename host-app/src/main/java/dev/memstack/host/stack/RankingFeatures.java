@@ -61,7 +61,7 @@ final class RankingFeatures {
   /** Minutes either side of an item within which another candidate is its neighbour. */
   static final int NEIGHBOUR_MINUTES = 10;
 
-  /** The prefix of the features read off the question without the speakers it names. */
+  /** The prefix of the features of the cosine with the speakers taken out of both sides. */
   static final String UNNAMED = "cosine.unnamed";
 
   /** The names that do not depend on the providers. */
@@ -173,7 +173,7 @@ final class RankingFeatures {
       List<Candidate> pool,
       Function<String, QuestionCues> cues) {
     int n = pool.size();
-    QuestionCues asked = QuestionCues.of(question);
+    QuestionCues asked = cues.apply(question);
     QuestionCues.Wants wants = QuestionCues.wants(question);
     Set<String> questionWords = asked.all();
     Set<String> askedMonths = new HashSet<>();
@@ -278,7 +278,7 @@ final class RankingFeatures {
     return values;
   }
 
-  /** The candidate's cosine to the question without the speakers it names. */
+  /** The candidate's cosine with the speakers taken out, or its plain cosine when not computed. */
   private static double unnamed(Candidate c) {
     return Double.isNaN(c.unnamed()) ? c.relevance() : c.unnamed();
   }

@@ -63,8 +63,8 @@ final class RecallMerge {
     double relevance = Double.NaN;
 
     /**
-     * The same copy's cosine to the query without the speakers it names, NaN when not computed
-     * (then the ranking reads {@link #relevance} for it).
+     * The same copy's cosine with the speakers taken out of both sides, NaN when not computed (then
+     * the ranking reads {@link #relevance} for it).
      */
     double unnamed = Double.NaN;
 
@@ -182,30 +182,9 @@ final class RecallMerge {
    * beside their own ranks.
    *
    * @param answers the visible items of each member of {@code stack}, in stack order
-   * @param relevance the cosine of each item of {@code answers} (same shape; NaN for unscored), or
-   *     {@code null} for none
-   */
-  List<RecallItem> merge(
-      List<StackMember> stack,
-      List<List<RecallItem>> answers,
-      List<double[]> relevance,
-      int limit,
-      boolean explain,
-      String query) {
-    return merge(
-        stack,
-        answers,
-        relevance == null ? null : new StackRelevance.Scores(relevance, null),
-        limit,
-        explain,
-        query,
-        QuestionCues::of);
-  }
-
-  /**
-   * As {@link #merge(List, List, List, int, boolean, String)}, with both of the host's cosines of
-   * each item ({@link StackRelevance.Scores}, or {@code null} for none), each text read for the
-   * ranking's cues by {@code cues} (a call's texts are read once).
+   * @param relevance the host's cosines of each item of {@code answers} (same shape; NaN for
+   *     unscored), or {@code null} for none
+   * @param cues reads a text for the ranking's cues (a call reads each text once)
    */
   List<RecallItem> merge(
       List<StackMember> stack,

@@ -79,8 +79,8 @@ final class StackRelevance {
    * left unscored).
    *
    * @param cosine to the query
-   * @param unnamed to the query without the speakers it names, or {@code null} when it names none
-   *     or that was not asked for
+   * @param unnamed with the speakers taken out of both sides, or {@code null} when that was not
+   *     asked for
    */
   record Scores(List<double[]> cosine, List<double[]> unnamed) {}
 

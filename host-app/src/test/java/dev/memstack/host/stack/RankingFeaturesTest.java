@@ -86,19 +86,20 @@ class RankingFeaturesTest {
                 + " Kate, see you",
             "user: muhhamed: I drive to Houston");
 
-    assertThat(AskedSpeakers.speakerNames("What are Kate's hobbies?", texts))
-        .containsExactly("Kate");
-    assertThat(AskedSpeakers.speakerNames("Did Fahim and Mohamed ever visit Houston?", texts))
+    assertThat(speakerNames("What are Kate's hobbies?", texts)).containsExactly("Kate");
+    assertThat(speakerNames("Did Fahim and Mohamed ever visit Houston?", texts))
         .containsExactly("Fahim", "Mohamed");
     // both write "Houston": it is no speaker's name
-    assertThat(AskedSpeakers.speakerNames("Where is Houston?", texts)).isEmpty();
+    assertThat(speakerNames("Where is Houston?", texts)).isEmpty();
     // only muhhamed writes "Dallas", but the question names fahim already: no other name for him
     List<String> dallas = List.of("user: fahim khan: I read manga", "user: muhhamed: Dallas!");
-    assertThat(AskedSpeakers.speakerNames("Did Fahim go to Dallas?", dallas))
-        .containsExactly("Fahim");
-    assertThat(AskedSpeakers.speakerNames("Fahim?", texts)).isEmpty(); // nothing else left
-    assertThat(AskedSpeakers.speakerNames("What does Fahim read?", List.of("no speaker here")))
-        .isEmpty();
+    assertThat(speakerNames("Did Fahim go to Dallas?", dallas)).containsExactly("Fahim");
+    assertThat(speakerNames("Fahim?", texts)).isEmpty(); // nothing else left
+    assertThat(speakerNames("What does Fahim read?", List.of("no speaker here"))).isEmpty();
+  }
+
+  private static List<String> speakerNames(String question, List<String> texts) {
+    return AskedSpeakers.speakerNames(question, texts, QuestionCues::of);
   }
 
   @Test
