@@ -35,13 +35,16 @@ record QuestionCues(
     OTHER
   }
 
-  private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}'’]*");
+  /*
+   * A word is a letter or a number, then letters, numbers and apostrophes (the regular expression
+   * [\p{L}\p{N}][\p{L}\p{N}'’]*), read by hand: this runs for every candidate of every context
+   * call, and a scan of the code points costs a fraction of a regex matcher (QuestionCuesTest holds
+   * the two to the same words).
+   */
 
   /** A chat line's speaker label: one or two words and a colon at the start. */
   private static final Pattern SPEAKER =
       Pattern.compile("^\\s*(\\p{L}[\\p{L}.'-]{0,30}(?: \\p{L}[\\p{L}.'-]{0,30})?)\\s*:");
-
-  private static final Pattern DIGIT = Pattern.compile("\\d");
 
   private static final Set<String> STOP =
       Set.of(
@@ -150,24 +153,24 @@ record QuestionCues(
     Set<String> all = new java.util.HashSet<>();
     Set<String> names = new LinkedHashSet<>();
     boolean time = false;
-    boolean number = DIGIT.matcher(body).find();
+    boolean number = hasDigit(body);
     boolean place = false;
     boolean person = false;
     int length = 0;
     String previous = null;
     boolean sentenceStart = true;
-    Matcher m = WORD.matcher(body);
     int last = 0;
-    while (m.find()) {
+    for (int start = wordStart(body, 0); start >= 0; start = wordStart(body, last)) {
+      int end = wordEnd(body, start);
       length++;
-      String raw = m.group();
+      String raw = body.substring(start, end);
       String word = fold(raw);
       String stemmed = stem(word);
-      for (int at = last; at < m.start() && !sentenceStart; at++) {
+      for (int at = last; at < start && !sentenceStart; at++) {
         char c = body.charAt(at);
         sentenceStart = c == '.' || c == '?' || c == '!';
       }
-      last = m.end();
+      last = end;
       boolean capital = Character.isUpperCase(raw.codePointAt(0));
       if (capital && !sentenceStart && !word.equals("i") && !STOP.contains(word)) {
         names.add(stemmed);
@@ -280,9 +283,10 @@ record QuestionCues(
   static List<String> matching(String text, Set<String> words) {
     Set<String> found = new LinkedHashSet<>();
     if (!words.isEmpty()) {
-      Matcher m = WORD.matcher(text);
-      while (m.find()) {
-        String raw = m.group();
+      for (int start = wordStart(text, 0); start >= 0; start = wordStart(text, start)) {
+        int end = wordEnd(text, start);
+        String raw = text.substring(start, end);
+        start = end;
         if (words.contains(stem(fold(raw)))) {
           found.add(POSSESSIVE.matcher(raw).replaceFirst(""));
         }
@@ -292,6 +296,56 @@ record QuestionCues(
   }
 
   private static final Pattern POSSESSIVE = Pattern.compile("['’][sS]$");
+
+  /** Whether {@code cp} is a letter or a number ({@code \p{L}} or {@code \p{N}}). */
+  private static boolean letterOrNumber(int cp) {
+    if (cp < 0x80) {
+      return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || (cp >= '0' && cp <= '9');
+    }
+    if (Character.isLetter(cp)) {
+      return true;
+    }
+    int type = Character.getType(cp);
+    return type == Character.DECIMAL_DIGIT_NUMBER
+        || type == Character.LETTER_NUMBER
+        || type == Character.OTHER_NUMBER;
+  }
+
+  /** Where the next word of {@code text} starts at or after {@code from}, or -1. */
+  private static int wordStart(String text, int from) {
+    for (int at = from; at < text.length(); ) {
+      int cp = text.codePointAt(at);
+      if (letterOrNumber(cp)) {
+        return at;
+      }
+      at += Character.charCount(cp);
+    }
+    return -1;
+  }
+
+  /** Where the word of {@code text} that starts at {@code start} ends. */
+  private static int wordEnd(String text, int start) {
+    int at = start + Character.charCount(text.codePointAt(start));
+    while (at < text.length()) {
+      int cp = text.codePointAt(at);
+      if (!(letterOrNumber(cp) || cp == '\'' || cp == '’')) {
+        break;
+      }
+      at += Character.charCount(cp);
+    }
+    return at;
+  }
+
+  /** Whether {@code text} holds an ASCII digit ({@code \d}). */
+  private static boolean hasDigit(String text) {
+    for (int at = 0; at < text.length(); at++) {
+      char c = text.charAt(at);
+      if (c >= '0' && c <= '9') {
+        return true;
+      }
+    }
+    return false;
+  }
 
   /** Case-folded, typographic apostrophes made plain. */
   private static String fold(String word) {
