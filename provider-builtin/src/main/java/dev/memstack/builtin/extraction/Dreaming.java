@@ -2,6 +2,7 @@ package dev.memstack.builtin.extraction;
 
 import dev.memstack.builtin.memory.MemoryFiles;
 import dev.memstack.builtin.memory.SizeCaps;
+import dev.memstack.builtin.store.OwnerErasedException;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
@@ -162,7 +163,19 @@ public final class Dreaming implements AutoCloseable {
     return new Run(parts.clock().instant(), trigger, summary(results), results);
   }
 
+  /** One bucket's dream, fenced against the erasure of its owner meanwhile. */
   private BucketRun dream(Bucket bucket, String trigger, boolean askWithoutNotes, String topic) {
+    try {
+      return parts
+          .files()
+          .asJobOver(bucket.owner(), () -> dreamOnce(bucket, trigger, askWithoutNotes, topic));
+    } catch (OwnerErasedException e) {
+      return bucketRun(bucket, "erased", e.getMessage(), 0, false, false);
+    }
+  }
+
+  private BucketRun dreamOnce(
+      Bucket bucket, String trigger, boolean askWithoutNotes, String topic) {
     ZonedDateTime now = parts.clock().instant().atZone(parts.clock().getZone());
     LocalDate today = now.toLocalDate();
     LocalDate from = today.minusDays(parts.settings().emergenceDayRange() - 1L);

@@ -3,6 +3,7 @@ package dev.memstack.builtin.extraction;
 import dev.memstack.builtin.concurrent.DaemonThreads;
 import dev.memstack.builtin.memory.SizeCaps;
 import dev.memstack.builtin.store.ConversationBuffer;
+import dev.memstack.builtin.store.OwnerErasedException;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
@@ -91,7 +92,12 @@ public final class MemoryExtraction implements AutoCloseable {
     /** No chat model is configured. */
     NO_MODEL,
     /** The model failed or timed out; nothing changed. */
-    FAILED;
+    FAILED,
+    /**
+     * The owner was erased while the model worked: what it answered was not written (what the run
+     * wrote before the erasure went with it).
+     */
+    ERASED;
 
     /** The lower-case wire name. */
     public String wireName() {
@@ -190,6 +196,17 @@ public final class MemoryExtraction implements AutoCloseable {
    * @param manual a manual run ignores the cooldown (it still sets it) and needs one message only
    */
   public Outcome run(AgentId agent, OwnerKey owner, String conversationId, boolean manual) {
+    // fenced from before the conversation is read: what the model makes of it must not land in the
+    // owner's files once they are erased (the erasure removes the conversation too)
+    OwnerKey fenced = parts.files().ownerBucket(agent, owner).owner();
+    try {
+      return parts.files().asJobOver(fenced, () -> runOnce(agent, owner, conversationId, manual));
+    } catch (OwnerErasedException e) {
+      return Outcome.of(Status.ERASED, e.getMessage(), 0);
+    }
+  }
+
+  private Outcome runOnce(AgentId agent, OwnerKey owner, String conversationId, boolean manual) {
     if (!parts.model().available()) {
       return Outcome.of(Status.NO_MODEL, "no chat model configured", 0);
     }

@@ -2,6 +2,7 @@ package dev.memstack.builtin.extraction;
 
 import dev.memstack.builtin.memory.SizeCaps;
 import dev.memstack.builtin.memory.StructuredEntries;
+import dev.memstack.builtin.store.OwnerErasedException;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
@@ -52,7 +53,8 @@ public final class StructuredConsolidation implements AutoCloseable {
    *
    * @param status {@code updated}, {@code unchanged}, {@code below_minimum}, {@code grew} (the
    *     model answered more entries; nothing written), {@code invalid_answer}, {@code failed} or
-   *     {@code changed_meanwhile} (a file changed while the model worked; that file kept)
+   *     {@code changed_meanwhile} (a file changed while the model worked; that file kept) or {@code
+   *     erased} (the owner was erased while the model worked; nothing written)
    * @param entriesBefore entries of the bucket before
    * @param entriesAfter entries after (equal to before when nothing was written)
    * @param merged what the model said it merged or dropped
@@ -197,7 +199,16 @@ public final class StructuredConsolidation implements AutoCloseable {
     return new Read(contents, documents, count);
   }
 
+  /** One bucket's consolidation, fenced against the erasure of its owner meanwhile. */
   private BucketRun consolidate(Bucket bucket, String trigger) {
+    try {
+      return parts.files().asJobOver(bucket.owner(), () -> consolidateOnce(bucket, trigger));
+    } catch (OwnerErasedException e) {
+      return result(bucket, "erased", e.getMessage(), 0, 0, List.of());
+    }
+  }
+
+  private BucketRun consolidateOnce(Bucket bucket, String trigger) {
     Read read = read(bucket);
     int before = read.count();
     if (before < parts.settings().consolidation().minEntries()) {

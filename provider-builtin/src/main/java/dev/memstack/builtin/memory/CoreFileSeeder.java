@@ -64,4 +64,17 @@ final class CoreFileSeeder {
           return MemoryItems.recorded(tx, templates, work);
         });
   }
+
+  /**
+   * As {@link #update}, fenced against the owner's erasure ({@link WorkspaceStore#updateFenced}).
+   */
+  <T> T updateFenced(Bucket bucket, long seen, Function<BucketTransaction, T> work) {
+    return store.updateFenced(
+        bucket,
+        seen,
+        tx -> {
+          seed(tx);
+          return MemoryItems.recorded(tx, templates, work);
+        });
+  }
 }

@@ -1,6 +1,9 @@
 package dev.memstack.builtin.memory;
 
+import dev.memstack.builtin.store.BucketTransaction;
 import dev.memstack.builtin.store.FileEntry;
+import dev.memstack.builtin.store.OwnerErasedException;
+import dev.memstack.builtin.store.WorkspaceStore;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
@@ -10,10 +13,14 @@ import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -28,6 +35,47 @@ public final class MemoryFiles {
 
   public MemoryFiles(WorkspaceMemory memory) {
     this.memory = Objects.requireNonNull(memory, "memory");
+  }
+
+  /**
+   * The erasure counts of the owners whose files the memory job on this thread works over, read
+   * when it began ({@link #asJobOver}); {@code null} outside a job.
+   */
+  private final ThreadLocal<Map<OwnerKey, Long>> job = new ThreadLocal<>();
+
+  /**
+   * Runs one memory job's work over {@code owner}'s files on this thread (it reads them, asks the
+   * model, writes what it derived): each write it makes to the owner's PERSONAL buckets is fenced
+   * against an erasure of the owner after this call began ({@link WorkspaceStore#updateFenced}), so
+   * that nothing derived from erased files lands after the erasure. A job over shared buckets only
+   * ({@code owner} null) runs as it is.
+   *
+   * @throws OwnerErasedException from the first write refused: the owner was erased meanwhile
+   */
+  public <T> T asJobOver(OwnerKey owner, Supplier<T> work) {
+    if (owner == null) {
+      return work.get();
+    }
+    Map<OwnerKey, Long> outer = job.get();
+    Map<OwnerKey, Long> seen = outer == null ? new HashMap<>() : new HashMap<>(outer);
+    seen.putIfAbsent(owner, memory.store().erasures(owner));
+    job.set(seen);
+    try {
+      return work.get();
+    } finally {
+      if (outer == null) {
+        job.remove();
+      } else {
+        job.set(outer);
+      }
+    }
+  }
+
+  /** A write: fenced when a job on this thread works over the bucket's owner. */
+  private <T> T write(Bucket bucket, Function<BucketTransaction, T> work) {
+    Map<OwnerKey, Long> seen = job.get();
+    Long count = seen == null || bucket.owner() == null ? null : seen.get(bucket.owner());
+    return count == null ? memory.update(bucket, work) : memory.updateFenced(bucket, count, work);
   }
 
   /** Whether per-owner memory is on. */
@@ -56,7 +104,7 @@ public final class MemoryFiles {
    */
   public SizeCaps.Capped replace(Bucket bucket, WorkspacePath path, String content) {
     SizeCaps.Capped capped = memory.cap(path, content, "content");
-    memory.update(
+    write(
         bucket,
         tx -> {
           tx.write(path, capped.content(), WorkspaceRules.metaForNewFile(path));
@@ -76,7 +124,7 @@ public final class MemoryFiles {
       Bucket bucket, WorkspacePath path, String expected, String content) {
     SizeCaps.Capped capped = memory.cap(path, content, "content");
     boolean written =
-        memory.update(
+        write(
             bucket,
             tx -> {
               if (!tx.read(path).orElse("").equals(expected)) {
@@ -101,7 +149,7 @@ public final class MemoryFiles {
   public boolean appendToDailyNote(Bucket bucket, LocalDate date, String entry) {
     WorkspacePath note = WorkspacePath.dailyNote(date);
     boolean written =
-        memory.update(
+        write(
             bucket,
             tx -> {
               String base = tx.read(note).orElse("# " + date + "\n");
@@ -125,7 +173,7 @@ public final class MemoryFiles {
    */
   public String rewrite(Bucket bucket, WorkspacePath path, UnaryOperator<String> change) {
     String next =
-        memory.update(
+        write(
             bucket,
             tx -> {
               String changed = change.apply(tx.read(path).orElse(""));

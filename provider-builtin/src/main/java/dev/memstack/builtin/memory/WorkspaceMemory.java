@@ -246,6 +246,13 @@ public final class WorkspaceMemory implements AutoCloseable {
     return seeder.update(bucket, work);
   }
 
+  /**
+   * As {@link #update}, fenced against the owner's erasure ({@link WorkspaceStore#updateFenced}).
+   */
+  <T> T updateFenced(Bucket bucket, long seen, Function<BucketTransaction, T> work) {
+    return seeder.updateFenced(bucket, seen, work);
+  }
+
   // ---------------------------------------------------------------- prompts
 
   /** The enabled TEAM and GLOBAL files in sort order, under the budget; cached until a write. */
@@ -314,8 +321,14 @@ public final class WorkspaceMemory implements AutoCloseable {
     return index.batch(turnNotes.entries(turns), () -> turnNotes.syncTurns(turns));
   }
 
-  /** Removes every PERSONAL file of {@code owner} in every agent; returns how many. */
+  /**
+   * Removes every PERSONAL file of {@code owner} in every agent; returns how many. The erasure is
+   * counted first: a memory job that read the owner's files before it (and asks the model while
+   * this runs) writes nothing after it ({@link MemoryFiles#asJobOver}), and any bucket such a job
+   * created before it is listed and removed here.
+   */
   public long forget(OwnerKey owner) {
+    store.countErasure(owner);
     long removed = 0;
     for (Bucket bucket : store.personalBuckets(owner)) {
       removed += store.delete(bucket);

@@ -49,6 +49,31 @@ public interface WorkspaceStore extends AutoCloseable {
   /** Removes the bucket and all its files; returns how many files were removed. */
   long delete(Bucket bucket);
 
+  /**
+   * How many times {@code owner} has been erased from this store ({@link #countErasure}): a memory
+   * job reads it before it reads the owner's files and hands it to {@link #updateFenced} with what
+   * it derived from them.
+   */
+  long erasures(dev.memstack.spi.OwnerKey owner);
+
+  /**
+   * Counts one more erasure of {@code owner}; called before their buckets are listed and deleted.
+   * From then on an {@link #updateFenced} of theirs that saw the old count writes nothing. Returns
+   * once every such update under way has committed, so the buckets listed afterwards include any it
+   * created.
+   */
+  void countErasure(dev.memstack.spi.OwnerKey owner);
+
+  /**
+   * As {@link #update}, for work that writes what it derived from files it read earlier (a memory
+   * job: read, ask the model, write): for a PERSONAL bucket whose owner's {@link #erasures} is no
+   * longer {@code seen}, the work does not run and nothing is written. Shared buckets are updated
+   * as by {@link #update}.
+   *
+   * @throws OwnerErasedException when the owner was erased since {@code seen} was read
+   */
+  <T> T updateFenced(Bucket bucket, long seen, Function<BucketTransaction, T> work);
+
   /** Every bucket that has files or metadata. */
   List<Bucket> buckets();
 

@@ -329,6 +329,91 @@ class MemoryJobsTest {
     assertThat(user).contains("User: message number 2").contains("... [truncated]");
   }
 
+  /**
+   * A chat model that answers {@code answer} once the test lets it: the model "works" meanwhile.
+   */
+  private static final class HeldModel implements LanguageModel {
+    final CountDownLatch asked = new CountDownLatch(1);
+    final CountDownLatch release = new CountDownLatch(1);
+    private final String answer;
+
+    HeldModel(String answer) {
+      this.answer = answer;
+    }
+
+    @Override
+    public boolean available() {
+      return true;
+    }
+
+    @Override
+    public String modelId() {
+      return "held";
+    }
+
+    @Override
+    public String complete(String system, String user, Duration timeout) {
+      asked.countDown();
+      try {
+        release.await(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return answer;
+    }
+  }
+
+  /**
+   * Runs a memory job of ALICE's through {@code tool} while the model holds it, erases ALICE while
+   * it waits, then lets the model answer: returns the job's answer.
+   */
+  private JsonNode erasedWhileTheModelWorks(HeldModel held, String tool, Map<String, ?> arguments)
+      throws Exception {
+    open(Map.of("auto-summarize-enabled", "false"), held);
+    twoTurns(ALICE, "c1");
+    twoTurns(BOB, "c1");
+    assertThat(Files.exists(personal(ALICE, "memory"))).isTrue();
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<JsonNode> job = pool.submit(() -> tool(ALICE, tool, arguments));
+      assertThat(held.asked.await(10, TimeUnit.SECONDS)).as("the model was asked").isTrue();
+      assertThat(provider.forget(ALICE)).isPositive();
+      held.release.countDown();
+      return job.get(10, TimeUnit.SECONDS);
+    } finally {
+      held.release.countDown();
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void anExtractionWhoseOwnerIsErasedWhileTheModelWorksWritesNothing() throws Exception {
+    JsonNode answer =
+        erasedWhileTheModelWorks(
+            new HeldModel(PROFILE_ANSWER),
+            "summarize_conversation",
+            Map.of("conversationId", "c1"));
+
+    assertThat(answer.get("status").asString()).isEqualTo("erased");
+    assertThat(answer.get("written")).isEmpty();
+    assertThat(personal(ALICE, "")).doesNotExist();
+    assertThat(personalFile(BOB, "memory/2026-04-01.md")).contains("Kotlin");
+  }
+
+  @Test
+  void aDreamWhoseOwnerIsErasedWhileTheModelWorksWritesNothing() throws Exception {
+    JsonNode run =
+        erasedWhileTheModelWorks(
+            new HeldModel(
+                "{\"should_update\": true, \"reason\": \"Kotlin came up\", \"memory_content\":"
+                    + " \"# Memory\\n\\n## Stable\\n- Plans a Kotlin service\"}"),
+            "run_emergence",
+            Map.of("ownerKey", ALICE.value()));
+
+    assertThat(run.get("buckets").get(0).get("status").asString()).isEqualTo("erased");
+    assertThat(personal(ALICE, "")).doesNotExist();
+  }
+
   // ---------------------------------------------------------------- dreaming
 
   @Test

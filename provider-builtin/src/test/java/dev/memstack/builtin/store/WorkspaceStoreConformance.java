@@ -277,4 +277,100 @@ public abstract class WorkspaceStoreConformance {
     }
     assertThat(store.read(TEAM, path("log.md")).orElseThrow().lines()).hasSize(20);
   }
+
+  @Test
+  @DisplayName(
+      "a fenced write that read the owner's erasure count before an erasure writes nothing after it")
+  void fencedWriteAfterAnErasureWritesNothing() {
+    WorkspaceStore store = store();
+    OwnerKey alice = ALICE.owner();
+    long before = store.erasures(alice);
+    write(store, ALICE, "MEMORY.md", "cat: Quince");
+
+    store.countErasure(alice);
+    store.delete(ALICE);
+
+    assertThat(store.erasures(alice)).isEqualTo(before + 1);
+    assertThatThrownBy(
+            () ->
+                store.updateFenced(
+                    ALICE,
+                    before,
+                    tx -> {
+                      tx.write(path("MEMORY.md"), "cat: Quince, derived", OFF);
+                      return null;
+                    }))
+        .isInstanceOf(OwnerErasedException.class);
+    assertThat(store.list(ALICE)).isEmpty();
+    assertThat(store.personalBuckets(alice)).isEmpty();
+    // a job that began after the erasure writes; others' buckets and shared ones are not fenced
+    store.updateFenced(
+        ALICE,
+        store.erasures(alice),
+        tx -> {
+          tx.write(path("MEMORY.md"), "new", OFF);
+          return null;
+        });
+    assertThat(store.read(ALICE, path("MEMORY.md"))).contains("new");
+    store.updateFenced(
+        BOB,
+        store.erasures(BOB.owner()),
+        tx -> {
+          tx.write(path("MEMORY.md"), "bob", OFF);
+          return null;
+        });
+    store.updateFenced(
+        TEAM,
+        -1,
+        tx -> {
+          tx.write(path("KNOWLEDGE.md"), "team", OFF);
+          return null;
+        });
+    assertThat(store.read(BOB, path("MEMORY.md"))).contains("bob");
+    assertThat(store.read(TEAM, path("KNOWLEDGE.md"))).contains("team");
+  }
+
+  @Test
+  @DisplayName(
+      "an erasure waits for a fenced write under way, so the bucket it created is listed and removed")
+  void erasureWaitsForAFencedWriteUnderWay() throws Exception {
+    WorkspaceStore store = store();
+    OwnerKey alice = ALICE.owner();
+    long seen = store.erasures(alice);
+    java.util.concurrent.CountDownLatch writing = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      Future<?> job =
+          pool.submit(
+              () ->
+                  store.updateFenced(
+                      ALICE,
+                      seen,
+                      tx -> {
+                        tx.write(path("MEMORY.md"), "derived before the erasure", OFF);
+                        writing.countDown();
+                        try {
+                          release.await();
+                        } catch (InterruptedException e) {
+                          Thread.currentThread().interrupt();
+                        }
+                        return null;
+                      }));
+      assertThat(writing.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      Future<?> erasure = pool.submit(() -> store.countErasure(alice));
+      Thread.sleep(300);
+      assertThat(erasure.isDone()).as("the erasure waits for the write under way").isFalse();
+      release.countDown();
+      job.get(10, java.util.concurrent.TimeUnit.SECONDS);
+      erasure.get(10, java.util.concurrent.TimeUnit.SECONDS);
+    } finally {
+      release.countDown();
+      pool.shutdownNow();
+    }
+    assertThat(store.personalBuckets(alice)).containsExactly(ALICE);
+    store.delete(ALICE);
+    assertThat(store.personalBuckets(alice)).isEmpty();
+    assertThat(store.erasures(alice)).isEqualTo(seen + 1);
+  }
 }

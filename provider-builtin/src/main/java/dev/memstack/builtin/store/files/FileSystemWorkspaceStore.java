@@ -6,6 +6,7 @@ import dev.memstack.builtin.store.ChangeListener;
 import dev.memstack.builtin.store.FileEntry;
 import dev.memstack.builtin.store.FileMeta;
 import dev.memstack.builtin.store.OverlayTransaction;
+import dev.memstack.builtin.store.OwnerErasedException;
 import dev.memstack.builtin.store.StoreRules;
 import dev.memstack.builtin.store.WorkspaceStore;
 import dev.memstack.builtin.workspace.Bucket;
@@ -39,6 +40,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,6 +89,19 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
   private final BucketLoader loader;
   private final Map<Bucket, ReentrantLock> locks = new ConcurrentHashMap<>();
   private final Map<Bucket, BucketState> states = new ConcurrentHashMap<>();
+
+  /** How many times each owner was erased since this store opened ({@link #countErasure}). */
+  private final Map<OwnerKey, Long> erasures = new ConcurrentHashMap<>();
+
+  private final ReentrantReadWriteLock[] fences = newFences(64);
+
+  private static ReentrantReadWriteLock[] newFences(int n) {
+    ReentrantReadWriteLock[] out = new ReentrantReadWriteLock[n];
+    for (int i = 0; i < n; i++) {
+      out[i] = new ReentrantReadWriteLock();
+    }
+    return out;
+  }
 
   /**
    * @param dataDir the directory to keep files in; created if missing
@@ -170,6 +185,59 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * After the bucket's lock, the owner's erasure fence is held shared until the commit (an erasure
+   * takes it alone, never with a bucket lock, so the two cannot deadlock). The counts live in
+   * memory: this store serves one host, and a job that began before a restart did not outlive it.
+   */
+  @Override
+  public <T> T updateFenced(Bucket bucket, long seen, Function<BucketTransaction, T> work) {
+    OwnerKey owner = bucket.owner();
+    if (owner == null) {
+      return update(bucket, work);
+    }
+    ReentrantLock lock = lock(bucket);
+    lock.lock();
+    try {
+      ReentrantReadWriteLock fence = fence(owner);
+      fence.readLock().lock();
+      try {
+        if (erasures(owner) != seen) {
+          throw new OwnerErasedException(owner);
+        }
+        PendingTransaction tx = new PendingTransaction(this, bucket, state(bucket), now());
+        T result = work.apply(tx);
+        commit(tx);
+        return result;
+      } finally {
+        fence.readLock().unlock();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public long erasures(OwnerKey owner) {
+    return erasures.getOrDefault(owner, 0L);
+  }
+
+  @Override
+  public void countErasure(OwnerKey owner) {
+    ReentrantReadWriteLock fence = fence(owner);
+    fence.writeLock().lock();
+    try {
+      erasures.merge(owner, 1L, Long::sum);
+    } finally {
+      fence.writeLock().unlock();
+    }
+  }
+
+  /** The owner's stripe of the erasure fences (a fixed set: no lock kept per owner). */
+  private ReentrantReadWriteLock fence(OwnerKey owner) {
+    return fences[Math.floorMod(owner.hashCode(), fences.length)];
   }
 
   @Override

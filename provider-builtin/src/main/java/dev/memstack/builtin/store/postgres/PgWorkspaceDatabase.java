@@ -32,7 +32,10 @@ import org.slf4j.LoggerFactory;
  * owner is erased with one {@code DELETE} per table. Step 2 adds {@code p_conversations} (the
  * conversation buffer, {@link PgConversationBuffer}: one row per owner, agent and SHA-256 of the
  * conversation id, its kept messages as a {@code jsonb} array and its total message count; the
- * primary key starts with the owner, so an owner's rows are found by it).
+ * primary key starts with the owner, so an owner's rows are found by it). Step 3 adds {@code
+ * p_erasures} (how many times each owner was erased, by the SHA-256 of the owner key, so that it
+ * names nobody: a memory job that read an owner's files before an erasure writes nothing after it,
+ * {@link PostgresWorkspaceStore#updateFenced}).
  */
 public final class PgWorkspaceDatabase implements AutoCloseable {
 
@@ -48,6 +51,7 @@ public final class PgWorkspaceDatabase implements AutoCloseable {
   public final String chunks;
   public final String versions;
   public final String conversations;
+  public final String erasures;
 
   private PgWorkspaceDatabase(PgSettings settings, HikariDataSource pool) {
     this.settings = settings;
@@ -57,6 +61,7 @@ public final class PgWorkspaceDatabase implements AutoCloseable {
     this.chunks = table("chunks");
     this.versions = table("version_seq");
     this.conversations = table("conversations");
+    this.erasures = table("erasures");
   }
 
   /**
@@ -112,6 +117,18 @@ public final class PgWorkspaceDatabase implements AutoCloseable {
   /** The settings. */
   public PgSettings settings() {
     return settings;
+  }
+
+  /** The SHA-256 of the owner key, in hex: how {@link #erasures} names an owner. */
+  static String ownerHash(dev.memstack.spi.OwnerKey owner) {
+    try {
+      byte[] digest =
+          java.security.MessageDigest.getInstance("SHA-256")
+              .digest(owner.value().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return java.util.HexFormat.of().formatHex(digest);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is not available", e);
+    }
   }
 
   /** {@code "schema"."<prefix><name>"}. */
@@ -185,7 +202,11 @@ public final class PgWorkspaceDatabase implements AutoCloseable {
                 + " (owner text NOT NULL, agent text NOT NULL, conversation text NOT NULL,"
                 + " messages jsonb NOT NULL, total bigint NOT NULL,"
                 + " updated_at timestamptz NOT NULL, PRIMARY KEY (owner, agent, conversation))");
-    return List.of(step1, step2);
+    String step3 =
+        "CREATE TABLE IF NOT EXISTS "
+            + erasures
+            + " (owner_hash text PRIMARY KEY, erasures bigint NOT NULL)";
+    return List.of(step1, step2, step3);
   }
 
   private void migrate() throws SQLException {

@@ -6,6 +6,7 @@ import dev.memstack.builtin.store.ChangeListener;
 import dev.memstack.builtin.store.FileEntry;
 import dev.memstack.builtin.store.FileMeta;
 import dev.memstack.builtin.store.OverlayTransaction;
+import dev.memstack.builtin.store.OwnerErasedException;
 import dev.memstack.builtin.store.StoreRules;
 import dev.memstack.builtin.store.WorkspaceStore;
 import dev.memstack.builtin.workspace.Bucket;
@@ -337,6 +338,78 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
 
   @Override
   public <T> T update(Bucket bucket, Function<BucketTransaction, T> work) {
+    return update(bucket, null, work);
+  }
+
+  @Override
+  public <T> T updateFenced(Bucket bucket, long seen, Function<BucketTransaction, T> work) {
+    return update(bucket, bucket.owner() == null ? null : seen, work);
+  }
+
+  @Override
+  public long erasures(OwnerKey owner) {
+    try (Connection connection = db.dataSource().getConnection()) {
+      return erasures(connection, owner);
+    } catch (SQLException e) {
+      throw db.failure("read the erasures of an owner", e);
+    }
+  }
+
+  private long erasures(Connection connection, OwnerKey owner) throws SQLException {
+    return firstRow(
+            connection,
+            "SELECT erasures FROM " + db.erasures + " WHERE owner_hash = ?",
+            row -> row.getLong(1),
+            PgWorkspaceDatabase.ownerHash(owner))
+        .orElse(0L);
+  }
+
+  /**
+   * One transaction under the owner's erasure lock, held exclusively: it waits for the fenced
+   * updates under way (they hold it shared until they commit) and makes the later ones see the new
+   * count. The owner is kept as a SHA-256, so the count names nobody.
+   */
+  @Override
+  public void countErasure(OwnerKey owner) {
+    try (Connection connection = db.dataSource().getConnection()) {
+      connection.setAutoCommit(false);
+      try {
+        try (PreparedStatement lock =
+            connection.prepareStatement("SELECT pg_advisory_xact_lock(hashtext(?))")) {
+          lock.setString(1, erasureLockKey(owner));
+          lock.execute();
+        }
+        try (PreparedStatement count =
+            connection.prepareStatement(
+                "INSERT INTO "
+                    + db.erasures
+                    + " (owner_hash, erasures) VALUES (?, 1) ON CONFLICT (owner_hash) DO UPDATE"
+                    + " SET erasures = "
+                    + db.erasures
+                    + ".erasures + 1")) {
+          count.setString(1, PgWorkspaceDatabase.ownerHash(owner));
+          count.executeUpdate();
+        }
+        connection.commit();
+      } catch (SQLException | RuntimeException e) {
+        rollback(connection);
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw db.failure("count an erasure", e);
+    }
+  }
+
+  private String erasureLockKey(OwnerKey owner) {
+    return db.files + "|erasure|" + PgWorkspaceDatabase.ownerHash(owner);
+  }
+
+  /**
+   * The update of {@link #update}; with {@code seen}, fenced: after the bucket's lock it takes the
+   * owner's erasure lock shared (an erasure takes it alone, never with a bucket lock, so the two
+   * cannot deadlock) and runs the work only while the owner's erasure count is still {@code seen}.
+   */
+  private <T> T update(Bucket bucket, Long seen, Function<BucketTransaction, T> work) {
     ReentrantLock lock = locks.computeIfAbsent(bucket, b -> new ReentrantLock());
     lock.lock();
     try {
@@ -346,6 +419,16 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
         connection.setAutoCommit(false);
         try {
           lockBucket(connection, bucket);
+          if (seen != null) {
+            try (PreparedStatement fence =
+                connection.prepareStatement("SELECT pg_advisory_xact_lock_shared(hashtext(?))")) {
+              fence.setString(1, erasureLockKey(bucket.owner()));
+              fence.execute();
+            }
+            if (erasures(connection, bucket.owner()) != seen) {
+              throw new OwnerErasedException(bucket.owner());
+            }
+          }
           PgBucketTransaction tx =
               new PgBucketTransaction(
                   this,

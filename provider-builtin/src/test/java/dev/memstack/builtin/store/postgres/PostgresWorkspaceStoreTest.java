@@ -68,7 +68,7 @@ class PostgresWorkspaceStoreTest extends WorkspaceStoreConformance {
                     + schema
                     + ".builtin_'"))
         .as("one row per schema step")
-        .isEqualTo(2);
+        .isEqualTo(3);
   }
 
   @Test
