@@ -178,10 +178,7 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
     ReentrantLock lock = lock(bucket);
     lock.lock();
     try {
-      PendingTransaction tx = new PendingTransaction(this, bucket, state(bucket), now());
-      T result = work.apply(tx);
-      commit(tx);
-      return result;
+      return apply(bucket, work);
     } finally {
       lock.unlock();
     }
@@ -207,10 +204,7 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
         if (erasures(owner) != seen) {
           throw new OwnerErasedException(owner);
         }
-        PendingTransaction tx = new PendingTransaction(this, bucket, state(bucket), now());
-        T result = work.apply(tx);
-        commit(tx);
-        return result;
+        return apply(bucket, work);
       } finally {
         fence.readLock().unlock();
       }
@@ -233,6 +227,14 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
     } finally {
       fence.writeLock().unlock();
     }
+  }
+
+  /** Runs {@code work} on a transaction of the bucket and commits it; the bucket's lock is held. */
+  private <T> T apply(Bucket bucket, Function<BucketTransaction, T> work) {
+    PendingTransaction tx = new PendingTransaction(this, bucket, state(bucket), now());
+    T result = work.apply(tx);
+    commit(tx);
+    return result;
   }
 
   /** The owner's stripe of the erasure fences (a fixed set: no lock kept per owner). */

@@ -374,11 +374,7 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
     try (Connection connection = db.dataSource().getConnection()) {
       connection.setAutoCommit(false);
       try {
-        try (PreparedStatement lock =
-            connection.prepareStatement("SELECT pg_advisory_xact_lock(hashtext(?))")) {
-          lock.setString(1, erasureLockKey(owner));
-          lock.execute();
-        }
+        advisoryLock(connection, "pg_advisory_xact_lock", erasureLockKey(owner));
         try (PreparedStatement count =
             connection.prepareStatement(
                 "INSERT INTO "
@@ -420,11 +416,8 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
         try {
           lockBucket(connection, bucket);
           if (seen != null) {
-            try (PreparedStatement fence =
-                connection.prepareStatement("SELECT pg_advisory_xact_lock_shared(hashtext(?))")) {
-              fence.setString(1, erasureLockKey(bucket.owner()));
-              fence.execute();
-            }
+            advisoryLock(
+                connection, "pg_advisory_xact_lock_shared", erasureLockKey(bucket.owner()));
             if (erasures(connection, bucket.owner()) != seen) {
               throw new OwnerErasedException(bucket.owner());
             }
@@ -461,9 +454,15 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
   }
 
   private void lockBucket(Connection connection, Bucket bucket) throws SQLException {
+    advisoryLock(connection, "pg_advisory_xact_lock", db.files + "|" + bucket.key());
+  }
+
+  /** Takes a transaction-scoped advisory lock by {@code function} on the hash of {@code key}. */
+  private static void advisoryLock(Connection connection, String function, String key)
+      throws SQLException {
     try (PreparedStatement lock =
-        connection.prepareStatement("SELECT pg_advisory_xact_lock(hashtext(?))")) {
-      lock.setString(1, db.files + "|" + bucket.key());
+        connection.prepareStatement("SELECT " + function + "(hashtext(?))")) {
+      lock.setString(1, key);
       lock.execute();
     }
   }
