@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.memstack.builtin.BuiltinMemoryProviderFactory;
 import dev.memstack.builtin.store.ConversationBuffer;
 import dev.memstack.spi.AgentId;
+import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.MemoryProvider;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.ProviderConfigException;
@@ -71,15 +72,23 @@ class SharedWorkspaceTest {
 
   /** A provider of a host in shared mode with {@code config} (plus the test schema). */
   MemoryProvider host(String name, Map<String, String> config) {
+    return host(name, config, null);
+  }
+
+  /** As {@link #host(String, Map)}, with {@code model} as its chat model when not null. */
+  MemoryProvider host(String name, Map<String, String> config, LanguageModel model) {
     Map<String, String> values = new java.util.HashMap<>(config);
     values.putIfAbsent("schema", schema);
-    TestProviderContext context =
+    TestProviderContext.Builder builder =
         TestProviderContext.builder()
             .instanceId("builtin")
             .config(values)
             .dataDir(dir.resolve(name))
-            .clock(clock)
-            .build();
+            .clock(clock);
+    if (model != null) {
+      builder.languageModel(model);
+    }
+    TestProviderContext context = builder.build();
     contexts.add(context);
     MemoryProvider provider =
         new BuiltinMemoryProviderFactory()
@@ -451,6 +460,70 @@ class SharedWorkspaceTest {
     }
     assertThat(recall(a, ALICE, "Quince herring")).isEmpty();
     assertThat(recall(a, BOB, "Quince herring")).isNotEmpty();
+  }
+
+  @Test
+  @DisplayName(
+      "an extraction on host A whose owner host B erases while the model works writes nothing")
+  void anErasureOnAnotherHostHoldsAgainstAJobUnderWay() throws Exception {
+    java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    LanguageModel held =
+        new LanguageModel() {
+          @Override
+          public boolean available() {
+            return true;
+          }
+
+          @Override
+          public String modelId() {
+            return "held";
+          }
+
+          @Override
+          public String complete(String system, String user, Duration timeout) {
+            asked.countDown();
+            try {
+              release.await(10, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            return "{\"should_update\": true, \"reason\": \"a cat\", \"daily_entry\":"
+                + " \"- The cat Quince likes herring.\", \"memory_update\": \"- Cat: Quince\"}";
+          }
+        };
+    MemoryProvider a = host("a", Map.of("auto-summarize-enabled", "false"), held);
+    MemoryProvider b = host("b");
+    for (String text : List.of("My cat is Quince.", "Quince likes herring.")) {
+      a.syncTurn(
+          new Turn(
+              java.util.UUID.randomUUID().toString(),
+              AGENT,
+              ALICE,
+              "c1",
+              text,
+              "Noted.",
+              TriggerSource.WEB,
+              clock.instant()));
+    }
+    assertThat(rowsOf(ALICE)).isPositive();
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      java.util.concurrent.Future<String> job =
+          pool.submit(
+              () -> tool(a, ALICE, "summarize_conversation", "{\"conversationId\":\"c1\"}"));
+      assertThat(asked.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      assertThat(b.forget(ALICE)).isPositive();
+      release.countDown();
+      JsonNode answer =
+          JsonMapper.builder().build().readTree(job.get(10, java.util.concurrent.TimeUnit.SECONDS));
+      assertThat(answer.get("status").asString()).isEqualTo("erased");
+    } finally {
+      release.countDown();
+      pool.shutdownNow();
+    }
+    assertThat(rowsOf(ALICE)).isZero();
   }
 
   /**
