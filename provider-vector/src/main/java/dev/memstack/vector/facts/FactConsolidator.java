@@ -35,6 +35,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.document.Document;
@@ -95,6 +96,16 @@ public final class FactConsolidator {
   private volatile ContradictionInbox contradictions;
   // bumped by forget: work queued for an owner before it writes nothing afterwards
   private final Map<OwnerKey, Long> generations = new ConcurrentHashMap<>();
+  // held shared by the writes of a decision, alone by forgotten (stripes by owner)
+  private final ReentrantReadWriteLock[] fences = newFences(32);
+
+  private static ReentrantReadWriteLock[] newFences(int n) {
+    ReentrantReadWriteLock[] out = new ReentrantReadWriteLock[n];
+    for (int i = 0; i < n; i++) {
+      out[i] = new ReentrantReadWriteLock();
+    }
+    return out;
+  }
 
   public FactConsolidator(
       MemoryVectorStore store,
@@ -155,7 +166,40 @@ public final class FactConsolidator {
    * memory was just erased.
    */
   public void forgotten(OwnerKey owner) {
-    generations.merge(owner, 1L, Long::sum);
+    ReentrantReadWriteLock fence = fence(owner);
+    fence.writeLock().lock(); // waits for the writes of a decision under way
+    try {
+      generations.merge(owner, 1L, Long::sum);
+    } finally {
+      fence.writeLock().unlock();
+    }
+  }
+
+  /**
+   * Runs the writes of one decision unless {@code owner} was forgotten since {@code generation} was
+   * read, holding the owner's fence shared meanwhile: {@link #forgotten} waits for them, so the
+   * erasure after it removes what they wrote, and writes after it see the new generation. The
+   * model's decision is made before, outside the fence, so an erasure never waits for the model.
+   *
+   * @return whether the writes ran
+   */
+  private boolean unlessForgotten(OwnerKey owner, long generation, Runnable writes) {
+    ReentrantReadWriteLock fence = fence(owner);
+    fence.readLock().lock();
+    try {
+      if (generation(owner) != generation) {
+        return false;
+      }
+      writes.run();
+      return true;
+    } finally {
+      fence.readLock().unlock();
+    }
+  }
+
+  /** The owner's stripe of the fences (a fixed set: no lock kept per owner). */
+  private ReentrantReadWriteLock fence(OwnerKey owner) {
+    return fences[Math.floorMod(owner.hashCode(), fences.length)];
   }
 
   private long generation(OwnerKey owner) {
@@ -248,7 +292,7 @@ public final class FactConsolidator {
         renew(lock, turn);
       }
       first = false;
-      switch (consolidate(turn, candidate)) {
+      switch (consolidate(turn, candidate, generation)) {
         case ADD -> added++;
         case UPDATE -> updated++;
         case DELETE -> {
@@ -305,7 +349,7 @@ public final class FactConsolidator {
     return Optional.of(out);
   }
 
-  private FactEvent consolidate(Turn turn, FactCandidate candidate) {
+  private FactEvent consolidate(Turn turn, FactCandidate candidate, long generation) {
     String id = factId(turn, candidate.text());
     if (store.get(id).isPresent()) {
       return FactEvent.NONE; // the same text is stored already (a redelivered turn, too)
@@ -315,8 +359,9 @@ public final class FactConsolidator {
     List<Document> neighbours =
         store.vectorSearch(vector, ownFacts(turn), FactSettings.NEIGHBOURS, -1);
     if (neighbours.isEmpty()) {
-      add(turn, candidate, id);
-      return FactEvent.ADD;
+      return unlessForgotten(turn.owner(), generation, () -> add(turn, candidate, id))
+          ? FactEvent.ADD
+          : FactEvent.NONE;
     }
     Double best = neighbours.get(0).getScore();
     if (best != null
@@ -330,9 +375,15 @@ public final class FactConsolidator {
       return FactEvent.NONE; // known already; a changed value (not, 2222) goes to the model
     }
     Decision decision = decide(turn, candidate, neighbours);
-    if (decision == null) {
+    if (decision == null
+        || !unlessForgotten(turn.owner(), generation, () -> write(turn, candidate, id, decision))) {
       return FactEvent.NONE;
     }
+    return decision.event();
+  }
+
+  /** The writes of the model's decision on one candidate. */
+  private void write(Turn turn, FactCandidate candidate, String id, Decision decision) {
     switch (decision.event()) {
       case ADD -> add(turn, candidate, id);
       case UPDATE -> update(decision.target(), decision.text(), turn);
@@ -345,7 +396,7 @@ public final class FactConsolidator {
               List.of(MemoryRecord.fromDocument(decision.target())),
               null,
               clock.instant());
-          return decision.event();
+          return;
         }
         store.updateMetadata(
             decision.target().getId(),
@@ -360,7 +411,6 @@ public final class FactConsolidator {
       }
       case NONE -> {}
     }
-    return decision.event();
   }
 
   private record Decision(FactEvent event, Document target, String text) {}

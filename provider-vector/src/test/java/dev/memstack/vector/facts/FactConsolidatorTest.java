@@ -339,4 +339,73 @@ class FactConsolidatorTest {
 
     assertThat(factsOf(ALICE)).isEmpty();
   }
+
+  @Test
+  @DisplayName(
+      "writes nothing for an owner forgotten while the model decides on a fact, and never waits"
+          + " for the model to forget")
+  void dropsTheDecisionOfAnOwnerForgottenWhileTheModelWorks() throws Exception {
+    var script =
+        new ScriptedLanguageModel(facts("FACT", "The user lives in Berlin"))
+            .then(facts("FACT", "The user lives in Berlin Mitte near the river"))
+            .then("{\"event\":\"ADD\"}");
+    java.util.concurrent.CountDownLatch deciding = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicInteger calls =
+        new java.util.concurrent.atomic.AtomicInteger();
+    LanguageModel model =
+        new LanguageModel() {
+          @Override
+          public boolean available() {
+            return true;
+          }
+
+          @Override
+          public String modelId() {
+            return "held";
+          }
+
+          @Override
+          public String complete(String system, String user, Duration timeout) {
+            if (calls.incrementAndGet() == 3) { // the decision on the second fact
+              deciding.countDown();
+              try {
+                release.await(10, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+            return script.complete(system, user, timeout);
+          }
+        };
+    FactConsolidator facts =
+        new FactConsolidator(
+            store,
+            embedder,
+            model,
+            new FactSettings(true, Duration.ofSeconds(30), 10),
+            clock,
+            executor,
+            Coordination.local(clock));
+    facts.process(turn(ALICE, "I live in Berlin"));
+    assertThat(factsOf(ALICE)).hasSize(1);
+    ExecutorService worker = Executors.newSingleThreadExecutor();
+    try {
+      var report =
+          worker.submit(
+              () -> facts.process(turn(ALICE, "Actually I live in Berlin Mitte, near the river")));
+      assertThat(deciding.await(10, TimeUnit.SECONDS)).isTrue();
+      // as the provider's forget does it: the generation first, then the records
+      long start = System.nanoTime();
+      facts.forgotten(ALICE);
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+      store.delete(MemoryFilters.ofOwner(ALICE));
+      release.countDown();
+      assertThat(report.get(10, TimeUnit.SECONDS).added()).isZero();
+    } finally {
+      release.countDown();
+      worker.shutdownNow();
+    }
+    assertThat(factsOf(ALICE)).isEmpty();
+  }
 }
