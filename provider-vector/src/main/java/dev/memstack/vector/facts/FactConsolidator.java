@@ -8,6 +8,7 @@ import dev.memstack.spi.ProviderUnavailableException;
 import dev.memstack.spi.Scope;
 import dev.memstack.spi.Turn;
 import dev.memstack.support.CoordinatedWork;
+import dev.memstack.support.ErasureFence;
 import dev.memstack.support.JsonAnswers;
 import dev.memstack.vector.contradictions.ContradictionInbox;
 import dev.memstack.vector.lifecycle.Importance;
@@ -32,10 +33,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.document.Document;
@@ -94,18 +93,9 @@ public final class FactConsolidator {
   private final Coordination coordination;
   private final FactPrompts prompts = FactPrompts.bundled();
   private volatile ContradictionInbox contradictions;
-  // bumped by forget: work queued for an owner before it writes nothing afterwards
-  private final Map<OwnerKey, Long> generations = new ConcurrentHashMap<>();
-  // held shared by the writes of a decision, alone by forgotten (stripes by owner)
-  private final ReentrantReadWriteLock[] fences = newFences(32);
-
-  private static ReentrantReadWriteLock[] newFences(int n) {
-    ReentrantReadWriteLock[] out = new ReentrantReadWriteLock[n];
-    for (int i = 0; i < n; i++) {
-      out[i] = new ReentrantReadWriteLock();
-    }
-    return out;
-  }
+  // bumped by forget: work queued for an owner before it writes nothing afterwards; held shared
+  // by the writes of a decision
+  private final ErasureFence<OwnerKey> generations = new ErasureFence<>(32);
 
   public FactConsolidator(
       MemoryVectorStore store,
@@ -166,13 +156,7 @@ public final class FactConsolidator {
    * memory was just erased.
    */
   public void forgotten(OwnerKey owner) {
-    ReentrantReadWriteLock fence = fence(owner);
-    fence.writeLock().lock(); // waits for the writes of a decision under way
-    try {
-      generations.merge(owner, 1L, Long::sum);
-    } finally {
-      fence.writeLock().unlock();
-    }
+    generations.countErasure(owner); // waits for the writes of a decision under way
   }
 
   /**
@@ -184,26 +168,17 @@ public final class FactConsolidator {
    * @return whether the writes ran
    */
   private boolean unlessForgotten(OwnerKey owner, long generation, Runnable writes) {
-    ReentrantReadWriteLock fence = fence(owner);
-    fence.readLock().lock();
-    try {
-      if (generation(owner) != generation) {
+    try (ErasureFence.Held held = generations.holdIfNotErasedSince(owner, generation)) {
+      if (held == null) {
         return false;
       }
       writes.run();
       return true;
-    } finally {
-      fence.readLock().unlock();
     }
   }
 
-  /** The owner's stripe of the fences (a fixed set: no lock kept per owner). */
-  private ReentrantReadWriteLock fence(OwnerKey owner) {
-    return fences[Math.floorMod(owner.hashCode(), fences.length)];
-  }
-
   private long generation(OwnerKey owner) {
-    return generations.getOrDefault(owner, 0L);
+    return generations.erasures(owner);
   }
 
   /** Extracts and consolidates the facts of one turn now. */

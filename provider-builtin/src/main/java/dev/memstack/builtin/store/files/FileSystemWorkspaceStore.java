@@ -15,6 +15,7 @@ import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.AgentId;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.support.AtomicFiles;
+import dev.memstack.support.ErasureFence;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +41,6 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,17 +91,7 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
   private final Map<Bucket, BucketState> states = new ConcurrentHashMap<>();
 
   /** How many times each owner was erased since this store opened ({@link #countErasure}). */
-  private final Map<OwnerKey, Long> erasures = new ConcurrentHashMap<>();
-
-  private final ReentrantReadWriteLock[] fences = newFences(64);
-
-  private static ReentrantReadWriteLock[] newFences(int n) {
-    ReentrantReadWriteLock[] out = new ReentrantReadWriteLock[n];
-    for (int i = 0; i < n; i++) {
-      out[i] = new ReentrantReadWriteLock();
-    }
-    return out;
-  }
+  private final ErasureFence<OwnerKey> erasures = new ErasureFence<>(64);
 
   /**
    * @param dataDir the directory to keep files in; created if missing
@@ -197,17 +187,11 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
     }
     ReentrantLock lock = lock(bucket);
     lock.lock();
-    try {
-      ReentrantReadWriteLock fence = fence(owner);
-      fence.readLock().lock();
-      try {
-        if (erasures(owner) != seen) {
-          throw new OwnerErasedException(owner);
-        }
-        return apply(bucket, work);
-      } finally {
-        fence.readLock().unlock();
+    try (ErasureFence.Held held = erasures.holdIfNotErasedSince(owner, seen)) {
+      if (held == null) {
+        throw new OwnerErasedException(owner);
       }
+      return apply(bucket, work);
     } finally {
       lock.unlock();
     }
@@ -215,18 +199,12 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
 
   @Override
   public long erasures(OwnerKey owner) {
-    return erasures.getOrDefault(owner, 0L);
+    return erasures.erasures(owner);
   }
 
   @Override
   public void countErasure(OwnerKey owner) {
-    ReentrantReadWriteLock fence = fence(owner);
-    fence.writeLock().lock();
-    try {
-      erasures.merge(owner, 1L, Long::sum);
-    } finally {
-      fence.writeLock().unlock();
-    }
+    erasures.countErasure(owner);
   }
 
   /** Runs {@code work} on a transaction of the bucket and commits it; the bucket's lock is held. */
@@ -235,11 +213,6 @@ public final class FileSystemWorkspaceStore implements WorkspaceStore {
     T result = work.apply(tx);
     commit(tx);
     return result;
-  }
-
-  /** The owner's stripe of the erasure fences (a fixed set: no lock kept per owner). */
-  private ReentrantReadWriteLock fence(OwnerKey owner) {
-    return fences[Math.floorMod(owner.hashCode(), fences.length)];
   }
 
   @Override

@@ -121,14 +121,7 @@ public final class PgWorkspaceDatabase implements AutoCloseable {
 
   /** The SHA-256 of the owner key, in hex: how {@link #erasures} names an owner. */
   static String ownerHash(dev.memstack.spi.OwnerKey owner) {
-    try {
-      byte[] digest =
-          java.security.MessageDigest.getInstance("SHA-256")
-              .digest(owner.value().getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      return java.util.HexFormat.of().formatHex(digest);
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is not available", e);
-    }
+    return dev.memstack.support.Digests.sha256Hex(owner.value());
   }
 
   /** {@code "schema"."<prefix><name>"}. */
