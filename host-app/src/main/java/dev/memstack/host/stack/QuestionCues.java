@@ -283,10 +283,9 @@ record QuestionCues(
   static List<String> matching(String text, Set<String> words) {
     Set<String> found = new LinkedHashSet<>();
     if (!words.isEmpty()) {
-      for (int start = wordStart(text, 0); start >= 0; start = wordStart(text, start)) {
-        int end = wordEnd(text, start);
+      for (int start = wordStart(text, 0), end; start >= 0; start = wordStart(text, end)) {
+        end = wordEnd(text, start);
         String raw = text.substring(start, end);
-        start = end;
         if (words.contains(stem(fold(raw)))) {
           found.add(POSSESSIVE.matcher(raw).replaceFirst(""));
         }

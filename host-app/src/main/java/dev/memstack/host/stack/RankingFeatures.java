@@ -161,12 +161,10 @@ final class RankingFeatures {
     return names;
   }
 
-  /** The value of each feature of {@code names} for each candidate of {@code pool}. */
-  static double[][] compute(List<String> names, String question, List<Candidate> pool) {
-    return compute(names, question, pool, QuestionCues::of);
-  }
-
-  /** As {@link #compute(List, String, List)}, each candidate's text read by {@code cues}. */
+  /**
+   * The value of each feature of {@code names} for each candidate of {@code pool}; the question and
+   * each candidate's text are read by {@code cues} (a call reads each text once).
+   */
   static double[][] compute(
       List<String> names,
       String question,

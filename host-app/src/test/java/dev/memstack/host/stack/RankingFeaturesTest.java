@@ -29,7 +29,7 @@ class RankingFeaturesTest {
 
   private static double value(
       String feature, String question, List<RankingFeatures.Candidate> pool, int item) {
-    return RankingFeatures.compute(List.of(feature), question, pool)[item][0];
+    return RankingFeatures.compute(List.of(feature), question, pool, QuestionCues::of)[item][0];
   }
 
   @Test
