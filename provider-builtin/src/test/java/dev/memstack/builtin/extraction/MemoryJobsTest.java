@@ -13,6 +13,7 @@ import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.TriggerSource;
 import dev.memstack.spi.Turn;
+import dev.memstack.tck.HeldLanguageModel;
 import dev.memstack.tck.MutableClock;
 import dev.memstack.tck.TestProviderContext;
 import java.io.IOException;
@@ -330,45 +331,11 @@ class MemoryJobsTest {
   }
 
   /**
-   * A chat model that answers {@code answer} once the test lets it: the model "works" meanwhile.
-   */
-  private static final class HeldModel implements LanguageModel {
-    final CountDownLatch asked = new CountDownLatch(1);
-    final CountDownLatch release = new CountDownLatch(1);
-    private final String answer;
-
-    HeldModel(String answer) {
-      this.answer = answer;
-    }
-
-    @Override
-    public boolean available() {
-      return true;
-    }
-
-    @Override
-    public String modelId() {
-      return "held";
-    }
-
-    @Override
-    public String complete(String system, String user, Duration timeout) {
-      asked.countDown();
-      try {
-        release.await(10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      return answer;
-    }
-  }
-
-  /**
    * Runs a memory job of ALICE's through {@code tool} while the model holds it, erases ALICE while
    * it waits, then lets the model answer: returns the job's answer.
    */
-  private JsonNode erasedWhileTheModelWorks(HeldModel held, String tool, Map<String, ?> arguments)
-      throws Exception {
+  private JsonNode erasedWhileTheModelWorks(
+      HeldLanguageModel held, String tool, Map<String, ?> arguments) throws Exception {
     open(Map.of("auto-summarize-enabled", "false"), held);
     twoTurns(ALICE, "c1");
     twoTurns(BOB, "c1");
@@ -376,12 +343,12 @@ class MemoryJobsTest {
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try {
       Future<JsonNode> job = pool.submit(() -> tool(ALICE, tool, arguments));
-      assertThat(held.asked.await(10, TimeUnit.SECONDS)).as("the model was asked").isTrue();
+      assertThat(held.awaitHeldCall(Duration.ofSeconds(10))).as("the model was asked").isTrue();
       assertThat(provider.forget(ALICE)).isPositive();
-      held.release.countDown();
+      held.release();
       return job.get(10, TimeUnit.SECONDS);
     } finally {
-      held.release.countDown();
+      held.release();
       pool.shutdownNow();
     }
   }
@@ -390,7 +357,7 @@ class MemoryJobsTest {
   void anExtractionWhoseOwnerIsErasedWhileTheModelWorksWritesNothing() throws Exception {
     JsonNode answer =
         erasedWhileTheModelWorks(
-            new HeldModel(PROFILE_ANSWER),
+            HeldLanguageModel.answering(PROFILE_ANSWER),
             "summarize_conversation",
             Map.of("conversationId", "c1"));
 
@@ -404,7 +371,7 @@ class MemoryJobsTest {
   void aDreamWhoseOwnerIsErasedWhileTheModelWorksWritesNothing() throws Exception {
     JsonNode run =
         erasedWhileTheModelWorks(
-            new HeldModel(
+            HeldLanguageModel.answering(
                 "{\"should_update\": true, \"reason\": \"Kotlin came up\", \"memory_content\":"
                     + " \"# Memory\\n\\n## Stable\\n- Plans a Kotlin service\"}"),
             "run_emergence",

@@ -8,6 +8,7 @@ import dev.memstack.spi.LanguageModel;
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Turn;
 import dev.memstack.tck.HashingEmbedder;
+import dev.memstack.tck.HeldLanguageModel;
 import dev.memstack.tck.MutableClock;
 import dev.memstack.tck.Turns;
 import dev.memstack.vector.lifecycle.Lifecycle;
@@ -349,35 +350,8 @@ class FactConsolidatorTest {
         new ScriptedLanguageModel(facts("FACT", "The user lives in Berlin"))
             .then(facts("FACT", "The user lives in Berlin Mitte near the river"))
             .then("{\"event\":\"ADD\"}");
-    java.util.concurrent.CountDownLatch deciding = new java.util.concurrent.CountDownLatch(1);
-    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-    java.util.concurrent.atomic.AtomicInteger calls =
-        new java.util.concurrent.atomic.AtomicInteger();
-    LanguageModel model =
-        new LanguageModel() {
-          @Override
-          public boolean available() {
-            return true;
-          }
-
-          @Override
-          public String modelId() {
-            return "held";
-          }
-
-          @Override
-          public String complete(String system, String user, Duration timeout) {
-            if (calls.incrementAndGet() == 3) { // the decision on the second fact
-              deciding.countDown();
-              try {
-                release.await(10, TimeUnit.SECONDS);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            }
-            return script.complete(system, user, timeout);
-          }
-        };
+    // the third call is the decision on the second fact
+    HeldLanguageModel model = HeldLanguageModel.holdingCall(3, script);
     FactConsolidator facts =
         new FactConsolidator(
             store,
@@ -394,16 +368,16 @@ class FactConsolidatorTest {
       var report =
           worker.submit(
               () -> facts.process(turn(ALICE, "Actually I live in Berlin Mitte, near the river")));
-      assertThat(deciding.await(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(model.awaitHeldCall(Duration.ofSeconds(10))).isTrue();
       // as the provider's forget does it: the generation first, then the records
       long start = System.nanoTime();
       facts.forgotten(ALICE);
       assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
       store.delete(MemoryFilters.ofOwner(ALICE));
-      release.countDown();
+      model.release();
       assertThat(report.get(10, TimeUnit.SECONDS).added()).isZero();
     } finally {
-      release.countDown();
+      model.release();
       worker.shutdownNow();
     }
     assertThat(factsOf(ALICE)).isEmpty();

@@ -17,6 +17,7 @@ import dev.memstack.spi.ToolCall;
 import dev.memstack.spi.ToolException;
 import dev.memstack.spi.TriggerSource;
 import dev.memstack.spi.Turn;
+import dev.memstack.tck.HeldLanguageModel;
 import dev.memstack.tck.MutableClock;
 import dev.memstack.tck.TestProviderContext;
 import dev.memstack.testing.TestPostgres;
@@ -466,32 +467,10 @@ class SharedWorkspaceTest {
   @DisplayName(
       "an extraction on host A whose owner host B erases while the model works writes nothing")
   void anErasureOnAnotherHostHoldsAgainstAJobUnderWay() throws Exception {
-    java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
-    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-    LanguageModel held =
-        new LanguageModel() {
-          @Override
-          public boolean available() {
-            return true;
-          }
-
-          @Override
-          public String modelId() {
-            return "held";
-          }
-
-          @Override
-          public String complete(String system, String user, Duration timeout) {
-            asked.countDown();
-            try {
-              release.await(10, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
-            return "{\"should_update\": true, \"reason\": \"a cat\", \"daily_entry\":"
-                + " \"- The cat Quince likes herring.\", \"memory_update\": \"- Cat: Quince\"}";
-          }
-        };
+    HeldLanguageModel held =
+        HeldLanguageModel.answering(
+            "{\"should_update\": true, \"reason\": \"a cat\", \"daily_entry\":"
+                + " \"- The cat Quince likes herring.\", \"memory_update\": \"- Cat: Quince\"}");
     MemoryProvider a = host("a", Map.of("auto-summarize-enabled", "false"), held);
     MemoryProvider b = host("b");
     for (String text : List.of("My cat is Quince.", "Quince likes herring.")) {
@@ -513,14 +492,14 @@ class SharedWorkspaceTest {
       java.util.concurrent.Future<String> job =
           pool.submit(
               () -> tool(a, ALICE, "summarize_conversation", "{\"conversationId\":\"c1\"}"));
-      assertThat(asked.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      assertThat(held.awaitHeldCall(Duration.ofSeconds(10))).isTrue();
       assertThat(b.forget(ALICE)).isPositive();
-      release.countDown();
+      held.release();
       JsonNode answer =
           JsonMapper.builder().build().readTree(job.get(10, java.util.concurrent.TimeUnit.SECONDS));
       assertThat(answer.get("status").asString()).isEqualTo("erased");
     } finally {
-      release.countDown();
+      held.release();
       pool.shutdownNow();
     }
     assertThat(rowsOf(ALICE)).isZero();
