@@ -14,45 +14,38 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class HeldLanguageModel implements LanguageModel {
 
+  /** What answers a call. */
+  @FunctionalInterface
+  private interface Answers {
+    String complete(String system, String user, Duration timeout);
+  }
+
   private final int heldCall;
-  private final LanguageModel answers;
+  private final Answers answers;
   private final AtomicInteger calls = new AtomicInteger();
   private final CountDownLatch asked = new CountDownLatch(1);
   private final CountDownLatch release = new CountDownLatch(1);
 
-  private HeldLanguageModel(int heldCall, LanguageModel answers) {
+  private HeldLanguageModel(int heldCall, Answers answers) {
     this.heldCall = heldCall;
     this.answers = answers;
   }
 
   /** Holds call number {@code call} (from 1); {@code answers} answers every call. */
   public static HeldLanguageModel holdingCall(int call, LanguageModel answers) {
-    if (call < 1) {
-      throw new IllegalArgumentException("call numbers start at 1: " + call);
-    }
-    return new HeldLanguageModel(call, answers);
+    return holding(call, answers::complete);
   }
 
   /** Holds the first call; every call is answered {@code answer}. */
   public static HeldLanguageModel answering(String answer) {
-    return holdingCall(
-        1,
-        new LanguageModel() {
-          @Override
-          public boolean available() {
-            return true;
-          }
+    return holding(1, (system, user, timeout) -> answer);
+  }
 
-          @Override
-          public String modelId() {
-            return "held";
-          }
-
-          @Override
-          public String complete(String system, String user, Duration timeout) {
-            return answer;
-          }
-        });
+  private static HeldLanguageModel holding(int call, Answers answers) {
+    if (call < 1) {
+      throw new IllegalArgumentException("call numbers start at 1: " + call);
+    }
+    return new HeldLanguageModel(call, answers);
   }
 
   /** Whether the held call came within {@code wait}. */
@@ -72,7 +65,7 @@ public final class HeldLanguageModel implements LanguageModel {
 
   @Override
   public String modelId() {
-    return answers.modelId();
+    return "held";
   }
 
   @Override
