@@ -3,15 +3,15 @@ package dev.memstack.host.model;
 import dev.memstack.spi.Embedder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.context.event.ApplicationReadyEvent;
-import org.springframework.context.ApplicationListener;
 
 /**
- * Loads the in-process embedding model on a background thread once the host is ready, so that the
- * first request does not wait a second or two for it ({@code memstack.models.onnx.warm-up}). A
- * failure is logged; the first request then reports it again. Does nothing for Ollama.
+ * Loads the in-process embedding model on a background thread while the host starts, so that the
+ * first request does not wait for it ({@code memstack.models.onnx.warm-up}); {@link
+ * ModelConfiguration} starts it once the providers have started, beside the rest of the context's
+ * start (MCP server, actuator endpoints, web server). A failure is logged; the first request then
+ * reports it again. Does nothing for Ollama.
  */
-final class EmbedderWarmUp implements ApplicationListener<ApplicationReadyEvent> {
+final class EmbedderWarmUp {
 
   private static final Logger log = LoggerFactory.getLogger(EmbedderWarmUp.class);
 
@@ -22,11 +22,6 @@ final class EmbedderWarmUp implements ApplicationListener<ApplicationReadyEvent>
   EmbedderWarmUp(Embedder embedder, boolean enabled) {
     this.embedder = embedder;
     this.enabled = enabled;
-  }
-
-  @Override
-  public void onApplicationEvent(ApplicationReadyEvent event) {
-    start();
   }
 
   /** Whether the host warms the model up at start. */

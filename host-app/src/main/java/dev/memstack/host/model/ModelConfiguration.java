@@ -1,7 +1,9 @@
 package dev.memstack.host.model;
 
+import dev.memstack.host.plugin.ProviderRegistry;
 import dev.memstack.spi.Embedder;
 import dev.memstack.spi.LanguageModel;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
@@ -12,9 +14,9 @@ import org.springframework.core.env.Environment;
  * The host's model beans: exactly one {@link Embedder} and one {@link LanguageModel}, chosen by
  * {@code memstack.models.embedding} and {@code memstack.models.chat}; Ollama's server and models
  * from {@code memstack.models.ollama.*} or Spring AI's {@code spring.ai.ollama.*} ({@link
- * OllamaSettings}). Nothing connects or loads at start: the in-process model loads in the
- * background once the host is ready ({@code memstack.models.onnx.warm-up}) or on first use, Ollama
- * is first called on first use.
+ * OllamaSettings}). The in-process model loads in the background during the start, once the
+ * providers have started ({@code memstack.models.onnx.warm-up}), or on first use; Ollama is first
+ * called on first use.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ModelProperties.class)
@@ -47,8 +49,21 @@ public class ModelConfiguration {
     return new ModelsHealthIndicator(warmUp, languageModel);
   }
 
+  /**
+   * The model's warm-up, started as soon as it is made, and made after the provider registry (which
+   * starts the providers) where there is one: on two cores a load beside the providers' start slows
+   * it by more than it saves, while beside the rest of the start (MCP server, actuator endpoints,
+   * web server) the model is loaded about when the host is ready instead of ~0.7 s after
+   * (bench/RESULTS.md, "Start, continued: C2 later, and the model beside the end of the start").
+   */
   @Bean
-  EmbedderWarmUp embedderWarmUp(Embedder embedder, ModelProperties properties) {
-    return new EmbedderWarmUp(embedder, properties.onnx().warmUp());
+  EmbedderWarmUp embedderWarmUp(
+      Embedder embedder,
+      ModelProperties properties,
+      ObjectProvider<ProviderRegistry> providersFirst) {
+    providersFirst.ifAvailable(registry -> {});
+    EmbedderWarmUp warmUp = new EmbedderWarmUp(embedder, properties.onnx().warmUp());
+    warmUp.start();
+    return warmUp;
   }
 }

@@ -90,8 +90,9 @@ public record ModelProperties(
    * @param queryInstruction Whether BGE models get their query instruction in front of queries, as
    *     BGE recommends for short queries against passages. E5's "query: "/"passage: " prefixes are
    *     always added; MiniLM has none.
-   * @param warmUp Whether the model loads in the background once the host has started, so that the
-   *     first request does not wait for it; otherwise it loads on first use.
+   * @param warmUp Whether the model loads in the background during the start (once the providers
+   *     have started), so that the host is ready with it and the first request does not wait for
+   *     it; otherwise it loads on first use.
    * @param preparedDir Folder for the model as onnxruntime prepared it (unpacked from its jar, its
    *     graph optimised), written on the first load and read on later ones, which then take ~0.1 s
    *     instead of ~0.5 s. Empty (the default) keeps nothing; the launcher dist/memstack sets it to

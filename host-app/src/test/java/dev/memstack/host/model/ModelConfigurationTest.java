@@ -141,6 +141,27 @@ class ModelConfigurationTest {
                     && !name.startsWith("org.springframework.ai.mcp.server."));
   }
 
+  /**
+   * The warm-up starts while the context is made, not once the application is ready (which an
+   * {@link ApplicationContextRunner} never announces), so the host is ready with its model.
+   */
+  @Test
+  void startsLoadingTheModelWhileTheContextIsMade() {
+    new ApplicationContextRunner()
+        .withUserConfiguration(ModelConfiguration.class)
+        .withPropertyValues("memstack.models.embedding=minilm-l6-v2")
+        .run(
+            app -> {
+              OnnxEmbedder embedder = (OnnxEmbedder) app.getBean(Embedder.class);
+              long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+              while (!embedder.loaded() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+              }
+              assertThat(embedder.loaded()).isTrue();
+              assertThat(app.getBean(EmbedderWarmUp.class).failure()).isNull();
+            });
+  }
+
   @Test
   void warmsTheInProcessModelUpInTheBackgroundWhenAsked() throws Exception {
     try (OnnxEmbedder embedder =
