@@ -2,17 +2,19 @@
 # Start time of the default host from dist/ (build it first: ./mvnw -B package -DskipTests): RUNS
 # starts (5), each on a fresh data folder with fresh copies of the plugin folders, timed from the
 # `java -jar` to health UP, which needs the embedding model loaded (the `models` component is
-# OUT_OF_SERVICE until it is); prints each start and the median, and the host's own "Started ... in"
+# OUT_OF_SERVICE until it is), polled every 50 ms without starting a process
+# (scripts/lib/health-up.sh); prints each start and the median, and the host's own "Started ... in"
 # line. Extra arguments go to the host. Environment: RUNS (5), PORT (18394), DIST (dist/),
 # JAVA_OPTS (options for the host's JVM), LAUNCHER=1 (start with the distribution's launcher,
 # dist/memstack, instead of java -jar: its class-data-sharing archive is prepared before the first
 # timed start, in a copy of the distribution).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=lib/health-up.sh
+source "$ROOT/scripts/lib/health-up.sh"
 DIST="${DIST:-$ROOT/dist}"
 RUNS="${RUNS:-5}"
 PORT="${PORT:-18394}"
-BASE="http://127.0.0.1:$PORT"
 [[ -f "$DIST/memstack.jar" ]] || { echo "dist/ not found: run ./mvnw -B package -DskipTests" >&2; exit 2; }
 WORK="$(mktemp -d /tmp/memstack-start.XXXXXX)"
 HOST_PID=""
@@ -46,13 +48,13 @@ for run in $(seq 1 "$RUNS"); do
     >"$WORK/run/host.log" 2>&1 &
   HOST_PID=$!
   up=""
-  for _ in $(seq 1 300); do
-    if [[ "$(curl -s "$BASE/actuator/health" 2>/dev/null | jq -r '.status // empty' 2>/dev/null)" == "UP" ]]; then
+  for _ in $(seq 1 1200); do
+    if health_up "$PORT"; then
       up=$(date +%s%N)
       break
     fi
     kill -0 "$HOST_PID" 2>/dev/null || { tail -30 "$WORK/run/host.log" >&2; exit 2; }
-    sleep 0.2
+    sleep 0.05
   done
   [[ -n "$up" ]] || { echo "host not ready" >&2; tail -30 "$WORK/run/host.log" >&2; exit 2; }
   ms=$(( (up - start) / 1000000 ))

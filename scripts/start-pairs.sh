@@ -2,11 +2,14 @@
 # Start time of two distributions side by side: single starts through each one's launcher
 # (dist/memstack), alternating A, B, A, B ..., each on a fresh data folder with the plugin folders
 # expanded afresh, timed from the launch to health UP (which needs the embedding model loaded),
-# polled every 50 ms. Prepare both launchers first (start each once). Prints every pair and the
-# medians; on a shared machine the paired differences say more than either median.
+# polled every 50 ms without starting a process (scripts/lib/health-up.sh). Prepare both launchers
+# first (start each once). Prints every pair and the medians; on a shared machine the paired
+# differences say more than either median.
 #
 #   scripts/start-pairs.sh DIST_A DIST_B [PAIRS]      (PAIRS: 8; PORT: 18420)
 set -euo pipefail
+# shellcheck source=lib/health-up.sh
+source "$(dirname "$0")/lib/health-up.sh"
 A="$1" B="$2" PAIRS="${3:-8}" PORT="${PORT:-18420}"
 start_once() {
   local dist="$1" work pid t0 status=""
@@ -16,8 +19,7 @@ start_once() {
   "$dist/memstack" --server.port="$PORT" --memstack.data-dir="$work/data" >"$work/log" 2>&1 &
   pid=$!
   for _ in $(seq 1 1200); do
-    status=$(curl -s "http://127.0.0.1:$PORT/actuator/health" | jq -r '.status // empty' 2>/dev/null || true)
-    [[ "$status" == UP ]] && break
+    health_up "$PORT" && status=UP && break
     sleep 0.05
   done
   echo $(( ($(date +%s%N) - t0) / 1000000 ))
