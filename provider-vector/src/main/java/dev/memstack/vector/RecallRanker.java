@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.springframework.ai.document.Document;
 import org.springframework.ai.vectorstore.filter.Filter;
 
@@ -143,15 +144,34 @@ final class RecallRanker {
       OwnerKey owner,
       int limit,
       Instant now) {
+    return rank(() -> queryVector, query, filter, owner, limit, now);
+  }
+
+  /**
+   * As {@link #rank(float[], String, Filter.Expression, OwnerKey, int, Instant)}, with the query's
+   * vector asked for only after the keyword search (and not at all when vectors do not count): the
+   * query's embedding, shared with the other providers of a context call, is often still being made
+   * when the call starts.
+   *
+   * @param queryVector gives the embedded query, or {@code null} to rank by keywords alone
+   */
+  List<Ranked> rank(
+      Supplier<float[]> queryVector,
+      String query,
+      Filter.Expression filter,
+      OwnerKey owner,
+      int limit,
+      Instant now) {
     // A floor well above any limit a context call asks for, so that an item's place does not
     // depend on how many items were asked for (the host over-fetches by different factors).
     int candidates = Math.max(limit, settings.candidates());
-    List<MemoryVectorStore.Hit> vector =
-        queryVector == null || settings.vectorWeight() == 0
-            ? List.of()
-            : store.vectorHits(queryVector, filter, candidates, settings.threshold());
     List<MemoryVectorStore.Hit> keyword =
         settings.keywordWeight() == 0 ? List.of() : store.keywordHits(query, filter, candidates);
+    float[] embedded = settings.vectorWeight() == 0 ? null : queryVector.get();
+    List<MemoryVectorStore.Hit> vector =
+        embedded == null
+            ? List.of()
+            : store.vectorHits(embedded, filter, candidates, settings.threshold());
 
     Map<String, Candidate> byId = new LinkedHashMap<>();
     for (int i = 0; i < vector.size(); i++) {

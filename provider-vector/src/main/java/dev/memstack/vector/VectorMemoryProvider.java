@@ -265,8 +265,9 @@ public final class VectorMemoryProvider implements MemoryProvider {
    */
   List<RecallRanker.Ranked> rank(
       String query, Filter.Expression filter, OwnerKey owner, int limit) {
-    float[] vector = embedder.embedQuery(query);
-    return ranker.rank(vector, query, filter, owner, limit, clock.instant());
+    // the keyword search first: the query's embedding may still be under way for another caller
+    return ranker.rank(
+        () -> embedder.embedQuery(query), query, filter, owner, limit, clock.instant());
   }
 
   /**

@@ -254,6 +254,10 @@ public final class MemoryStack {
               () -> member.provider().ownerPromptBlock(query.agent(), query.owner())));
     }
 
+    // this thread would only wait now: it makes the query's vector while the providers search by
+    // keywords, and they take it from the embedder's query cache when they need it
+    float[] queryVector = scoring ? relevance.embedQuery(query.query()) : null;
+
     List<ProviderReport> reports = new ArrayList<>(stack.size());
     List<List<RecallItem>> answers = new ArrayList<>(stack.size());
     for (int i = 0; i < stack.size(); i++) {
@@ -298,7 +302,7 @@ public final class MemoryStack {
     StackRelevance.Scores relevance =
         scoring
             ? this.relevance.score(
-                query.query(), speakerNames(query, answers, cues), answers, overall)
+                query.query(), queryVector, speakerNames(query, answers, cues), answers, overall)
             : null;
     List<RecallItem> merged =
         recallMerge.merge(stack, answers, relevance, limit, query.explain(), query.query(), cues);

@@ -70,6 +70,23 @@ final class StackRelevance {
    *
    * @param deadlineNanos the {@link System#nanoTime()} by which the call must be answered
    */
+  /**
+   * The vector of {@code query}, made now so that the providers that search by meaning find it in
+   * the embedder's query cache instead of waiting for one of them to make it, and handed to {@link
+   * #score(String, float[], List, List, long)}; {@code null} when there is no model or it failed
+   * (each caller of the vector then meets the failure and reports it in its own way).
+   */
+  float[] embedQuery(String query) {
+    if (embedder == null || query == null || query.isBlank()) {
+      return null;
+    }
+    try {
+      return embedder.embedQuery(query);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
   List<double[]> score(String query, List<List<RecallItem>> answers, long deadlineNanos) {
     return score(query, null, answers, deadlineNanos).cosine();
   }
@@ -98,6 +115,19 @@ final class StackRelevance {
    */
   Scores score(
       String query, List<String> names, List<List<RecallItem>> answers, long deadlineNanos) {
+    return score(query, null, names, answers, deadlineNanos);
+  }
+
+  /**
+   * As {@link #score(String, List, List, long)}, with the query's vector made already ({@link
+   * #embedQuery}; {@code null}: made here).
+   */
+  Scores score(
+      String query,
+      float[] madeQueryVector,
+      List<String> names,
+      List<List<RecallItem>> answers,
+      long deadlineNanos) {
     List<double[]> scores = unscored(answers);
     boolean second = names != null;
     List<double[]> seconds = second ? unscored(answers) : null;
@@ -117,7 +147,7 @@ final class StackRelevance {
       if (!any && maxEmbeds == 0) {
         return result;
       }
-      float[] queryVector = embedder.embedQuery(query);
+      float[] queryVector = madeQueryVector != null ? madeQueryVector : embedder.embedQuery(query);
       float[] unnamedVector = second ? unnamed(model, queryVector, names) : null;
       int embedded = 0;
       for (int a = 0; a < answers.size(); a++) {

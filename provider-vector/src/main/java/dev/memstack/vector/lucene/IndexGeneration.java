@@ -1,5 +1,6 @@
 package dev.memstack.vector.lucene;
 
+import dev.memstack.support.QuietMerges;
 import dev.memstack.vector.store.MemoryVectorStore;
 import dev.memstack.vector.store.StoreEmbedder;
 import java.io.IOException;
@@ -83,7 +84,7 @@ final class IndexGeneration {
       merges.setNoCFSRatio(0.0);
       // an expunge merges every segment with a deleted document, not only those past 10 % of them
       merges.setForceMergeDeletesPctAllowed(0.0);
-      config.setMergePolicy(merges);
+      config.setMergePolicy(QuietMerges.policy(merges));
       writer = new IndexWriter(directory, config);
     } catch (LockObtainFailedException e) {
       directory.close();

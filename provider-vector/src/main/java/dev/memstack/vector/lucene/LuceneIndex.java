@@ -1,5 +1,6 @@
 package dev.memstack.vector.lucene;
 
+import dev.memstack.support.QuietMerges;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryVectorStore;
 import dev.memstack.vector.store.ModelMismatchException;
@@ -68,6 +69,9 @@ final class LuceneIndex {
 
   private final AtomicBoolean refreshScheduled = new AtomicBoolean();
 
+  /** Merges the live generation's small segments once writes have gone quiet. */
+  private final QuietMerges quiet = new QuietMerges("memstack-vector-merge", this::mergeQuietly);
+
   private final ScheduledExecutorService refresher =
       Executors.newSingleThreadScheduledExecutor(
           runnable -> {
@@ -107,6 +111,7 @@ final class LuceneIndex {
   void open(boolean reembedOnMismatch, String reembedKey) {
     openCurrent(reembedOnMismatch, reembedKey);
     openFeedback();
+    quiet.check();
   }
 
   private void openCurrent(boolean reembedOnMismatch, String reembedKey) {
@@ -227,13 +232,58 @@ final class LuceneIndex {
    * with the state lock held exclusively, so that no search keeps the old segments open.
    */
   void expungeDeletes() {
-    exclusively(
-        "expunging deletes failed",
-        () -> {
-          index.expungeDeletes();
+    // not beside a quiet merge: one begun before the deletes would keep their bytes in a segment
+    // the expunge does not see
+    quiet.lock().lock();
+    try {
+      exclusively(
+          "expunging deletes failed",
+          () -> {
+            index.expungeDeletes();
+            invisible.clear();
+            return null;
+          });
+    } finally {
+      quiet.lock().unlock();
+    }
+  }
+
+  /** Merges the small segments now, as a quiet spell would (for tests). */
+  void mergeSmallSegmentsNow() throws IOException {
+    quiet.runNow();
+  }
+
+  /**
+   * Merges the live generation's small segments ({@link QuietMerges}) while searches and writes go
+   * on, then commits and refreshes if it merged any. A generation swapped or closed meanwhile
+   * aborts the merge (its writer is rolled back).
+   */
+  private void mergeQuietly() throws IOException {
+    IndexGeneration current =
+        read((searcher, ix) -> searcher.getIndexReader().leaves().size() > 1 ? ix : null);
+    if (current == null) {
+      return;
+    }
+    QuietMerges.mergeSmallSegments(current.writer);
+    state.readLock().lock();
+    try {
+      if (closed || index != current) {
+        return;
+      }
+      writes.lock();
+      try {
+        if (current.writer.hasUncommittedChanges()) {
+          current.commit();
+          current.searchers.maybeRefreshBlocking();
           invisible.clear();
-          return null;
-        });
+          current.writer.deleteUnusedFiles();
+        }
+      } finally {
+        writes.unlock();
+      }
+    } finally {
+      state.readLock().unlock();
+    }
   }
 
   /**
@@ -308,6 +358,7 @@ final class LuceneIndex {
       } finally {
         writes.unlock();
       }
+      quiet.wrote();
     } catch (IOException e) {
       throw new UncheckedIOException("embedded vector store: write failed", e);
     } finally {
@@ -409,6 +460,7 @@ final class LuceneIndex {
       }
       closed = true;
       refresher.shutdownNow();
+      quiet.close();
       if (index != null) {
         try {
           if (index.writer.isOpen()) {

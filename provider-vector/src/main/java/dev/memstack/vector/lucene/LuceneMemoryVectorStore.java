@@ -99,6 +99,14 @@ public final class LuceneMemoryVectorStore implements DelegatingStore {
     }
   }
 
+  /**
+   * Merges the index's small segments now, as it does by itself once writes have gone quiet for
+   * {@link dev.memstack.support.QuietMerges#QUIET} (for tests).
+   */
+  void mergeSmallSegments() throws java.io.IOException {
+    index.mergeSmallSegmentsNow();
+  }
+
   // ---------------------------------------------------------------- writes
 
   @Override

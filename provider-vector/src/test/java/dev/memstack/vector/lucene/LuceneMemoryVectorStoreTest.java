@@ -63,6 +63,57 @@ class LuceneMemoryVectorStoreTest extends MemoryVectorStoreContract {
     assertThat(store.get("b3")).isPresent();
   }
 
+  @Test
+  @DisplayName("merges its small segments into one and answers every search as before")
+  void mergesItsSmallSegmentsAndAnswersAsBefore() throws IOException {
+    MemoryVectorStore store = open();
+    for (int batch = 0; batch < 6; batch++) { // each write is made visible: a segment each
+      List<org.springframework.ai.document.Document> docs = new java.util.ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        docs.add(
+            personal(
+                    "r" + batch + "-" + i,
+                    batch % 2 == 0 ? ALICE : BOB,
+                    "note " + batch + " " + i,
+                    T0)
+                .toDocument());
+      }
+      store.add(docs);
+    }
+    store.delete(List.of("r1-0"));
+    Path root = dataDir.resolve(LuceneMemoryVectorStoreFactory.DIRECTORY);
+    Path live = root.resolve(IndexFiles.readCurrent(root));
+    assertThat(segments(live)).isGreaterThanOrEqualTo(6);
+    List<String> vectorBefore = ids(store.vectorSearch(embedder.vector("note 3 1"), null, 10, -1));
+    List<String> keywordBefore = ids(store.keywordSearch("note", MemoryFilters.ofOwner(ALICE), 20));
+
+    ((LuceneMemoryVectorStore) store).mergeSmallSegments();
+
+    assertThat(segments(live)).as("merged and committed").isEqualTo(1);
+    try (Stream<Path> files = Files.list(live)) {
+      assertThat(files.filter(f -> f.toString().endsWith(".si")))
+          .as("old segments deleted")
+          .hasSize(1);
+    }
+    assertThat(ids(store.vectorSearch(embedder.vector("note 3 1"), null, 10, -1)))
+        .isEqualTo(vectorBefore);
+    assertThat(ids(store.keywordSearch("note", MemoryFilters.ofOwner(ALICE), 20)))
+        .isEqualTo(keywordBefore)
+        .hasSize(15);
+    assertThat(store.count(null)).isEqualTo(29);
+    assertThat(store.get("r1-0")).isEmpty();
+  }
+
+  private static int segments(Path index) throws IOException {
+    try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(index))) {
+      return reader.leaves().size();
+    }
+  }
+
+  private static List<String> ids(List<org.springframework.ai.document.Document> docs) {
+    return docs.stream().map(org.springframework.ai.document.Document::getId).toList();
+  }
+
   private static boolean holds(Path file, byte[] needle) {
     try {
       String bytes =

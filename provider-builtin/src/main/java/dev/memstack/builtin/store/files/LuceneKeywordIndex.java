@@ -14,6 +14,7 @@ import dev.memstack.builtin.store.files.RecoveringWriter.Update;
 import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import dev.memstack.spi.Embedder;
+import dev.memstack.support.QuietMerges;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -93,6 +94,7 @@ public final class LuceneKeywordIndex implements KeywordIndex {
   private final KeywordSearch search;
   private final DenseView dense;
   private final AtomicBoolean closing = new AtomicBoolean();
+  private final QuietMerges quiet;
 
   /**
    * Opens (or creates) the index in {@code dir}.
@@ -146,6 +148,37 @@ public final class LuceneKeywordIndex implements KeywordIndex {
       indexThread.shutdown();
       throw e;
     }
+    this.quiet = new QuietMerges("memstack-builtin-merge", this::mergeQuietly);
+    quiet.check();
+  }
+
+  /** Merges the small segments now, as a quiet spell would (for tests). */
+  void mergeSmallSegmentsNow() throws IOException {
+    quiet.runNow();
+  }
+
+  /**
+   * Merges the index's small segments once writes have gone quiet ({@link QuietMerges}): the merge
+   * runs on the quiet-merge thread while writes go on; the commit and refresh that make it count
+   * run on the index thread.
+   */
+  private void mergeQuietly() throws IOException {
+    IndexSearcher searcher = acquire();
+    int segments;
+    try {
+      segments = searcher.getIndexReader().leaves().size();
+    } finally {
+      release(searcher);
+    }
+    if (segments < 2 || closing.get()) {
+      return;
+    }
+    writer.mergeSmallSegments();
+    indexThread.call(
+        () -> {
+          writer.commitAndRelease();
+          return null;
+        });
   }
 
   @Override
@@ -369,6 +402,7 @@ public final class LuceneKeywordIndex implements KeywordIndex {
           writer.apply(change, failure);
           return null;
         });
+    quiet.wrote();
   }
 
   /** The versions of every indexed file, by {@link KeywordIndex#fileKey}. */
@@ -423,11 +457,18 @@ public final class LuceneKeywordIndex implements KeywordIndex {
 
   @Override
   public void expungeDeletes() {
-    indexThread.call(
-        () -> {
-          writer.expungeDeletes();
-          return null;
-        });
+    // not beside a quiet merge: one begun before the deletes would keep their bytes in a segment
+    // the expunge does not see
+    quiet.lock().lock();
+    try {
+      indexThread.call(
+          () -> {
+            writer.expungeDeletes();
+            return null;
+          });
+    } finally {
+      quiet.lock().unlock();
+    }
   }
 
   @Override
@@ -448,6 +489,7 @@ public final class LuceneKeywordIndex implements KeywordIndex {
     if (!closing.compareAndSet(false, true)) {
       return;
     }
+    quiet.close();
     try {
       indexThread.call(
           () -> {

@@ -9,6 +9,7 @@ import static dev.memstack.builtin.store.files.IndexDocuments.F_TEXT;
 
 import dev.memstack.builtin.search.WorkspaceAnalyzer;
 import dev.memstack.builtin.store.files.IndexThread.IndexWork;
+import dev.memstack.support.QuietMerges;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.OverlappingFileLockException;
@@ -48,8 +49,8 @@ import org.slf4j.LoggerFactory;
  * The writer of a keyword index and its searchers, through their whole life: opened when the write
  * lock is free (a broken index or one of another analyzer version rebuilt), changes kept until the
  * next commit, and a writer that failed for good reopened from the last commit with those changes
- * applied again. Every method but {@link #searchers()}, {@link #ensureOpen()} and {@link
- * #reopens()} runs on the {@link IndexThread}.
+ * applied again. Every method but {@link #searchers()}, {@link #ensureOpen()}, {@link
+ * #mergeSmallSegments()} and {@link #reopens()} runs on the {@link IndexThread}.
  */
 final class RecoveringWriter {
 
@@ -205,7 +206,7 @@ final class RecoveringWriter {
     merges.setNoCFSRatio(0.0);
     // an expunge merges every segment with a deleted entry, not only those past 10 % of them
     merges.setForceMergeDeletesPctAllowed(0.0);
-    config.setMergePolicy(merges);
+    config.setMergePolicy(QuietMerges.policy(merges));
     IndexWriter opened = new IndexWriter(dir, config);
     try {
       Map<String, String> data = new HashMap<>();
@@ -298,6 +299,24 @@ final class RecoveringWriter {
           current.writer().forceMergeDeletes(true);
           return null;
         });
+    commitAndRelease();
+  }
+
+  /**
+   * Merges the small segments of the current writer ({@link QuietMerges}) and waits for it; runs
+   * off the index thread, so that writes go on meanwhile (a writer reopened meanwhile aborts it).
+   * The merged segments are searched after the next {@link #refresh()}.
+   */
+  void mergeSmallSegments() throws IOException {
+    ensureOpen();
+    QuietMerges.mergeSmallSegments(current.writer());
+  }
+
+  /**
+   * Commits, makes the index searchable and deletes the files no commit or searcher needs (those of
+   * merged segments once the searches on them are done).
+   */
+  void commitAndRelease() throws IOException {
     commit();
     withRecovery(
         "cannot refresh the keyword index",

@@ -108,6 +108,49 @@ class LuceneKeywordIndexTest {
     }
   }
 
+  @Test
+  @DisplayName("merges its small segments into one and finds what it found before")
+  void mergesItsSmallSegments() throws Exception {
+    Bucket alice = Bucket.personal(AgentId.of("a1"), OwnerKey.of("user:alice"));
+    Bucket bob = Bucket.personal(AgentId.of("a1"), OwnerKey.of("user:bob"));
+    try (LuceneKeywordIndex index = new LuceneKeywordIndex(dir, 80, Duration.ZERO)) {
+      for (int day = 1; day <= 6; day++) { // each refresh makes a segment
+        index.replace(
+            day % 2 == 0 ? alice : bob,
+            WorkspacePath.of("memory/2026-04-0" + day + ".md"),
+            "# d\n\nnote of day " + day + " about jazz\n\nand opera " + day,
+            new FileStamp(1, 1),
+            Instant.EPOCH,
+            false);
+        index.refresh();
+      }
+      index.remove(bob, WorkspacePath.of("memory/2026-04-03.md"));
+      index.refresh();
+      assertThat(segments()).isGreaterThanOrEqualTo(5); // a wholly deleted segment is dropped
+      List<KeywordHit> before = search(index, List.of(alice, bob), "jazz", 20, 50);
+
+      index.mergeSmallSegmentsNow();
+
+      assertThat(segments()).as("merged and committed").isEqualTo(1);
+      List<KeywordHit> after = search(index, List.of(alice, bob), "jazz", 20, 50);
+      assertThat(after).hasSize(5).containsExactlyInAnyOrderElementsOf(before);
+      assertThat(search(index, List.of(bob), "opera", 20, 50)).hasSize(2);
+      try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir)) {
+        assertThat(files.filter(f -> f.toString().endsWith(".si")))
+            .as("old segments deleted")
+            .hasSize(1);
+      }
+    }
+  }
+
+  private int segments() throws Exception {
+    try (org.apache.lucene.index.DirectoryReader reader =
+        org.apache.lucene.index.DirectoryReader.open(
+            org.apache.lucene.store.FSDirectory.open(dir))) {
+      return reader.leaves().size();
+    }
+  }
+
   private static List<KeywordHit> search(
       LuceneKeywordIndex index, List<Bucket> buckets, String query, int limit, int maxFiles) {
     return index.search(buckets, query, limit, maxFiles, 1.5, List.of());
