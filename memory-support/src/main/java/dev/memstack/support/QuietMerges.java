@@ -1,6 +1,7 @@
 package dev.memstack.support;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -8,9 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
@@ -20,6 +20,9 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.MergePolicy;
 import org.apache.lucene.index.SegmentCommitInfo;
 import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.FilterDirectory;
 
 /**
  * Merges a Lucene index's small segments once its writes have gone quiet, so that searches of an
@@ -57,7 +60,7 @@ public final class QuietMerges implements AutoCloseable {
   private final Merge merge;
   private final long quietNanos;
   private final LongSupplier nanoTime;
-  private final ScheduledExecutorService thread;
+  private final ScheduledThreadPoolExecutor thread;
   private final ReentrantLock lock = new ReentrantLock();
   private final AtomicBoolean scheduled = new AtomicBoolean();
   private volatile long lastWriteNanos;
@@ -79,12 +82,16 @@ public final class QuietMerges implements AutoCloseable {
     this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
     this.lastWriteNanos = nanoTime.getAsLong();
     this.thread =
-        Executors.newSingleThreadScheduledExecutor(
+        new ScheduledThreadPoolExecutor(
+            1,
             runnable -> {
               Thread t = new Thread(runnable, threadName);
               t.setDaemon(true);
               return t;
             });
+    // close never interrupts: a merge may be writing files, and an interrupt closes a channel
+    thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    thread.setRemoveOnCancelPolicy(true);
   }
 
   /**
@@ -100,6 +107,13 @@ public final class QuietMerges implements AutoCloseable {
    * does nothing when there is nothing worth merging.
    */
   public static void mergeSmallSegments(IndexWriter writer) throws IOException {
+    Directory directory = FilterDirectory.unwrap(writer.getDirectory());
+    if (directory instanceof FSDirectory files
+        && !Files.exists(files.getDirectory().resolve(IndexWriter.WRITE_LOCK_NAME))) {
+      // the index's folder is gone, or its lock with it: the merge could only fail, and on a merge
+      // thread, where nobody would hear of it but the thread's uncaught-exception handler
+      return;
+    }
     writer.forceMerge(1, true);
   }
 
@@ -162,11 +176,14 @@ public final class QuietMerges implements AutoCloseable {
     }
   }
 
-  /** Stops the checks; a merge under way finishes (or fails as its writer closes). */
+  /**
+   * Stops the checks; a merge under way finishes, or fails as its writer closes (the thread is not
+   * interrupted).
+   */
   @Override
   public void close() {
     closed = true;
-    thread.shutdownNow();
+    thread.shutdown();
   }
 
   /**

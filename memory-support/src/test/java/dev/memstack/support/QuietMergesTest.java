@@ -88,6 +88,41 @@ class QuietMergesTest {
   }
 
   @Test
+  void leavesAnIndexWhoseFolderIsGoneAlone(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws IOException {
+    IndexWriterConfig config = new IndexWriterConfig(new StandardAnalyzer());
+    config.setMergePolicy(QuietMerges.policy(NoMergePolicy.INSTANCE));
+    java.util.List<Throwable> uncaught = new java.util.concurrent.CopyOnWriteArrayList<>();
+    config.setMergeScheduler(
+        new org.apache.lucene.index.ConcurrentMergeScheduler() {
+          @Override
+          protected void handleMergeException(Throwable exc) {
+            uncaught.add(exc);
+          }
+        });
+    try (org.apache.lucene.store.FSDirectory files =
+        org.apache.lucene.store.FSDirectory.open(dir)) {
+      IndexWriter writer = new IndexWriter(files, config);
+      addSegment(writer, "a", 10);
+      addSegment(writer, "b", 10);
+      try (java.util.stream.Stream<java.nio.file.Path> all = java.nio.file.Files.list(dir)) {
+        for (java.nio.file.Path file : all.toList()) {
+          java.nio.file.Files.delete(file); // as a test's temporary folder under a cached context
+        }
+      }
+
+      QuietMerges.mergeSmallSegments(writer);
+
+      assertThat(uncaught).isEmpty();
+      try {
+        writer.rollback();
+      } catch (IOException expected) {
+        // its lock file is gone too
+      }
+    }
+  }
+
+  @Test
   void leavesOneSegmentAlone() throws IOException {
     try (ByteBuffersDirectory dir = new ByteBuffersDirectory();
         IndexWriter writer = writer(dir)) {
