@@ -105,16 +105,20 @@ public final class QuietMerges implements AutoCloseable {
   /**
    * Merges the small segments of {@code writer}, whose policy is {@link #policy}, and waits for it;
    * does nothing when there is nothing worth merging.
+   *
+   * @return whether the writer now has changes to commit (the merge's, or writes since the last
+   *     commit): when not, the caller need not commit or refresh
    */
-  public static void mergeSmallSegments(IndexWriter writer) throws IOException {
+  public static boolean mergeSmallSegments(IndexWriter writer) throws IOException {
     Directory directory = FilterDirectory.unwrap(writer.getDirectory());
     if (directory instanceof FSDirectory files
         && !Files.exists(files.getDirectory().resolve(IndexWriter.WRITE_LOCK_NAME))) {
       // the index's folder is gone, or its lock with it: the merge could only fail, and on a merge
       // thread, where nobody would hear of it but the thread's uncaught-exception handler
-      return;
+      return false;
     }
     writer.forceMerge(1, true);
+    return writer.hasUncommittedChanges();
   }
 
   /** Notes a write: the index is checked again {@link #QUIET} after the last one. */

@@ -65,12 +65,6 @@ final class StackRelevance {
   }
 
   /**
-   * The cosine of every item of {@code answers} to {@code query}, in the same shape ({@link
-   * Double#NaN} for an item left unscored).
-   *
-   * @param deadlineNanos the {@link System#nanoTime()} by which the call must be answered
-   */
-  /**
    * The vector of {@code query}, made now so that the providers that search by meaning find it in
    * the embedder's query cache instead of waiting for one of them to make it, and handed to {@link
    * #score(String, float[], List, List, long)}; {@code null} when there is no model or it failed
@@ -87,6 +81,12 @@ final class StackRelevance {
     }
   }
 
+  /**
+   * The cosine of every item of {@code answers} to {@code query}, in the same shape ({@link
+   * Double#NaN} for an item left unscored).
+   *
+   * @param deadlineNanos the {@link System#nanoTime()} by which the call must be answered
+   */
   List<double[]> score(String query, List<List<RecallItem>> answers, long deadlineNanos) {
     return score(query, null, answers, deadlineNanos).cosine();
   }

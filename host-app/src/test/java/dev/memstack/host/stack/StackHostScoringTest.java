@@ -70,29 +70,7 @@ class StackHostScoringTest {
   @DisplayName("the calling thread embeds the query while the providers run, and only once")
   void theQueryIsEmbeddedWhileTheProvidersRun() throws Exception {
     java.util.concurrent.CountDownLatch made = new java.util.concurrent.CountDownLatch(1);
-    List<String> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
-    harness.members.embedder =
-        new dev.memstack.spi.Embedder() {
-          @Override
-          public String modelId() {
-            return "two-d";
-          }
-
-          @Override
-          public int dimension() {
-            return 2;
-          }
-
-          @Override
-          public List<float[]> embed(List<String> texts, Kind kind) {
-            if (kind == Kind.QUERY) {
-              threads.add(Thread.currentThread().getName());
-              made.countDown();
-              return List.of(new float[] {1f, 0f});
-            }
-            return texts.stream().map(t -> new float[] {0f, 1f}).toList();
-          }
-        };
+    model.onQuery = made::countDown;
     FakeProvider waiting = new FakeProvider("waiting");
     // as a provider that searches by keywords first and then asks for the query's vector
     waiting.recall =
@@ -109,21 +87,14 @@ class StackHostScoringTest {
                   carrying(waiting.item(meanwhile ? "made meanwhile" : "in vain", 0.9), 1f, 0f)));
         };
     harness.members.add(waiting);
-    MemoryStack stack =
-        harness.start(
-            StackPropertiesBuilder.defaults()
-                .fusion(new StackProperties.Fusion(20, Map.of(), 3, 2, 1, 8))
-                .build(),
-            OutboxSettings.defaults(),
-            new SystemPromptCache(),
-            Clock.systemUTC());
+    MemoryStack stack = stack(2);
 
     long start = System.nanoTime();
     ContextAnswer answer = stack.context(new ContextQuery(AGENT, OWNER, null, "q", 3, true));
 
     assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(4_000);
     assertThat(texts(answer)).containsExactly("made meanwhile");
-    assertThat(threads).containsExactly(Thread.currentThread().getName());
+    assertThat(model.queryThreads).containsExactly(Thread.currentThread().getName());
   }
 
   @Test

@@ -26,6 +26,12 @@ class StackRelevanceTest {
     int queries;
     boolean fails;
 
+    /** The threads that asked for query vectors, in order. */
+    final List<String> queryThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Runs as each query is embedded. */
+    volatile Runnable onQuery = () -> {};
+
     @Override
     public String modelId() {
       return "two-d";
@@ -44,6 +50,8 @@ class StackRelevanceTest {
       if (kind == Kind.QUERY) {
         queries++;
         askedQueries.addAll(texts);
+        queryThreads.add(Thread.currentThread().getName());
+        onQuery.run();
         return List.of(queryVectors.getOrDefault(texts.get(0), new float[] {1f, 0f}));
       }
       List<float[]> out = new ArrayList<>();

@@ -261,10 +261,9 @@ final class LuceneIndex {
   private void mergeQuietly() throws IOException {
     IndexGeneration current =
         read((searcher, ix) -> searcher.getIndexReader().leaves().size() > 1 ? ix : null);
-    if (current == null) {
+    if (current == null || !QuietMerges.mergeSmallSegments(current.writer)) {
       return;
     }
-    QuietMerges.mergeSmallSegments(current.writer);
     state.readLock().lock();
     try {
       if (closed || index != current) {
@@ -272,12 +271,10 @@ final class LuceneIndex {
       }
       writes.lock();
       try {
-        if (current.writer.hasUncommittedChanges()) {
-          current.commit();
-          current.searchers.maybeRefreshBlocking();
-          invisible.clear();
-          current.writer.deleteUnusedFiles();
-        }
+        current.commit();
+        current.searchers.maybeRefreshBlocking();
+        invisible.clear();
+        current.writer.deleteUnusedFiles();
       } finally {
         writes.unlock();
       }

@@ -170,10 +170,9 @@ public final class LuceneKeywordIndex implements KeywordIndex {
     } finally {
       release(searcher);
     }
-    if (segments < 2 || closing.get()) {
+    if (segments < 2 || closing.get() || !writer.mergeSmallSegments()) {
       return;
     }
-    writer.mergeSmallSegments();
     indexThread.call(
         () -> {
           writer.commitAndRelease();

@@ -306,10 +306,12 @@ final class RecoveringWriter {
    * Merges the small segments of the current writer ({@link QuietMerges}) and waits for it; runs
    * off the index thread, so that writes go on meanwhile (a writer reopened meanwhile aborts it).
    * The merged segments are searched after the next {@link #refresh()}.
+   *
+   * @return whether the writer now has changes to commit ({@link QuietMerges#mergeSmallSegments})
    */
-  void mergeSmallSegments() throws IOException {
+  boolean mergeSmallSegments() throws IOException {
     ensureOpen();
-    QuietMerges.mergeSmallSegments(current.writer());
+    return QuietMerges.mergeSmallSegments(current.writer());
   }
 
   /**
