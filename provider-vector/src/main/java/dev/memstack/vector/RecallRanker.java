@@ -1,6 +1,7 @@
 package dev.memstack.vector;
 
 import dev.memstack.spi.OwnerKey;
+import dev.memstack.support.Decimals;
 import dev.memstack.vector.lifecycle.Lifecycle;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryVectorStore;

@@ -84,6 +84,18 @@ final class DeadlineCalls implements AutoCloseable {
       return refusal != null;
     }
 
+    /**
+     * Runs {@code action} once the call has ended (at once when it was refused), on the thread that
+     * ended it: keep it short.
+     */
+    void whenDone(Runnable action) {
+      if (refusal != null) {
+        action.run();
+      } else {
+        result.whenComplete((value, failure) -> action.run());
+      }
+    }
+
     /** Waits until the call ends or {@code deadlineNanos} ({@link System#nanoTime()} scale). */
     CallOutcome<T> await(long deadlineNanos) {
       if (refusal != null) {

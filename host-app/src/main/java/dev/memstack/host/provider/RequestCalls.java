@@ -66,6 +66,19 @@ public final class RequestCalls implements AutoCloseable {
     }
 
     /**
+     * Runs {@code action} once the call has ended or was refused (at once when it has), on the
+     * thread that ended it: keep it short (e.g. hand an index to a queue). {@link #await} is still
+     * needed, and returns at once after it.
+     */
+    public void whenDone(Runnable action) {
+      if (call == null) {
+        action.run();
+      } else {
+        call.whenDone(action);
+      }
+    }
+
+    /**
      * Waits until the call ends or {@code deadlineNanos} ({@link System#nanoTime()} scale) and
      * gives the breaker its verdict.
      */

@@ -149,10 +149,13 @@ public final class MemoryContextFence {
    */
   static String letters(String text) {
     StringBuilder out = new StringBuilder(text.length());
-    text.codePoints()
-        .filter(Character::isLetterOrDigit)
-        .map(Character::toLowerCase)
-        .forEach(out::appendCodePoint);
+    for (int i = 0; i < text.length(); ) { // a plain loop: a stream of code points cost 4 x this
+      int codePoint = text.codePointAt(i);
+      if (Character.isLetterOrDigit(codePoint)) {
+        out.appendCodePoint(Character.toLowerCase(codePoint));
+      }
+      i += Character.charCount(codePoint);
+    }
     return out.toString();
   }
 

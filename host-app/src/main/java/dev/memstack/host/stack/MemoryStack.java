@@ -20,6 +20,7 @@ import dev.memstack.support.ControlCharacters;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +29,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -238,9 +241,14 @@ public final class MemoryStack {
     // awaited, so each breaker that let a call through gets its verdict. The recall calls, the
     // longest, start first; the prompt lookups and owner-prompt calls go while they run.
     List<RequestCalls.Pending<Recall>> recallCalls = new ArrayList<>(stack.size());
+    // the index of each recall call that has ended, in the order they end
+    BlockingQueue<Integer> ended = new ArrayBlockingQueue<>(Math.max(1, stack.size()));
     for (StackMember member : stack) {
-      recallCalls.add(
-          calls.start(member, ProviderCalls.PREFETCH, () -> member.provider().prefetch(request)));
+      RequestCalls.Pending<Recall> pending =
+          calls.start(member, ProviderCalls.PREFETCH, () -> member.provider().prefetch(request));
+      int index = recallCalls.size();
+      recallCalls.add(pending);
+      pending.whenDone(() -> ended.add(index));
     }
     PromptBuild prompt = new PromptBuild(query.agent(), all, now, !preview);
     prompt.start();
@@ -258,26 +266,29 @@ public final class MemoryStack {
     // keywords, and they take it from the embedder's query cache when they need it
     float[] queryVector = scoring ? relevance.embedQuery(query.query()) : null;
 
-    List<ProviderReport> reports = new ArrayList<>(stack.size());
-    List<List<RecallItem>> answers = new ArrayList<>(stack.size());
-    for (int i = 0; i < stack.size(); i++) {
-      StackMember member = stack.get(i);
-      CallOutcome<Recall> outcome = recallCalls.get(i).await(recallDeadline);
-      long tookMs = TimeUnit.NANOSECONDS.toMillis(outcome.tookNanos());
-      if (!outcome.ok()) {
-        reports.add(new ProviderReport(member.id(), statusOf(outcome), tookMs, outcome.detail()));
-        answers.add(List.of());
-        continue;
+    // each candidate text is read for the ranking's cues once a call; an answer's texts are read
+    // as soon as it comes, while slower providers still search
+    Map<String, QuestionCues> parsed = new HashMap<>();
+    Function<String, QuestionCues> cues = text -> parsed.computeIfAbsent(text, QuestionCues::of);
+    ProviderReport[] reportOf = new ProviderReport[stack.size()];
+    List<List<RecallItem>> answers = new ArrayList<>(Collections.nCopies(stack.size(), null));
+    for (int taken = 0; taken < stack.size(); taken++) {
+      Integer next = nextEnded(ended, recallDeadline);
+      if (next == null) {
+        break; // the rest are late: awaited below, each gets its timeout
       }
-      List<RecallItem> visible = new ArrayList<>();
-      int hidden = RecallMerge.visibleItems(member, request, outcome.value(), visible);
-      reports.add(
-          new ProviderReport(
-              member.id(),
-              ProviderReport.OK,
-              tookMs,
-              hidden == 0 ? null : "dropped " + hidden + " items the owner may not see"));
-      answers.add(visible);
+      collect(
+          stack.get(next), request, recallCalls.get(next), recallDeadline, next, reportOf, answers);
+      if (learned) {
+        answers.get(next).forEach(item -> cues.apply(item.text()));
+      }
+    }
+    List<ProviderReport> reports = new ArrayList<>(stack.size());
+    for (int i = 0; i < stack.size(); i++) {
+      if (reportOf[i] == null) {
+        collect(stack.get(i), request, recallCalls.get(i), recallDeadline, i, reportOf, answers);
+      }
+      reports.add(reportOf[i]);
     }
 
     long promptDeadline = Math.min(start + properties.systemPrompt().timeout().toNanos(), overall);
@@ -296,9 +307,6 @@ public final class MemoryStack {
       }
     }
 
-    // each candidate text is read for the ranking's cues once a call
-    Map<String, QuestionCues> parsed = new HashMap<>();
-    Function<String, QuestionCues> cues = text -> parsed.computeIfAbsent(text, QuestionCues::of);
     StackRelevance.Scores relevance =
         scoring
             ? this.relevance.score(
@@ -314,6 +322,43 @@ public final class MemoryStack {
         recall.stream().map(RecalledMemory::of).toList(),
         context,
         reports);
+  }
+
+  /** The index of the next recall call to end, or {@code null} when none ends by the deadline. */
+  private static Integer nextEnded(BlockingQueue<Integer> ended, long deadlineNanos) {
+    try {
+      return ended.poll(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // the awaits that follow report the interruption
+      return null;
+    }
+  }
+
+  /** Awaits recall call {@code i} and puts its report and visible items at {@code i}. */
+  private static void collect(
+      StackMember member,
+      RecallRequest request,
+      RequestCalls.Pending<Recall> call,
+      long deadlineNanos,
+      int i,
+      ProviderReport[] reports,
+      List<List<RecallItem>> answers) {
+    CallOutcome<Recall> outcome = call.await(deadlineNanos);
+    long tookMs = TimeUnit.NANOSECONDS.toMillis(outcome.tookNanos());
+    if (!outcome.ok()) {
+      reports[i] = new ProviderReport(member.id(), statusOf(outcome), tookMs, outcome.detail());
+      answers.set(i, List.of());
+      return;
+    }
+    List<RecallItem> visible = new ArrayList<>();
+    int hidden = RecallMerge.visibleItems(member, request, outcome.value(), visible);
+    reports[i] =
+        new ProviderReport(
+            member.id(),
+            ProviderReport.OK,
+            tookMs,
+            hidden == 0 ? null : "dropped " + hidden + " items the owner may not see");
+    answers.set(i, visible);
   }
 
   /**

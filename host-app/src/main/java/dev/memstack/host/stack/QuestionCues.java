@@ -296,6 +296,9 @@ record QuestionCues(
 
   private static final Pattern POSSESSIVE = Pattern.compile("['’][sS]$");
 
+  /** What {@link #wants} reads as a space: anything but letters, digits and apostrophes. */
+  private static final Pattern NOT_A_WORD = Pattern.compile("[^\\p{L}\\p{N}' ]");
+
   /** Whether {@code cp} is a letter or a number ({@code \p{L}} or {@code \p{N}}). */
   private static boolean letterOrNumber(int cp) {
     if (cp < 0x80) {
@@ -368,7 +371,7 @@ record QuestionCues(
 
   /** The question's kind of answer, from its first wh-words. */
   static Wants wants(String question) {
-    String q = " " + fold(question == null ? "" : question).replaceAll("[^\\p{L}\\p{N}' ]", " ");
+    String q = " " + NOT_A_WORD.matcher(fold(question == null ? "" : question)).replaceAll(" ");
     if (q.contains(" how many ")
         || q.contains(" how much ")
         || q.contains(" how old ")

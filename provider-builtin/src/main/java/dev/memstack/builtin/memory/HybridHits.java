@@ -1,6 +1,7 @@
 package dev.memstack.builtin.memory;
 
 import dev.memstack.builtin.store.KeywordHit;
+import dev.memstack.builtin.workspace.Bucket;
 import dev.memstack.builtin.workspace.WorkspacePath;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -44,48 +45,45 @@ final class HybridHits {
       List<KeywordHit> keyword, List<KeywordHit> nearest, DenseSettings settings, int limit) {
     double k = settings.fusionK();
     double best = 1 / (k + 1) + settings.weight() / (k + 1);
-    Map<String, KeywordHit> hits = new LinkedHashMap<>();
-    Map<String, int[]> ranks = new LinkedHashMap<>();
-    Map<String, Double> cosines = new LinkedHashMap<>();
+    // one entry a paragraph, in the order first seen (keyword hits first)
+    Map<Paragraph, Entry> entries = new LinkedHashMap<>();
     for (int r = 0; r < keyword.size(); r++) {
-      String key = key(keyword.get(r));
-      if (hits.putIfAbsent(key, keyword.get(r)) == null) {
-        ranks.put(key, new int[] {r + 1, 0});
+      KeywordHit hit = keyword.get(r);
+      Entry entry = entries.computeIfAbsent(Paragraph.of(hit), p -> new Entry(hit));
+      if (entry.keywordRank == 0) {
+        entry.keywordRank = r + 1;
       }
     }
     for (int r = 0; r < nearest.size(); r++) {
       KeywordHit hit = nearest.get(r);
-      String key = key(hit);
-      KeywordHit known = hits.putIfAbsent(key, hit);
-      if (known != null && known.vector() == null && hit.vector() != null) {
-        hits.put(key, known.withVector(hit.vector())); // the keyword hit shows, with this vector
+      Entry entry = entries.computeIfAbsent(Paragraph.of(hit), p -> new Entry(hit));
+      if (entry.hit.vector() == null && hit.vector() != null) {
+        entry.hit = entry.hit.withVector(hit.vector()); // the keyword hit shows, with this vector
       }
-      int[] rank = ranks.computeIfAbsent(key, x -> new int[2]);
-      if (rank[1] == 0) {
-        rank[1] = r + 1;
-        cosines.put(key, hit.score());
+      if (entry.denseRank == 0) {
+        entry.denseRank = r + 1;
+        entry.cosine = hit.score();
       }
     }
     boolean lead =
         !keyword.isEmpty()
             && settings.leads(
                 keyword.get(0).score(), keyword.size() > 1 ? keyword.get(1).score() : null);
-    List<Fused> fused = new ArrayList<>(hits.size());
-    for (Map.Entry<String, KeywordHit> entry : hits.entrySet()) {
-      int[] rank = ranks.get(entry.getKey());
+    List<Fused> fused = new ArrayList<>(entries.size());
+    for (Entry entry : entries.values()) {
       double score = 0;
-      if (rank[0] > 0) {
-        score += 1 / (k + rank[0]);
+      if (entry.keywordRank > 0) {
+        score += 1 / (k + entry.keywordRank);
       }
-      if (rank[1] > 0) {
-        score += settings.weight() / (k + rank[1]);
+      if (entry.denseRank > 0) {
+        score += settings.weight() / (k + entry.denseRank);
       }
       fused.add(
           new Fused(
-              entry.getValue(),
-              rank[0],
-              rank[1],
-              cosines.getOrDefault(entry.getKey(), 0.0),
+              entry.hit,
+              entry.keywordRank,
+              entry.denseRank,
+              entry.cosine,
               Math.min(1.0, score / best),
               false));
     }
@@ -108,9 +106,51 @@ final class HybridHits {
     return fused.size() > limit ? List.copyOf(fused.subList(0, limit)) : List.copyOf(fused);
   }
 
-  /** One paragraph: its bucket, file and text (a file's paragraphs are distinct by position). */
-  private static String key(KeywordHit hit) {
-    WorkspacePath path = hit.path();
-    return hit.bucket().key() + "|" + path.value() + "|" + hit.text();
+  /**
+   * One paragraph: its bucket, file and text (a file's paragraphs are distinct by position). Its
+   * hash reads the text's length and at most its first and last 32 characters: a daily note's
+   * paragraphs run to thousands of characters, and hashing each whole cost more than the fusion
+   * (equal hashes still compare the whole text).
+   */
+  private record Paragraph(Bucket bucket, WorkspacePath path, String text) {
+    private static final int HASHED_ENDS = 32;
+
+    static Paragraph of(KeywordHit hit) {
+      return new Paragraph(hit.bucket(), hit.path(), hit.text());
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Paragraph that
+          && text.equals(that.text)
+          && path.equals(that.path)
+          && bucket.equals(that.bucket);
+    }
+
+    @Override
+    public int hashCode() {
+      int length = text.length();
+      int hash = 31 * (31 * bucket.hashCode() + path.hashCode()) + length;
+      int head = Math.min(length, HASHED_ENDS);
+      for (int i = 0; i < head; i++) {
+        hash = 31 * hash + text.charAt(i);
+      }
+      for (int i = Math.max(head, length - HASHED_ENDS); i < length; i++) {
+        hash = 31 * hash + text.charAt(i);
+      }
+      return hash;
+    }
+  }
+
+  /** A paragraph's hit to show, its 1-based rank in each list (0: not in it) and its cosine. */
+  private static final class Entry {
+    private KeywordHit hit;
+    private int keywordRank;
+    private int denseRank;
+    private double cosine;
+
+    private Entry(KeywordHit hit) {
+      this.hit = hit;
+    }
   }
 }

@@ -13,6 +13,7 @@ import dev.memstack.spi.Recall;
 import dev.memstack.spi.RecallItem;
 import dev.memstack.spi.RecallRequest;
 import dev.memstack.spi.RecallVector;
+import dev.memstack.support.Decimals;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -20,7 +21,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -128,12 +128,12 @@ record KeywordRecall(
     }
     if (fused.denseRank() > 0) {
       metadata.put("denseRank", Integer.toString(fused.denseRank()));
-      metadata.put("denseScore", String.format(Locale.ROOT, "%.4f", fused.denseScore()));
+      metadata.put("denseScore", Decimals.fourPlaces(fused.denseScore()));
     }
     if (fused.keywordLead()) {
       metadata.put("keywordLead", "true");
     }
-    metadata.put("fused", String.format(Locale.ROOT, "%.4f", fused.score()));
+    metadata.put("fused", Decimals.fourPlaces(fused.score()));
     return new RecallItem(
         item.text(),
         fused.score(),
@@ -152,7 +152,7 @@ record KeywordRecall(
     metadata.put("scope", hit.bucket().scopeName());
     metadata.put("line", Integer.toString(hit.line()));
     metadata.put("snippet", hit.snippet());
-    metadata.put("keywordScore", String.format(Locale.ROOT, "%.4f", hit.score()));
+    metadata.put("keywordScore", Decimals.fourPlaces(hit.score()));
     metadata.put("weight", Double.toString(weight(hit.path())));
     return new RecallItem(
         name + " (line " + hit.line() + "):\n" + hit.text(),

@@ -10,6 +10,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -147,29 +148,26 @@ final class IndexDocuments {
           BinaryDocValues hits = leaf.reader().getBinaryDocValues(F_HIT);
           if (hits != null && hits.advanceExact(doc)) {
             String text = hits.binaryValue().utf8ToString().split("\0", 8)[7];
-            vectors.put(DenseView.text(text), vector.clone());
+            vectors.put(DenseView.text(text), decodeVector(vector));
           }
         });
     return vectors;
   }
 
-  /** Receives the vector of each live document {@link #forEachVector} visits. */
+  /** Receives the encoded vector of each live document {@link #forEachVector} visits. */
   interface VectorVisitor {
     /**
-     * {@code doc} is the leaf's own document number; {@code vector} is reused for the next document
-     * (one scan decodes thousands of vectors): copy it to keep it.
+     * {@code doc} is the leaf's own document number; {@code vector} is the vector as {@link
+     * #encodeVector} wrote it, valid until the next document ({@link #decodeVector} keeps it,
+     * {@link #cosine} compares it without decoding: one scan visits thousands of vectors).
      */
-    void visit(LeafReaderContext leaf, int doc, float[] vector) throws IOException;
+    void visit(LeafReaderContext leaf, int doc, BytesRef vector) throws IOException;
   }
 
-  /**
-   * Visits the vector of every live document that matches {@code query} and has one, decoded into
-   * one reused array (a vector of another length gets its own).
-   */
+  /** Visits the vector of every live document that matches {@code query} and has one. */
   static void forEachVector(IndexSearcher searcher, Query query, VectorVisitor visitor)
       throws IOException {
     Weight weight = searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1);
-    float[] scratch = null;
     for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
       Scorer scorer = weight.scorer(leaf);
       BinaryDocValues values = leaf.reader().getBinaryDocValues(F_VECTOR);
@@ -180,16 +178,55 @@ final class IndexDocuments {
       DocIdSetIterator docs = scorer.iterator();
       for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
         if ((live == null || live.get(doc)) && values.advanceExact(doc)) {
-          BytesRef bytes = values.binaryValue();
-          int length = bytes.length / Float.BYTES;
-          if (scratch == null || scratch.length != length) {
-            scratch = new float[length];
-          }
-          decodeVector(bytes, scratch);
-          visitor.visit(leaf, doc, scratch);
+          visitor.visit(leaf, doc, values.binaryValue());
         }
       }
     }
+  }
+
+  /**
+   * The cosine similarity of {@code query} (of Euclidean norm {@code queryNorm}) to the encoded
+   * {@code candidate}, read straight from its bytes; {@code NaN} when their lengths differ (another
+   * model's vector). Each product is a float product summed in double, as a plain loop over the
+   * decoded vector sums it, over four running sums (one chain of dependent additions would bound
+   * the loop by the adder's latency).
+   */
+  static float cosine(float[] query, double queryNorm, BytesRef candidate) {
+    if (candidate.length != query.length * Float.BYTES) {
+      return Float.NaN;
+    }
+    byte[] source = candidate.bytes;
+    int offset = candidate.offset;
+    double dot0 = 0;
+    double dot1 = 0;
+    double dot2 = 0;
+    double dot3 = 0;
+    double sq0 = 0;
+    double sq1 = 0;
+    double sq2 = 0;
+    double sq3 = 0;
+    int i = 0;
+    for (int end = query.length - 3; i < end; i += 4, offset += 4 * Float.BYTES) {
+      float c0 = (float) LITTLE_ENDIAN_FLOAT.get(source, offset);
+      float c1 = (float) LITTLE_ENDIAN_FLOAT.get(source, offset + Float.BYTES);
+      float c2 = (float) LITTLE_ENDIAN_FLOAT.get(source, offset + 2 * Float.BYTES);
+      float c3 = (float) LITTLE_ENDIAN_FLOAT.get(source, offset + 3 * Float.BYTES);
+      dot0 += query[i] * c0;
+      dot1 += query[i + 1] * c1;
+      dot2 += query[i + 2] * c2;
+      dot3 += query[i + 3] * c3;
+      sq0 += c0 * c0;
+      sq1 += c1 * c1;
+      sq2 += c2 * c2;
+      sq3 += c3 * c3;
+    }
+    for (; i < query.length; i++, offset += Float.BYTES) {
+      float c = (float) LITTLE_ENDIAN_FLOAT.get(source, offset);
+      dot0 += query[i] * c;
+      sq0 += c * c;
+    }
+    double norms = queryNorm * Math.sqrt((sq0 + sq1) + (sq2 + sq3));
+    return norms == 0 ? 0f : (float) (((dot0 + dot1) + (dot2 + dot3)) / norms);
   }
 
   /** A vector as little-endian float32 bytes. */
@@ -225,23 +262,76 @@ final class IndexDocuments {
     }
   }
 
-  /** The dense-view vector of paragraph {@code doc}, or {@code null} when it has none. */
-  static float[] storedVector(List<LeafReaderContext> leaves, int doc) throws IOException {
-    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
-    BinaryDocValues values = leaf.reader().getBinaryDocValues(F_VECTOR);
-    if (values == null || !values.advanceExact(doc - leaf.docBase)) {
-      return null;
-    }
-    return decodeVector(values.binaryValue());
+  /**
+   * The hit data ({@link #encodeHit}'s fields, in its order) of each paragraph of {@code docs}, by
+   * document. The documents are read in increasing order, with one doc-values iterator a segment.
+   */
+  static Map<Integer, String[]> storedHits(List<LeafReaderContext> leaves, int[] docs)
+      throws IOException {
+    Map<Integer, String[]> hits = new HashMap<>();
+    readInOrder(
+        leaves,
+        docs,
+        F_HIT,
+        (doc, value) -> {
+          if (value == null) {
+            throw new IOException("index entry " + doc + " has no hit data");
+          }
+          hits.put(doc, value.utf8ToString().split("\0", 8));
+        });
+    return hits;
   }
 
-  /** The hit data of paragraph {@code doc}, in the order of {@link #encodeHit}. */
-  static String[] storedHit(List<LeafReaderContext> leaves, int doc) throws IOException {
-    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
-    BinaryDocValues values = leaf.reader().getBinaryDocValues(F_HIT);
-    if (values == null || !values.advanceExact(doc - leaf.docBase)) {
-      throw new IOException("index entry " + doc + " has no hit data");
+  /**
+   * The dense-view vector of each paragraph of {@code docs} that has one, by document; read as
+   * {@link #storedHits} reads.
+   */
+  static Map<Integer, float[]> storedVectors(List<LeafReaderContext> leaves, int[] docs)
+      throws IOException {
+    Map<Integer, float[]> vectors = new HashMap<>();
+    readInOrder(
+        leaves,
+        docs,
+        F_VECTOR,
+        (doc, value) -> {
+          if (value != null) {
+            vectors.put(doc, decodeVector(value));
+          }
+        });
+    return vectors;
+  }
+
+  /** Receives a document's binary doc value ({@code null} when it has none). */
+  private interface ValueVisitor {
+    void visit(int doc, BytesRef value) throws IOException;
+  }
+
+  /**
+   * Visits the binary doc value of {@code field} of each distinct document of {@code docs}
+   * (top-level numbers) in increasing order: a segment's iterator only moves forward, and getting
+   * one costs more than reading a value.
+   */
+  private static void readInOrder(
+      List<LeafReaderContext> leaves, int[] docs, String field, ValueVisitor visitor)
+      throws IOException {
+    int[] sorted = docs.clone();
+    Arrays.sort(sorted);
+    int leafIndex = -1;
+    BinaryDocValues values = null;
+    int previous = -1;
+    for (int doc : sorted) {
+      if (doc == previous) {
+        continue;
+      }
+      previous = doc;
+      int index = ReaderUtil.subIndex(doc, leaves);
+      LeafReaderContext leaf = leaves.get(index);
+      if (index != leafIndex) {
+        leafIndex = index;
+        values = leaf.reader().getBinaryDocValues(field);
+      }
+      boolean found = values != null && values.advanceExact(doc - leaf.docBase);
+      visitor.visit(doc, found ? values.binaryValue() : null);
     }
-    return values.binaryValue().utf8ToString().split("\0", 8);
   }
 }

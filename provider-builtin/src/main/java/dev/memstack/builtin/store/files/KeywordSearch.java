@@ -18,8 +18,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
@@ -77,14 +79,18 @@ record KeywordSearch(Analyzer analyzer, int snippetChars) {
             .reversed()
             .thenComparingInt(d -> d.doc));
     List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+    Map<Integer, String[]> stored =
+        IndexDocuments.storedHits(leaves, merged.stream().mapToInt(d -> d.doc).toArray());
+    Places places = new Places();
     List<KeywordHit> hits = new ArrayList<>();
+    List<Integer> shownDocs = new ArrayList<>();
     Set<String> files = new HashSet<>();
     for (ScoreDoc hit : merged) {
       if (hits.size() >= limit) {
         break;
       }
-      String[] stored = IndexDocuments.storedHit(leaves, hit.doc);
-      String key = stored[0];
+      String[] fields = stored.get(hit.doc);
+      String key = fields[0];
       if (!files.contains(key) && files.size() >= maxFiles) {
         continue;
       }
@@ -92,9 +98,16 @@ record KeywordSearch(Analyzer analyzer, int snippetChars) {
       // the first hits (the ones a request can show) carry their dense vector; the rest, when
       // shown, get it from the dense list or go without
       boolean shown = hits.size() < snippets;
-      KeywordHit keywordHit = toHit(stored, hit.score, shown ? terms : Set.of());
-      hits.add(
-          shown ? keywordHit.withVector(IndexDocuments.storedVector(leaves, hit.doc)) : keywordHit);
+      hits.add(toHit(fields, hit.score, shown ? terms : Set.of(), places));
+      if (shown) {
+        shownDocs.add(hit.doc);
+      }
+    }
+    Map<Integer, float[]> vectors =
+        IndexDocuments.storedVectors(
+            leaves, shownDocs.stream().mapToInt(Integer::intValue).toArray());
+    for (int i = 0; i < shownDocs.size(); i++) {
+      hits.set(i, hits.get(i).withVector(vectors.get(shownDocs.get(i))));
     }
     return hits;
   }
@@ -133,21 +146,14 @@ record KeywordSearch(Analyzer analyzer, int snippetChars) {
         searcher,
         filter.build(),
         (leaf, doc, candidate) -> {
-          if (candidate.length != vector.length) {
+          float cosine = IndexDocuments.cosine(vector, queryNorm, candidate);
+          if (Float.isNaN(cosine)) {
             return; // another model's vector cannot be in this index; never compare it
           }
-          double dot = 0;
-          double squares = 0;
-          for (int i = 0; i < vector.length; i++) {
-            dot += vector[i] * candidate[i];
-            squares += candidate[i] * candidate[i];
-          }
-          double norms = queryNorm * Math.sqrt(squares);
-          float cosine = norms == 0 ? 0f : (float) (dot / norms);
           // documents come in increasing order, so a tie with the worst kept one loses: only a
-          // better one enters (and only then is the reused vector copied)
+          // better one enters
           if (best.size() < limit || cosine > best.peek().score) {
-            best.add(new Near(leaf.docBase + doc, cosine, candidate.clone()));
+            best.add(new Near(leaf.docBase + doc, cosine));
             if (best.size() > limit) {
               best.poll();
             }
@@ -157,17 +163,50 @@ record KeywordSearch(Analyzer analyzer, int snippetChars) {
     ranked.sort(
         Comparator.comparingDouble((Near d) -> d.score).reversed().thenComparingInt(d -> d.doc));
     List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+    int[] docs = ranked.stream().mapToInt(Near::doc).toArray();
+    Map<Integer, String[]> stored = IndexDocuments.storedHits(leaves, docs);
+    Map<Integer, float[]> vectors = IndexDocuments.storedVectors(leaves, docs);
+    Places places = new Places();
     List<KeywordHit> hits = new ArrayList<>(ranked.size());
     for (Near hit : ranked) {
       hits.add(
-          toHit(IndexDocuments.storedHit(leaves, hit.doc), hit.score, Set.of())
-              .withVector(hit.vector));
+          toHit(stored.get(hit.doc), hit.score, Set.of(), places).withVector(vectors.get(hit.doc)));
     }
     return hits;
   }
 
-  /** A candidate of the exact dense search: its document, cosine and vector. */
-  private record Near(int doc, float score, float[] vector) {}
+  /** A candidate of the exact dense search: its document and cosine. */
+  private record Near(int doc, float score) {}
+
+  /**
+   * The buckets and paths of one search's hits, each made (and checked) once: a search's hits
+   * mostly share their bucket and a few daily notes.
+   */
+  private static final class Places {
+    private final Map<String, WorkspacePath> paths = new HashMap<>();
+    private String[] lastBucketFields;
+    private Bucket lastBucket;
+
+    Bucket bucket(String scope, String agent, String owner) {
+      if (lastBucket != null
+          && lastBucketFields[0].equals(scope)
+          && lastBucketFields[1].equals(agent)
+          && lastBucketFields[2].equals(owner)) {
+        return lastBucket;
+      }
+      lastBucket =
+          new Bucket(
+              Scope.valueOf(scope),
+              agent.isEmpty() ? null : AgentId.of(agent),
+              owner.isEmpty() ? null : OwnerKey.of(owner));
+      lastBucketFields = new String[] {scope, agent, owner};
+      return lastBucket;
+    }
+
+    WorkspacePath path(String path) {
+      return paths.computeIfAbsent(path, WorkspacePath::of);
+    }
+  }
 
   private static double norm(float[] vector) {
     double sum = 0;
@@ -182,21 +221,13 @@ record KeywordSearch(Analyzer analyzer, int snippetChars) {
     return searcher.search(query, new TopScoreDocCollectorManager(n, null, 1)).scoreDocs;
   }
 
-  private KeywordHit toHit(String[] stored, double score, Set<String> queryTerms)
+  private KeywordHit toHit(String[] stored, double score, Set<String> queryTerms, Places places)
       throws IOException {
-    Scope scope = Scope.valueOf(stored[1]);
-    String agent = stored[2];
-    String owner = stored[3];
-    Bucket bucket =
-        new Bucket(
-            scope,
-            agent.isEmpty() ? null : AgentId.of(agent),
-            owner.isEmpty() ? null : OwnerKey.of(owner));
     return KeywordTexts.hit(
         analyzer,
         snippetChars,
-        bucket,
-        WorkspacePath.of(stored[4]),
+        places.bucket(stored[1], stored[2], stored[3]),
+        places.path(stored[4]),
         Integer.parseInt(stored[5]),
         stored[7],
         score,

@@ -1,4 +1,4 @@
-package dev.memstack.vector;
+package dev.memstack.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -57,12 +57,18 @@ class DecimalsTest {
   }
 
   @Test
-  @DisplayName("writes what %.4f writes for 420,000 random values of every magnitude")
+  @DisplayName("writes what %.4f writes for 720,000 random values of every magnitude")
   void likeStringFormatOnRandomValues() {
     SplittableRandom random = new SplittableRandom(3);
     for (int i = 0; i < 200_000; i++) {
       assertSame(random.nextDouble());
       assertSame((random.nextDouble() - 0.5) * Math.pow(10, random.nextInt(-8, 12)));
+    }
+    for (int i = 0; i < 100_000; i++) { // ties and their neighbours up to 200,000
+      double tie = (2L * random.nextInt(2_000_000_000) + 1) / 20_000.0;
+      assertSame(tie);
+      assertSame(Math.nextUp(tie));
+      assertSame(-Math.nextDown(tie));
     }
     for (int i = 0; i < 20_000; i++) { // any bit pattern: huge, tiny, subnormal, NaN
       assertSame(Double.longBitsToDouble(random.nextLong()));
