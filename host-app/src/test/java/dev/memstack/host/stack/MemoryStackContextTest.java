@@ -105,6 +105,27 @@ class MemoryStackContextTest {
   }
 
   @Test
+  void eachAnswerIsTakenAsItComesSoAQuickProviderBehindASlowOneReportsItsOwnTime() {
+    FakeProvider slow = new FakeProvider("slow").recallsAfter(400, "slow memory");
+    FakeProvider quick = new FakeProvider("quick").recalls("quick memory");
+    members.add(slow);
+    members.add(quick);
+    stack(timing(5_000, 4_000, 4));
+
+    ContextAnswer answer = stack.context(query("memory"));
+
+    // the reports keep the stack's order; the quick one's time is its own, not the slow one's
+    assertThat(answer.providers())
+        .extracting(ProviderReport::id, ProviderReport::status)
+        .startsWith(tuple("slow", "ok"), tuple("quick", "ok"));
+    assertThat(report(answer, "slow").tookMs()).isGreaterThanOrEqualTo(400L);
+    assertThat(report(answer, "quick").tookMs()).isLessThan(300L);
+    assertThat(answer.recall())
+        .extracting(RecalledMemory::text)
+        .containsExactlyInAnyOrder("slow memory", "quick memory");
+  }
+
+  @Test
   void controlCharactersStoredBeforeTheTextRuleNeverReachTheAnswer() {
     // a memory stored before the rule, with a terminal escape, a bell and a NUL in it (the NUL
     // inside a fence tag, which must not hide the tag either)
