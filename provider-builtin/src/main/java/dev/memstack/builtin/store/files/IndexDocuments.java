@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -264,60 +265,43 @@ final class IndexDocuments {
 
   /**
    * The hit data ({@link #encodeHit}'s fields, in its order) of each paragraph of {@code docs}, by
-   * document. The documents are read in increasing order, with one doc-values iterator a segment.
+   * document, read as {@link #readInOrder} reads.
    */
   static Map<Integer, String[]> storedHits(List<LeafReaderContext> leaves, int[] docs)
       throws IOException {
-    Map<Integer, String[]> hits = new HashMap<>();
-    readInOrder(
-        leaves,
-        docs,
-        F_HIT,
-        (doc, value) -> {
-          if (value == null) {
-            throw new IOException("index entry " + doc + " has no hit data");
-          }
-          hits.put(doc, value.utf8ToString().split("\0", 8));
-        });
+    Map<Integer, String[]> hits =
+        readInOrder(leaves, docs, F_HIT, value -> value.utf8ToString().split("\0", 8));
+    for (int doc : docs) {
+      if (!hits.containsKey(doc)) {
+        throw new IOException("index entry " + doc + " has no hit data");
+      }
+    }
     return hits;
   }
 
   /**
-   * The dense-view vector of each paragraph of {@code docs} that has one, by document; read as
-   * {@link #storedHits} reads.
+   * The dense-view vector of each paragraph of {@code docs} that has one, by document, read as
+   * {@link #readInOrder} reads.
    */
   static Map<Integer, float[]> storedVectors(List<LeafReaderContext> leaves, int[] docs)
       throws IOException {
-    Map<Integer, float[]> vectors = new HashMap<>();
-    readInOrder(
-        leaves,
-        docs,
-        F_VECTOR,
-        (doc, value) -> {
-          if (value != null) {
-            vectors.put(doc, decodeVector(value));
-          }
-        });
-    return vectors;
-  }
-
-  /** Receives a document's binary doc value ({@code null} when it has none). */
-  private interface ValueVisitor {
-    void visit(int doc, BytesRef value) throws IOException;
+    return readInOrder(leaves, docs, F_VECTOR, IndexDocuments::decodeVector);
   }
 
   /**
-   * Visits the binary doc value of {@code field} of each distinct document of {@code docs}
-   * (top-level numbers) in increasing order: a segment's iterator only moves forward, and getting
-   * one costs more than reading a value.
+   * The binary doc value of {@code field}, decoded, of each document of {@code docs} (top-level
+   * numbers) that has one, by document. The documents are read in increasing order, with one
+   * iterator a segment: an iterator only moves forward, and getting one costs more than reading a
+   * value.
    */
-  private static void readInOrder(
-      List<LeafReaderContext> leaves, int[] docs, String field, ValueVisitor visitor)
+  private static <T> Map<Integer, T> readInOrder(
+      List<LeafReaderContext> leaves, int[] docs, String field, Function<BytesRef, T> decode)
       throws IOException {
     int[] sorted = docs.clone();
     Arrays.sort(sorted);
+    Map<Integer, T> values = new HashMap<>();
     int leafIndex = -1;
-    BinaryDocValues values = null;
+    BinaryDocValues leafValues = null;
     int previous = -1;
     for (int doc : sorted) {
       if (doc == previous) {
@@ -328,10 +312,12 @@ final class IndexDocuments {
       LeafReaderContext leaf = leaves.get(index);
       if (index != leafIndex) {
         leafIndex = index;
-        values = leaf.reader().getBinaryDocValues(field);
+        leafValues = leaf.reader().getBinaryDocValues(field);
       }
-      boolean found = values != null && values.advanceExact(doc - leaf.docBase);
-      visitor.visit(doc, found ? values.binaryValue() : null);
+      if (leafValues != null && leafValues.advanceExact(doc - leaf.docBase)) {
+        values.put(doc, decode.apply(leafValues.binaryValue()));
+      }
     }
+    return values;
   }
 }

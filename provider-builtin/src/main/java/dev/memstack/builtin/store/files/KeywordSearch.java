@@ -16,6 +16,7 @@ import dev.memstack.spi.Scope;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -79,15 +80,19 @@ record KeywordSearch(Analyzer analyzer, int snippetChars) {
             .reversed()
             .thenComparingInt(d -> d.doc));
     List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-    Map<Integer, String[]> stored =
-        IndexDocuments.storedHits(leaves, merged.stream().mapToInt(d -> d.doc).toArray());
+    int[] order = merged.stream().mapToInt(d -> d.doc).toArray();
+    Map<Integer, String[]> stored = new HashMap<>();
     Places places = new Places();
     List<KeywordHit> hits = new ArrayList<>();
     List<Integer> shownDocs = new ArrayList<>();
     Set<String> files = new HashSet<>();
-    for (ScoreDoc hit : merged) {
-      if (hits.size() >= limit) {
-        break;
+    for (int i = 0; i < order.length && hits.size() < limit; i++) {
+      ScoreDoc hit = merged.get(i);
+      if (!stored.containsKey(hit.doc)) {
+        // the next block of candidates, read in document order: the first limit of them suffice
+        // unless the file cap passes some over
+        int end = Math.min(order.length, i + limit);
+        stored.putAll(IndexDocuments.storedHits(leaves, Arrays.copyOfRange(order, i, end)));
       }
       String[] fields = stored.get(hit.doc);
       String key = fields[0];
