@@ -2,13 +2,16 @@ package dev.memstack.vector.lucene;
 
 import java.io.IOException;
 import java.util.List;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.HitQueue;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.ScoreMode;
@@ -18,68 +21,82 @@ import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.Bits;
 
 /**
- * The exact top k of a small filter: every live document the filter matches is scored against the
- * query vector, with the scorer of the vector field itself (so the score is the one {@link
- * org.apache.lucene.search.KnnFloatVectorQuery} gives), no graph walk and no bit set of the filter.
- * Ties go to the lower document number, as in Lucene's exact search. A filter that may hold more
- * than {@value #MAX_DOCS} documents is left to the graph.
+ * The exact top k of a filter: every live document the filter matches is scored against the query
+ * vector, no graph walk and no bit set of the filter. A document's vector is read from the HNSW
+ * field's flat file with that field's own scorer (so the score is the one {@link
+ * org.apache.lucene.search.KnnFloatVectorQuery} gives), or, for a document written before the store
+ * had a graph ({@link GraphOnDemand}), from its flat doc values and scored by the same similarity
+ * function on the same floats: the same score either way. Ties go to the lower document number, as
+ * in Lucene's exact search. A filter that may hold more documents than the caller allows is left to
+ * the graph.
  */
 final class FilteredScan {
 
   /**
-   * The most documents scanned exactly: about 3 ms of dot products of 384 dimensions here, less
-   * than a graph walk of a large index with its at least 100 candidates.
+   * The most documents scanned exactly once the store has a graph: about 3 ms of dot products of
+   * 384 dimensions here, less than a graph walk of a large index with its at least 100 candidates.
    */
   static final int MAX_DOCS = 8192;
 
   private FilteredScan() {}
 
   /**
-   * The best {@code k} documents of {@code filter} by the similarity of {@code field} to {@code
-   * target}, best first; {@code null} when the filter's cost estimate exceeds {@link #MAX_DOCS}.
+   * A scan's answer: the best documents, best first, or null when the filter's cost estimate
+   * exceeded the caller's limit (nothing was scored); and that estimate.
    */
-  static ScoreDoc[] top(IndexSearcher searcher, Query filter, String field, float[] target, int k)
+  record Scan(ScoreDoc[] top, long cost) {}
+
+  /**
+   * The best {@code k} documents of {@code filter} (every document when null) by the similarity of
+   * their vectors to {@code target}; {@link Scan#top()} is null when the filter's cost estimate
+   * exceeds {@code maxDocs}.
+   */
+  static Scan top(IndexSearcher searcher, Query filter, float[] target, int k, long maxDocs)
       throws IOException {
+    Query matches = filter == null ? new MatchAllDocsQuery() : filter;
     Weight weight =
-        searcher.createWeight(searcher.rewrite(filter), ScoreMode.COMPLETE_NO_SCORES, 1f);
+        searcher.createWeight(searcher.rewrite(matches), ScoreMode.COMPLETE_NO_SCORES, 1f);
     List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-    DocIdSetIterator[] matches = new DocIdSetIterator[leaves.size()];
+    DocIdSetIterator[] docsOf = new DocIdSetIterator[leaves.size()];
     long cost = 0;
-    for (int i = 0; i < matches.length; i++) {
+    for (int i = 0; i < docsOf.length; i++) {
       Scorer scorer = weight.scorer(leaves.get(i));
       if (scorer != null) {
-        matches[i] = scorer.iterator();
-        cost += matches[i].cost();
-        if (cost > MAX_DOCS) {
-          return null;
-        }
+        docsOf[i] = scorer.iterator();
+        cost += docsOf[i].cost();
       }
+    }
+    if (cost > maxDocs) {
+      return new Scan(null, cost);
     }
     HitQueue queue = new HitQueue(k, true);
     ScoreDoc weakest = queue.top();
-    for (int i = 0; i < matches.length; i++) {
-      if (matches[i] == null) {
+    float[] flatVector = new float[target.length];
+    for (int i = 0; i < docsOf.length; i++) {
+      if (docsOf[i] == null) {
         continue;
       }
       LeafReaderContext leaf = leaves.get(i);
-      VectorScorer scorer = scorer(leaf.reader(), field, target);
-      if (scorer == null) {
-        continue;
-      }
-      DocIdSetIterator vectors = scorer.iterator();
-      Bits live = leaf.reader().getLiveDocs();
-      DocIdSetIterator docs = matches[i];
+      LeafReader reader = leaf.reader();
+      VectorScorer scorer = scorer(reader, target);
+      DocIdSetIterator vectors = scorer == null ? null : scorer.iterator();
+      BinaryDocValues flat = reader.getBinaryDocValues(LuceneRecords.FLAT_VECTOR);
+      Bits live = reader.getLiveDocs();
+      DocIdSetIterator docs = docsOf[i];
       for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
         if (live != null && !live.get(doc)) {
           continue;
         }
-        if (vectors.docID() < doc && vectors.advance(doc) != doc) {
+        float score;
+        if (vectors != null
+            && (vectors.docID() == doc || vectors.docID() < doc && vectors.advance(doc) == doc)) {
+          score = scorer.score();
+        } else if (flat != null && flat.advanceExact(doc)) {
+          LuceneRecords.decodeVector(flat.binaryValue(), flatVector);
+          score = SIMILARITY.compare(target, flatVector);
+        } else {
           continue;
         }
-        if (vectors.docID() != doc) {
-          continue;
-        }
-        float score = scorer.score();
         if (score > weakest.score) {
           weakest.score = score;
           weakest.doc = leaf.docBase + doc;
@@ -94,14 +111,16 @@ final class FilteredScan {
     for (int i = best.length - 1; i >= 0; i--) {
       best[i] = queue.pop();
     }
-    return best;
+    return new Scan(best, cost);
   }
 
-  /** The scorer of the segment's vectors against {@code target}; null without such vectors. */
-  private static VectorScorer scorer(LeafReader reader, String field, float[] target)
-      throws IOException {
-    FieldInfo info = reader.getFieldInfos().fieldInfo(field);
-    FloatVectorValues values = reader.getFloatVectorValues(field);
+  /** The similarity of the HNSW field ({@link LuceneRecords#toLucene}). */
+  private static final VectorSimilarityFunction SIMILARITY = VectorSimilarityFunction.DOT_PRODUCT;
+
+  /** The scorer of the segment's HNSW-field vectors against {@code target}; null without any. */
+  private static VectorScorer scorer(LeafReader reader, float[] target) throws IOException {
+    FieldInfo info = reader.getFieldInfos().fieldInfo(LuceneRecords.VECTOR);
+    FloatVectorValues values = reader.getFloatVectorValues(LuceneRecords.VECTOR);
     if (info == null || values == null) {
       return null;
     }

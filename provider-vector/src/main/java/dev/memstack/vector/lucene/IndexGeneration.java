@@ -37,6 +37,13 @@ final class IndexGeneration {
   private static final String DIMENSION_KEY = "memstack.dimension";
   private static final String FORMAT_KEY = "memstack.format";
   private static final String TRANSLOG_KEY = "memstack.translog";
+
+  /**
+   * Whether the records carry their vectors in the HNSW field ("1") or as flat doc values ("0"):
+   * {@link GraphOnDemand}. An index written before the key existed has the graph.
+   */
+  private static final String GRAPH_KEY = "memstack.graph";
+
   private static final String FORMAT = "1";
 
   final Path root;
@@ -49,6 +56,12 @@ final class IndexGeneration {
   Translog translog;
   long generation;
   long lastCommitNanos = System.nanoTime();
+
+  /**
+   * Whether new records get their vectors in the HNSW field ({@link GraphOnDemand}); set once,
+   * under the store's write lock, never unset.
+   */
+  volatile boolean graphed;
 
   private IndexGeneration(
       Path root,
@@ -110,6 +123,7 @@ final class IndexGeneration {
             fresh ? embedder.dimension() : Integer.parseInt(userData.get(DIMENSION_KEY)));
     try {
       ix.generation = Long.parseLong(userData.getOrDefault(TRANSLOG_KEY, "1"));
+      ix.graphed = !fresh && !"0".equals(userData.get(GRAPH_KEY));
       deleteOldLogs(root, name, ix.generation);
       Path log = Translog.path(root, name, ix.generation);
       List<Translog.Entry> replay = Translog.read(log);
@@ -120,7 +134,7 @@ final class IndexGeneration {
         }
         writer.updateDocument(
             new Term(MemoryVectorStore.ID, entry.record().id()),
-            LuceneRecords.toLucene(entry.record(), entry.vector()));
+            LuceneRecords.toLucene(entry.record(), entry.vector(), ix.graphed));
       }
       ix.translog = Translog.open(log);
       IOUtils.fsync(root, true);
@@ -144,7 +158,9 @@ final class IndexGeneration {
         FORMAT_KEY,
         FORMAT,
         TRANSLOG_KEY,
-        Long.toString(translogGeneration));
+        Long.toString(translogGeneration),
+        GRAPH_KEY,
+        graphed ? "1" : "0");
   }
 
   /** Commits when the log has grown long or old. */

@@ -72,6 +72,9 @@ final class LuceneIndex {
   /** Merges the live generation's small segments once writes have gone quiet. */
   private final QuietMerges quiet = new QuietMerges("memstack-vector-merge", this::mergeQuietly);
 
+  /** The HNSW graph, made when a search first needs it. */
+  private final GraphOnDemand graph = new GraphOnDemand(this);
+
   private final ScheduledExecutorService refresher =
       Executors.newSingleThreadScheduledExecutor(
           runnable -> {
@@ -112,6 +115,11 @@ final class LuceneIndex {
     openCurrent(reembedOnMismatch, reembedKey);
     openFeedback();
     quiet.check();
+    graph.resume(index);
+  }
+
+  GraphOnDemand graph() {
+    return graph;
   }
 
   private void openCurrent(boolean reembedOnMismatch, String reembedKey) {
@@ -203,12 +211,12 @@ final class LuceneIndex {
                   }
                   batch.add(fields.document(doc));
                   if (batch.size() == REEMBED_BATCH) {
-                    count += copyEmbedded(batch, fresh.writer, old.modelId);
+                    count += copyEmbedded(batch, fresh.writer, fresh.graphed, old.modelId);
                     batch.clear();
                   }
                 }
               }
-              count += copyEmbedded(batch, fresh.writer, old.modelId);
+              count += copyEmbedded(batch, fresh.writer, fresh.graphed, old.modelId);
             } finally {
               old.searchers.release(searcher);
             }
@@ -307,7 +315,8 @@ final class LuceneIndex {
     T apply() throws IOException;
   }
 
-  private long copyEmbedded(List<Document> batch, IndexWriter target, String oldModel)
+  private long copyEmbedded(
+      List<Document> batch, IndexWriter target, boolean graphed, String oldModel)
       throws IOException {
     if (batch.isEmpty()) {
       return 0;
@@ -319,7 +328,7 @@ final class LuceneIndex {
     List<float[]> vectors =
         embedder.embedPassages(records.stream().map(MemoryRecord::embeddingText).toList());
     for (int i = 0; i < records.size(); i++) {
-      target.addDocument(LuceneRecords.toLucene(records.get(i), vectors.get(i)));
+      target.addDocument(LuceneRecords.toLucene(records.get(i), vectors.get(i), graphed));
     }
     return records.size();
   }
@@ -458,6 +467,7 @@ final class LuceneIndex {
       closed = true;
       refresher.shutdownNow();
       quiet.close();
+      graph.close();
       if (index != null) {
         try {
           if (index.writer.isOpen()) {

@@ -16,15 +16,17 @@ import org.springframework.ai.vectorstore.filter.Filter;
 
 /**
  * The embedded, durable memory store: an Apache Lucene 9.12 index in a directory of its own.
- * Vectors (unit length, dot product = cosine) live in an HNSW field, the text in a BM25 field
+ * Vectors (unit length, dot product = cosine) live as flat doc values until a search first needs an
+ * HNSW graph and in an HNSW field from then on ({@link GraphOnDemand}), the text in a BM25 field
  * (English analyzer with {@link #STOP_WORDS}: function words and "user"/"assistant"),
  * agent/owner/scope/status/type/conversation/turn in keyword fields and {@code created_at} in a
  * point + doc-values field, so filters are index lookups; the visibility filter is one keyword a
  * record ({@link VisibilityKeys}). A filtered vector search of at most {@value
  * FilteredScan#MAX_DOCS} records (an owner's) is an exact scan of them ({@link FilteredScan}), a
  * larger one a {@link KnnFloatVectorQuery} with the filter as a pre-filter and at least {@value
- * #MIN_CANDIDATES} candidates, so an owner's recall does not depend on other owners' records. A
- * hit's document is read from doc values ({@link DocumentValues}).
+ * #MIN_CANDIDATES} candidates once the graph is built (an exact scan too until then), so an owner's
+ * recall does not depend on other owners' records. A hit's document is read from doc values ({@link
+ * DocumentValues}).
  *
  * <p>One {@link IndexWriter}, readers through a {@link SearcherManager} (near-real-time: a write is
  * searchable when its call returns). Durability: every {@code add} batch is appended to a {@link
@@ -177,6 +179,21 @@ public final class LuceneMemoryVectorStore implements DelegatingStore {
   }
 
   /** The directory the store lives in. */
+  /**
+   * Waits until no HNSW graph is being built ({@link GraphOnDemand}), for benchmarks and tests.
+   *
+   * @return false if one still was after {@code timeout}
+   */
+  public boolean awaitGraph(long timeout, java.util.concurrent.TimeUnit unit)
+      throws InterruptedException {
+    return index.graph().awaitIdle(timeout, unit);
+  }
+
+  /** The index behind this store (for tests of this package). */
+  LuceneIndex index() {
+    return index;
+  }
+
   public Path root() {
     return index.root();
   }

@@ -3,6 +3,8 @@ package dev.memstack.vector.lucene;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryVectorStore;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +17,7 @@ import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.index.LeafReaderContext;
@@ -28,16 +31,25 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The Lucene document layout of a memory record: one keyword field per filterable string key (its
  * metadata name), {@code created_at} as a point + doc values + stored long, the text as a BM25
- * field, the unit vector as an HNSW field compared by dot product, extra metadata as stored JSON,
- * and the id with the {@link MemoryVectorStore#RANKING_KEYS} as doc values ({@value #RANKING}), so
- * that ranking a hit reads no stored fields (an index written before has no such doc values: its
- * hits are read from the stored fields); the whole document a hit returns as doc values too ({@link
- * DocumentValues}), and one visibility keyword ({@link VisibilityKeys}).
+ * field, the unit vector as an HNSW field compared by dot product once the store has a graph
+ * ({@link GraphOnDemand}) and as doc values of its little-endian floats ({@value #FLAT_VECTOR})
+ * before, extra metadata as stored JSON, and the id with the {@link MemoryVectorStore#RANKING_KEYS}
+ * as doc values ({@value #RANKING}), so that ranking a hit reads no stored fields (an index written
+ * before has no such doc values: its hits are read from the stored fields); the whole document a
+ * hit returns as doc values too ({@link DocumentValues}), and one visibility keyword ({@link
+ * VisibilityKeys}).
  */
 final class LuceneRecords {
 
   static final String TEXT = "text";
   static final String VECTOR = "vector";
+
+  /**
+   * Binary doc values: the unit vector's floats, little-endian, for a record written while the
+   * store has no HNSW graph ({@link GraphOnDemand}); such a record has no {@value #VECTOR} field.
+   */
+  static final String FLAT_VECTOR = "_vector";
+
   static final String EXTRA = "_extra";
 
   /** Binary doc values: the id and the ranking keys of the record ({@link RankingValues}). */
@@ -61,12 +73,20 @@ final class LuceneRecords {
 
   private LuceneRecords() {}
 
-  static Document toLucene(MemoryRecord record, float[] unitVector) {
+  /**
+   * The document of {@code record}: its vector in the HNSW field when {@code graph}, else as flat
+   * doc values ({@value #FLAT_VECTOR}) that only an exact scan reads.
+   */
+  static Document toLucene(MemoryRecord record, float[] unitVector, boolean graph) {
     Document doc = new Document();
     doc.add(new StringField(MemoryVectorStore.ID, record.id(), Field.Store.YES));
     doc.add(new SortedDocValuesField(MemoryVectorStore.ID, new BytesRef(record.id())));
     doc.add(new TextField(TEXT, record.text(), Field.Store.YES));
-    doc.add(new KnnFloatVectorField(VECTOR, unitVector, VectorSimilarityFunction.DOT_PRODUCT));
+    if (graph) {
+      doc.add(new KnnFloatVectorField(VECTOR, unitVector, VectorSimilarityFunction.DOT_PRODUCT));
+    } else {
+      doc.add(new BinaryDocValuesField(FLAT_VECTOR, encodeVector(unitVector)));
+    }
     Map<String, Object> metadata = record.metadata();
     for (String key : STRING_KEYS) {
       Object value = metadata.get(key);
@@ -145,15 +165,44 @@ final class LuceneRecords {
         .build();
   }
 
-  /** The unit vector stored for document {@code docId} of {@code searcher}. */
+  /** The unit vector stored for document {@code docId} of {@code searcher}, in either form. */
   static float[] storedVector(IndexSearcher searcher, int docId) throws IOException {
     List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
     LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(docId, leaves));
     int local = docId - leaf.docBase;
     FloatVectorValues values = leaf.reader().getFloatVectorValues(VECTOR);
-    if (values == null || values.advance(local) != local) {
-      throw new IllegalStateException("embedded vector store: document without a vector");
+    if (values != null && values.advance(local) == local) {
+      return values.vectorValue().clone();
     }
-    return values.vectorValue().clone();
+    BinaryDocValues flat = leaf.reader().getBinaryDocValues(FLAT_VECTOR);
+    if (flat != null && flat.advanceExact(local)) {
+      BytesRef bytes = flat.binaryValue();
+      float[] vector = new float[bytes.length / Float.BYTES];
+      decodeVector(bytes, vector);
+      return vector;
+    }
+    throw new IllegalStateException("embedded vector store: document without a vector");
+  }
+
+  /** The floats of {@code vector}, little-endian, as the HNSW field's flat file keeps them. */
+  static BytesRef encodeVector(float[] vector) {
+    ByteBuffer buffer = ByteBuffer.allocate(vector.length * Float.BYTES);
+    buffer.order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().put(vector);
+    return new BytesRef(buffer.array());
+  }
+
+  /** Decodes {@link #encodeVector} bytes into {@code into}, whose length they must match. */
+  static void decodeVector(BytesRef bytes, float[] into) {
+    if (bytes.length != into.length * Float.BYTES) {
+      throw new IllegalStateException(
+          "embedded vector store: a stored vector of "
+              + bytes.length / Float.BYTES
+              + " dimensions, the store holds "
+              + into.length);
+    }
+    ByteBuffer.wrap(bytes.bytes, bytes.offset, bytes.length)
+        .order(ByteOrder.LITTLE_ENDIAN)
+        .asFloatBuffer()
+        .get(into);
   }
 }

@@ -35,9 +35,10 @@ import org.springframework.ai.vectorstore.filter.Filter;
 /**
  * The query side of the embedded store: vector kNN search (a small filter scanned exactly by {@link
  * FilteredScan}, a larger one as the pre-filter of a {@link KnnFloatVectorQuery} with at least
- * {@link LuceneMemoryVectorStore#MIN_CANDIDATES} candidates), BM25 keyword search, lookups by id
- * and the store info (listing, counts and owners are {@link LuceneListing}'s). Every read goes
- * through {@link LuceneIndex#read}; filters become queries in {@link LuceneFilterQueries}.
+ * {@link LuceneMemoryVectorStore#MIN_CANDIDATES} candidates once the store has its graph, and
+ * exactly until then: {@link GraphOnDemand}), BM25 keyword search, lookups by id and the store info
+ * (listing, counts and owners are {@link LuceneListing}'s). Every read goes through {@link
+ * LuceneIndex#read}; filters become queries in {@link LuceneFilterQueries}.
  */
 final class LuceneSearches implements StoreReads {
 
@@ -55,7 +56,7 @@ final class LuceneSearches implements StoreReads {
     return index.read(
         (searcher, ix) -> {
           List<Document> out = new ArrayList<>();
-          for (ScoreDoc hit : vectorTop(searcher, queryVector, filter, topK, threshold)) {
+          for (ScoreDoc hit : vectorTop(searcher, ix, queryVector, filter, topK, threshold)) {
             out.add(DocumentValues.read(searcher, hit.doc, ix.modelId, cosine(hit)));
           }
           return out;
@@ -67,7 +68,7 @@ final class LuceneSearches implements StoreReads {
       float[] queryVector, Filter.Expression filter, int topK, double threshold) {
     return index.read(
         (searcher, ix) -> {
-          List<ScoreDoc> top = vectorTop(searcher, queryVector, filter, topK, threshold);
+          List<ScoreDoc> top = vectorTop(searcher, ix, queryVector, filter, topK, threshold);
           Double[] scores = new Double[top.size()];
           for (int i = 0; i < scores.length; i++) {
             scores[i] = cosine(top.get(i));
@@ -79,6 +80,7 @@ final class LuceneSearches implements StoreReads {
   /** The kNN hits within the filter whose cosine reaches the threshold, best first. */
   private List<ScoreDoc> vectorTop(
       IndexSearcher searcher,
+      IndexGeneration generation,
       float[] queryVector,
       Filter.Expression filter,
       int topK,
@@ -97,10 +99,11 @@ final class LuceneSearches implements StoreReads {
     }
     float[] unit = StoreEmbedder.normalized(queryVector);
     Query filterQuery = filter == null ? null : LuceneFilterQueries.of(filter);
-    ScoreDoc[] hits =
-        filterQuery == null
-            ? null
-            : FilteredScan.top(searcher, filterQuery, LuceneRecords.VECTOR, unit, topK);
+    boolean graph = index.graph().ready(searcher, generation);
+    FilteredScan.Scan scan =
+        FilteredScan.top(
+            searcher, filterQuery, unit, topK, graph ? FilteredScan.MAX_DOCS : Long.MAX_VALUE);
+    ScoreDoc[] hits = scan.top();
     if (hits == null) {
       int candidates = Math.max(topK, LuceneMemoryVectorStore.MIN_CANDIDATES);
       hits =
@@ -108,6 +111,8 @@ final class LuceneSearches implements StoreReads {
                   new KnnFloatVectorQuery(LuceneRecords.VECTOR, unit, candidates, filterQuery),
                   topK)
               .scoreDocs;
+    } else if (!graph && scan.cost() > FilteredScan.MAX_DOCS) {
+      index.graph().wanted(generation);
     }
     List<ScoreDoc> out = new ArrayList<>(hits.length);
     for (ScoreDoc hit : hits) {

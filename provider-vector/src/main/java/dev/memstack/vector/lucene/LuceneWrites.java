@@ -66,7 +66,7 @@ final class LuceneWrites implements StoreWrites {
           for (Translog.Entry entry : entries) {
             ix.writer.updateDocument(
                 new Term(ID, entry.record().id()),
-                LuceneRecords.toLucene(entry.record(), entry.vector()));
+                LuceneRecords.toLucene(entry.record(), entry.vector(), ix.graphed));
           }
           ix.maybeCommit();
           if (!visibleNow) {
@@ -209,7 +209,8 @@ final class LuceneWrites implements StoreWrites {
             // logged like an add (an upsert with the stored vector), not committed: callers such
             // as the nightly decay change many records one by one
             ix.translog.append(List.of(new Translog.Entry(changed, vector)));
-            ix.writer.updateDocument(new Term(ID, id), LuceneRecords.toLucene(changed, vector));
+            ix.writer.updateDocument(
+                new Term(ID, id), LuceneRecords.toLucene(changed, vector, ix.graphed));
             ix.maybeCommit();
             found[0] = true;
           } finally {

@@ -32,7 +32,7 @@ class LuceneHitsTest {
     try (ByteBuffersDirectory directory = new ByteBuffersDirectory()) {
       try (IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig())) {
         for (int i = 0; i < 40; i++) {
-          Document doc = LuceneRecords.toLucene(record(i), new float[] {1, 0, 0, 0});
+          Document doc = LuceneRecords.toLucene(record(i), new float[] {1, 0, 0, 0}, i % 2 == 0);
           if (i % 3 == 0) {
             doc.removeField(LuceneRecords.RANKING); // as an earlier version wrote it
           }

@@ -21,6 +21,7 @@ import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.ai.document.Document;
 
 @DisplayName("The embedded Lucene store")
 class LuceneMemoryVectorStoreTest extends MemoryVectorStoreContract {
@@ -122,6 +123,91 @@ class LuceneMemoryVectorStoreTest extends MemoryVectorStoreContract {
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
+  }
+
+  @Test
+  @DisplayName("answers exactly without a graph, and builds it when a search first needs it")
+  void buildsItsGraphWhenASearchFirstNeedsIt() throws Exception {
+    LuceneMemoryVectorStore store = (LuceneMemoryVectorStore) open();
+    int size = FilteredScan.MAX_DOCS + 300;
+    List<MemoryRecord> records = new java.util.ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      records.add(personal("g" + i, i % 3 == 0 ? ALICE : BOB, "graph note " + i, T0));
+    }
+    for (int from = 0; from < size; from += 1000) {
+      store.add(
+          records.subList(from, Math.min(size, from + 1000)).stream()
+              .map(MemoryRecord::toDocument)
+              .toList());
+    }
+    store.delete(List.of("g5", "g6"));
+    assertThat(store.commitUserData()).containsEntry("memstack.graph", "0");
+    assertThat(vectorFieldDocs(store)).as("no graph yet").isZero();
+    List<Document> before = new java.util.ArrayList<>();
+    for (int i = 0; i < size; i += 97) {
+      store.get("g" + i).ifPresent(before::add);
+    }
+
+    float[] query = embedder.vector("graph note 4242");
+    List<String> aliceBefore = ids(store.vectorSearch(query, MemoryFilters.ofOwner(ALICE), 5, -1));
+    assertThat(aliceBefore).hasSize(5);
+    List<String> exact = ids(store.vectorSearch(query, null, 10, -1)); // starts the graph
+    assertThat(exact).hasSize(10).contains("g4242");
+    assertThat(store.awaitGraph(2, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+
+    assertThat(store.commitUserData()).containsEntry("memstack.graph", "1");
+    assertThat(vectorFieldDocs(store)).isEqualTo(size - 2);
+    for (Document old : before) {
+      Document now = store.get(old.getId()).orElseThrow();
+      assertThat(now.getText()).isEqualTo(old.getText());
+      assertThat(now.getMetadata()).isEqualTo(old.getMetadata());
+    }
+    assertThat(ids(store.vectorSearch(query, null, 10, -1))).contains("g4242");
+    assertThat(ids(store.vectorSearch(query, MemoryFilters.ofOwner(ALICE), 5, -1)))
+        .as("an owner's search: exact before and after")
+        .isEqualTo(aliceBefore);
+    List<String> approximate = ids(store.vectorSearch(query, null, 10, -1));
+    assertThat(approximate.stream().filter(exact::contains).count()).isGreaterThanOrEqualTo(8);
+    store.add(List.of(personal("late", ALICE, "written after the graph", T0).toDocument()));
+    assertThat(vectorFieldDocs(store)).isEqualTo(size - 1);
+
+    store.close();
+    try (LuceneMemoryVectorStore reopened = (LuceneMemoryVectorStore) open()) {
+      assertThat(reopened.commitUserData()).containsEntry("memstack.graph", "1");
+      assertThat(
+              reopened.count(MemoryFilters.ofOwner(ALICE))
+                  + reopened.count(MemoryFilters.ofOwner(BOB)))
+          .isEqualTo(size - 1);
+      assertThat(ids(reopened.vectorSearch(query, null, 10, -1))).contains("g4242");
+    }
+  }
+
+  /** How many live documents of the store's index have the HNSW field. */
+  private static long vectorFieldDocs(LuceneMemoryVectorStore store) {
+    store.refresh();
+    return store
+        .index()
+        .read(
+            (searcher, ix) -> {
+              long found = 0;
+              for (org.apache.lucene.index.LeafReaderContext leaf :
+                  searcher.getIndexReader().leaves()) {
+                org.apache.lucene.index.FloatVectorValues values =
+                    leaf.reader().getFloatVectorValues(LuceneRecords.VECTOR);
+                org.apache.lucene.util.Bits live = leaf.reader().getLiveDocs();
+                if (values == null) {
+                  continue;
+                }
+                for (int doc = values.nextDoc();
+                    doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS;
+                    doc = values.nextDoc()) {
+                  if (live == null || live.get(doc)) {
+                    found++;
+                  }
+                }
+              }
+              return found;
+            });
   }
 
   @Test

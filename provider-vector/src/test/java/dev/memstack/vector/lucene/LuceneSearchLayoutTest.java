@@ -44,12 +44,22 @@ class LuceneSearchLayoutTest {
    * values existed: whole segments of them, and segments mixing both layouts.
    */
   private static ByteBuffersDirectory mixedIndex() throws Exception {
+    return mixedIndex(false);
+  }
+
+  /**
+   * {@link #mixedIndex()}, with every third record's vector as flat doc values instead of in the
+   * graph when {@code someFlat} (a store whose graph is being built: {@link GraphOnDemand}).
+   */
+  private static ByteBuffersDirectory mixedIndex(boolean someFlat) throws Exception {
     ByteBuffersDirectory directory = new ByteBuffersDirectory();
     IndexWriterConfig config = new IndexWriterConfig();
     config.setMergePolicy(NoMergePolicy.INSTANCE);
     try (IndexWriter writer = new IndexWriter(directory, config)) {
       for (int i = 0; i < 600; i++) {
-        Document doc = LuceneRecords.toLucene(record(i), StoreEmbedder.normalized(vector(i, 1)));
+        Document doc =
+            LuceneRecords.toLucene(
+                record(i), StoreEmbedder.normalized(vector(i, 1)), !someFlat || i % 3 != 1);
         int segment = i / 100; // 0, 1: old; 2, 3: mixed; 4, 5: new
         if (segment < 2 || segment < 4 && i % 3 == 0) {
           doc.removeFields(VisibilityKeys.FIELD);
@@ -102,7 +112,7 @@ class LuceneSearchLayoutTest {
         float[] target = StoreEmbedder.normalized(vector(q, 2));
         for (Filter.Expression filter : filters(q % 6)) {
           Query query = LuceneFilterQueries.of(filter);
-          ScoreDoc[] scanned = FilteredScan.top(searcher, query, LuceneRecords.VECTOR, target, 5);
+          ScoreDoc[] scanned = FilteredScan.top(searcher, query, target, 5, Long.MAX_VALUE).top();
           ScoreDoc[] knn =
               searcher.search(new KnnFloatVectorQuery(LuceneRecords.VECTOR, target, 1000, query), 5)
                   .scoreDocs;
@@ -123,6 +133,45 @@ class LuceneSearchLayoutTest {
         assertThat(read.getScore()).isEqualTo(stored.getScore());
         assertThat(new ArrayList<>(read.getMetadata().entrySet()))
             .isEqualTo(new ArrayList<>(stored.getMetadata().entrySet()));
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("score a record's flat vector exactly as the graph field scores the same vector")
+  void flatVectorsScoreAsTheGraphField() throws Exception {
+    try (ByteBuffersDirectory graphed = mixedIndex(false);
+        ByteBuffersDirectory partly = mixedIndex(true);
+        DirectoryReader graphReader = DirectoryReader.open(graphed);
+        DirectoryReader partlyReader = DirectoryReader.open(partly)) {
+      IndexSearcher all = new FilterCaching().newSearcher(graphReader, null);
+      IndexSearcher mixed = new FilterCaching().newSearcher(partlyReader, null);
+      assertThat(
+              partlyReader.leaves().get(0).reader().getBinaryDocValues(LuceneRecords.FLAT_VECTOR))
+          .isNotNull();
+      for (int q = 0; q < 20; q++) {
+        float[] target = StoreEmbedder.normalized(vector(q, 2));
+        List<Query> queries = new ArrayList<>();
+        queries.add(null); // every record
+        for (Filter.Expression filter : filters(q % 6)) {
+          queries.add(LuceneFilterQueries.of(filter));
+        }
+        for (Query query : queries) {
+          ScoreDoc[] expected = FilteredScan.top(all, query, target, 8, Long.MAX_VALUE).top();
+          ScoreDoc[] scanned = FilteredScan.top(mixed, query, target, 8, Long.MAX_VALUE).top();
+          assertThat(scanned).hasSameSizeAs(expected).isNotEmpty();
+          for (int i = 0; i < expected.length; i++) {
+            assertThat(scanned[i].doc).isEqualTo(expected[i].doc);
+            assertThat(scanned[i].score).isEqualTo(expected[i].score);
+          }
+        }
+        assertThat(FilteredScan.top(mixed, null, target, 8, 100).top())
+            .as("more than the limit: left to the graph")
+            .isNull();
+      }
+      for (int doc = 0; doc < partlyReader.maxDoc(); doc += 7) {
+        assertThat(LuceneRecords.storedVector(mixed, doc))
+            .isEqualTo(LuceneRecords.storedVector(all, doc));
       }
     }
   }
