@@ -48,8 +48,12 @@ final class GraphOnDemand {
 
   private static final Logger log = LoggerFactory.getLogger(GraphOnDemand.class);
 
-  /** Records rewritten under one hold of the write lock. */
-  static final int BATCH = 256;
+  /**
+   * Records rewritten under one hold of the write lock (about a second of graph inserts here; each
+   * batch ends in a refresh, which flushes a segment, so smaller ones leave many segments to
+   * merge).
+   */
+  static final int BATCH = 2048;
 
   private final LuceneIndex index;
   private final AtomicBoolean running = new AtomicBoolean();
@@ -172,6 +176,7 @@ final class GraphOnDemand {
                   }
                 },
                 false);
+            index.mergeSmallSegmentsNow(); // one graph to walk, not one per flushed batch
             log.info(
                 "embedded vector store: HNSW graph built; {} records added to it in {} s",
                 rewritten,
@@ -183,6 +188,8 @@ final class GraphOnDemand {
       }
     } catch (IllegalStateException e) {
       // closed meanwhile: the next open resumes
+    } catch (IOException e) {
+      log.warn("embedded vector store: merging the rewritten segments failed", e);
     } catch (RuntimeException e) {
       log.warn("embedded vector store: building the HNSW graph failed; searches stay exact", e);
     } finally {

@@ -256,7 +256,7 @@ final class LuceneIndex {
     }
   }
 
-  /** Merges the small segments now, as a quiet spell would (for tests). */
+  /** Merges the small segments now, as a quiet spell would (for tests, and after a graph build). */
   void mergeSmallSegmentsNow() throws IOException {
     quiet.runNow();
   }
