@@ -186,12 +186,12 @@ final class GraphOnDemand {
         }
         rewritten += count[0];
       }
-    } catch (IllegalStateException e) {
-      // closed meanwhile: the next open resumes
     } catch (IOException e) {
       log.warn("embedded vector store: merging the rewritten segments failed", e);
     } catch (RuntimeException e) {
-      log.warn("embedded vector store: building the HNSW graph failed; searches stay exact", e);
+      if (!index.isClosed()) { // closed meanwhile: the next open resumes
+        log.warn("embedded vector store: building the HNSW graph failed; searches stay exact", e);
+      }
     } finally {
       running.set(false);
     }

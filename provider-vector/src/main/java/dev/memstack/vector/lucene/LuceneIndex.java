@@ -451,6 +451,10 @@ final class LuceneIndex {
 
   // ---------------------------------------------------------------- close
 
+  boolean isClosed() {
+    return closed;
+  }
+
   void checkOpen() {
     if (closed) {
       throw new IllegalStateException("embedded vector store is closed");

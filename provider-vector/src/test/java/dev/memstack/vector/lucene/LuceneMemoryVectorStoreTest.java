@@ -182,6 +182,36 @@ class LuceneMemoryVectorStoreTest extends MemoryVectorStoreContract {
     }
   }
 
+  @Test
+  @DisplayName("finishes at its next start a graph build that a stop interrupted")
+  void resumesAnInterruptedGraphBuild() throws Exception {
+    LuceneMemoryVectorStore store = (LuceneMemoryVectorStore) open();
+    List<org.springframework.ai.document.Document> docs = new java.util.ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      docs.add(personal("i" + i, ALICE, "interrupted note " + i, T0).toDocument());
+    }
+    store.add(docs);
+    // what a stop right after the switch leaves: graph mode committed, every record still flat
+    store
+        .index()
+        .write(
+            ix -> {
+              ix.graphed = true;
+              ix.commit();
+            },
+            false);
+    assertThat(vectorFieldDocs(store)).isZero();
+    store.close();
+
+    try (LuceneMemoryVectorStore reopened = (LuceneMemoryVectorStore) open()) {
+      assertThat(reopened.awaitGraph(1, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+      assertThat(vectorFieldDocs(reopened)).isEqualTo(300);
+      assertThat(reopened.count(MemoryFilters.ofOwner(ALICE))).isEqualTo(300);
+      assertThat(ids(reopened.vectorSearch(embedder.vector("interrupted note 7"), null, 1, -1)))
+          .containsExactly("i7");
+    }
+  }
+
   /** How many live documents of the store's index have the HNSW field. */
   private static long vectorFieldDocs(LuceneMemoryVectorStore store) {
     store.refresh();
