@@ -7,7 +7,6 @@ import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.HitQueue;
 import org.apache.lucene.search.IndexSearcher;
@@ -93,7 +92,7 @@ final class FilteredScan {
           score = scorer.score();
         } else if (flat != null && flat.advanceExact(doc)) {
           LuceneRecords.decodeVector(flat.binaryValue(), flatVector);
-          score = SIMILARITY.compare(target, flatVector);
+          score = LuceneRecords.SIMILARITY.compare(target, flatVector);
         } else {
           continue;
         }
@@ -113,9 +112,6 @@ final class FilteredScan {
     }
     return new Scan(best, cost);
   }
-
-  /** The similarity of the HNSW field ({@link LuceneRecords#toLucene}). */
-  private static final VectorSimilarityFunction SIMILARITY = VectorSimilarityFunction.DOT_PRODUCT;
 
   /** The scorer of the segment's HNSW-field vectors against {@code target}; null without any. */
   private static VectorScorer scorer(LeafReader reader, float[] target) throws IOException {

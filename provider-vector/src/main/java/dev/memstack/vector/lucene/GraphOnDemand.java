@@ -1,5 +1,6 @@
 package dev.memstack.vector.lucene;
 
+import dev.memstack.support.DaemonThreads;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryVectorStore;
 import java.io.IOException;
@@ -58,12 +59,7 @@ final class GraphOnDemand {
   private final LuceneIndex index;
   private final AtomicBoolean running = new AtomicBoolean();
   private final ExecutorService worker =
-      Executors.newSingleThreadExecutor(
-          runnable -> {
-            Thread thread = new Thread(runnable, "memstack-vector-graph");
-            thread.setDaemon(true);
-            return thread;
-          });
+      Executors.newSingleThreadExecutor(DaemonThreads.named("memstack-vector-graph"));
 
   /**
    * Per segment reader (its deletions included): whether it holds a live record not in the graph.
@@ -126,9 +122,7 @@ final class GraphOnDemand {
    * done or under way.
    */
   void wanted(IndexGeneration generation) {
-    if (!running.get()) {
-      start(generation);
-    }
+    start(generation);
   }
 
   /** After opening: finishes the rewrite a stop or crash interrupted. */

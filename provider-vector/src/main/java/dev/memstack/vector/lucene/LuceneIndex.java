@@ -1,5 +1,6 @@
 package dev.memstack.vector.lucene;
 
+import dev.memstack.support.DaemonThreads;
 import dev.memstack.support.QuietMerges;
 import dev.memstack.vector.store.MemoryRecord;
 import dev.memstack.vector.store.MemoryVectorStore;
@@ -76,12 +77,7 @@ final class LuceneIndex {
   private final GraphOnDemand graph = new GraphOnDemand(this);
 
   private final ScheduledExecutorService refresher =
-      Executors.newSingleThreadScheduledExecutor(
-          runnable -> {
-            Thread thread = new Thread(runnable, "memstack-vector-refresh");
-            thread.setDaemon(true);
-            return thread;
-          });
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("memstack-vector-refresh"));
 
   LuceneIndex(Path root, StoreEmbedder embedder) {
     this.root = root;

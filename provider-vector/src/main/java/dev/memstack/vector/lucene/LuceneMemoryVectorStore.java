@@ -178,7 +178,6 @@ public final class LuceneMemoryVectorStore implements DelegatingStore {
     return "LuceneMemoryVectorStore";
   }
 
-  /** The directory the store lives in. */
   /**
    * Waits until no HNSW graph is being built ({@link GraphOnDemand}), for benchmarks and tests.
    *
@@ -194,6 +193,7 @@ public final class LuceneMemoryVectorStore implements DelegatingStore {
     return index;
   }
 
+  /** The directory the store lives in. */
   public Path root() {
     return index.root();
   }

@@ -50,6 +50,12 @@ final class LuceneRecords {
    */
   static final String FLAT_VECTOR = "_vector";
 
+  /**
+   * How vectors compare, in either form: the HNSW field's similarity, and what an exact scan of a
+   * flat vector scores with ({@link FilteredScan}).
+   */
+  static final VectorSimilarityFunction SIMILARITY = VectorSimilarityFunction.DOT_PRODUCT;
+
   static final String EXTRA = "_extra";
 
   /** Binary doc values: the id and the ranking keys of the record ({@link RankingValues}). */
@@ -83,7 +89,7 @@ final class LuceneRecords {
     doc.add(new SortedDocValuesField(MemoryVectorStore.ID, new BytesRef(record.id())));
     doc.add(new TextField(TEXT, record.text(), Field.Store.YES));
     if (graph) {
-      doc.add(new KnnFloatVectorField(VECTOR, unitVector, VectorSimilarityFunction.DOT_PRODUCT));
+      doc.add(new KnnFloatVectorField(VECTOR, unitVector, SIMILARITY));
     } else {
       doc.add(new BinaryDocValuesField(FLAT_VECTOR, encodeVector(unitVector)));
     }
