@@ -33,13 +33,17 @@ public final class DataDirLock
     }
     Path dir = Path.of(context.getEnvironment().getProperty("memstack.data-dir", "./data"));
     Held held = acquire(dir);
+    // typed: a lambda's event type cannot be read, so Spring would hand it
+    // every event (one a request) and catch the ClassCastException each time
     context.addApplicationListener(
-        (ApplicationListener<ContextClosedEvent>)
-            event -> {
-              if (event.getApplicationContext() == context) {
-                held.release();
-              }
-            });
+        new ApplicationListener<ContextClosedEvent>() {
+          @Override
+          public void onApplicationEvent(ContextClosedEvent event) {
+            if (event.getApplicationContext() == context) {
+              held.release();
+            }
+          }
+        });
   }
 
   /**

@@ -59,7 +59,9 @@ public final class ConversationFiles {
     ArrayNode array = node.putArray(list);
     items.forEach(item -> fill.accept(array.addObject(), item));
     try {
-      Files.createDirectories(file.getParent());
+      if (!Files.isDirectory(file.getParent())) {
+        Files.createDirectories(file.getParent()); // throws and catches inside when it exists
+      }
       AtomicFiles.writeString(file, JSON.writeValueAsString(node));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the " + what + " " + file, e);

@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.memstack.spi.OwnerKey;
 import dev.memstack.spi.Turn;
+import dev.memstack.support.Digests;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,7 +53,13 @@ class FileConversationLogTest extends ConversationLogConformance {
   void aFileOfTheFirstReleasesIsSplitPerOwnerAtStartAndThenDeleted() throws IOException {
     // the files of the first releases were named, as now, by the conversation id's hash
     FileConversationLog fresh = log(200, turn("probe", "user:9", "c1"));
-    String hashed = filesUnder(dir).findFirst().orElseThrow().getFileName().toString();
+    String hashed =
+        filesUnder(dir)
+            .findFirst()
+            .orElseThrow()
+            .getFileName()
+            .toString()
+            .replace(FileConversationLog.LINES, FileConversationLog.DOCUMENT);
     fresh.forget(OwnerKey.of("user:9"));
     Path legacy = dir.resolve("conversations").resolve("a1").resolve(hashed);
     Files.writeString(
@@ -83,6 +93,93 @@ class FileConversationLogTest extends ConversationLogConformance {
         .containsExactly("two early");
     assertThat(log.forget(USER_1)).isEqualTo(3);
     assertThat(filesUnder(dir).filter(f -> read(f).contains("one early"))).isEmpty();
+  }
+
+  @Test
+  void aTurnIsAppendedInPlaceAndTheFileIsRewrittenOnlyPastItsSlack() throws IOException {
+    FileConversationLog log = log(4, turn("t0", "user:1", "c1"));
+    Path file = filesUnder(dir).findFirst().orElseThrow();
+    Object inode = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+    for (int i = 1; i <= 7; i++) {
+      log.append(turn("t" + i, "user:1", "c1"));
+    }
+    // the same file, one line more a turn: no rewrite while it holds up to 4 + 8 turns
+    assertThat(Files.readAttributes(file, BasicFileAttributes.class).fileKey()).isEqualTo(inode);
+    assertThat(Files.readAllLines(file)).hasSize(1 + 8);
+    assertThat(log.turns(A1, USER_1, "c1").orElseThrow())
+        .extracting(ConversationEntry::turnId)
+        .containsExactly("t4", "t5", "t6", "t7");
+    for (int i = 8; i < 40; i++) {
+      log.append(turn("t" + i, "user:1", "c1"));
+      assertThat(Files.readAllLines(file).size() - 1).isLessThanOrEqualTo(4 + 8);
+    }
+    assertThat(log.turns(A1, USER_1, "c1").orElseThrow())
+        .extracting(ConversationEntry::turnId)
+        .containsExactly("t36", "t37", "t38", "t39");
+    log.append(turn("t38", "user:1", "c1", "a repeat"));
+    assertThat(log.turns(A1, USER_1, "c1").orElseThrow()).hasSize(4);
+  }
+
+  @Test
+  void aTurnIdThatJsonEscapesIsFoundInItsLine() {
+    FileConversationLog log = log(200);
+    for (String id :
+        List.of("q\"uote", "ünï\u00e7ode", "curly{brace}", "q\"uote", "ünï\u00e7ode")) {
+      log.append(turn(id, "user:1", "c1"));
+    }
+    assertThat(log.turns(A1, USER_1, "c1").orElseThrow())
+        .extracting(ConversationEntry::turnId)
+        .containsExactly("q\"uote", "ünï\u00e7ode", "curly{brace}");
+  }
+
+  @Test
+  void aLineACrashCutShortIsNotReadAndTheNextAppendCutsItOff() throws IOException {
+    FileConversationLog log =
+        log(200, turn("t1", "user:1", "c1", "first"), turn("t2", "user:1", "c1", "second"));
+    Path file = filesUnder(dir).findFirst().orElseThrow();
+    Files.write(
+        file,
+        "{\"turnId\":\"t3\",\"userMessage\":\"cut sh".getBytes(StandardCharsets.UTF_8),
+        StandardOpenOption.APPEND);
+
+    assertThat(log(200).turns(A1, USER_1, "c1").orElseThrow())
+        .extracting(ConversationEntry::userMessage)
+        .containsExactly("first", "second");
+    log.append(turn("t3", "user:1", "c1", "third, whole"));
+    assertThat(read(file)).doesNotContain("cut sh").endsWith("\n");
+    assertThat(log(200).turns(A1, USER_1, "c1").orElseThrow())
+        .extracting(ConversationEntry::userMessage)
+        .containsExactly("first", "second", "third, whole");
+  }
+
+  @Test
+  void anOwnersFileOfTheLastReleasesIsReadAndMovedToLinesByTheNextAppend() throws IOException {
+    log(200, turn("probe", "user:1", "c1")).forget(USER_1);
+    Path folder = dir.resolve("conversations").resolve("a1").resolve(Digests.sha256Hex("user:1"));
+    Path document = folder.resolve(Digests.sha256Hex("c1") + FileConversationLog.DOCUMENT);
+    Files.createDirectories(folder);
+    Files.writeString(
+        document,
+        """
+        {"agentId":"a1","ownerKey":"user:1","conversationId":"c1","turns":[
+         {"turnId":"t1","userMessage":"kept from before","assistantReply":"ok",
+          "triggerSource":"api","time":"2026-11-29T10:00:00Z"}]}
+        """,
+        StandardCharsets.UTF_8);
+
+    FileConversationLog log = log(200);
+    assertThat(log.turns(A1, USER_1, "c1").orElseThrow())
+        .extracting(ConversationEntry::userMessage)
+        .containsExactly("kept from before");
+    assertThat(log.conversations(A1, USER_1)).hasSize(1);
+    log.append(turn("t1", "user:1", "c1", "a repeat of its id"));
+    log.append(turn("t2", "user:1", "c1", "after the upgrade"));
+
+    assertThat(document).doesNotExist();
+    assertThat(folder.resolve(Digests.sha256Hex("c1") + FileConversationLog.LINES)).exists();
+    assertThat(log(200).turns(A1, USER_1, "c1").orElseThrow())
+        .extracting(ConversationEntry::userMessage)
+        .containsExactly("kept from before", "after the upgrade");
   }
 
   /** A log on the test folder keeping {@code turnsPerConversation}, with {@code turns} in it. */

@@ -125,7 +125,9 @@ public final class FileConversationBuffer implements ConversationBuffer {
     node.put("totalMessages", conversation.totalMessages());
     ConversationJson.write(node.putArray("messages"), conversation.messages());
     try {
-      Files.createDirectories(file.getParent());
+      if (!Files.isDirectory(file.getParent())) {
+        Files.createDirectories(file.getParent()); // throws and catches inside when it exists
+      }
       AtomicFiles.writeString(file, json.writeValueAsString(node));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the conversation file " + file, e);
