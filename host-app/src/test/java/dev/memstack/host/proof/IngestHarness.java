@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Ingest through a running host: posts {@code turns} chat turns (a user message of 8-40 words and a
@@ -94,6 +95,7 @@ public final class IngestHarness {
     Map<String, Long> before = deliveredByProvider(http, bases, token);
     Map<String, Double> metricsBefore = metrics(http, bases, token);
     double cpuBefore = cpuSeconds(pids);
+    Map<String, Double> threadsBefore = threadCpuSeconds(pids);
     long start = System.nanoTime();
     AtomicInteger next = new AtomicInteger();
     AtomicLong refused = new AtomicLong();
@@ -159,6 +161,7 @@ public final class IngestHarness {
       passages.close();
     }
     double cpu = cpuSeconds(pids) - cpuBefore;
+    Map<String, Double> threadsAfter = threadCpuSeconds(pids);
     double total = (System.nanoTime() - start) / 1e9;
     Map<String, Double> metricsAfter = metrics(http, bases, token);
 
@@ -199,6 +202,12 @@ public final class IngestHarness {
         total,
         cpu / total,
         cpu * 1000 / turns);
+    StringBuilder split = new StringBuilder("host CPU a turn by thread:");
+    for (Map.Entry<String, Double> e : threadsAfter.entrySet()) {
+      double seconds = e.getValue() - threadsBefore.getOrDefault(e.getKey(), 0.0);
+      split.append(String.format(Locale.ROOT, " %s %.1f ms;", e.getKey(), seconds * 1000 / turns));
+    }
+    System.out.println(split.substring(0, split.length() - 1));
     System.out.printf(
         Locale.ROOT,
         "vector: %.0f s in %d sync calls (%.1f turns a call), %.0f s of it embedding %d passages"
@@ -410,6 +419,44 @@ public final class IngestHarness {
     }
     Collections.sort(rates);
     return rates.get(rates.size() / 2);
+  }
+
+  /**
+   * The host's CPU seconds so far by kind of thread, from /proc/pid/task: the JIT compilers (a cost
+   * of a young JVM, not of a turn), the request threads, the delivery lanes with the embedder's
+   * helper threads (the model runs on both), and the rest (GC, the stores' background threads).
+   */
+  private static Map<String, Double> threadCpuSeconds(long[] pids) throws IOException {
+    Map<String, Double> sum = new LinkedHashMap<>();
+    for (String kind : List.of("JIT compilers", "requests", "lanes and embedder", "other")) {
+      sum.put(kind, 0.0);
+    }
+    for (long pid : pids) {
+      Path tasks = Path.of("/proc/" + pid + "/task");
+      try (Stream<Path> list = Files.list(tasks)) {
+        for (Path task : list.toList()) {
+          String stat;
+          try {
+            stat = Files.readString(task.resolve("stat"));
+          } catch (IOException e) {
+            continue; // the thread ended
+          }
+          String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+          String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+          double seconds = (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+          String kind =
+              name.contains("CompilerThre")
+                  ? "JIT compilers"
+                  : name.startsWith("http-nio")
+                      ? "requests"
+                      : name.startsWith("memstack-outbox") || name.startsWith("memstack-embedd")
+                          ? "lanes and embedder"
+                          : "other";
+          sum.merge(kind, seconds, Double::sum);
+        }
+      }
+    }
+    return sum;
   }
 
   private static double cpuSeconds(long pid) throws IOException {

@@ -142,8 +142,12 @@ final class IndexDocuments {
             .add(new TermQuery(new Term(F_KIND, KIND_CHUNK)), BooleanClause.Occur.FILTER)
             .build();
     Map<String, float[]> vectors = new HashMap<>();
+    // a write's lookup of one file: not worth the query cache, which would build a bit set of
+    // every chunk per segment while the segments change under the writes
+    IndexSearcher uncached = new IndexSearcher(searcher.getIndexReader());
+    uncached.setQueryCache(null);
     forEachVector(
-        searcher,
+        uncached,
         chunks,
         (leaf, doc, vector) -> {
           BinaryDocValues hits = leaf.reader().getBinaryDocValues(F_HIT);
