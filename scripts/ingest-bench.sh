@@ -9,6 +9,9 @@
 # --memstack.outbox.delivery-batch=1).
 #
 # Environment: TURNS (50000 = 100,000 vector records), CLIENTS (4), OWNERS (1000), PORT (18393),
+# WARMUP (0: turns posted and delivered first, their figures printed apart, so the measured run
+# finds a JIT that has compiled the hot paths; the model-alone baseline embeds the measured run's
+# passages only),
 # DIST (the distribution folder; dist/ by default, another build for a same-run pair), JAVA_OPTS
 # (options for the host's JVM, e.g. -XX:StartFlightRecording=filename=/tmp/ingest.jfr,settings=profile).
 set -euo pipefail
@@ -46,6 +49,11 @@ done
 [[ "$STATUS" == "UP" ]] || { echo "host not UP: $STATUS" >&2; tail -30 "$WORK/host.log" >&2; exit 2; }
 echo "== $TURNS turns, $CLIENTS clients, $OWNERS owners against $BASE (host from dist, default providers $*); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 STATUS=0
+if [[ "${WARMUP:-0}" -gt 0 ]]; then
+  echo "-- warm-up: $WARMUP turns (not the figures below it)"
+  java -Dingest.seed=1 "$HARNESS" "$BASE" "$TOKEN" "$HOST_PID" "$WARMUP" "$CLIENTS" "$OWNERS" | sed 's/^/   warm-up: /' || STATUS=$?
+  echo "-- measured: $TURNS turns"
+fi
 java "$HARNESS" "$BASE" "$TOKEN" "$HOST_PID" "$TURNS" "$CLIENTS" "$OWNERS" "$WORK/passages.txt" || STATUS=$?
 echo "data folder: $(du -sh "$WORK/data" | cut -f1) ($(du -sh "$WORK/data"/* 2>/dev/null | tr '\t' ' ' | tr '\n' ';'))"
 grep -E "ERROR|Exception" "$WORK/host.log" | head -5 || true

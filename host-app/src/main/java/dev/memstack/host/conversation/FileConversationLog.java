@@ -102,7 +102,6 @@ public final class FileConversationLog implements ConversationLog {
           Files.deleteIfExists(document);
           return;
         }
-        Files.deleteIfExists(document); // a crash after the move left it: the lines hold its turns
         byte[] bytes = Files.readAllBytes(file);
         int end = completeLength(bytes);
         String raw = raw(bytes, end);
@@ -344,7 +343,8 @@ public final class FileConversationLog implements ConversationLog {
 
   /**
    * The turns of one conversation file in the owner's folder: the append-only file, else an earlier
-   * release's document.
+   * release's document (a crash between moving a document to lines and deleting it leaves both: the
+   * lines hold its turns, and erasure deletes both).
    */
   private Optional<Stored> read(Path folder, String name) {
     Path file = folder.resolve(name + LINES);

@@ -63,6 +63,9 @@ public final class IngestHarness {
 
   private IngestHarness() {}
 
+  /** Offsets the texts' random seed (-Dingest.seed=N): a warm-up posts texts of its own. */
+  private static final long SEED = Long.getLong("ingest.seed", 0);
+
   public static void main(String[] args) throws Exception {
     if (args.length < 3) {
       System.err.println(
@@ -107,7 +110,7 @@ public final class IngestHarness {
       Thread thread =
           new Thread(
               () -> {
-                Random random = new Random(client * 7919L + 1);
+                Random random = new Random(client * 7919L + 1 + SEED * 104729L);
                 try {
                   for (int i = next.getAndIncrement(); i < turns; i = next.getAndIncrement()) {
                     String body = turnJson(random, run, i, owners, passages);
