@@ -168,6 +168,18 @@ public final class AtomicFiles {
     }
   }
 
+  /**
+   * Creates the folder of {@code target} (and its parents) when it is missing. Asked first, as
+   * {@link Files#createDirectories} throws and catches an exception inside when the folder exists:
+   * for a file written on every turn.
+   */
+  public static void createParentDirectories(Path target) throws IOException {
+    Path parent = target.toAbsolutePath().getParent();
+    if (parent != null && !Files.isDirectory(parent)) {
+      Files.createDirectories(parent);
+    }
+  }
+
   /** Flushes a directory's entries to disk where the platform allows it. */
   public static void syncDirectory(Path directory) {
     try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {

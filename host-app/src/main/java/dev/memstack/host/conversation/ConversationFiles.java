@@ -59,9 +59,7 @@ public final class ConversationFiles {
     ArrayNode array = node.putArray(list);
     items.forEach(item -> fill.accept(array.addObject(), item));
     try {
-      if (!Files.isDirectory(file.getParent())) {
-        Files.createDirectories(file.getParent()); // throws and catches inside when it exists
-      }
+      AtomicFiles.createParentDirectories(file);
       AtomicFiles.writeString(file, JSON.writeValueAsString(node));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the " + what + " " + file, e);

@@ -488,9 +488,7 @@ public final class FileConversationLog implements ConversationLog {
         .put("conversationId", stored.conversationId());
     StringBuilder text = new StringBuilder(json.writeValueAsString(head)).append('\n');
     turns.forEach(t -> text.append(line(t)));
-    if (!Files.isDirectory(file.getParent())) {
-      Files.createDirectories(file.getParent());
-    }
+    AtomicFiles.createParentDirectories(file);
     AtomicFiles.writeString(file, text.toString());
   }
 

@@ -125,9 +125,7 @@ public final class FileConversationBuffer implements ConversationBuffer {
     node.put("totalMessages", conversation.totalMessages());
     ConversationJson.write(node.putArray("messages"), conversation.messages());
     try {
-      if (!Files.isDirectory(file.getParent())) {
-        Files.createDirectories(file.getParent()); // throws and catches inside when it exists
-      }
+      AtomicFiles.createParentDirectories(file);
       AtomicFiles.writeString(file, json.writeValueAsString(node));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the conversation file " + file, e);
