@@ -16,7 +16,7 @@ TOKEN="accept-bench-admin-token-$RANDOM$RANDOM$RANDOM"
 BASE="http://127.0.0.1:$PORT"
 HARNESS="$ROOT/host-app/src/test/java/dev/memstack/host/proof/AcceptHarness.java"
 
-[[ -f "$DIST/memstack.jar" ]] || { echo "dist/ not found: run ./mvnw -B package -DskipTests" >&2; exit 2; }
+source "$ROOT/scripts/lib/dist-host.sh"
 WORK="$(mktemp -d /tmp/memstack-accept.XXXXXX)"
 HOST_PID=""
 cleanup() {
@@ -25,20 +25,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-java ${JAVA_OPTS:-} -jar "$DIST/memstack.jar" --server.port="$PORT" --memstack.plugins.dir="$DIST/plugins" \
-  --memstack.data-dir="$WORK/data" \
-  --memstack.providers.builtin.enabled=false --memstack.providers.vector.enabled=false \
-  --memstack.security.tokens[0].token="$TOKEN" --memstack.security.tokens[0].role=admin \
-  "$@" >"$WORK/host.log" 2>&1 &
-HOST_PID=$!
-STATUS=""
-for _ in $(seq 1 240); do
-  STATUS=$(curl -s "$BASE/actuator/health" | jq -r '.status // empty' 2>/dev/null || true)
-  [[ "$STATUS" == "UP" ]] && break
-  kill -0 "$HOST_PID" 2>/dev/null || { tail -30 "$WORK/host.log" >&2; exit 2; }
-  sleep 0.5
-done
-[[ "$STATUS" == "UP" ]] || { echo "host not UP: $STATUS" >&2; tail -30 "$WORK/host.log" >&2; exit 2; }
+dist_host_start "$DIST" "$PORT" "$WORK" "$TOKEN" \
+  --memstack.providers.builtin.enabled=false --memstack.providers.vector.enabled=false "$@"
 echo "== accept path against $BASE (host from $DIST, no provider); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 java "$HARNESS" "$BASE" "$TOKEN" "$HOST_PID" "${OWNERS:-20}" "${DEPTH:-200}" "${WORDS:-150}"
 echo "conversation files: $(du -sh "$WORK/data/conversations" | cut -f1)"

@@ -26,7 +26,7 @@ TOKEN="ingest-bench-admin-token-$RANDOM$RANDOM$RANDOM"
 BASE="http://127.0.0.1:$PORT"
 HARNESS="$ROOT/host-app/src/test/java/dev/memstack/host/proof/IngestHarness.java"
 
-[[ -f "$DIST/memstack.jar" ]] || { echo "dist/ not found: run ./mvnw -B package -DskipTests" >&2; exit 2; }
+source "$ROOT/scripts/lib/dist-host.sh"
 WORK="$(mktemp -d /tmp/memstack-ingest.XXXXXX)"
 HOST_PID=""
 cleanup() {
@@ -35,18 +35,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-java ${JAVA_OPTS:-} -jar "$DIST/memstack.jar" --server.port="$PORT" --memstack.plugins.dir="$DIST/plugins" \
-  --memstack.data-dir="$WORK/data" \
-  --memstack.security.tokens[0].token="$TOKEN" --memstack.security.tokens[0].role=admin \
-  "$@" >"$WORK/host.log" 2>&1 &
-HOST_PID=$!
-for _ in $(seq 1 240); do
-  STATUS=$(curl -s "$BASE/actuator/health" | jq -r '.status // empty' 2>/dev/null || true)
-  [[ "$STATUS" == "UP" ]] && break
-  kill -0 "$HOST_PID" 2>/dev/null || { tail -30 "$WORK/host.log" >&2; exit 2; }
-  sleep 0.5
-done
-[[ "$STATUS" == "UP" ]] || { echo "host not UP: $STATUS" >&2; tail -30 "$WORK/host.log" >&2; exit 2; }
+dist_host_start "$DIST" "$PORT" "$WORK" "$TOKEN" "$@"
 echo "== $TURNS turns, $CLIENTS clients, $OWNERS owners against $BASE (host from dist, default providers $*); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 STATUS=0
 if [[ "${WARMUP:-0}" -gt 0 ]]; then
